@@ -1,0 +1,1 @@
+"""Entry points: the desktop window and the command line, and their wiring."""

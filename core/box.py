@@ -1,0 +1,340 @@
+"""The privacy box: typed, numbered, stable placeholders, and their way back.
+
+Each private value that would leave the machine is replaced by a placeholder
+such as ``[PERSON_1]``. The same value keeps its placeholder for the whole
+conversation; numbers count per type. Values are matched exactly (case
+included), so ``deanonymize(anonymize(x)) == x`` holds for every text; the
+egress guard, which folds case and separators, is what catches variants.
+
+Restoring tolerates the forms models write (``PERSON_1``, ``Person 1``,
+``<PERSON_1>``, ``[PERSON_1]'s``, a placeholder split across streamed chunks)
+and never touches a placeholder-like string that is not in the box. When a
+text already contains placeholder-like strings (the person may literally
+write ``[PERSON_1]``), their numbers are reserved so that the box never hands
+them out: the literal text then round-trips untouched.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from core.entities import EntityType
+from core.spans import Span, merge_spans
+
+
+def _type_pattern(t: EntityType) -> str:
+    # CREDIT_CARD is also written "Credit Card" or "credit-card".
+    return r"[ _\-]?".join(re.escape(part) for part in t.value.split("_"))
+
+
+_TYPES_RE = "|".join(
+    sorted((_type_pattern(t) for t in EntityType), key=len, reverse=True)
+)
+#: Every form of a placeholder a model may write. Case-insensitive. Either
+#: bracketed (``[PERSON_1]``, ``<Person 1>``) or bare (``PERSON_1``), the bare
+#: form only between word boundaries.
+PLACEHOLDER_RE = re.compile(
+    rf"(?P<open>[\[<{{(])\s?(?P<btype>{_TYPES_RE})[ _\-]?(?P<bnum>\d{{1,4}})\s?[\]>}})]"
+    rf"|(?<![A-Za-z0-9_])(?P<type>{_TYPES_RE})[ _\-]?(?P<num>\d{{1,4}})(?![A-Za-z0-9_])",
+    re.IGNORECASE,
+)
+# Anything that could read as a placeholder, boundaries ignored: used to
+# reserve numbers that occur literally in a text (over-reserving is harmless).
+_LOOSE_RE = re.compile(rf"(?P<type>{_TYPES_RE})[ _\-]?(?P<num>\d{{1,4}})", re.IGNORECASE)
+
+
+def _type_key(raw: str) -> str:
+    return re.sub(r"[ _\-]", "_", raw).upper()
+
+
+def _match_key(m: re.Match[str]) -> tuple[str, int]:
+    if m["btype"] is not None:
+        return _type_key(m["btype"]), int(m["bnum"])
+    return _type_key(m["type"]), int(m["num"])
+
+
+@dataclass
+class BoxEntry:
+    """One private value and its placeholder."""
+
+    placeholder: str  # "[PERSON_1]"
+    type: EntityType
+    number: int
+    value: str
+    created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    uses: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "placeholder": self.placeholder,
+            "type": str(self.type),
+            "number": self.number,
+            "value": self.value,
+            "created": self.created,
+            "uses": self.uses,
+        }
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """Where one span of the original went in the anonymized text."""
+
+    start: int  # in the original
+    end: int
+    new_start: int  # in the anonymized text
+    new_end: int
+    placeholder: str
+    type: EntityType
+
+
+@dataclass(frozen=True)
+class Anonymized:
+    """An anonymized text and the map back to the original offsets."""
+
+    text: str
+    replacements: tuple[Replacement, ...]
+
+
+@dataclass(frozen=True)
+class Restored:
+    """The result of :meth:`PrivacyBox.deanonymize`."""
+
+    text: str
+    restored: tuple[str, ...]  # placeholders that were restored
+    unresolved: tuple[str, ...]  # bracketed placeholders not in the box
+
+
+class PrivacyBox:
+    """Maps private values to placeholders for one conversation, and back.
+
+    Thread-safe. ``on_change`` callbacks run after any entry is added or
+    forgotten (the UI's box view subscribes).
+    """
+
+    def __init__(self, entries: Iterable[BoxEntry] = (), reserved: Iterable[str] = ()) -> None:
+        self._lock = threading.RLock()
+        self._by_value: dict[tuple[EntityType, str], BoxEntry] = {}
+        self._by_key: dict[tuple[str, int], BoxEntry] = {}
+        self._reserved: set[tuple[str, int]] = set()
+        self._next: dict[EntityType, int] = {}
+        self.on_change: list[Callable[[], None]] = []
+        for e in entries:
+            self._add(e)
+        for ph in reserved:
+            self._reserve_in(ph)
+
+    # --- entries ----------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+    def __contains__(self, value: object) -> bool:
+        return any(e.value == value for e in self.entries())
+
+    def entries(self) -> list[BoxEntry]:
+        with self._lock:
+            return sorted(self._by_key.values(), key=lambda e: (e.type.value, e.number))
+
+    def values(self) -> list[str]:
+        return [e.value for e in self.entries()]
+
+    def reserved(self) -> list[str]:
+        """Placeholder keys the box will never hand out (they occur literally in texts)."""
+        with self._lock:
+            return [f"[{t}_{n}]" for t, n in sorted(self._reserved)]
+
+    def placeholder_for(self, value: str, type_: EntityType) -> str:
+        """Return the placeholder of ``value``, creating one if it is new."""
+        with self._lock:
+            found = self._find(value)
+            if found is not None:
+                found.uses += 1
+                return found.placeholder
+            n = self._next.get(type_, 1)
+            while (type_.value, n) in self._reserved or (type_.value, n) in self._by_key:
+                n += 1
+            entry = BoxEntry(f"[{type_.value}_{n}]", type_, n, value, uses=1)
+            self._add(entry)
+        self._changed()
+        return entry.placeholder
+
+    def _find(self, value: str) -> BoxEntry | None:
+        for (_t, v), e in self._by_value.items():
+            if v == value:
+                return e
+        return None
+
+    def _add(self, entry: BoxEntry) -> None:
+        self._by_value[(entry.type, entry.value)] = entry
+        self._by_key[(entry.type.value, entry.number)] = entry
+        self._next[entry.type] = max(self._next.get(entry.type, 1), entry.number + 1)
+
+    def forget(self, placeholder: str) -> bool:
+        """Drop one entry; its placeholder is never reused in this box."""
+        m = PLACEHOLDER_RE.fullmatch(placeholder.strip())
+        if not m:
+            return False
+        key = _match_key(m)
+        with self._lock:
+            entry = self._by_key.pop(key, None)
+            if entry is None:
+                return False
+            del self._by_value[(entry.type, entry.value)]
+            self._reserved.add(key)
+        self._changed()
+        return True
+
+    def forget_all(self) -> None:
+        with self._lock:
+            self._reserved.update(self._by_key)
+            self._by_key.clear()
+            self._by_value.clear()
+        self._changed()
+
+    def _changed(self) -> None:
+        for callback in list(self.on_change):
+            callback()
+
+    def _reserve_in(self, text: str) -> None:
+        for m in _LOOSE_RE.finditer(text):
+            key = (_type_key(m["type"]), int(m["num"]))
+            if key not in self._by_key:
+                self._reserved.add(key)
+
+    # --- text -------------------------------------------------------------
+
+    def anonymize(self, text: str, spans: Sequence[Span]) -> Anonymized:
+        """Replace every span of ``text`` by its placeholder.
+
+        Overlapping and touching spans are merged first. Placeholder-like
+        strings already in ``text`` are reserved before any number is handed
+        out, so they survive a round trip untouched.
+        """
+        with self._lock:
+            self._reserve_in(text)
+            # A literal that reads as a placeholder already handed out (the
+            # person wrote "PERSON1" in a later turn) would be ambiguous in the
+            # answer: it goes through the box like any private value.
+            spans = list(spans) + [
+                Span(m.start(), m.end(), EntityType.OTHER, 0.0, {"box": 1.0})
+                for m in _LOOSE_RE.finditer(text)
+                if (_type_key(m["type"]), int(m["num"])) in self._by_key
+            ]
+            parts: list[str] = []
+            reps: list[Replacement] = []
+            pos = 0
+            out_len = 0
+            for span in merge_spans(spans):
+                if span.end > len(text):
+                    raise ValueError("span outside the text")
+                chunk = text[pos : span.start]
+                parts.append(chunk)
+                out_len += len(chunk)
+                ph = self.placeholder_for(text[span.start : span.end], span.type)
+                parts.append(ph)
+                reps.append(
+                    Replacement(span.start, span.end, out_len, out_len + len(ph), ph, span.type)
+                )
+                out_len += len(ph)
+                pos = span.end
+            parts.append(text[pos:])
+        return Anonymized("".join(parts), tuple(reps))
+
+    def deanonymize(self, text: str) -> Restored:
+        """Restore every placeholder of this box in ``text`` (any written form)."""
+        out, restored, unresolved = self._restore(text, len(text))
+        return Restored(out, tuple(restored), tuple(unresolved))
+
+    def _restore(self, text: str, limit: int) -> tuple[str, list[str], list[str]]:
+        """Restore the matches of ``text`` that end by ``limit``; return ``text[:limit]`` restored.
+
+        Matching runs on the whole of ``text`` so that what follows ``limit``
+        still decides where a placeholder ends (``PERSON_1`` vs ``PERSON_12``).
+        """
+        parts: list[str] = []
+        restored: list[str] = []
+        unresolved: list[str] = []
+        pos = 0
+        with self._lock:
+            for m in PLACEHOLDER_RE.finditer(text):
+                if m.end() > limit:
+                    break
+                entry = self._by_key.get(_match_key(m))
+                if entry is None:
+                    if m["open"]:
+                        unresolved.append(m.group(0))
+                    continue
+                parts.append(text[pos : m.start()])
+                parts.append(entry.value)
+                restored.append(entry.placeholder)
+                pos = m.end()
+        parts.append(text[pos:limit])
+        return "".join(parts), restored, unresolved
+
+    def stream(self) -> StreamRestorer:
+        """A restorer for text that arrives in chunks."""
+        return StreamRestorer(self)
+
+    # --- persistence ------------------------------------------------------
+
+    def to_json(self) -> dict[str, object]:
+        return {"entries": [e.to_json() for e in self.entries()], "reserved": self.reserved()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> PrivacyBox:
+        entries = [
+            BoxEntry(
+                placeholder=str(e["placeholder"]),
+                type=EntityType(str(e["type"])),
+                number=int(e["number"]),  # type: ignore[call-overload]
+                value=str(e["value"]),
+                created=str(e.get("created", "")),
+                uses=int(e.get("uses", 0)),  # type: ignore[call-overload]
+            )
+            for e in data.get("entries", [])  # type: ignore[attr-defined]
+        ]
+        return cls(entries, reserved=[str(r) for r in data.get("reserved", [])])  # type: ignore[attr-defined]
+
+
+class StreamRestorer:
+    """Restores placeholders in streamed text, holding back a short tail.
+
+    A placeholder may arrive split across chunks (``[PERS`` + ``ON_1]``); the
+    restorer holds back the last few characters until the next chunk (or
+    :meth:`flush`) settles whether they begin a placeholder.
+    """
+
+    HOLD = 24
+
+    def __init__(self, box: PrivacyBox) -> None:
+        self.box = box
+        self._buf = ""
+        self.restored: list[str] = []
+        self.unresolved: list[str] = []
+
+    def feed(self, chunk: str) -> str:
+        self._buf += chunk
+        buf = self._buf
+        cut = max(0, len(buf) - self.HOLD)
+        for m in PLACEHOLDER_RE.finditer(buf):
+            if m.start() < cut < m.end() or (m.start() < cut and m.end() == len(buf)):
+                cut = m.start()
+                break
+            if m.start() >= cut:
+                break
+        # Never split a match: a cut that lands inside one moves to its start.
+        return self._emit(cut)
+
+    def flush(self) -> str:
+        return self._emit(len(self._buf))
+
+    def _emit(self, cut: int) -> str:
+        text, restored, unresolved = self.box._restore(self._buf, cut)
+        self._buf = self._buf[cut:]
+        self.restored.extend(restored)
+        self.unresolved.extend(unresolved)
+        return text

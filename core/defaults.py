@@ -1,0 +1,31 @@
+"""Default parts built from settings: the detector and the router.
+
+Each part is built only when asked for, so a command that needs no model
+loads none.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.detect.base import Detector
+from core.router.base import HeuristicRouter, Router
+
+if TYPE_CHECKING:
+    from core.settings import Settings
+
+
+def default_detector(settings: Settings) -> Detector:
+    from core.detect.rules import RulesView
+    from core.detect.spacy_view import SpacyView
+
+    return Detector(
+        [RulesView(), SpacyView()],
+        allow=settings.allow_list,
+        deny=settings.deny_list,
+        min_score=settings.detect_min_score,
+    )
+
+
+def default_router(settings: Settings) -> Router:
+    return HeuristicRouter()

