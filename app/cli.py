@@ -8,6 +8,7 @@ nothing private is written to the logs.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import sys
@@ -210,13 +211,15 @@ def build_parser() -> argparse.ArgumentParser:
     bf.add_argument("--all", action="store_true")
     b.set_defaults(box_command="list", conversation=None, json=False)
 
-    for extra in _EXTRA_PARSERS:
-        extra(sub)
+    for module in _COMMAND_MODULES:
+        importlib.import_module(module).register(sub)
     return p
 
 
-#: Other modules add their sub-commands here (keeps this file small).
-_EXTRA_PARSERS: list[Callable[[Any], None]] = []
+#: Modules that add their own sub-commands: each has ``register(subparsers)``
+#: and sets ``handler=`` on its parsers (keeps this file small and lets each
+#: part of the app own its commands).
+_COMMAND_MODULES = ["app.cmd_cloud", "app.cmd_turn", "app.cmd_eval"]
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -229,8 +232,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 0
+    handler = getattr(args, "handler", None) or _COMMANDS[args.command]
     try:
-        return _COMMANDS[args.command](args)
+        return int(handler(args))
     except SottovoceError as exc:
         print(f"sottovoce: {exc.message}", file=sys.stderr)
         if exc.hint:

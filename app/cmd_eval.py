@@ -1,0 +1,68 @@
+"""``sottovoce eval ...``: the evaluation commands.
+
+The work lives in ``training/`` (it reuses the core's segmentation, box and
+metrics); these parsers only describe the options and import lazily.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any
+
+
+def _lazy(target: str) -> Any:
+    module, func = target.split(":")
+
+    def handler(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(module), func)(args))
+
+    return handler
+
+
+def _judge_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--judge-url", help="OpenAI-compatible base URL of an LLM judge")
+    p.add_argument("--judge-model", help="model name of the LLM judge")
+
+
+def register(sub: Any) -> None:
+    ev = sub.add_parser("eval", help="evaluate detection, routing and the cloud-side modules")
+    esub = ev.add_subparsers(dest="eval_command", required=True)
+
+    d = esub.add_parser("detect", help="detection: unit recall and span F1/F2 against Presidio")
+    d.add_argument("--data", required=True, help="a data file")
+    d.add_argument("--format", required=True, choices=["medpcd", "pupa", "presidio"])
+    d.add_argument("--out", required=True, help="output folder")
+    d.add_argument("--limit", type=int, help="evaluate only the first N records")
+    d.add_argument("--split", choices=["all", "eval", "train"], default="all",
+                   help="which part of the fixed split to use (default: all records)")
+    d.set_defaults(handler=_lazy("training.eval_detect:run"))
+
+    r = esub.add_parser("route", help="routing: the privacy-utility frontier of every baseline")
+    r.add_argument("--data", required=True)
+    r.add_argument("--format", required=True, choices=["medpcd", "pupa"])
+    r.add_argument("--out", required=True)
+    r.add_argument("--limit", type=int)
+    r.add_argument("--split", choices=["all", "eval", "train"], default="all")
+    _judge_options(r)
+    r.set_defaults(handler=_lazy("training.router.eval_route:run"))
+
+    g = esub.add_parser("gama", help="GAMA's public-space modules on TCW or LGP (ablation)")
+    g.add_argument("--task", required=True, choices=["tcw", "lgp"])
+    g.add_argument("--data", required=True)
+    g.add_argument("--out", required=True)
+    g.add_argument("--limit", type=int, default=10)
+    g.add_argument("--cloud-url", help="OpenAI-compatible base URL (default: settings)")
+    g.add_argument("--cloud-model", help="model name (default: settings)")
+    g.add_argument("--demo-cloud", action="store_true", help="start and use the loopback demo cloud")
+    g.set_defaults(handler=_lazy("training.eval_gama:run_gama"))
+
+    pl = esub.add_parser("privacylens", help="leak rate of drafted final actions on PrivacyLens")
+    pl.add_argument("--data", required=True)
+    pl.add_argument("--out", required=True)
+    pl.add_argument("--limit", type=int, default=10)
+    pl.add_argument("--cloud-url")
+    pl.add_argument("--cloud-model")
+    pl.add_argument("--demo-cloud", action="store_true")
+    _judge_options(pl)
+    pl.set_defaults(handler=_lazy("training.eval_gama:run_privacylens"))
