@@ -81,7 +81,7 @@ def verify(name: str, folder: Path | None = None) -> dict[str, Any]:
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     """Fill in the hashes of ``manifest['files']`` (a list of names or a dict) and write it."""
     files = manifest.get("files", {})
-    names = list(files) if isinstance(files, dict) else list(files)
+    names = list(files)  # a dict (name -> old hash) or a list of names
     manifest = {**manifest, "files": {n: sha256(folder / n) for n in names}}
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
     return manifest
