@@ -55,8 +55,9 @@ def _truncate(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def print_table(analysis: Any, out: Any = sys.stdout) -> None:
+def print_table(analysis: Any, out: Any = None) -> None:
     """One row per sentence: where it goes, p(remote), its entities, its text."""
+    out = out or sys.stdout
     rows = []
     for p in analysis.plans:
         ents = ", ".join(

@@ -30,6 +30,7 @@ _CHUNK = 20_000
 _SHORT_LINE = 40
 _BULLET = re.compile(r"^\s*(?:[-*\u2022\u25e6\u2023>]|\d{1,3}[.)]|[a-zA-Z][.)])\s+")
 _LINE_END_PUNCT = tuple(".!?:;,")
+_SENT_END = re.compile(r"[.!?][\"')\]]*\s+")
 
 
 class Segmenter:
@@ -139,9 +140,17 @@ def _blocks(text: str) -> Iterator[tuple[int, int]]:
 def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Split an over-long block at whitespace (or hard, if it has none)."""
     while end - start > _CHUNK:
-        cut = text.rfind(" ", start + _CHUNK // 2, start + _CHUNK)
-        if cut <= start:
-            cut = start + _CHUNK
+        # Prefer a cut after sentence punctuation, then any space, then anywhere.
+        window = text[start + _CHUNK // 2 : start + _CHUNK]
+        m = None
+        for m in _SENT_END.finditer(window):
+            pass
+        if m is not None:
+            cut = start + _CHUNK // 2 + m.end()
+        else:
+            cut = text.rfind(" ", start + _CHUNK // 2, start + _CHUNK)
+            if cut <= start:
+                cut = start + _CHUNK
         yield start, cut
         start = cut
     if start < end:

@@ -152,8 +152,8 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # Only explicit values and the environment; the file is read by load().
-        return (init_settings, env_settings)
+        # The environment wins over the file; the file is read by load().
+        return (env_settings, init_settings)
 
     # --- persistence ------------------------------------------------------
 

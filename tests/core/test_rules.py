@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from core.detect.rules import RulesView
+from core.entities import EntityType
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "etype"),
+    [
+        ("write to anna.k@example.org please", "anna.k@example.org", EntityType.EMAIL),
+        ("call me at 215-555-4078 tonight", "215-555-4078", EntityType.PHONE),
+        ("card 4111 1111 1111 1111 was charged", "4111 1111 1111 1111", EntityType.CREDIT_CARD),
+        ("IBAN DE89 3704 0044 0532 0130 00 for rent", "DE89 3704 0044 0532 0130 00", EntityType.IBAN),
+        ("server at 192.168.10.45 is down", "192.168.10.45", EntityType.IP),
+        ("see https://intranet.acme-clinic.com/patients/77", "https://intranet.acme-clinic.com/patients/77", EntityType.URL),
+        ("my ssn is 536-22-1974 ok", "536-22-1974", EntityType.SSN),
+        ("born 04/18/1989 in", "04/18/1989", EntityType.DATE),
+        ("his wrist band says MRN SM-447219 and", "SM-447219", EntityType.MRN),
+        ("insurance is anthem bcbs #XQJ8842190 and", "#XQJ8842190", EntityType.ACCOUNT),
+        ("account number 004512398 was closed", "004512398", EntityType.ACCOUNT),
+        ("my son is 7 years old and", "7 years old", EntityType.AGE),
+        ("on March 3rd, 2023 we met", "March 3rd, 2023", EntityType.DATE),
+        ("I live at 428 maple ave apt 3b, newark nj", "428 maple ave apt 3b, newark nj", EntityType.ADDRESS),
+        ("My name is <PRESIDIO_ANONYMIZED_PERSON> and", "<PRESIDIO_ANONYMIZED_PERSON>", EntityType.PERSON),
+    ],
+)
+def test_rules_find_formatted_identifiers(
+    rules_view: RulesView, text: str, value: str, etype: EntityType
+) -> None:
+    spans = rules_view.analyze(text)
+    found = {(text[s.start : s.end], s.type) for s in spans}
+    assert any(v == value and t == etype for v, t in found), found
+    assert all(s.views.get("rules", 0) > 0 for s in spans)
+
+
+def test_plain_prose_has_no_rule_hits(rules_view: RulesView) -> None:
+    assert rules_view.analyze("What are the warning signs of heart failure in older adults?") == []
+
+
+def test_rules_never_touch_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the rules view tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    view = RulesView()  # fresh: recognizers and tldextract are set up under the guard
+    spans = view.analyze("mail bob@example.co.uk or visit https://www.example.com.au/x today")
+    assert {s.type for s in spans} >= {EntityType.EMAIL, EntityType.URL}

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from core.segment import Segmenter
+
+
+def texts(segmenter: Segmenter, text: str) -> list[str]:
+    sents = segmenter.segment(text)
+    for s in sents:
+        assert text[s.start : s.end] == s.text  # offsets are the truth
+    return [s.text for s in sents]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n\t"])
+def test_empty_text_has_no_sentences(segmenter: Segmenter, text: str) -> None:
+    assert segmenter.segment(text) == []
+
+
+def test_two_plain_sentences(segmenter: Segmenter) -> None:
+    assert texts(segmenter, "My name is Anna. I live in Lyon.") == ["My name is Anna.", "I live in Lyon."]
+
+
+def test_text_without_punctuation_is_one_sentence(segmenter: Segmenter) -> None:
+    assert texts(segmenter, "hello there how are you doing today") == ["hello there how are you doing today"]
+
+
+def test_bullet_list_items_are_sentences(segmenter: Segmenter) -> None:
+    text = "Things to bring:\n- passport\n- insurance card from Aetna\n* two photos\n1. the form"
+    assert texts(segmenter, text) == [
+        "Things to bring:",
+        "- passport",
+        "- insurance card from Aetna",
+        "* two photos",
+        "1. the form",
+    ]
+
+
+def test_email_greeting_and_signature(segmenter: Segmenter) -> None:
+    text = (
+        "Hi Anna,\n\nThanks for the call today. The results are attached.\n"
+        "Can we meet on Friday?\n\nBest,\nMaria Rossi\nAcme Clinic"
+    )
+    out = texts(segmenter, text)
+    assert out[0] == "Hi Anna,"
+    assert "Thanks for the call today." in out
+    assert out[-3:] == ["Best,", "Maria Rossi", "Acme Clinic"]
+
+
+def test_hard_wrapped_prose_is_joined(segmenter: Segmenter) -> None:
+    text = (
+        "I have been taking the medication every morning since the beginning of\n"
+        "the month and the headaches have not improved at all."
+    )
+    assert len(texts(segmenter, text)) == 1
+
+
+def test_megabyte_of_text_is_linear(segmenter: Segmenter) -> None:
+    unit = "Anna saw the doctor on Monday. She felt better afterwards. "
+    small = unit * 200  # ~12 KB
+    big = unit * 17000  # ~1 MB
+    segmenter.segment("warm up.")
+    t0 = time.perf_counter()
+    n_small = len(segmenter.segment(small))
+    t_small = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    n_big = len(segmenter.segment(big))
+    t_big = time.perf_counter() - t0
+    assert n_big == 85 * n_small
+    # 85x the text may cost at most ~10x the proportional time (no quadratic blow-up).
+    assert t_big < max(t_small, 0.01) * 85 * 10
