@@ -5,8 +5,10 @@ Everything here follows ``EVALUATION.md``:
 * a PII **unit** is *located* at every place it occurs in the query (exactly for
   Med-PCD and Presidio, case-insensitively for PUPA, whose units are lower-cased);
 * a unit is **caught** when every character of one of its occurrences lies inside
-  a detected span (we accept a union of spans; whitespace between two adjacent
-  spans need not be covered, since ``[PERSON_1] [PERSON_2]`` leaks nothing);
+  a detected span. We accept a union of spans, and whitespace or punctuation
+  between covered characters need not be covered, since ``[PERSON_1] [PERSON_2]``
+  or ``[ORG_1], [ORG_2]`` leaks nothing of the unit; pass ``text=None`` to
+  :func:`unit_caught` for the strict reading (every character inside a span);
 * a unit **leaks** when it occurs in an outbound payload after normalization
   (NFKC, case folding, zero-width characters removed, whitespace collapsed);
   :func:`unit_leaked_fuzzy` is the paraphrase-tolerant variant (rapidfuzz
@@ -68,7 +70,8 @@ class Record:
 
     @property
     def split(self) -> Split:
-        return split_of(self.id)
+        """The record's fold: by ``group`` when it has one (Presidio: by template), else by id."""
+        return split_of(self.group or self.id)
 
 
 def read_medpcd(path: str | Path) -> list[Record]:
@@ -177,12 +180,12 @@ def split_of(record_id: str, eval_share: float = EVAL_SHARE) -> Split:
 
 
 def select_split(records: Sequence[Record], split: str) -> list[Record]:
-    """Records of ``split`` (``all``, ``train`` or ``eval``)."""
+    """Records of ``split`` (``all``, ``train`` or ``eval``); see :attr:`Record.split`."""
     if split == "all":
         return list(records)
     if split not in ("train", "eval"):
         raise ValueError(f"unknown split {split!r}")
-    return [r for r in records if split_of(r.id) == split]
+    return [r for r in records if r.split == split]
 
 
 # --- locating units ---------------------------------------------------------------
@@ -229,8 +232,9 @@ def _bounds(span: Any) -> tuple[int, int]:
 def occurrence_covered(text: str | None, occurrence: tuple[int, int], spans: Iterable[Any]) -> bool:
     """Whether every character of ``occurrence`` lies inside one of ``spans``.
 
-    With ``text`` given, whitespace characters need not be covered (two
-    adjacent placeholders leave nothing of the unit behind).
+    With ``text`` given, whitespace and punctuation need not be covered (two
+    adjacent placeholders leave nothing of the unit behind); with ``text=None``
+    every character must be.
     """
     a, b = occurrence
     covered = bytearray(b - a)
@@ -240,9 +244,13 @@ def occurrence_covered(text: str | None, occurrence: tuple[int, int], spans: Ite
         if lo < hi:
             covered[lo - a : hi - a] = b"\x01" * (hi - lo)
     for i, c in enumerate(covered):
-        if not c and (text is None or not text[a + i].isspace()):
+        if not c and (text is None or not _ignorable(text[a + i])):
             return False
     return True
+
+
+def _ignorable(ch: str) -> bool:
+    return ch.isspace() or unicodedata.category(ch).startswith("P")
 
 
 def unit_caught(
@@ -274,7 +282,12 @@ class UnitTally:
         return self.caught / self.located if self.located else 0.0
 
     def add(
-        self, text: str, units: Sequence[str], case_sensitive: bool, spans: Sequence[Any]
+        self,
+        text: str,
+        units: Sequence[str],
+        case_sensitive: bool,
+        spans: Sequence[Any],
+        strict: bool = False,
     ) -> list[bool | None]:
         """Count one record; return per unit True (caught), False (missed), None (not located)."""
         verdicts: list[bool | None] = []
@@ -284,7 +297,7 @@ class UnitTally:
                 verdicts.append(None)
                 continue
             self.located += 1
-            hit = unit_caught(occ, spans, text)
+            hit = unit_caught(occ, spans, None if strict else text)
             self.caught += hit
             verdicts.append(hit)
         return verdicts
