@@ -142,11 +142,9 @@ def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     while end - start > _CHUNK:
         # Prefer a cut after sentence punctuation, then any space, then anywhere.
         window = text[start + _CHUNK // 2 : start + _CHUNK]
-        m = None
-        for m in _SENT_END.finditer(window):
-            pass
-        if m is not None:
-            cut = start + _CHUNK // 2 + m.end()
+        ends = [m.end() for m in _SENT_END.finditer(window)]
+        if ends:
+            cut = start + _CHUNK // 2 + ends[-1]
         else:
             cut = text.rfind(" ", start + _CHUNK // 2, start + _CHUNK)
             if cut <= start:
