@@ -1,0 +1,220 @@
+"""Unit tests of the turn pipeline with small fakes for the two models.
+
+The end-to-end versions against the real loopback cloud live in
+tests/integration/test_turns.py.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from core.analyze import Analyzer, Route
+from core.box import PrivacyBox
+from core.detect.base import Detector
+from core.detect.rules import RulesView
+from core.errors import ApprovalDeclined, Cancelled, CloudServerError
+from core.pipeline import (
+    Approval,
+    ApprovalRequest,
+    Assistant,
+    Decision,
+    Finished,
+    Token,
+    TurnKind,
+    collect,
+)
+from core.settings import ApprovalPolicy, Integration, Settings
+from core.store import Store
+
+TEXT = (
+    "My number is 215-555-4078. What are the early signs of dehydration in toddlers? "
+    "Email me at anna.k@example.org."
+)
+
+
+class FakeCloud:
+    endpoint = "http://fake"
+    model = "fake-model"
+
+    def __init__(self, answer: str | None = None, fail: bool = False) -> None:
+        self.answer = answer
+        self.fail = fail
+        self.received: list[list[dict[str, str]]] = []
+
+    def stream(self, messages: Sequence[dict[str, str]], **kw: object) -> Iterator[str]:
+        self.received.append([dict(m) for m in messages])
+        if self.fail:
+            raise CloudServerError("The cloud failed.")
+        user = messages[-1]["content"]
+        answer = self.answer if self.answer is not None else f"About [PHONE_1]: you wrote {user!r}."
+        for i in range(0, len(answer), 3):  # small chunks split placeholders
+            yield answer[i : i + 3]
+
+
+class FakeLocal:
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def stream_chat(self, messages: Sequence[dict[str, str]], **kw: object) -> Iterator[str]:
+        self.seen.append(messages[-1]["content"])
+        yield from ["local ", "answer"]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store.create(tmp_path / "s.db", "pw")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def analyzer(segmenter) -> Analyzer:  # type: ignore[no-untyped-def]
+    # A rules-only detector keeps these unit tests fast and predictable.
+    return Analyzer(segmenter, Detector([RulesView()]))
+
+
+def make(store: Store, analyzer: Analyzer, cloud: FakeCloud, **settings: object) -> Assistant:
+    s = Settings(**settings)  # type: ignore[arg-type]
+    return Assistant(s, store, cloud=cloud, local=FakeLocal(), analyzer=analyzer)
+
+
+def approve_all(req: ApprovalRequest) -> Approval:
+    return Approval.send()
+
+
+def test_prepare_sends_nothing_and_stores_nothing(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud()
+    a = make(store, analyzer, cloud)
+    conv = a.new_conversation("t")
+    p = a.prepare(TEXT, conv, overrides={0: Route.REMOTE})
+    assert cloud.received == [] and store.messages(conv) == [] and store.load_box(conv) is None
+    assert p.request is not None and p.needs_approval
+    assert "[PHONE_1]" in p.request.user_content and "215-555-4078" not in p.request.user_content
+    assert "[private sentence withheld]" in p.request.user_content
+    assert [e.placeholder for e in p.request.entities] == ["[PHONE_1]"]
+
+
+def test_chat_turn_restores_values_and_saves(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud()
+    a = make(store, analyzer, cloud, chat_integration=Integration.PASS_THROUGH)
+    conv = a.new_conversation("t")
+    events = list(a.run(TEXT, conv, approve=approve_all, overrides={0: Route.REMOTE}))
+    tokens = "".join(e.text for e in events if isinstance(e, Token))
+    result = next(e.result for e in events if isinstance(e, Finished))
+    assert "215-555-4078" in tokens and "[PHONE_1]" not in tokens
+    assert result.answer == tokens and "[PHONE_1]" in result.cloud_answer
+    msgs = store.messages(conv)
+    assert [m["role"] for m in msgs] == ["user", "assistant"]
+    assert msgs[0]["content"] == TEXT and "215-555-4078" not in msgs[0]["cloud_content"]
+    assert PrivacyBox.from_json(store.load_box(conv) or {}).values() == ["215-555-4078"]
+
+
+def test_second_turn_history_is_anonymized(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud()
+    a = make(store, analyzer, cloud, chat_integration=Integration.PASS_THROUGH)
+    conv = a.new_conversation("t")
+    collect(a.run(TEXT, conv, approve=approve_all, overrides={0: Route.REMOTE}))
+    collect(a.run("And what about 215-555-4078 again?", conv, approve=approve_all, overrides={0: Route.REMOTE}))
+    second = cloud.received[1]
+    payload = "\n".join(m["content"] for m in second)
+    assert "215-555-4078" not in payload and "anna.k@example.org" not in payload
+    assert payload.count("[PHONE_1]") >= 2  # stable placeholder across turns
+    assert [m["role"] for m in second] == ["system", "user", "assistant", "user"]
+
+
+def test_cancel_at_approval_sends_nothing(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud()
+    a = make(store, analyzer, cloud)
+    conv = a.new_conversation("t")
+    with pytest.raises(ApprovalDeclined):
+        collect(a.run(TEXT, conv, approve=lambda r: Approval(Decision.CANCEL), overrides={0: Route.REMOTE}))
+    assert cloud.received == [] and store.messages(conv) == []
+
+
+def test_policy_never_asks(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud()
+    a = make(store, analyzer, cloud, approval_policy=ApprovalPolicy.NEVER)
+    conv = a.new_conversation("t")
+    collect(a.run(TEXT, conv, approve=None))
+    assert len(cloud.received) == 1
+
+
+def test_policy_when_entities(store: Store, analyzer: Analyzer) -> None:
+    a = make(store, analyzer, FakeCloud(), approval_policy=ApprovalPolicy.WHEN_ENTITIES)
+    conv = a.new_conversation("t")
+    assert not a.prepare(TEXT, conv).needs_approval  # heuristic keeps PII local
+    assert a.prepare(TEXT, conv, overrides={0: Route.REMOTE}).needs_approval
+
+
+def test_always_approve_in_conversation(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud()
+    a = make(store, analyzer, cloud)
+    conv = a.new_conversation("t")
+    collect(a.run(TEXT, conv, approve=lambda r: Approval.send(always=True)))
+    p = a.prepare(TEXT, conv)
+    assert not p.needs_approval
+
+
+def test_consented_entity_is_sent_in_clear_and_counted(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud(answer="ok")
+    a = make(store, analyzer, cloud, chat_integration=Integration.PASS_THROUGH)
+    conv = a.new_conversation("t")
+    r = collect(
+        a.run(TEXT, conv, approve=lambda req: Approval.send(unprotect=["[PHONE_1]"]), overrides={0: Route.REMOTE})
+    )
+    assert "215-555-4078" in cloud.received[0][-1]["content"]
+    assert r.disclosed == 1 and store.conversation(conv)["disclosed"] == 1
+
+
+def test_cloud_failure_keeps_box_and_stores_nothing(store: Store, analyzer: Analyzer) -> None:
+    ok = make(store, analyzer, FakeCloud(), chat_integration=Integration.PASS_THROUGH)
+    conv = ok.new_conversation("t")
+    collect(ok.run(TEXT, conv, approve=approve_all, overrides={0: Route.REMOTE}))
+    box_before = store.load_box(conv)
+    n_before = len(store.messages(conv))
+    bad = make(store, analyzer, FakeCloud(fail=True))
+    with pytest.raises(CloudServerError):
+        collect(bad.run("Call 610-555-0199 about Lyon.", conv, approve=approve_all, overrides={0: Route.REMOTE}))
+    assert store.load_box(conv) == box_before and len(store.messages(conv)) == n_before
+
+
+def test_cancel_mid_stream(store: Store, analyzer: Analyzer) -> None:
+    cancel = threading.Event()
+    a = make(store, analyzer, FakeCloud(answer="x" * 300), chat_integration=Integration.PASS_THROUGH)
+    conv = a.new_conversation("t")
+    events = a.run(TEXT, conv, approve=approve_all, cancel=cancel, overrides={0: Route.REMOTE})
+    with pytest.raises(Cancelled):
+        for ev in events:
+            if isinstance(ev, Token):
+                cancel.set()
+    assert store.messages(conv) == []
+
+
+def test_local_only_turn_never_reaches_cloud(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud()
+    a = make(store, analyzer, cloud)
+    conv = a.new_conversation("t")
+    r = collect(a.run("Call me at 215-555-4078.", conv, approve=approve_all))
+    assert r.local_only and cloud.received == [] and r.answer == "local answer"
+
+
+def test_local_integration_sees_private_text(store: Store, analyzer: Analyzer) -> None:
+    a = make(store, analyzer, FakeCloud(answer="Drink water, [PHONE_1]."))
+    conv = a.new_conversation("t")
+    r = collect(a.run(TEXT, conv, approve=approve_all))
+    assert r.answer == "local answer"
+    assert TEXT in a.local.seen[0]  # type: ignore[union-attr]
+
+
+def test_draft_reports_invented_placeholders(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud(answer="Dear [PERSON_9],\nPlease call [PHONE_1].\nBest,\nMe")
+    a = make(store, analyzer, cloud)
+    conv = a.new_conversation("d", TurnKind.DRAFT)
+    r = collect(a.run(TEXT, conv, TurnKind.DRAFT, approve=approve_all, overrides={0: Route.REMOTE}))
+    assert "215-555-4078" in r.answer and "[PERSON_9]" in r.answer
+    assert r.unresolved == ["[PERSON_9]"]
+    assert cloud.received[0][0]["content"].startswith("You write emails")
