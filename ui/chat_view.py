@@ -1,0 +1,493 @@
+"""The chat view: messages, the routing editor as composer, streaming, stop, regenerate.
+
+The composer is a :class:`~ui.editor.RoutingEditor`, so the person sees where
+each sentence of their message will go before sending. A turn runs through a
+:class:`~ui.turns.TurnController`; the answer streams in token by token, Stop
+(Esc) takes effect at the next token, and the composer keeps its text until
+the turn is saved, so a failure or a cancel never loses what was typed.
+Messages can be copied, a user message edited and resent, the last answer
+regenerated, and the conversation exported to Markdown.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.analyze import Route
+from core.pipeline import TurnKind, TurnResult
+from ui.editor import AnalyzeFn, RoutingEditor
+from ui.errors import report
+from ui.theme import std_icon
+from ui.turns import STAGE_TEXT, TurnController, TurnRequest
+from ui.workers import run_in_thread
+
+log = logging.getLogger(__name__)
+
+
+class MessageWidget(QFrame):
+    """One message: role, text, a footer about where it went, and actions."""
+
+    #: Emitted with this widget when the person asks to copy / edit / regenerate.
+    copyRequested = Signal(object)
+    editRequested = Signal(object)
+    regenerateRequested = Signal(object)
+
+    def __init__(
+        self,
+        role: str,
+        text: str,
+        message_id: int | None = None,
+        footer: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.message_id = message_id
+        self.setObjectName(f"message-{role}")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        who = QLabel("You" if role == "user" else "Sottovoce" if role == "assistant" else "Error")
+        who.setObjectName("role")
+        self.body = QLabel(text)
+        self.body.setObjectName("message-body")
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.footer = QLabel(footer)
+        self.footer.setObjectName("hint")
+        self.footer.setVisible(bool(footer))
+
+        self.copy_btn = self._tool("SP_FileDialogContentsView", "Copy", self.copyRequested)
+        self.edit_btn = self._tool(
+            "SP_FileDialogDetailedView", "Edit and resend", self.editRequested
+        )
+        self.regen_btn = self._tool("SP_BrowserReload", "Regenerate", self.regenerateRequested)
+        self.edit_btn.setVisible(role == "user")
+        self.regen_btn.setVisible(False)
+        top = QHBoxLayout()
+        top.addWidget(who)
+        top.addStretch(1)
+        for b in (self.copy_btn, self.edit_btn, self.regen_btn):
+            top.addWidget(b)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 8, 12, 10)
+        lay.setSpacing(4)
+        lay.addLayout(top)
+        lay.addWidget(self.body)
+        lay.addWidget(self.footer)
+
+    def _tool(self, icon: str, tip: str, signal: Any) -> QToolButton:
+        b = QToolButton(self)
+        b.setIcon(std_icon(self, icon))
+        b.setToolTip(tip)
+        b.setAccessibleName(tip)
+        b.setAutoRaise(True)
+        b.clicked.connect(lambda: signal.emit(self))
+        return b
+
+    def text(self) -> str:
+        return self.body.text()
+
+    def append(self, piece: str) -> None:
+        self.body.setText(self.body.text() + piece)
+
+    def set_footer(self, text: str) -> None:
+        self.footer.setText(text)
+        self.footer.setVisible(bool(text))
+
+
+def footer_for(role: str, content_meta: dict[str, Any], cloud: str | None) -> str:
+    """A short line about where a stored message went."""
+    if role == "user":
+        routes = content_meta.get("routes") or []
+        if not routes:
+            return ""
+        local = sum(1 for r in routes if r == "local")
+        return f"🔒 {local} kept here · ☁ {len(routes) - local} sent anonymized"
+    unresolved = content_meta.get("unresolved") or []
+    where = (
+        "☁ written from the anonymized request, values restored here"
+        if cloud
+        else "🔒 answered on this machine"
+    )
+    if unresolved:
+        where += f" · ⚠ unresolved: {', '.join(unresolved)}"
+    return where
+
+
+class ChatView(QWidget):
+    """A conversation and its composer."""
+
+    #: Emitted with the conversation id after a turn created or changed it.
+    conversationChanged = Signal(int)
+
+    def __init__(
+        self,
+        assistant: Callable[[], Any],
+        store: Callable[[], Any],
+        analyze: AnalyzeFn | None = None,
+        *,
+        analysis_pool: QThreadPool | None = None,
+        turn_pool: QThreadPool | None = None,
+        risk_lambda: float = 5.0,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("chat-view")
+        self._store = store
+        self.conversation_id: int | None = None
+        self.messages: list[MessageWidget] = []
+        self._answer: MessageWidget | None = None
+        self._pending: MessageWidget | None = None
+        self._replace_from: int | None = None
+
+        self.title = QLabel("New chat")
+        self.title.setObjectName("viewTitle")
+        self.export_btn = QPushButton(std_icon(self, "SP_DialogSaveButton"), "Export…")
+        self.export_btn.setToolTip("Export this conversation to Markdown (Ctrl+E)")
+        self.export_btn.clicked.connect(self.export_markdown)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.export_btn)
+
+        self.list_host = QWidget()
+        self.list_lay = QVBoxLayout(self.list_host)
+        self.list_lay.setContentsMargins(16, 12, 16, 12)
+        self.list_lay.setSpacing(10)
+        self.empty = QLabel(
+            "Ask anything. Before you send, each sentence shows where it will go: "
+            "🔒 stays on this machine, ☁ goes to the cloud with private details replaced."
+        )
+        self.empty.setObjectName("hint")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.list_lay.addWidget(self.empty)
+        self.list_lay.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.list_host)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+
+        self.editor = RoutingEditor(
+            analyze,
+            risk_lambda=risk_lambda,
+            pool=analysis_pool,
+            placeholder="Write a message…  (Ctrl+Enter to send)",
+        )
+        self.editor.setObjectName("chat-editor")
+        self.editor.submitted.connect(self.send)
+        self.send_btn = QPushButton(std_icon(self, "SP_ArrowForward"), "Send")
+        self.send_btn.setObjectName("primary")
+        self.send_btn.setToolTip("Send (Ctrl+Enter): you will see exactly what leaves first")
+        self.send_btn.clicked.connect(self.send)
+        self.stop_btn = QPushButton(std_icon(self, "SP_MediaStop"), "Stop")
+        self.stop_btn.setToolTip("Stop (Esc)")
+        self.stop_btn.clicked.connect(self.stop)
+        self.stop_btn.setEnabled(False)
+        self.stage = QLabel("")
+        self.stage.setObjectName("hint")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setFixedWidth(90)
+        self.progress.setFixedHeight(6)
+        self.progress.setTextVisible(False)
+        self.progress.hide()
+        actions = QHBoxLayout()
+        actions.addWidget(self.progress)
+        actions.addWidget(self.stage, 1)
+        actions.addWidget(self.stop_btn)
+        actions.addWidget(self.send_btn)
+
+        composer = QWidget()
+        cl = QVBoxLayout(composer)
+        cl.setContentsMargins(16, 6, 16, 10)
+        cl.addWidget(self.editor, 1)
+        cl.addLayout(actions)
+
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.scroll)
+        self.split.addWidget(composer)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setChildrenCollapsible(False)
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 10, 0, 0)
+        top = QHBoxLayout()
+        top.setContentsMargins(16, 0, 16, 0)
+        top.addLayout(head)
+        lay.addLayout(top)
+        lay.addWidget(self.split, 1)
+
+        self.turns = TurnController(assistant, pool=turn_pool, parent=self)
+        self.turns.stageChanged.connect(lambda s: self.stage.setText(STAGE_TEXT.get(s, s)))
+        self.turns.conversationReady.connect(self._conversation_ready)
+        self.turns.token.connect(self._token)
+        self.turns.finished.connect(self._finished)
+        self.turns.failed.connect(self._failed)
+        self.turns.cancelled.connect(self._cancelled)
+        self.turns.editRequested.connect(self._back_to_edit)
+        self.turns.runningChanged.connect(self._running)
+
+    # --- conversation -----------------------------------------------------
+
+    def new_conversation(self) -> None:
+        self.stop()
+        self.conversation_id = None
+        self._replace_from = None
+        self.title.setText("New chat")
+        self._clear_messages()
+        self.editor.set_text("")
+        self.editor.edit.setFocus()
+
+    def load(self, conversation_id: int) -> None:
+        """Show a stored conversation (read in a worker)."""
+        self.conversation_id = conversation_id
+        self._replace_from = None
+
+        def read() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+            store = self._store()
+            return store.conversation(conversation_id), store.messages(conversation_id)
+
+        run_in_thread(read, on_return=self._loaded, name="chat-load")
+
+    def _loaded(self, data: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
+        conv, msgs = data
+        if conv["id"] != self.conversation_id:
+            return
+        self.title.setText(str(conv["title"]))
+        self._clear_messages()
+        for m in msgs:
+            self._add(
+                m["role"],
+                m["content"],
+                m["id"],
+                footer_for(m["role"], m["meta"], m["cloud_content"]),
+            )
+        self._mark_last()
+
+    def _clear_messages(self) -> None:
+        for w in self.messages:
+            w.setParent(None)
+            w.deleteLater()
+        self.messages = []
+        self.empty.show()
+
+    def _add(
+        self, role: str, text: str, message_id: int | None = None, footer: str = ""
+    ) -> MessageWidget:
+        w = MessageWidget(role, text, message_id, footer)
+        w.copyRequested.connect(self.copy_message)
+        w.editRequested.connect(self.edit_message)
+        w.regenerateRequested.connect(self.regenerate)
+        self.list_lay.insertWidget(self.list_lay.count() - 1, w)
+        self.messages.append(w)
+        self.empty.hide()
+        QTimer.singleShot(0, self._scroll_end)
+        return w
+
+    def _scroll_end(self) -> None:
+        bar = self.scroll.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _mark_last(self) -> None:
+        last = next((w for w in reversed(self.messages) if w.role == "assistant"), None)
+        for w in self.messages:
+            w.regen_btn.setVisible(w is last and not self.turns.running)
+
+    # --- sending ----------------------------------------------------------
+
+    def send(self) -> None:
+        """Send the composer's text (through approval); Ctrl+Enter."""
+        if self.turns.running:
+            return
+        text = self.editor.text()
+        if not text.strip():
+            return
+        analysis = self.editor.analysis
+        exposed = self.editor.overrides.exposed()
+        unprotect: list[tuple[int, int]] = []
+        overrides: dict[int, Route] = {}
+        if analysis is not None:
+            overrides = self.editor.overrides.by_index(analysis)
+            unprotect = [
+                (e.start, e.end) for e in analysis.entities if text[e.start : e.end] in exposed
+            ]
+        self._pending = self._add("user", text)
+        self._answer = None
+        self.turns.start(
+            TurnRequest(
+                text,
+                self.conversation_id,
+                TurnKind.CHAT,
+                analysis=analysis,
+                overrides=overrides,
+                unprotect=unprotect,
+                replace_from=self._replace_from,
+            )
+        )
+
+    def stop(self) -> None:
+        """Stop the turn in flight (Esc); the composer keeps its text."""
+        self.turns.stop()
+
+    def _running(self, running: bool) -> None:
+        self.send_btn.setEnabled(not running)
+        self.stop_btn.setEnabled(running)
+        self.editor.edit.setReadOnly(running)
+        self.progress.setVisible(running)
+        if not running:
+            self.stage.setText("")
+        self._mark_last()
+
+    def _conversation_ready(self, conversation_id: int) -> None:
+        self.conversation_id = conversation_id
+
+    def _token(self, piece: str, source: str) -> None:
+        if self._answer is None:
+            self._answer = self._add("assistant", "")
+        self._answer.append(piece)
+        self._scroll_end()
+
+    def _finished(self, result: TurnResult) -> None:
+        if self._pending is not None:
+            self._pending.message_id = result.user_message_id
+        if self._answer is None:
+            self._answer = self._add("assistant", result.answer)
+        self._answer.body.setText(result.answer)
+        self._answer.message_id = result.answer_message_id
+        where = (
+            "🔒 answered on this machine"
+            if result.local_only
+            else ("☁ written from the anonymized request, values restored here")
+        )
+        if result.unresolved:
+            where += f" · ⚠ unresolved: {', '.join(result.unresolved)}"
+        self._answer.set_footer(where)
+        self._pending = self._answer = None
+        self._replace_from = None
+        self.editor.set_text("")
+        self._mark_last()
+        self.conversationChanged.emit(result.conversation_id)
+
+    def _drop_pending(self) -> None:
+        for w in (self._answer, self._pending):
+            if w is not None and w in self.messages:
+                self.messages.remove(w)
+                w.setParent(None)
+                w.deleteLater()
+        self._answer = self._pending = None
+        if not self.messages:
+            self.empty.show()
+
+    def _failed(self, exc: BaseException) -> None:
+        # The composer still holds the text; the half answer is not kept.
+        self._drop_pending()
+        self.stage.setText("Not sent. Your text is kept.")
+
+    def _cancelled(self) -> None:
+        keep = self._answer is not None and self._answer.text()
+        if keep and self._answer is not None:
+            self._answer.set_footer("⏹ stopped; not saved")
+            self._answer = None
+            if self._pending is not None:
+                self._pending.set_footer("")
+            self._pending = None
+        else:
+            self._drop_pending()
+
+    def _back_to_edit(self) -> None:
+        self._drop_pending()
+        self.editor.edit.setFocus()
+
+    # --- message actions --------------------------------------------------
+
+    def copy_message(self, w: MessageWidget) -> None:
+        QGuiApplication.clipboard().setText(w.text())
+
+    def edit_message(self, w: MessageWidget) -> None:
+        """Put a sent message back in the composer; sending replaces it and what followed."""
+        if self.turns.running or w.message_id is None:
+            return
+        self._replace_from = w.message_id
+        self.editor.set_text(w.text())
+        idx = self.messages.index(w)
+        for later in self.messages[idx:]:
+            later.setEnabled(False)
+        self.stage.setText(
+            "Editing an earlier message: sending replaces it and the answers after it."
+        )
+        self.editor.edit.setFocus()
+
+    def regenerate(self, w: MessageWidget | None = None) -> None:
+        """Ask again for the last answer (the question goes through approval again)."""
+        if self.turns.running or self.conversation_id is None:
+            return
+        users = [m for m in self.messages if m.role == "user" and m.message_id is not None]
+        if not users:
+            return
+        question = users[-1]
+        idx = self.messages.index(question)
+        for later in self.messages[idx:]:
+            self.messages.remove(later)
+            later.setParent(None)
+            later.deleteLater()
+        self._pending = self._add("user", question.text())
+        self._answer = None
+        self.turns.start(
+            TurnRequest(
+                question.text(),
+                self.conversation_id,
+                TurnKind.CHAT,
+                replace_from=question.message_id,
+            )
+        )
+
+    def export_markdown(self, path: str | None = None) -> Path | None:
+        """Write the conversation to a Markdown file (asks where when no path is given)."""
+        if self.conversation_id is None or not self.messages:
+            return None
+        if path is None:
+            suggested = f"{self.title.text()[:40].strip() or 'conversation'}.md"
+            path, _ = QFileDialog.getSaveFileName(
+                self, "Export conversation", suggested, "Markdown (*.md)"
+            )
+            if not path:
+                return None
+        text = conversation_markdown(self.title.text(), [(w.role, w.text()) for w in self.messages])
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            from core.errors import InputError
+
+            report(InputError(f"Could not write {path}: {exc.strerror}."), self)
+            return None
+        return Path(path)
+
+
+def conversation_markdown(title: str, messages: list[tuple[str, str]]) -> str:
+    """A conversation as Markdown (the restored text, as the person read it)."""
+    lines = [f"# {title}", "", f"_Exported from Sottovoce on {datetime.now():%Y-%m-%d %H:%M}._", ""]
+    for role, text in messages:
+        who = "You" if role == "user" else "Sottovoce"
+        lines += [f"## {who}", "", text.strip(), ""]
+    return "\n".join(lines)

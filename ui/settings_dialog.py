@@ -1,0 +1,583 @@
+"""The Settings dialog, built from the metadata of :class:`core.settings.Settings`.
+
+Each field's title, description and bounds come from the pydantic model
+(napari's preferences dialog works the same way), so a new setting appears
+here without touching this file: it lands on the page its name belongs to, or
+on "Other". A few fields get richer editors: the risk slider with a live
+preview of the routing of the editor's text, the GGUF picker with validation,
+and the API key, which lives in the OS keyring and is never shown in full.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import types
+import typing
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic.fields import FieldInfo
+from PySide6.QtCore import QObject, Qt, QThreadPool, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSlider,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.settings import Settings
+from ui import keys
+from ui.editor import AnalyzeFn, EditorOverrides, RoutingEditor
+from ui.errors import report
+from ui.workers import Worker, run_in_thread
+
+log = logging.getLogger(__name__)
+
+#: Which page each field goes on; fields not listed go on "Other".
+PAGES: dict[str, list[str]] = {
+    "Privacy": ["risk_lambda", "approval_policy", "allow_list", "deny_list"],
+    "Detection": ["detect_min_score", "fusion_single_view_min", "agent_view"],
+    "Local model": ["local_model_path", "n_gpu_layers", "n_ctx", "n_threads"],
+    "Cloud": ["cloud_base_url", "cloud_model", "cloud_timeout_s", "cloud_max_retries"],
+    "Answers": ["chat_integration", "draft_integration"],
+    "GAMA": [
+        "gama_auto_prompt",
+        "gama_domain_rules",
+        "gama_disproof",
+        "gama_top_k",
+        "gama_balance",
+        "gama_disproof_rounds",
+    ],
+}
+HIDDEN = {"schema_version"}
+
+PREVIEW_SAMPLE = (
+    "Hi Dr. Marguerite Okafor,\n\n"
+    "Harold Brennan (DOB 03/14/1951) is still short of breath when he climbs stairs. "
+    "What questions should we ask at the cardiology follow-up?\n\n"
+    "You can reach me at 412-555-0196.\n\nBest,\nTom Brennan"
+)
+
+
+def _bounds(info: FieldInfo) -> tuple[float | None, float | None]:
+    lo = hi = None
+    for m in info.metadata:
+        lo = getattr(m, "ge", lo)
+        hi = getattr(m, "le", hi)
+    return lo, hi
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """(the inner type, whether None is allowed) of ``X | None``."""
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in args:
+        inner = [a for a in args if a is not type(None)]
+        return inner[0], True
+    return annotation, False
+
+
+class FieldEditor(QObject):
+    """Binds one settings field to its widget: ``value()``, ``set_value()``, ``changed``."""
+
+    #: Emitted when the person changes the value.
+    changed = Signal()
+
+    def __init__(self, name: str, info: FieldInfo, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.name = name
+        self.info = info
+        self.kind, self.optional = _unwrap(info.annotation)
+        self.widget = self._build(parent)
+        if info.description:
+            self.widget.setToolTip(info.description)
+        self.widget.setAccessibleName(info.title or name)
+
+    def _build(self, parent: QWidget) -> QWidget:
+        kind = self.kind
+        lo, hi = _bounds(self.info)
+        if kind is bool:
+            w: Any = QCheckBox(parent)
+            w.toggled.connect(self.changed)
+        elif isinstance(kind, type) and issubclass(kind, Enum):
+            w = QComboBox(parent)
+            for member in kind:
+                w.addItem(str(member.value).replace("_", " "), member)
+            w.currentIndexChanged.connect(self.changed)
+        elif kind is int:
+            w = QSpinBox(parent)
+            lo_i = int(lo) if lo is not None else -(10**6)
+            w.setRange(lo_i - 1 if self.optional else lo_i, int(hi) if hi is not None else 10**6)
+            if self.optional:
+                w.setSpecialValueText("Automatic")
+            w.valueChanged.connect(self.changed)
+        elif kind is float:
+            w = QDoubleSpinBox(parent)
+            w.setRange(lo if lo is not None else -1e6, hi if hi is not None else 1e6)
+            span = (hi or 1) - (lo or 0)
+            w.setDecimals(2)
+            w.setSingleStep(0.05 if span <= 1 else 1.0)
+            w.valueChanged.connect(self.changed)
+        elif typing.get_origin(kind) is list:
+            w = QPlainTextEdit(parent)
+            w.setPlaceholderText("One per line")
+            w.setFixedHeight(78)
+            w.textChanged.connect(self.changed)
+        else:
+            w = QLineEdit(parent)
+            if self.optional:
+                w.setPlaceholderText("Default")
+            w.textChanged.connect(self.changed)
+        return w
+
+    def value(self) -> Any:
+        w = self.widget
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        if isinstance(w, QComboBox):
+            return w.currentData()
+        if isinstance(w, QSpinBox):
+            return None if self.optional and w.value() == w.minimum() else w.value()
+        if isinstance(w, QDoubleSpinBox):
+            return w.value()
+        if isinstance(w, QPlainTextEdit):
+            return [line.strip() for line in w.toPlainText().splitlines() if line.strip()]
+        assert isinstance(w, QLineEdit)
+        text = w.text().strip()
+        return (text or None) if self.optional else text
+
+    def set_value(self, value: Any) -> None:
+        w = self.widget
+        if isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif isinstance(w, QComboBox):
+            w.setCurrentIndex(max(0, w.findData(value)))
+        elif isinstance(w, QSpinBox):
+            w.setValue(w.minimum() if value is None else int(value))
+        elif isinstance(w, QDoubleSpinBox):
+            w.setValue(float(value))
+        elif isinstance(w, QPlainTextEdit):
+            w.setPlainText("\n".join(value or []))
+        else:
+            w.setText("" if value is None else str(value))
+
+
+class RiskSlider(QWidget):
+    """The lambda risk slider: 0 shares what is useful, 10 keeps anything doubtful here."""
+
+    #: Emitted with the new lambda.
+    valueChanged = Signal(float)
+
+    def __init__(self, info: FieldInfo, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lo, hi = _bounds(info)
+        self._lo, self._hi = float(lo or 0.0), float(hi or 10.0)
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setRange(int(self._lo * 10), int(self._hi * 10))
+        self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
+        self.slider.setTickInterval(10)
+        self.slider.setPageStep(10)
+        self.slider.setAccessibleName(info.title or "Privacy (lambda)")
+        self.slider.setToolTip(info.description or "")
+        self.value_label = QLabel()
+        self.value_label.setMinimumWidth(60)
+        left = QLabel("Share more\n(better answers)")
+        right = QLabel("Keep more here\n(more private)")
+        right.setAlignment(Qt.AlignmentFlag.AlignRight)
+        for lab in (left, right):
+            lab.setObjectName("hint")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.value_label)
+        lay.addLayout(row)
+        ends = QHBoxLayout()
+        ends.addWidget(left)
+        ends.addStretch(1)
+        ends.addWidget(right)
+        lay.addLayout(ends)
+        self.slider.valueChanged.connect(self._changed)
+
+    def value(self) -> float:
+        return self.slider.value() / 10
+
+    def set_value(self, v: float) -> None:
+        self.slider.setValue(round(v * 10))
+        self._changed()
+
+    def _changed(self, *_: object) -> None:
+        self.value_label.setText(f"λ = {self.value():.1f}")
+        self.valueChanged.emit(self.value())
+
+
+class GgufPicker(QWidget):
+    """A GGUF file field with Browse and a validation line (the header is read in a worker)."""
+
+    #: Emitted when the path changes.
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.line = QLineEdit(self)
+        self.line.setPlaceholderText("Embedded SmolLM2-135M-Instruct (default)")
+        browse = QPushButton("Browse…", self)
+        browse.clicked.connect(self._browse)
+        clear = QPushButton("Use default", self)
+        clear.clicked.connect(lambda: self.line.setText(""))
+        self.status = QLabel("", self)
+        self.status.setObjectName("hint")
+        self.status.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(self.line, 1)
+        row.addWidget(browse)
+        row.addWidget(clear)
+        lay.addLayout(row)
+        lay.addWidget(self.status)
+        self.valid: bool | None = None
+        self._worker: Worker | None = None
+        self.line.textChanged.connect(self._validate)
+        self.line.textChanged.connect(self.changed)
+
+    def value(self) -> str | None:
+        return self.line.text().strip() or None
+
+    def set_value(self, v: str | None) -> None:
+        self.line.setText(v or "")
+        self._validate()
+
+    def _browse(self) -> None:
+        start = str(Path(self.value()).parent) if self.value() else str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Choose a GGUF model", start, "GGUF models (*.gguf);;All files (*)"
+        )
+        if path:
+            self.line.setText(path)
+
+    def _validate(self) -> None:
+        path = self.value()
+        if path is None:
+            self.valid = True
+            self.status.setText("The embedded model is used (small, fast, English).")
+            return
+        self.valid = None
+        self.status.setText("Checking the file…")
+        if self._worker is not None:
+            self._worker.cancel()
+        self._worker = run_in_thread(
+            check_gguf,
+            path,
+            on_return=lambda msg, p=path: self._checked(p, True, msg),
+            on_error=lambda exc, p=path: self._checked(p, False, getattr(exc, "message", str(exc))),
+            name="gguf-check",
+        )
+
+    def _checked(self, path: str, ok: bool, message: str) -> None:
+        if path != self.value():
+            return  # the person typed on; a newer check is running
+        self.valid = ok
+        self.status.setText(("✔ " if ok else "✖ ") + message)
+        self.status.setStyleSheet("" if ok else "color: #c0392b;")
+
+
+def check_gguf(path: str) -> str:
+    """Read a GGUF header; returns a one-line description or raises ModelLoadError."""
+    from core.llm.gguf_file import read_gguf
+
+    info = read_gguf(path)
+    size = info.file_size / 2**20
+    ctx = f", context {info.context_length:,}" if info.context_length else ""
+    return f"{info.name} ({info.architecture}, {size:,.0f} MiB{ctx})"
+
+
+def gpu_available() -> bool:
+    """Whether llama.cpp was built with GPU offload (CUDA, Metal, Vulkan...)."""
+    import llama_cpp
+
+    return bool(llama_cpp.llama_supports_gpu_offload())
+
+
+class ApiKeyField(QWidget):
+    """The cloud API key of an endpoint: shows only a masked form; typing replaces it."""
+
+    def __init__(self, base_url: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.base_url = base_url
+        self.line = QLineEdit(self)
+        self.line.setEchoMode(QLineEdit.EchoMode.Password)
+        self.line.setAccessibleName("Cloud API key")
+        self.remove = QPushButton("Remove", self)
+        self.remove.clicked.connect(self._remove)
+        self.note = QLabel(self)
+        self.note.setObjectName("hint")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(self.line, 1)
+        row.addWidget(self.remove)
+        lay.addLayout(row)
+        lay.addWidget(self.note)
+        self.removed = False
+        self._refresh()
+
+    def _refresh(self) -> None:
+        current = None if self.removed else keys.load_api_key(self.base_url)
+        self.line.clear()
+        if current:
+            self.line.setPlaceholderText(f"{keys.masked(current)}  (type to replace)")
+            self.note.setText("Stored in the system keyring; never written to the settings file.")
+        else:
+            self.line.setPlaceholderText("Paste an API key (kept in the system keyring)")
+            self.note.setText("No key stored. Local servers often need none.")
+        self.remove.setEnabled(bool(current))
+
+    def _remove(self) -> None:
+        self.removed = True
+        self._refresh()
+
+    def new_key(self) -> str | None:
+        return self.line.text().strip() or None
+
+    def commit(self, base_url: str) -> bool:
+        """Write the change to the keyring for ``base_url``; True if the key changed.
+
+        A key typed for an endpoint whose URL was just edited belongs to the new URL.
+        """
+        new = self.new_key()
+        if new:
+            keys.save_api_key(base_url, new)
+            return True
+        if self.removed:
+            keys.delete_api_key(self.base_url)
+            return True
+        return False
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of the settings; :meth:`result_settings` gives the validated result."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        analyze: AnalyzeFn | None = None,
+        preview_text: str = "",
+        overrides: EditorOverrides | None = None,
+        pool: QThreadPool | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setObjectName("settings-dialog")
+        self.resize(820, 640)
+        self._original = settings
+        self.api_key_changed = False
+        self.editors: dict[str, FieldEditor] = {}
+        fields = {n: f for n, f in Settings.model_fields.items() if n not in HIDDEN}
+
+        self.tabs = QTabWidget(self)
+        placed: set[str] = set()
+        for page, names in PAGES.items():
+            names = [n for n in names if n in fields]
+            placed.update(names)
+            self.tabs.addTab(
+                self._page(page, names, fields, analyze, preview_text, overrides, pool), page
+            )
+        rest = [n for n in fields if n not in placed]
+        if rest:
+            self.tabs.addTab(self._page("Other", rest, fields, None, "", None, None), "Other")
+
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok
+            | QDialogButtonBox.StandardButton.Cancel
+            | QDialogButtonBox.StandardButton.RestoreDefaults,
+            self,
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        restore = buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults)
+        restore.clicked.connect(self.restore_defaults)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.tabs, 1)
+        lay.addWidget(buttons)
+        self._load(settings)
+
+    # --- pages ------------------------------------------------------------
+
+    def _page(
+        self,
+        page: str,
+        names: list[str],
+        fields: dict[str, FieldInfo],
+        analyze: AnalyzeFn | None,
+        preview_text: str,
+        overrides: EditorOverrides | None,
+        pool: QThreadPool | None,
+    ) -> QWidget:
+        inner = QWidget()
+        lay = QVBoxLayout(inner)
+        lay.setContentsMargins(16, 14, 16, 14)
+        lay.setSpacing(10)
+        intro = {
+            "Privacy": "How much may leave this machine, and when you are asked first.",
+            "Detection": "How private details are found. Lower thresholds protect more.",
+            "Local model": "The model that answers on this machine and keeps private sentences here.",
+            "Cloud": "Any OpenAI-compatible endpoint. Only anonymized text is ever sent to it.",
+            "Answers": "How the cloud's answer becomes yours.",
+            "GAMA": "Optional reasoning modes on the cloud side (GAMA's public space). Each adds "
+            "requests; every one goes through the egress guard and shows in the ledger.",
+        }.get(page)
+        if intro:
+            label = QLabel(intro)
+            label.setObjectName("hint")
+            label.setWordWrap(True)
+            lay.addWidget(label)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        form.setVerticalSpacing(10)
+        for name in names:
+            info = fields[name]
+            if name == "risk_lambda":
+                self.risk = RiskSlider(info)
+                widget: QWidget = self.risk
+            elif name == "local_model_path":
+                self.gguf = GgufPicker()
+                widget = self.gguf
+            else:
+                ed = FieldEditor(name, info, inner)
+                self.editors[name] = ed
+                widget = ed.widget
+            form.addRow(self._label(info, name), self._with_description(widget, info, name))
+        if page == "Cloud":
+            self.api_key = ApiKeyField(self._original.cloud_base_url)
+            form.addRow(QLabel("API key"), self.api_key)
+        if page == "Local model":
+            self.gpu_label = QLabel("Checking for a GPU…")
+            self.gpu_label.setObjectName("hint")
+            form.addRow(QLabel("GPU"), self.gpu_label)
+            run_in_thread(
+                gpu_available,
+                on_return=lambda ok: self.gpu_label.setText(
+                    "Found: llama.cpp can offload layers to the GPU."
+                    if ok
+                    else "None found: this llama.cpp build runs on the CPU."
+                ),
+                on_error=lambda exc: self.gpu_label.setText("Unknown (llama.cpp not available)."),
+                name="gpu-check",
+            )
+        lay.addLayout(form)
+        if page == "Privacy":
+            box = QGroupBox("Preview: how the text in the editor would be routed")
+            blay = QVBoxLayout(box)
+            self.preview = RoutingEditor(
+                analyze,
+                risk_lambda=self._original.risk_lambda,
+                read_only=True,
+                debounce_ms=120,
+                pool=pool,
+            )
+            self.preview.setObjectName("settings-preview")
+            if overrides is not None:
+                self.preview.overrides = copy.deepcopy(overrides)
+            self.preview.set_text((preview_text.strip() and preview_text) or PREVIEW_SAMPLE)
+            self.preview.setMinimumHeight(220)
+            blay.addWidget(self.preview)
+            lay.addWidget(box, 1)
+            self.risk.valueChanged.connect(self.preview.set_risk_lambda)
+        else:
+            lay.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(inner)
+        return scroll
+
+    @staticmethod
+    def _label(info: FieldInfo, name: str) -> QLabel:
+        label = QLabel(info.title or name.replace("_", " ").capitalize())
+        label.setToolTip(info.description or "")
+        return label
+
+    @staticmethod
+    def _with_description(widget: QWidget, info: FieldInfo, name: str) -> QWidget:
+        if not info.description:
+            return widget
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addWidget(widget)
+        desc = QLabel(info.description)
+        desc.setObjectName("hint")
+        desc.setWordWrap(True)
+        lay.addWidget(desc)
+        return box
+
+    # --- values -----------------------------------------------------------
+
+    def _load(self, s: Settings) -> None:
+        for name, ed in self.editors.items():
+            ed.set_value(getattr(s, name))
+        self.risk.set_value(s.risk_lambda)
+        self.gguf.set_value(s.local_model_path)
+
+    def restore_defaults(self) -> None:
+        self._load(Settings.model_construct())
+
+    def values(self) -> dict[str, Any]:
+        data = {name: ed.value() for name, ed in self.editors.items()}
+        data["risk_lambda"] = self.risk.value()
+        data["local_model_path"] = self.gguf.value()
+        return data
+
+    def result_settings(self) -> Settings:
+        """The edited settings, validated (raises pydantic's ValidationError)."""
+        merged = self._original.model_dump()
+        merged.update(self.values())
+        return Settings.model_validate(merged)
+
+    def accept(self) -> None:
+        if self.gguf.valid is False:
+            self.tabs.setCurrentIndex(list(PAGES).index("Local model"))
+            self.gguf.status.setFocus()
+            return
+        try:
+            self.result_settings()
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"])
+            from core.errors import InputError
+
+            report(InputError(f"The setting “{field}” is not valid: {first['msg']}."), self)
+            return
+        try:
+            self.api_key_changed = self.api_key.commit(self.values()["cloud_base_url"])
+        except Exception as exc:
+            report(exc, self)
+            return
+        self.preview.cancel()
+        super().accept()
+
+    def reject(self) -> None:
+        self.preview.cancel()
+        super().reject()
