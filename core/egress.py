@@ -1,0 +1,731 @@
+"""The egress guard: the one door between this machine and a remote model.
+
+Every request for the cloud goes through :class:`EgressGuard`:
+
+1. :meth:`EgressGuard.prepare` builds the exact JSON body, re-scans every
+   string in it (system prompt, history, user content) for every value of the
+   conversation's privacy box and every entity the detection views find, and
+   raises :class:`~core.errors.EgressBlocked` (naming types, never values) on
+   a hit. Nothing is sent; no socket is opened.
+2. The person sees :attr:`OutboundRequest.payload` and approves it
+   (:meth:`OutboundRequest.approve`); a request is approved once and sent
+   once. A failed send is never repeated by the guard: sending that content
+   again needs a new :meth:`~EgressGuard.prepare` and a new approval. (The
+   cloud client does resend the same approved request after a 429 or 5xx.)
+3. :meth:`EgressGuard.send` / :meth:`EgressGuard.stream` scan again (the box
+   may have grown since), write a ledger row with the exact payload *before*
+   anything leaves, send, and complete the row with the answer, the token
+   counts and the outcome.
+
+Matching rule for box values (``normalize`` is NFKC, homoglyph folding,
+case folding, accents dropped, every non-alphanumeric character removed; the
+scanner keeps where separators were, to place word boundaries):
+
+- values of 1 character are not scanned (a lone letter or digit would block
+  every message and identifies no one);
+- values of 2-3 characters match as whole words, in their own case or in
+  capitals, with only invisible characters allowed inside ("Al", "AL", "A\\u200bl"
+  but not "al", "a l" or "Alps"): "May" the month must not block "may";
+- values of 4-7 characters match as whole words in any case, with any
+  separators, line breaks, zero-width or look-alike characters inside, and a
+  possessive ``'s``/``s`` after ("J o h n", "JOHN's", "Jоhn" in Cyrillic);
+- values of 8 characters or more match anywhere, even inside longer words or
+  numbers ("+1 (555) 123-4567" holds "555.123.4567").
+
+Word boundaries are class changes: a value that ends in a letter may be
+followed by a digit ("JohnSmith1987" holds "John Smith"), one that ends in a
+digit may be followed by a letter. Values the person explicitly allowed to
+leave (``allow``) are not scanned.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import unicodedata
+import uuid
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from core.box import PLACEHOLDER_RE, PrivacyBox
+from core.errors import Cancelled, CloudError, EgressBlocked, SottovoceError
+from core.llm.base import Cancel, Messages, Reply
+from core.spans import Span
+
+log = logging.getLogger(__name__)
+
+# --- normalization ----------------------------------------------------------------
+
+SEP = " "  # any visible separator: space, punctuation, symbol, line break
+ZW = "\x01"  # an invisible character: zero-width space/joiner, BOM, bidi controls
+BARRIER = "\x02"  # between two strings of a payload: nothing matches across it
+
+MIN_LEN = 2
+SHORT_MAX = 3
+LONG_MIN = 8
+
+#: Look-alikes folded to Latin, applied before and after case folding (so
+#: uppercase Cyrillic "Н" is "h" while lowercase Greek "η" is "n").
+HOMOGLYPHS: dict[str, str] = {
+    # Cyrillic capitals and small letters
+    "А": "a", "В": "b", "Е": "e", "К": "k", "М": "m", "Н": "h", "О": "o", "Р": "p",
+    "С": "c", "Т": "t", "Х": "x", "У": "y", "Ѕ": "s", "І": "i", "Ј": "j", "Ԛ": "q",
+    "Ԝ": "w", "Ү": "y", "Һ": "h", "Ӏ": "l", "а": "a", "е": "e", "о": "o", "р": "p",
+    "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "һ": "h", "ԛ": "q",
+    "ԝ": "w", "ӏ": "l", "ү": "y", "к": "k", "м": "m", "н": "h", "т": "t", "в": "b",
+    "г": "r", "п": "n", "ԁ": "d", "ɡ": "g",
+    # Greek capitals and small letters
+    "Α": "a", "Β": "b", "Ε": "e", "Ζ": "z", "Η": "h", "Ι": "i", "Κ": "k", "Μ": "m",
+    "Ν": "n", "Ο": "o", "Ρ": "p", "Τ": "t", "Υ": "y", "Χ": "x", "α": "a", "β": "b",
+    "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
+    "χ": "x", "ω": "w", "γ": "y", "η": "n",
+    # Armenian
+    "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g",
+    # Latin variants and small capitals
+    "ı": "i", "ȷ": "j", "ɑ": "a", "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e",
+    "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m",
+    "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v",
+    "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
+}  # fmt: skip
+
+
+def _glyph(ch: str, casefold: bool) -> str:
+    mapped = HOMOGLYPHS.get(ch)
+    if mapped is None:
+        return ch
+    return mapped if casefold or ch.islower() else mapped.upper()
+
+
+def _fold_char(c: str, casefold: bool) -> str:
+    """One character's comparison form (several characters for ligatures, "" for accents)."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFKC", c):
+        ch = _glyph(ch, casefold)
+        for ch2 in ch.casefold() if casefold else ch:
+            for ch3 in unicodedata.normalize("NFD", ch2):
+                cat = unicodedata.category(ch3)
+                if cat in ("Mn", "Me"):
+                    continue  # accents: "Jöhn" is "John"
+                if cat == "Cf":
+                    out.append(ZW)
+                elif cat == "Nd":
+                    out.append(str(unicodedata.digit(ch3)))  # Arabic-Indic, Devanagari... digits
+                elif cat[0] in "LN":
+                    out.append(_glyph(ch3, casefold))
+                else:
+                    out.append(SEP)
+    return "".join(out)
+
+
+class _FoldTable(dict[int, str]):
+    """A ``str.translate`` table that computes and remembers each character's fold."""
+
+    def __init__(self, casefold: bool) -> None:
+        super().__init__()
+        self.casefold = casefold
+
+    def __missing__(self, code: int) -> str:
+        out = _fold_char(chr(code), self.casefold)
+        self[code] = out
+        return out
+
+
+_FOLD = _FoldTable(casefold=True)
+_CASED = _FoldTable(casefold=False)
+# In the cased form (used for short values only) decimal marks stay visible,
+# so that "1.42" or "1,420" does not hold the age "42".
+_CASED[ord(".")] = "."
+_CASED[ord(",")] = ","
+_MARKS = str.maketrans("", "", SEP + ZW + BARRIER)
+
+
+def fold(text: str) -> str:
+    """NFKC, homoglyphs, case folding, no accents; separators kept as markers."""
+    return text.translate(_FOLD)
+
+
+def normalize(text: str) -> str:
+    """The comparison form of a value: :func:`fold` with every separator removed."""
+    return fold(text).translate(_MARKS)
+
+
+# --- the box matcher ---------------------------------------------------------------
+
+_LETTER = r"[^\W\d_]"
+_LETTER_END = rf"(?:(?!{_LETTER})|(?=s(?!{_LETTER})))"  # possessive "Johns" counts
+_DIGIT_END = r"(?!\d)(?![.,]\d)"
+
+
+class _Trie:
+    def __init__(self) -> None:
+        self.root: dict[str, Any] = {}
+
+    def add(self, word: str, end: str) -> None:
+        node = self.root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = end  # "" is never a character of a word
+
+    def pattern(self, joiner: str, left: bool) -> str:
+        def rest(node: dict[str, Any]) -> str:
+            kids = sorted(k for k in node if k)
+            parts = []
+            if kids:
+                parts.append(
+                    joiner + "(?:" + "|".join(re.escape(k) + rest(node[k]) for k in kids) + ")"
+                )
+            if "" in node:
+                parts.append(node[""])
+            return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+        branches = []
+        for k in sorted(self.root):
+            head = re.escape(k)
+            if left:
+                # The literal first keeps sre's fast branch check; the lookbehind
+                # then looks at the character before it.
+                cls = r"\d" if k.isdigit() else _LETTER
+                head += f"(?<!{cls}{re.escape(k)})"
+                if k.isdigit():
+                    head += rf"(?<!\d[.,]{re.escape(k)})"
+            branches.append(head + rest(self.root[k]))
+        return "(?:" + "|".join(branches) + ")" if branches else ""
+
+
+class BoxMatcher:
+    """Finds box values in a folded payload; built once per box version."""
+
+    def __init__(self, values: Iterable[tuple[str, str]]) -> None:
+        self.types: dict[str, set[str]] = {}  # normalized value -> entity types
+        self.short: dict[str, set[str]] = {}  # cased short form -> types
+        self.placeholders: dict[str, set[str]] = {}
+        bounded, unbounded, short = _Trie(), _Trie(), _Trie()
+        self.skipped = 0
+        for value, type_ in values:
+            norm = normalize(value)
+            if len(norm) < MIN_LEN:
+                self.skipped += 1
+                continue
+            if len(norm) <= SHORT_MAX:
+                cased = value.translate(_CASED).translate(_MARKS)
+                if len(cased) != len(norm):  # a character that folds to several
+                    cased = norm
+                for form in {cased, cased.upper(), cased[:1].upper() + cased[1:]}:
+                    end = _DIGIT_END if form[-1].isdigit() else f"(?!{_LETTER})"
+                    short.add(form, end)
+                    self.short.setdefault(form, set()).add(type_)
+                continue
+            self.types.setdefault(norm, set()).add(type_)
+            if len(norm) >= LONG_MIN:
+                unbounded.add(norm, "")
+            else:
+                bounded.add(norm, r"(?!\d)" if norm[-1].isdigit() else _LETTER_END)
+        joiner = f"[{SEP}{ZW}]*"
+        parts = [p for p in (bounded.pattern(joiner, True), unbounded.pattern(joiner, False)) if p]
+        self.regex = re.compile("|".join(parts)) if parts else None
+        short_pattern = short.pattern(f"{ZW}*", True)
+        self.short_regex = re.compile(short_pattern) if short_pattern else None
+
+    def find(self, folded: str, cased: str | None) -> set[str]:
+        """Entity types of the values found; ``cased`` is needed only for short values."""
+        found: set[str] = set()
+        if self.regex is not None:
+            # A hit is rare: a first match decides, then the rest are listed.
+            for m in self.regex.finditer(folded):
+                found |= self.types.get(m.group(0).translate(_MARKS), set())
+        if self.short_regex is not None and cased is not None:
+            for m in self.short_regex.finditer(cased):
+                found |= self.short.get(m.group(0).translate(_MARKS), set())
+        return found
+
+
+# --- hits and requests ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Private data found in a payload: its type and where it came from (never the value)."""
+
+    type: str
+    source: str  # "box" or "detector"
+
+
+class RequestState(StrEnum):
+    CHECKED = "checked"  # scanned, waiting for approval
+    APPROVED = "approved"
+    SENDING = "sending"
+    SENT = "sent"  # an answer came back
+    FAILED = "failed"  # the send failed; the content needs a new approval to go again
+    CANCELLED = "cancelled"
+    BLOCKED = "blocked"  # the scan at send time found private data
+
+
+class ApprovalRequired(SottovoceError):
+    """A request was sent before the person approved it; nothing left the machine."""
+
+
+class AlreadySent(SottovoceError):
+    """A request was sent already (or failed); sending it again needs a new approval."""
+
+
+@dataclass
+class OutboundRequest:
+    """A checked request: exactly what would leave the machine, frozen.
+
+    Show :attr:`payload` to the person; call :meth:`approve` when they agree.
+    A request is sent at most once.
+    """
+
+    endpoint: str
+    model: str
+    payload_json: str
+    conversation_id: int | None
+    purpose: str
+    stream: bool
+    box: PrivacyBox | None = field(repr=False, default=None)
+    allow: frozenset[str] = field(repr=False, default=frozenset())
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    state: RequestState = RequestState.CHECKED
+    ledger_id: int | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """A copy of the exact JSON body that will be sent."""
+        return dict(json.loads(self.payload_json))
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return list(self.payload["messages"])
+
+    def approve(self) -> None:
+        """The person agrees to send exactly this payload, once."""
+        with self._lock:
+            if self.state is not RequestState.CHECKED:
+                raise AlreadySent(
+                    f"This request is {self.state.value}; it cannot be approved again.",
+                    hint="prepare the message again and approve the new request",
+                )
+            self.state = RequestState.APPROVED
+
+    def _take(self) -> None:
+        with self._lock:
+            if self.state is RequestState.CHECKED:
+                raise ApprovalRequired("This request was not approved; nothing was sent.")
+            if self.state is not RequestState.APPROVED:
+                raise AlreadySent(
+                    f"This request was already used ({self.state.value}); nothing was sent again.",
+                    hint="prepare the message again and approve it before it is resent",
+                )
+            self.state = RequestState.SENDING
+
+
+# --- the ledger ---------------------------------------------------------------------------
+
+
+class Ledger(Protocol):
+    """Where the guard records requests (:class:`core.store.Store` is one)."""
+
+    def add_ledger(
+        self,
+        *,
+        endpoint: str,
+        model: str,
+        payload: Any,
+        purpose: str,
+        conversation_id: int | None = None,
+        status: str = "sending",
+    ) -> int: ...
+
+    def finish_ledger(
+        self,
+        ledger_id: int,
+        *,
+        status: str,
+        response: str | None = None,
+        prompt_tokens: int | None = None,
+        completion_tokens: int | None = None,
+    ) -> None: ...
+
+
+class MemoryLedger:
+    """A ledger in memory, for tools and tests that have no store."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+
+    def add_ledger(
+        self,
+        *,
+        endpoint: str,
+        model: str,
+        payload: Any,
+        purpose: str,
+        conversation_id: int | None = None,
+        status: str = "sending",
+    ) -> int:
+        with self._lock:
+            self.rows.append(
+                {
+                    "id": len(self.rows) + 1,
+                    "endpoint": endpoint,
+                    "model": model,
+                    "payload": json.loads(json.dumps(payload)),
+                    "purpose": purpose,
+                    "conversation_id": conversation_id,
+                    "status": status,
+                    "response": None,
+                    "prompt_tokens": None,
+                    "completion_tokens": None,
+                }
+            )
+            return len(self.rows)
+
+    def finish_ledger(
+        self,
+        ledger_id: int,
+        *,
+        status: str,
+        response: str | None = None,
+        prompt_tokens: int | None = None,
+        completion_tokens: int | None = None,
+    ) -> None:
+        with self._lock:
+            self.rows[ledger_id - 1].update(
+                status=status,
+                response=response,
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+            )
+
+
+# --- the guard ----------------------------------------------------------------------------
+
+
+class CloudTransport(Protocol):
+    """What the guard needs of a cloud client (:class:`core.llm.cloud.CloudClient`)."""
+
+    model: str
+
+    @property
+    def endpoint(self) -> str: ...
+
+    def build_body(
+        self, messages: Messages, *, stream: bool = False, **params: Any
+    ) -> dict[str, Any]: ...
+
+    def post(self, body: Mapping[str, Any], *, cancel: Cancel = None) -> Reply: ...
+
+    def post_stream(self, body: Mapping[str, Any], *, cancel: Cancel = None) -> Any: ...
+
+
+class Analyzer(Protocol):
+    """Anything that finds entities in a text (a detection view or a Detector)."""
+
+    def analyze(self, text: str) -> list[Span]: ...
+
+
+# Titles left around a placeholder ("Dr. [PERSON_1]") are not private.
+_TITLES = {"mr", "mrs", "ms", "mx", "dr", "prof", "sir", "madam", "st", "mt"}
+
+
+def _strings(node: Any, key: str | None = None) -> Iterator[str]:
+    """Every string of a JSON body that reaches the model (not ``model`` or ``role``)."""
+    if isinstance(node, str):
+        if key not in ("model", "role"):
+            yield node
+    elif isinstance(node, Mapping):
+        for k, v in node.items():
+            yield from _strings(v, str(k))
+    elif isinstance(node, list | tuple):
+        for v in node:
+            yield from _strings(v, key)
+
+
+class EgressGuard:
+    """The only way content reaches a remote model.
+
+    ``client`` sends (a :class:`~core.llm.cloud.CloudClient`); ``ledger``
+    records (the encrypted :class:`~core.store.Store`; a :class:`MemoryLedger`
+    when None); ``detector`` re-finds entities in the outgoing text (a
+    :class:`~core.detect.base.Detector` or any view; None scans box values
+    only).
+    """
+
+    def __init__(
+        self,
+        client: CloudTransport,
+        *,
+        ledger: Ledger | None = None,
+        detector: Analyzer | None = None,
+        cache_size: int = 512,
+    ) -> None:
+        self.client = client
+        self.ledger: Ledger = ledger if ledger is not None else MemoryLedger()
+        self.detector = detector
+        self._matchers: OrderedDict[tuple[Any, ...], BoxMatcher] = OrderedDict()
+        self._spans: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    # --- scanning ---------------------------------------------------------------------
+
+    def matcher(self, box: PrivacyBox | None, allow: Iterable[str] = ()) -> BoxMatcher:
+        """The matcher of the box's current entries (cached by their content)."""
+        allowed = {normalize(a) for a in allow}
+        entries = box.entries() if box is not None else []
+        values = tuple((e.value, str(e.type)) for e in entries if normalize(e.value) not in allowed)
+        with self._lock:
+            found = self._matchers.get(values)
+            if found is not None:
+                self._matchers.move_to_end(values)
+                return found
+        built = BoxMatcher(values)
+        with self._lock:
+            self._matchers[values] = built
+            while len(self._matchers) > 8:
+                self._matchers.popitem(last=False)
+        return built
+
+    def scan(
+        self,
+        body: Mapping[str, Any] | Messages,
+        *,
+        box: PrivacyBox | None = None,
+        allow: Iterable[str] = (),
+    ) -> list[Hit]:
+        """Private data in a request body (or a list of messages); empty when clean."""
+        allow = list(allow)
+        strings = list(_strings(body))
+        text = BARRIER.join(strings)
+        matcher = self.matcher(box, allow)
+        folded = fold(text)
+        cased = text.translate(_CASED) if matcher.short_regex is not None else None
+        hits = [Hit(t, "box") for t in sorted(matcher.find(folded, cased))]
+        if self.detector is not None:
+            allowed = {normalize(a) for a in allow}
+            seen: set[str] = set()
+            for s in strings:
+                for type_, norm in self._detect(s):
+                    if norm not in allowed and type_ not in seen:
+                        seen.add(type_)
+                        hits.append(Hit(type_, "detector"))
+        return hits
+
+    def _detect(self, text: str) -> list[tuple[str, str]]:
+        with self._lock:
+            cached = self._spans.get(text)
+            if cached is not None:
+                self._spans.move_to_end(text)
+                return cached
+        assert self.detector is not None
+        out: list[tuple[str, str]] = []
+        for span in self.detector.analyze(text):
+            found = text[span.start : span.end]
+            # What is left once placeholders and titles are removed is what
+            # would leak; "[PERSON_1]" or "Dr. [PERSON_1]" leak nothing.
+            rest = PLACEHOLDER_RE.sub(" ", found)
+            words = [w for w in re.split(r"\W+", rest) if w and w.casefold() not in _TITLES]
+            if words:
+                out.append((str(span.type), normalize(found)))
+        with self._lock:
+            self._spans[text] = out
+            while len(self._spans) > self._cache_size:
+                self._spans.popitem(last=False)
+        return out
+
+    def _check(self, body: Mapping[str, Any], box: PrivacyBox | None, allow: Iterable[str]) -> None:
+        hits = self.scan(body, box=box, allow=allow)
+        if hits:
+            log.info(
+                "egress blocked: %s", ", ".join(sorted({f"{h.type}/{h.source}" for h in hits}))
+            )
+            err = EgressBlocked([h.type for h in hits])
+            err.hits = hits  # type: ignore[attr-defined]
+            raise err
+
+    # --- requests -------------------------------------------------------------------------
+
+    def prepare(
+        self,
+        messages: Messages,
+        *,
+        box: PrivacyBox | None = None,
+        conversation_id: int | None = None,
+        purpose: str = "chat",
+        allow: Iterable[str] = (),
+        stream: bool = False,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        **params: Any,
+    ) -> OutboundRequest:
+        """Build and check a request; raises :class:`~core.errors.EgressBlocked` on private data.
+
+        ``box`` is the conversation's privacy box (scanned again at send
+        time, so values added meanwhile count); ``allow`` lists values the
+        person chose to let through; ``purpose`` labels the ledger row
+        (``chat``, ``draft``, ``gama:disproof``...).
+        """
+        body = self.client.build_body(
+            messages, stream=stream, max_tokens=max_tokens, temperature=temperature, **params
+        )
+        allowed = frozenset(allow)
+        self._check(body, box, allowed)
+        return OutboundRequest(
+            endpoint=self.client.endpoint,
+            model=self.client.model,
+            payload_json=json.dumps(body, ensure_ascii=False),
+            conversation_id=conversation_id,
+            purpose=purpose,
+            stream=stream,
+            box=box,
+            allow=allowed,
+        )
+
+    def _begin(self, request: OutboundRequest) -> tuple[dict[str, Any], int]:
+        request._take()
+        body = request.payload
+        try:
+            self._check(body, request.box, request.allow)
+        except EgressBlocked:
+            request.state = RequestState.BLOCKED
+            raise
+        try:
+            ledger_id = self.ledger.add_ledger(
+                endpoint=request.endpoint,
+                model=request.model,
+                payload=body,
+                purpose=request.purpose,
+                conversation_id=request.conversation_id,
+            )
+        except Exception:
+            # No ledger row, no request: the ledger must never miss one.
+            request.state = RequestState.FAILED
+            raise
+        request.ledger_id = ledger_id
+        return body, ledger_id
+
+    def _finish(
+        self, ledger_id: int, status: str, reply: Reply | None = None, text: str | None = None
+    ) -> None:
+        try:
+            self.ledger.finish_ledger(
+                ledger_id,
+                status=status,
+                response=reply.text if reply is not None else text,
+                prompt_tokens=reply.prompt_tokens if reply is not None else None,
+                completion_tokens=reply.completion_tokens if reply is not None else None,
+            )
+        except Exception:
+            log.exception("could not complete ledger row %s", ledger_id)
+
+    def send(self, request: OutboundRequest, *, cancel: Cancel = None) -> Reply:
+        """Send an approved, non-streaming request once; returns the cloud's answer."""
+        if request.stream:
+            raise ValueError("this request streams; use EgressGuard.stream()")
+        body, ledger_id = self._begin(request)
+        try:
+            reply = self.client.post(body, cancel=cancel)
+        except Cancelled:
+            request.state = RequestState.CANCELLED
+            self._finish(ledger_id, "cancelled")
+            raise
+        except CloudError as exc:
+            request.state = RequestState.FAILED
+            self._finish(ledger_id, _error_status(exc))
+            exc.ledger_id = ledger_id  # type: ignore[attr-defined]
+            raise
+        request.state = RequestState.SENT
+        self._finish(ledger_id, _ok_status(reply.attempts), reply)
+        return reply
+
+    def stream(self, request: OutboundRequest, *, cancel: Cancel = None) -> GuardedStream:
+        """Send an approved streaming request once; iterate the result for text pieces."""
+        if not request.stream:
+            raise ValueError("this request does not stream; use EgressGuard.send()")
+        body, ledger_id = self._begin(request)
+        try:
+            raw = self.client.post_stream(body, cancel=cancel)
+        except Cancelled:
+            request.state = RequestState.CANCELLED
+            self._finish(ledger_id, "cancelled")
+            raise
+        except CloudError as exc:
+            request.state = RequestState.FAILED
+            self._finish(ledger_id, _error_status(exc))
+            exc.ledger_id = ledger_id  # type: ignore[attr-defined]
+            raise
+        return GuardedStream(self, request, ledger_id, raw)
+
+
+def _ok_status(attempts: int) -> str:
+    return "ok" if attempts <= 1 else f"ok after {attempts} attempts"
+
+
+def _error_status(exc: BaseException) -> str:
+    code = getattr(exc, "status_code", None)
+    return f"error: {type(exc).__name__}" + (f" (HTTP {code})" if code else "")
+
+
+class GuardedStream:
+    """A streamed answer that completes its ledger row however it ends.
+
+    Iterate it for text pieces; :attr:`text` keeps what arrived (also after
+    an error); :attr:`reply` is the finished answer. Call :meth:`close` when
+    abandoning it without iterating to the end.
+    """
+
+    def __init__(
+        self, guard: EgressGuard, request: OutboundRequest, ledger_id: int, raw: Any
+    ) -> None:
+        self._guard = guard
+        self._request = request
+        self._raw = raw
+        self.ledger_id = ledger_id
+        self._finished = False
+
+    @property
+    def text(self) -> str:
+        return str(self._raw.text)
+
+    @property
+    def reply(self) -> Reply:
+        return self._raw.reply  # type: ignore[no-any-return]
+
+    def _end(self, state: RequestState, status: str, reply: Reply | None = None) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        self._request.state = state
+        self._guard._finish(self.ledger_id, status, reply, self.text)
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            yield from self._raw
+        except Cancelled:
+            self._end(RequestState.CANCELLED, "cancelled")
+            raise
+        except CloudError as exc:
+            self._end(RequestState.FAILED, _error_status(exc))
+            exc.ledger_id = self.ledger_id  # type: ignore[attr-defined]
+            raise
+        except GeneratorExit:
+            self._end(RequestState.CANCELLED, "closed")
+            raise
+        self._end(RequestState.SENT, _ok_status(self._raw.attempts), self._raw.reply)
+
+    def close(self) -> None:
+        """Stop receiving; the ledger row keeps what arrived."""
+        self._raw.close()
+        self._end(RequestState.CANCELLED, "closed")
+
+
+def blocked_types(hits: Sequence[Hit]) -> list[str]:
+    """The entity types of some hits, sorted and unique (for messages)."""
+    return sorted({h.type for h in hits})

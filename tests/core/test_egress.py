@@ -1,0 +1,464 @@
+"""The egress guard: normalization, the matching rules, approval, the ledger."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from core.box import PrivacyBox
+from core.egress import (
+    AlreadySent,
+    ApprovalRequired,
+    BoxMatcher,
+    EgressGuard,
+    MemoryLedger,
+    RequestState,
+    fold,
+    normalize,
+)
+from core.entities import EntityType
+from core.errors import Cancelled, CloudServerError, CloudUnreachable, EgressBlocked
+from core.llm.base import Reply
+from core.spans import Span
+
+# --- a fake transport: records what would have been sent ------------------------------
+
+
+class FakeClient:
+    """Stands in for CloudClient; ``fail`` makes the next post raise it."""
+
+    model = "fake-model"
+    endpoint = "https://cloud.example/v1/chat/completions"
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.fail: Exception | None = None
+        self.pieces = ["Hello", " [PERSON_1]", "."]
+
+    def build_body(self, messages: Any, *, stream: bool = False, **params: Any) -> dict[str, Any]:
+        body = {"model": self.model, "messages": [dict(m) for m in messages], "stream": stream}
+        body.update({k: v for k, v in params.items() if v is not None})
+        return body
+
+    def post(self, body: Mapping[str, Any], *, cancel: Any = None) -> Reply:
+        self.sent.append(dict(body))
+        if self.fail is not None:
+            raise self.fail
+        return Reply("Hi [PERSON_1].", prompt_tokens=11, completion_tokens=4, finish_reason="stop")
+
+    def post_stream(self, body: Mapping[str, Any], *, cancel: Any = None) -> Any:
+        self.sent.append(dict(body))
+        return FakeStream(self.pieces, self.fail)
+
+
+class FakeStream:
+    def __init__(self, pieces: list[str], fail: Exception | None) -> None:
+        self.pieces = pieces
+        self.fail = fail
+        self.parts: list[str] = []
+        self.attempts = 1
+        self.closed = False
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    @property
+    def reply(self) -> Reply:
+        return Reply(self.text, finish_reason="stop")
+
+    def __iter__(self) -> Any:
+        for i, p in enumerate(self.pieces):
+            if self.fail is not None and i == 2:
+                raise self.fail
+            self.parts.append(p)
+            yield p
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def make_box(*values: tuple[str, EntityType]) -> PrivacyBox:
+    box = PrivacyBox()
+    for v, t in values:
+        box.placeholder_for(v, t)
+    return box
+
+
+def user(text: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": "You are helpful."}, {"role": "user", "content": text}]
+
+
+# --- normalization --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("John Smith", "johnsmith"),
+        ("JOHN\nSMITH", "johnsmith"),
+        ("J\u200bo\u200dh\ufeffn", "john"),  # zero-width space, joiner, BOM
+        ("Ｊｏｈｎ", "john"),  # fullwidth
+        ("Jоhn", "john"),  # Cyrillic о
+        ("ΑΝΝΑ", "anna"),  # Greek capitals
+        ("Jöhn", "john"),  # accents dropped
+        ("Straße", "strasse"),  # full case folding
+        ("555-123.45 67", "5551234567"),
+        ("٥٥٥١٢٣", "555123"),  # Arabic-Indic digits
+        ("𝐉𝐨𝐡𝐧", "john"),  # mathematical bold
+        ("ᴊᴏʜɴ", "john"),  # small capitals
+    ],
+)
+def test_normalize_folds_the_variants_an_attacker_or_a_model_would_write(
+    raw: str, expected: str
+) -> None:
+    assert normalize(raw) == expected
+
+
+def test_fold_keeps_a_marker_where_separators_were() -> None:
+    assert fold("Al-Smith") == "al smith"
+    assert fold("A\u200bl") == "a\x01l"
+
+
+# --- the matching rules ---------------------------------------------------------------
+
+BOX = [
+    ("John Smith", "PERSON"),
+    ("Anna", "PERSON"),
+    ("555-123-4567", "PHONE"),
+    ("May", "DATE"),
+    ("Al", "PERSON"),
+    ("42", "AGE"),
+    ("X", "OTHER"),
+    ("Acme Corp", "ORG"),
+]
+
+
+def found(text: str) -> set[str]:
+    from core.egress import _CASED
+
+    return BoxMatcher(BOX).find(fold(text), text.translate(_CASED))
+
+
+@pytest.mark.parametrize(
+    ("text", "types"),
+    [
+        ("Write to j o h n  smith today", {"PERSON"}),
+        ("user JOHNSMITH1987", {"PERSON"}),  # long values match anywhere
+        ("Dear\u200bJohn Smith", {"PERSON"}),
+        ("Anna's cat", {"PERSON"}),
+        ("Annas cat", {"PERSON"}),  # possessive without apostrophe
+        ("A N N A came", {"PERSON"}),
+        ("Ann\na came", {"PERSON"}),
+        ("call 555.123.4567 now", {"PHONE"}),
+        ("call +1 (555) 123 4567", {"PHONE"}),
+        ("In May we met", {"DATE"}),
+        ("IN MAY WE MET", {"DATE"}),
+        ("Al is here", {"PERSON"}),
+        ("A\u200bl is here", {"PERSON"}),
+        ("I am 42.", {"AGE"}),
+        ("ACME-CORP shares", {"ORG"}),
+    ],
+)
+def test_box_values_are_found_in_their_variants(text: str, types: set[str]) -> None:
+    assert found(text) == types
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hannah and Annabelle",  # a 4-7 character value inside another word
+        "you may go",  # a short value in lower case is the ordinary word
+        "al fresco",
+        "a l",  # short values do not stretch over visible separators
+        "Alps",
+        "420 items, 1.42 m, 142",
+        "X marks the spot",  # one-character values are not scanned
+        "[PERSON_1] met [DATE_2]",
+        "an analysis of anatomy",
+    ],
+)
+def test_ordinary_text_is_not_blocked(text: str) -> None:
+    assert found(text) == set()
+
+
+# --- the guard ----------------------------------------------------------------------------
+
+
+def test_prepare_blocks_a_box_value_and_names_only_its_type() -> None:
+    client = FakeClient()
+    guard = EgressGuard(client)
+    box = make_box(("Maria Gonzalez", EntityType.PERSON))
+    with pytest.raises(EgressBlocked) as info:
+        guard.prepare(user("Please write to MARIA  GONZALEZ."), box=box)
+    assert info.value.entity_types == ["PERSON"]
+    assert "maria" not in str(info.value).lower()
+    assert "gonzalez" not in str(info.value).lower()
+    assert client.sent == []
+
+
+@pytest.mark.parametrize("where", ["system", "history", "user"])
+def test_every_part_of_the_payload_is_scanned(where: str) -> None:
+    box = make_box(("Maria Gonzalez", EntityType.PERSON))
+    messages = [
+        {"role": "system", "content": "You are helpful."},
+        {"role": "user", "content": "Earlier question about [PERSON_1]."},
+        {"role": "assistant", "content": "Earlier answer."},
+        {"role": "user", "content": "Now the new question."},
+    ]
+    index = {"system": 0, "history": 2, "user": 3}[where]
+    messages[index]["content"] += " Maria Gonzalez"
+    with pytest.raises(EgressBlocked):
+        EgressGuard(FakeClient()).prepare(messages, box=box)
+
+
+def test_a_clean_payload_is_sent_once_after_approval_and_ledgered() -> None:
+    client = FakeClient()
+    ledger = MemoryLedger()
+    guard = EgressGuard(client, ledger=ledger)
+    box = make_box(("Maria Gonzalez", EntityType.PERSON))
+    req = guard.prepare(user("Write to [PERSON_1]."), box=box, conversation_id=7, purpose="draft")
+    with pytest.raises(ApprovalRequired):
+        guard.send(req)
+    assert client.sent == []
+    req.approve()
+    reply = guard.send(req)
+    assert reply.text == "Hi [PERSON_1]."
+    assert client.sent == [req.payload]
+    (row,) = ledger.rows
+    assert row["payload"] == req.payload
+    assert (row["status"], row["response"], row["prompt_tokens"], row["completion_tokens"]) == (
+        "ok",
+        "Hi [PERSON_1].",
+        11,
+        4,
+    )
+    assert (row["endpoint"], row["model"], row["purpose"], row["conversation_id"]) == (
+        client.endpoint,
+        "fake-model",
+        "draft",
+        7,
+    )
+    with pytest.raises(AlreadySent):
+        guard.send(req)
+    assert len(client.sent) == 1
+
+
+def test_a_failed_request_is_never_resent_without_a_new_approval() -> None:
+    client = FakeClient()
+    client.fail = CloudServerError("The cloud endpoint failed (HTTP 500).")
+    ledger = MemoryLedger()
+    guard = EgressGuard(client, ledger=ledger)
+    req = guard.prepare(user("Hello."))
+    req.approve()
+    with pytest.raises(CloudServerError):
+        guard.send(req)
+    assert req.state is RequestState.FAILED
+    assert ledger.rows[0]["status"] == "error: CloudServerError"
+    for again in (lambda: guard.send(req), req.approve):
+        with pytest.raises(AlreadySent):
+            again()
+    assert len(client.sent) == 1
+    # Sending the same content again means a new request and a new approval.
+    client.fail = None
+    second = guard.prepare(user("Hello."))
+    second.approve()
+    assert guard.send(second).text
+    assert len(client.sent) == 2
+
+
+def test_values_added_to_the_box_after_approval_block_at_send_time() -> None:
+    client = FakeClient()
+    guard = EgressGuard(client)
+    box = make_box(("Maria Gonzalez", EntityType.PERSON))
+    req = guard.prepare(user("Meet Jonas Berg at noon."), box=box)
+    req.approve()
+    box.placeholder_for("Jonas Berg", EntityType.PERSON)
+    with pytest.raises(EgressBlocked):
+        guard.send(req)
+    assert req.state is RequestState.BLOCKED
+    assert client.sent == []
+
+
+def test_values_the_person_allowed_are_let_through() -> None:
+    guard = EgressGuard(FakeClient())
+    box = make_box(("Acme Corp", EntityType.ORG), ("Maria Gonzalez", EntityType.PERSON))
+    req = guard.prepare(user("Acme Corp's annual report."), box=box, allow=["Acme Corp"])
+    assert req.state is RequestState.CHECKED
+    with pytest.raises(EgressBlocked):
+        guard.prepare(user("Acme Corp and Maria Gonzalez."), box=box, allow=["Acme Corp"])
+
+
+class ListDetector:
+    """Finds the given words wherever they occur."""
+
+    def __init__(self, words: dict[str, EntityType]) -> None:
+        self.words = words
+        self.calls = 0
+
+    def analyze(self, text: str) -> list[Span]:
+        self.calls += 1
+        out = []
+        for w, t in self.words.items():
+            i = text.find(w)
+            if i >= 0:
+                out.append(Span(i, i + len(w), t, 0.9, {"list": 0.9}))
+        return out
+
+
+def test_entities_the_detector_finds_block_even_when_not_in_the_box() -> None:
+    detector = ListDetector({"jane@example.com": EntityType.EMAIL})
+    guard = EgressGuard(FakeClient(), detector=detector)
+    with pytest.raises(EgressBlocked) as info:
+        guard.prepare(user("Mail jane@example.com please."))
+    assert info.value.entity_types == ["EMAIL"]
+
+
+def test_placeholders_and_titles_found_by_the_detector_do_not_block() -> None:
+    detector = ListDetector({"Dr. [PERSON_1]": EntityType.PERSON, "[DATE_1]": EntityType.DATE})
+    guard = EgressGuard(FakeClient(), detector=detector)
+    guard.prepare(user("Dr. [PERSON_1] saw me on [DATE_1]."))
+
+
+def test_detection_results_are_cached_per_string() -> None:
+    detector = ListDetector({})
+    guard = EgressGuard(FakeClient(), detector=detector)
+    messages = user("Same text.")
+    guard.scan(messages)
+    guard.scan(messages)
+    assert detector.calls == 2  # the system prompt and the user text, once each
+
+
+def test_the_rules_view_is_a_usable_detector(rules_view: Any) -> None:
+    guard = EgressGuard(FakeClient(), detector=rules_view)
+    with pytest.raises(EgressBlocked) as info:
+        guard.prepare(user("Card 4111 1111 1111 1111, mail bob.stone@example.org."))
+    assert {"CREDIT_CARD", "EMAIL"} <= set(info.value.entity_types)
+    guard.prepare(user("Summarize the attached note for [PERSON_1]."))
+
+
+def test_a_streamed_answer_completes_its_ledger_row() -> None:
+    client = FakeClient()
+    guard = EgressGuard(client)
+    req = guard.prepare(user("Hello."), stream=True)
+    req.approve()
+    stream = guard.stream(req)
+    assert "".join(stream) == "Hello [PERSON_1]."
+    row = guard.ledger.rows[0]  # type: ignore[attr-defined]
+    assert (row["status"], row["response"]) == ("ok", "Hello [PERSON_1].")
+    assert req.state is RequestState.SENT
+
+
+def test_a_stream_cut_midway_keeps_the_partial_answer_and_is_not_resent() -> None:
+    client = FakeClient()
+    client.fail = CloudUnreachable("cut")
+    guard = EgressGuard(client)
+    req = guard.prepare(user("Hello."), stream=True)
+    req.approve()
+    stream = guard.stream(req)
+    got: list[str] = []
+    with pytest.raises(CloudUnreachable) as info:
+        for piece in stream:
+            got.append(piece)
+    assert got == ["Hello", " [PERSON_1]"] and stream.text == "Hello [PERSON_1]"
+    assert info.value.__context__ is None or not isinstance(info.value.__context__, Exception)
+    row = guard.ledger.rows[0]  # type: ignore[attr-defined]
+    assert (row["status"], row["response"]) == ("error: CloudUnreachable", "Hello [PERSON_1]")
+    with pytest.raises(AlreadySent):
+        guard.stream(req)
+    assert len(client.sent) == 1
+
+
+def test_closing_a_stream_early_records_what_arrived() -> None:
+    guard = EgressGuard(FakeClient())
+    req = guard.prepare(user("Hello."), stream=True)
+    req.approve()
+    stream = guard.stream(req)
+    it = iter(stream)
+    next(it)
+    it.close()
+    row = guard.ledger.rows[0]  # type: ignore[attr-defined]
+    assert (row["status"], row["response"]) == ("closed", "Hello")
+
+
+def test_a_cancelled_send_is_recorded_and_spent() -> None:
+    client = FakeClient()
+    client.fail = Cancelled()
+    guard = EgressGuard(client)
+    req = guard.prepare(user("Hello."))
+    req.approve()
+    with pytest.raises(Cancelled):
+        guard.send(req)
+    assert req.state is RequestState.CANCELLED
+    assert guard.ledger.rows[0]["status"] == "cancelled"  # type: ignore[attr-defined]
+
+
+def test_the_ledger_row_is_written_before_the_request_leaves() -> None:
+    order: list[str] = []
+
+    class OrderLedger(MemoryLedger):
+        def add_ledger(self, **kw: Any) -> int:
+            order.append("ledger")
+            return super().add_ledger(**kw)
+
+    class OrderClient(FakeClient):
+        def post(self, body: Mapping[str, Any], *, cancel: Any = None) -> Reply:
+            order.append("send")
+            return super().post(body)
+
+    guard = EgressGuard(OrderClient(), ledger=OrderLedger())
+    req = guard.prepare(user("Hello."))
+    req.approve()
+    guard.send(req)
+    assert order == ["ledger", "send"]
+
+
+def test_no_request_leaves_when_the_ledger_cannot_be_written() -> None:
+    class BrokenLedger(MemoryLedger):
+        def add_ledger(self, **kw: Any) -> int:
+            raise OSError("disk full")
+
+    client = FakeClient()
+    guard = EgressGuard(client, ledger=BrokenLedger())
+    req = guard.prepare(user("Hello."))
+    req.approve()
+    with pytest.raises(OSError):
+        guard.send(req)
+    assert client.sent == []
+
+
+def test_the_encrypted_store_is_a_ledger(tmp_path: Any) -> None:
+    from core.store import Store
+
+    store = Store.create(tmp_path / "s.db", passphrase="pw")
+    guard = EgressGuard(FakeClient(), ledger=store)
+    req = guard.prepare(user("Hello [PERSON_1]."), conversation_id=None, purpose="chat")
+    req.approve()
+    guard.send(req)
+    (row,) = store.ledger()
+    assert row["payload"] == req.payload
+    assert row["status"] == "ok" and row["response"] == "Hi [PERSON_1]."
+    assert json.dumps(row["payload"]).count("Hello [PERSON_1].") == 1
+    store.close()
+
+
+def test_scanning_a_4000_character_payload_with_a_200_entry_box_is_fast() -> None:
+    box = PrivacyBox()
+    for i in range(200):
+        box.placeholder_for(f"Person{i:03d} Surname{i * 7:04d}", EntityType.PERSON)
+    text = ("The quarterly report for [PERSON_1] shows steady progress. " * 70)[:4000]
+    guard = EgressGuard(FakeClient())
+    messages = user(text)
+    guard.scan(messages, box=box)  # builds the matcher once
+    times = []
+    for _ in range(21):
+        t = time.perf_counter()
+        assert guard.scan(messages, box=box) == []
+        times.append(time.perf_counter() - t)
+    # The benchmark reports the real figure; here only a loose bound for a busy CI.
+    assert statistics.median(times) < 0.025
