@@ -197,11 +197,14 @@ def read_gguf(path: str | Path) -> GGUFInfo:
             )
         try:
             return _parse(path, mm, size)
-        except _Truncated:
+        except _Truncated as cut:
+            detail = (
+                cut.args[0]
+                if cut.args
+                else (f"its header describes more than the file holds ({size:,} bytes)")
+            )
             raise GGUFError(
-                f"{path.name} is truncated: its header describes more than the file holds "
-                f"({size:,} bytes).",
-                hint="download or copy the file again",
+                f"{path.name} is truncated: {detail}.", hint="download or copy the file again"
             ) from None
         except (ValueError, UnicodeDecodeError, OverflowError) as exc:
             raise GGUFError(f"{path.name} is a corrupt GGUF file ({exc}).") from None
@@ -259,10 +262,7 @@ def _parse(path: Path, mm: Any, size: int) -> GGUFInfo:
         data_end = max(data_end, data_offset + offset + (n_bytes or 0))
         tensors.append(TensorInfo(name, shape, ggml_type, offset, n_bytes))
     if data_end > size:
-        raise ValueError(
-            f"its tensors need {data_end:,} bytes but the file holds {size:,}; "
-            "it was probably cut short"
-        )
+        raise _Truncated(f"its weights need {data_end:,} bytes but the file holds {size:,}")
     arch = str(metadata.get("general.architecture", ""))
     ctx = metadata.get(f"{arch}.context_length")
     return GGUFInfo(

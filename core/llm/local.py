@@ -216,8 +216,10 @@ class LocalModel:
             )
         except Exception as exc:  # llama.cpp reports every failure as ValueError/RuntimeError
             raise ModelLoadError(
-                f"llama.cpp could not load {self.path.name} ({type(exc).__name__}).",
-                hint="the file may be corrupt or of an architecture this llama.cpp does not know",
+                f"llama.cpp could not load {self.path.name} (a {self.info.architecture!r} model; "
+                f"{type(exc).__name__}).",
+                hint="the file may be corrupt, or of an architecture this llama.cpp does not "
+                "know (update llama-cpp-python)",
             ) from exc
 
     # --- information -------------------------------------------------------

@@ -1,0 +1,120 @@
+"""End to end: the guard, the real openai client, the loopback llama_cpp.server.
+
+What the server received is recorded by the proxy in front of it; it must
+hold no value of the privacy box, and it must be exactly what the ledger says
+was sent.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.box import PrivacyBox
+from core.egress import EgressGuard, RequestState, normalize
+from core.entities import EntityType
+from core.errors import EgressBlocked
+from core.llm.cloud import CloudClient
+from core.store import Store
+from tests.integration.recording_proxy import RecordingProxy
+
+PRIVATE = {
+    "Maria Gonzalez": EntityType.PERSON,
+    "maria.gonzalez@example.com": EntityType.EMAIL,
+    "555-867-5309": EntityType.PHONE,
+    "St. Mary's Hospital": EntityType.ORG,
+    "March 14, 1987": EntityType.DATE,
+}
+ORIGINAL = (
+    "Maria Gonzalez (born March 14, 1987) was discharged from St. Mary's Hospital. "
+    "Write a short note asking her to call 555-867-5309 or mail maria.gonzalez@example.com."
+)
+
+
+def _anonymize(box: PrivacyBox, text: str) -> str:
+    from core.spans import Span
+
+    spans = []
+    for value, type_ in PRIVATE.items():
+        i = text.find(value)
+        if i >= 0:
+            spans.append(Span(i, i + len(value), type_, 1.0, {"test": 1.0}))
+    return box.anonymize(text, spans).text
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store.create(tmp_path / "ledger.db", passphrase="test passphrase")
+    yield s  # type: ignore[misc]
+    s.close()
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "stream"])
+def test_the_server_receives_no_box_value_and_the_ledger_matches_it(
+    demo_client: CloudClient, recorder: RecordingProxy, store: Store, stream: bool
+) -> None:
+    box = PrivacyBox()
+    anonymized = _anonymize(box, ORIGINAL)
+    assert len(box) == len(PRIVATE)
+    conv = store.new_conversation("e2e")
+    messages = [
+        {"role": "system", "content": "You write short, polite notes."},
+        {"role": "user", "content": _anonymize(box, "Who is Maria Gonzalez?")},
+        {"role": "assistant", "content": "[PERSON_1] is a patient."},
+        {"role": "user", "content": anonymized},
+    ]
+    guard = EgressGuard(demo_client, ledger=store)
+    req = guard.prepare(
+        messages, box=box, conversation_id=conv, purpose="chat", stream=stream, max_tokens=8
+    )
+    req.approve()
+    if stream:
+        s = guard.stream(req)
+        answer = "".join(s)
+    else:
+        answer = guard.send(req).text
+    assert answer.strip()
+    assert req.state is RequestState.SENT
+
+    (received,) = recorder.chat_requests
+    seen = normalize(recorder.received_text())
+    for value in PRIVATE:
+        assert normalize(value) not in seen
+    assert "[PERSON_1]" in recorder.received_text()
+
+    (row,) = store.ledger()
+    assert row["payload"] == received.json
+    assert row["endpoint"] == f"{recorder.base_url}/chat/completions"
+    assert row["conversation_id"] == conv and row["status"] == "ok"
+    assert row["response"] == answer
+    if not stream:
+        assert row["prompt_tokens"] and row["completion_tokens"]
+
+
+def test_a_payload_that_still_holds_a_value_never_reaches_the_server(
+    demo_client: CloudClient, recorder: RecordingProxy, store: Store
+) -> None:
+    box = PrivacyBox()
+    _anonymize(box, ORIGINAL)
+    guard = EgressGuard(demo_client, ledger=store)
+    leaky = [{"role": "user", "content": "Write to MARIA GONZALEZ's family."}]
+    with pytest.raises(EgressBlocked) as info:
+        guard.prepare(leaky, box=box, max_tokens=8)
+    assert info.value.entity_types == ["PERSON"]
+    assert recorder.requests == []
+    assert store.ledger() == []
+
+
+def test_the_ledger_row_shows_the_exact_json_sent(
+    demo_client: CloudClient, recorder: RecordingProxy
+) -> None:
+    guard = EgressGuard(demo_client)
+    req = guard.prepare(
+        [{"role": "user", "content": "Say «bonjour» to [PERSON_1] ✓"}], max_tokens=4, temperature=0
+    )
+    req.approve()
+    guard.send(req)
+    (received,) = recorder.chat_requests
+    assert received.json == json.loads(req.payload_json) == guard.ledger.rows[0]["payload"]  # type: ignore[attr-defined]
