@@ -332,6 +332,9 @@ class ChatView(QWidget):
             unprotect = [
                 (e.start, e.end) for e in analysis.entities if text[e.start : e.end] in exposed
             ]
+        if self._replace_from is not None:
+            # Edit and resend: the edited message and what followed are replaced.
+            self._remove_from(self._replace_from)
         self._pending = self._add("user", text)
         self._answer = None
         self.turns.start(
@@ -389,6 +392,20 @@ class ChatView(QWidget):
         self._mark_last()
         self.conversationChanged.emit(result.conversation_id)
 
+    def _remove_from(self, message_id: int) -> None:
+        idx = next((i for i, w in enumerate(self.messages) if w.message_id == message_id), None)
+        if idx is None:
+            return
+        for w in self.messages[idx:]:
+            w.setParent(None)
+            w.deleteLater()
+        del self.messages[idx:]
+
+    def _resync(self) -> None:
+        # A replacing turn that did not complete: show what the store now holds.
+        if self._replace_from is not None and self.conversation_id is not None:
+            self.load(self.conversation_id)
+
     def _drop_pending(self) -> None:
         for w in (self._answer, self._pending):
             if w is not None and w in self.messages:
@@ -402,6 +419,7 @@ class ChatView(QWidget):
     def _failed(self, exc: BaseException) -> None:
         # The composer still holds the text; the half answer is not kept.
         self._drop_pending()
+        self._resync()
         self.stage.setText("Not sent. Your text is kept.")
 
     def _cancelled(self) -> None:
@@ -414,9 +432,11 @@ class ChatView(QWidget):
             self._pending = None
         else:
             self._drop_pending()
+        self._resync()
 
     def _back_to_edit(self) -> None:
         self._drop_pending()
+        self._resync()
         self.editor.edit.setFocus()
 
     # --- message actions --------------------------------------------------
@@ -445,21 +465,13 @@ class ChatView(QWidget):
         users = [m for m in self.messages if m.role == "user" and m.message_id is not None]
         if not users:
             return
-        question = users[-1]
-        idx = self.messages.index(question)
-        for later in self.messages[idx:]:
-            self.messages.remove(later)
-            later.setParent(None)
-            later.deleteLater()
-        self._pending = self._add("user", question.text())
+        text, message_id = users[-1].text(), users[-1].message_id
+        self._remove_from(message_id)
+        self._replace_from = message_id
+        self._pending = self._add("user", text)
         self._answer = None
         self.turns.start(
-            TurnRequest(
-                question.text(),
-                self.conversation_id,
-                TurnKind.CHAT,
-                replace_from=question.message_id,
-            )
+            TurnRequest(text, self.conversation_id, TurnKind.CHAT, replace_from=message_id)
         )
 
     def export_markdown(self, path: str | None = None) -> Path | None:

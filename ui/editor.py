@@ -33,6 +33,7 @@ from PySide6.QtGui import (
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
+    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -130,8 +131,8 @@ class RoutingHighlighter(QSyntaxHighlighter):
     the right words until the next analysis arrives.
     """
 
-    def __init__(self) -> None:
-        super().__init__(None)
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document)  # owned by the document: both go together
         self.sentences: list[list[object]] = []  # [start, end, route]
         self.entities: list[list[object]] = []  # [start, end, protected]
         self._fmt = _formats()
@@ -405,11 +406,11 @@ class RoutingEditor(QWidget):
         self.edit.setPlaceholderText(placeholder)
         self.edit.setReadOnly(read_only)
         self.edit.explain = self.explain
-        self.highlighter = RoutingHighlighter()
+        doc = self.edit.document()
         # Connected before the highlighter sees the document, so spans shift
         # before the changed block is re-highlighted.
-        self.edit.document().contentsChange.connect(self.highlighter.shift)
-        self.highlighter.setDocument(self.edit.document())
+        doc.contentsChange.connect(lambda pos, rem, add: self.highlighter.shift(pos, rem, add))
+        self.highlighter = RoutingHighlighter(doc)
         self.edit.textChanged.connect(self._on_text_changed)
         self.edit.badgeClicked.connect(self._on_badge)
         self.edit.entityClicked.connect(self._on_entity_click)
@@ -698,7 +699,7 @@ def char_format_at(editor: RoutingEditor, pos: int) -> QTextCharFormat:
     offset = pos - block.position()
     for r in block.layout().formats():
         if r.start <= offset < r.start + r.length:
-            return r.format
+            return QTextCharFormat(r.format)
     return QTextCharFormat()
 
 

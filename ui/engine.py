@@ -71,6 +71,8 @@ class Engine:
         self._local: Any | None = None
         self._cloud: Any | None = None
         self._lock = threading.RLock()
+        #: (model, base URL) shown instead of the settings' endpoint (the demo cloud).
+        self.display_cloud: tuple[str, str] | None = None
         #: Called (GUI thread) after settings changed; the window re-analyses.
         self.on_settings_changed: list[Callable[[Settings], None]] = []
 

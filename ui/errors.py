@@ -28,6 +28,8 @@ from core.errors import Cancelled, SottovoceError
 
 log = logging.getLogger(__name__)
 
+_open_boxes: set[QMessageBox] = set()
+
 #: ``objectName`` of every error box, so tests and the screenshot script find them.
 ERROR_BOX_NAME = "sottovoce-error"
 
@@ -101,6 +103,9 @@ def report(exc: BaseException, parent: QWidget | None = None) -> QMessageBox | N
         box.setDetailedText(d.details)
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    # A box without a parent would be collected with this frame; keep it until closed.
+    _open_boxes.add(box)
+    box.finished.connect(lambda _code, b=box: _open_boxes.discard(b))
     box.open()
     return box
 

@@ -310,7 +310,8 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         s = self.engine.settings
         note = f" ({self._cloud_note})" if self._cloud_note else ""
-        self.cloud_label.setText(f"☁ {s.cloud_model} · {s.cloud_base_url}{note}")
+        model, url = self.engine.display_cloud or (s.cloud_model, s.cloud_base_url)
+        self.cloud_label.setText(f"☁ {model} · {url}{note}")
         self.lambda_label.setText(f"Privacy λ {s.risk_lambda:.1f} · ask: {s.approval_policy}")
         self.vault_label.setText(
             "🔒 Vault open" if self.engine.store is not None else "Vault locked"

@@ -1,0 +1,205 @@
+"""Fixtures of the GUI tests: offscreen Qt, a real store, small fakes for the models.
+
+Every GUI test fails if it leaves a worker running: the ``no_leftover_workers``
+fixture waits for the workers a test started and fails the test when some are
+still running after a grace period (then cancels them so the next test starts
+clean). Error boxes and dialogs left open are closed.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+
+from core.analyze import Analyzer
+from core.detect.base import Detector
+from core.detect.rules import RulesView
+from core.errors import CloudServerError
+from core.router.base import RouteInput
+from core.settings import Settings
+from core.store import Store
+from ui.workers import Worker
+
+GRACE_MS = 5000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.gui)
+
+
+def leftover_workers(grace_ms: int = GRACE_MS) -> list[str]:
+    """Names of workers still running after ``grace_ms`` (signals are processed meanwhile)."""
+    deadline = time.monotonic() + grace_ms / 1000
+    while Worker.active() and time.monotonic() < deadline:
+        QApplication.processEvents()
+        time.sleep(0.01)
+    return sorted(w.name for w in Worker.active())
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_workers(qapp: QApplication) -> Iterator[None]:
+    """Fail a test that leaves work running; close what it left open."""
+    yield
+    left = leftover_workers()
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, QMessageBox | QDialog) and w.isVisible():
+            w.close()
+    if left:
+        Worker.cancel_all()
+        Worker.wait_all(GRACE_MS)
+        pytest.fail(f"the test left workers running: {', '.join(left)}")
+
+
+class LambdaRouter:
+    """Routes sentences with entities remote only at a low lambda (a stand-in for the
+    learned policy, so the slider has something to change)."""
+
+    name = "lambda-test"
+
+    def route(self, query: RouteInput) -> list[float]:
+        return [
+            (0.8 if query.risk_lambda < 3 else 0.1) if ents else 0.95 for ents in query.entities
+        ]
+
+
+@pytest.fixture(scope="session")
+def analyzer(segmenter: Any) -> Analyzer:
+    """The real segmenter and rules view (fast, deterministic), heuristic router."""
+    a = Analyzer(segmenter, Detector([RulesView()]))
+    a.analyze("Warm up on 3 May, call 215-555-4078.")  # load the models outside any timeout
+    return a
+
+
+@pytest.fixture(scope="session")
+def lambda_analyzer(analyzer: Analyzer) -> Analyzer:
+    return Analyzer(analyzer.segmenter, analyzer.detector, LambdaRouter())
+
+
+class FakeCloud:
+    """A cloud door that records what it received and streams a canned answer.
+
+    The default answer repeats the placeholders it saw, so the restored answer
+    holds the private values; ``fail`` raises a cloud error; ``delay`` slows
+    each chunk (for Stop).
+    """
+
+    endpoint = "http://127.0.0.1:9/v1/chat/completions"
+    model = "fake-model"
+
+    def __init__(self) -> None:
+        self.received: list[list[dict[str, str]]] = []
+        self.answer: str | None = None
+        self.fail = False
+        self.fail_after = 0  # chunks before the failure
+        self.delay = 0.0
+        self.started = threading.Event()
+
+    def stream(self, messages: Sequence[dict[str, str]], **kw: Any) -> Iterator[str]:
+        self.received.append([dict(m) for m in messages])
+        self.started.set()
+        import re
+
+        user = messages[-1]["content"]
+        answer = self.answer
+        if answer is None:
+            phs = re.findall(r"\[[A-Z_]+_\d+\]", user)
+            answer = (
+                "Noted: " + ", ".join(phs) + ". Drink water and rest." if phs else "Drink water."
+            )
+        cancel = kw.get("cancel")
+        for i in range(0, len(answer), 4):
+            if self.fail and i >= self.fail_after * 4:
+                raise CloudServerError("The cloud model failed (HTTP 500) and retries ran out.")
+            if self.delay:
+                time.sleep(self.delay)
+            if cancel is not None and cancel.is_set():
+                from core.errors import Cancelled
+
+                raise Cancelled()
+            yield answer[i : i + 4]
+        if self.fail:
+            raise CloudServerError("The cloud model failed (HTTP 500) and retries ran out.")
+
+
+@pytest.fixture
+def cloud() -> FakeCloud:
+    return FakeCloud()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store.create(tmp_path / "vault.db", "test passphrase")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def make_engine(store: Store, cloud: FakeCloud, analyzer: Analyzer) -> Callable[..., Any]:
+    from ui.engine import Engine
+
+    def make(analyzer_: Analyzer | None = None, **settings: Any) -> Engine:
+        return Engine(
+            Settings(**settings),
+            store,
+            analyzer=analyzer_ or analyzer,
+            cloud_factory=lambda s, st: cloud,
+            local_factory=None,
+        )
+
+    return make
+
+
+@pytest.fixture
+def window(qtbot: Any, make_engine: Callable[..., Any]) -> Iterator[Any]:
+    """The main window over a real store, the rules analyzer and the fake cloud."""
+    from ui.main_window import MainWindow
+
+    w = MainWindow(make_engine(chat_integration="pass_through"), load_models=False)
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.close()
+
+
+def wait_analysis(qtbot: Any, editor: Any, timeout: int = 10000) -> Any:
+    """Wait until the editor shows the analysis of exactly its text."""
+    qtbot.waitUntil(lambda: editor.analysis is not None, timeout=timeout)
+    return editor.analysis
+
+
+def find_dialog(kind: type) -> Any:
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, kind) and w.isVisible():
+            return w
+    return None
+
+
+def on_dialog(kind: type, callback: Callable[[Any], None]) -> QTimer:
+    """Run ``callback(dialog)`` as soon as a dialog of ``kind`` shows (modal dialogs
+    run their own event loop, so the test answers them from a timer)."""
+    timer = QTimer()
+    timer.setInterval(20)
+
+    def tick() -> None:
+        d = find_dialog(kind)
+        if d is not None:
+            timer.stop()
+            callback(d)
+
+    timer.timeout.connect(tick)
+    timer.start()
+    return timer

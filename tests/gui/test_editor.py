@@ -1,0 +1,189 @@
+"""The routing editor: live highlights, newest request wins, flips, explanations."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextCharFormat
+from PySide6.QtTest import QTest
+
+from core.analyze import Analysis, Analyzer, Route
+from ui.editor import RoutingEditor, background_at, char_format_at
+from ui.theme import COLORS
+
+from .conftest import wait_analysis
+
+TEXT = "Call me at 215-555-4078 tomorrow. What helps against a sore throat?"
+PHONE = TEXT.index("215")
+QUESTION = TEXT.index("What")
+
+
+@pytest.fixture
+def editor(qtbot: Any, analyzer: Analyzer) -> RoutingEditor:
+    ed = RoutingEditor(analyzer.analyze, debounce_ms=30)
+    qtbot.addWidget(ed)
+    ed.resize(700, 300)
+    ed.show()
+    return ed
+
+
+def test_typing_tints_each_sentence_by_route_and_marks_entities(
+    qtbot: Any, editor: RoutingEditor
+) -> None:
+    editor.edit.setFocus()
+    QTest.keyClicks(editor.edit, TEXT)
+    a = wait_analysis(qtbot, editor)
+    assert [str(p.route) for p in a.plans] == ["local", "remote"]
+    assert background_at(editor, 2) == COLORS.local_bg
+    assert background_at(editor, QUESTION + 2) == COLORS.cloud_bg
+    # Not colour only: local sentences are dotted, entities solidly underlined.
+    assert char_format_at(editor, 2).underlineStyle() == QTextCharFormat.UnderlineStyle.DotLine
+    ent = char_format_at(editor, PHONE + 1)
+    assert ent.underlineStyle() == QTextCharFormat.UnderlineStyle.SingleUnderline
+    assert ent.underlineColor() == COLORS.entity
+    assert [b[1] for b in editor.edit._badges] == ["local", "remote"]
+    assert editor.summary.text() == "2 sentences · 1 stay here · 1 to the cloud · 1 private detail"
+
+
+class SlowAnalyzer:
+    """Records every request; sleeps so that requests overlap."""
+
+    def __init__(self, inner: Analyzer) -> None:
+        self.inner = inner
+        self.calls: list[str] = []
+        self.lock = threading.Lock()
+
+    def analyze(self, text: str, lam: float) -> Analysis:
+        with self.lock:
+            self.calls.append(text)
+        time.sleep(0.3)
+        return self.inner.analyze(text, lam)
+
+
+def test_newest_request_wins_and_stale_results_are_never_shown(
+    qtbot: Any, analyzer: Analyzer
+) -> None:
+    slow = SlowAnalyzer(analyzer)
+    ed = RoutingEditor(slow.analyze, debounce_ms=10)
+    qtbot.addWidget(ed)
+    shown: list[str] = []
+    ed.analysisChanged.connect(lambda a: shown.append(a.text) if a else None)
+    ed.set_text("First text with 215-555-4078.")
+    qtbot.waitUntil(lambda: bool(slow.calls), timeout=5000)  # the first one is running
+    for i in range(3):
+        ed.set_text(f"Version {i}: nothing private here.")
+        qtbot.wait(15)
+    final = "Final text. Write to anna.k@example.org."
+    ed.set_text(final)
+    qtbot.waitUntil(lambda: ed.analysis is not None, timeout=10000)
+    assert shown == [final]
+    # The running request finished; waiting ones were replaced, not queued.
+    assert slow.calls[0].startswith("First") and slow.calls[-1] == final
+    assert len(slow.calls) <= 3
+
+
+def test_clicking_a_badge_flips_the_sentence_and_the_choice_survives_edits(
+    qtbot: Any, editor: RoutingEditor
+) -> None:
+    editor.set_text(TEXT)
+    wait_analysis(qtbot, editor)
+    (_, rect), _ = editor.edit.badge_rects()
+    QTest.mouseClick(editor.edit.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    plan = editor.analysis.plans[0]
+    assert plan.route is Route.REMOTE and plan.overridden
+    assert background_at(editor, 2) == COLORS.cloud_bg
+    # Typing elsewhere re-analyses; the person's choice is kept.
+    cursor = editor.edit.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    cursor.insertText(" Thanks!")
+    qtbot.waitUntil(
+        lambda: editor.analysis is not None and editor.analysis.text.endswith("Thanks!")
+    )
+    assert editor.analysis.plans[0].route is Route.REMOTE
+    assert editor.overrides.by_index(editor.analysis) == {0: Route.REMOTE}
+    # Flipping back returns to the router's choice: no override left.
+    editor.flip_sentence(0)
+    assert editor.analysis.plans[0].route is Route.LOCAL
+    assert not editor.overrides
+
+
+def test_ctrl_click_on_an_entity_sends_it_as_written(qtbot: Any, editor: RoutingEditor) -> None:
+    editor.set_text(TEXT)
+    wait_analysis(qtbot, editor)
+    cursor = editor.edit.textCursor()
+    cursor.setPosition(PHONE + 3)
+    pos = editor.edit.cursorRect(cursor).center()
+    QTest.mouseClick(
+        editor.edit.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, pos
+    )
+    assert editor.analysis.plans[0].protected == [False]
+    assert editor.overrides.exposed() == {"215-555-4078"}
+    fmt = char_format_at(editor, PHONE + 1)
+    assert fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline
+    editor.set_entity_protected("215-555-4078", True)
+    assert editor.analysis.plans[0].protected == [True]
+
+
+@pytest.mark.parametrize(
+    ("pos", "expected"),
+    [
+        (
+            PHONE + 2,
+            ["Stays on this machine", "p(cloud) = 0.00", "phone number", "rules", "withheld"],
+        ),
+        (QUESTION + 3, ["Goes to the cloud", "p(cloud) = 1.00", "No private detail"]),
+    ],
+)
+def test_hover_explains_probability_entities_and_views(
+    qtbot: Any, editor: RoutingEditor, pos: int, expected: list[str]
+) -> None:
+    editor.set_text(TEXT)
+    wait_analysis(qtbot, editor)
+    tip = editor.explain(pos)
+    for piece in expected:
+        assert piece in tip
+
+
+def test_marks_follow_the_text_while_the_next_analysis_runs(
+    qtbot: Any, editor: RoutingEditor
+) -> None:
+    editor.set_text(TEXT)
+    wait_analysis(qtbot, editor)
+    cursor = editor.edit.textCursor()
+    cursor.setPosition(0)
+    cursor.insertText("Hi. ")
+    # Before the new analysis arrives, the phone number is still marked where it moved to.
+    assert char_format_at(editor, PHONE + 4 + 1).underlineColor() == COLORS.entity
+    assert editor.analysis is None  # stale: no decisions on old offsets
+
+
+def test_read_only_editor_does_not_flip(qtbot: Any, analyzer: Analyzer) -> None:
+    ed = RoutingEditor(analyzer.analyze, read_only=True, debounce_ms=10)
+    qtbot.addWidget(ed)
+    ed.set_text(TEXT)
+    wait_analysis(qtbot, ed)
+    ed.flip_sentence(0)
+    assert ed.analysis.plans[0].route is Route.LOCAL
+
+
+def test_ctrl_enter_submits(qtbot: Any, editor: RoutingEditor) -> None:
+    with qtbot.waitSignal(editor.submitted, timeout=1000):
+        QTest.keyClick(editor.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert editor.text() == ""  # no newline was inserted
+
+
+def test_badges_sit_above_each_sentence_start(qtbot: Any, editor: RoutingEditor) -> None:
+    editor.set_text(TEXT)
+    wait_analysis(qtbot, editor)
+    rects = editor.edit.badge_rects()
+    assert len(rects) == 2
+    cursor = editor.edit.textCursor()
+    cursor.setPosition(QUESTION)
+    start = editor.edit.cursorRect(cursor)
+    assert rects[1][1].bottom() <= start.top() + 1
+    assert abs(rects[1][1].left() - start.left()) <= 2
+    assert editor.edit.badge_at(QPoint(rects[1][1].center())) == 1
