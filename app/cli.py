@@ -190,6 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
         "to the cloud anonymized. With no command, opens the window.",
     )
     p.add_argument("--verbose", "-v", action="store_true", help="log progress (never private text)")
+    p.add_argument(
+        "--demo-cloud",
+        dest="window_demo_cloud",
+        action="store_true",
+        help="with no command: open the window using the loopback demo cloud",
+    )
     sub = p.add_subparsers(dest="command")
 
     a = sub.add_parser("analyze", help="show how a text would be routed and what would leave")
@@ -231,8 +237,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     if not args.command:
-        parser.print_help()
-        return 0
+        from app.window import run_window
+
+        return run_window(args)
     handler = getattr(args, "handler", None) or _COMMANDS[args.command]
     try:
         return int(handler(args))
