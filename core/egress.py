@@ -12,10 +12,15 @@ Every request for the cloud goes through :class:`EgressGuard`:
    once. A failed send is never repeated by the guard: sending that content
    again needs a new :meth:`~EgressGuard.prepare` and a new approval. (The
    cloud client does resend the same approved request after a 429 or 5xx.)
-3. :meth:`EgressGuard.send` / :meth:`EgressGuard.stream` scan again (the box
-   may have grown since), write a ledger row with the exact payload *before*
-   anything leaves, send, and complete the row with the answer, the token
-   counts and the outcome.
+3. :meth:`EgressGuard.send_request` / :meth:`EgressGuard.stream_request` scan
+   again (the box may have grown since), write a ledger row with the exact
+   payload *before* anything leaves, send, and complete the row with the
+   answer, the token counts and the outcome.
+
+Callers that obtain the approval themselves (the turn pipeline shows the
+messages and asks) use :meth:`EgressGuard.stream` or
+:meth:`EgressGuard.complete`: prepare, approve and send in one call, one send
+per call.
 
 Matching rule for box values (``normalize`` is NFKC, homoglyph folding,
 case folding, accents dropped, every non-alphanumeric character removed; the
@@ -35,7 +40,7 @@ scanner keeps where separators were, to place word boundaries):
 Word boundaries are class changes: a value that ends in a letter may be
 followed by a digit ("JohnSmith1987" holds "John Smith"), one that ends in a
 digit may be followed by a letter. Values the person explicitly allowed to
-leave (``allow``) are not scanned.
+leave (``consented``) are not scanned.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ import threading
 import unicodedata
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -288,7 +293,7 @@ class OutboundRequest:
     purpose: str
     stream: bool
     box: PrivacyBox | None = field(repr=False, default=None)
-    allow: frozenset[str] = field(repr=False, default=frozenset())
+    consented: frozenset[str] = field(repr=False, default=frozenset())
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     state: RequestState = RequestState.CHECKED
     ledger_id: int | None = None
@@ -467,6 +472,9 @@ class EgressGuard:
         cache_size: int = 512,
     ) -> None:
         self.client = client
+        # What the approval view and the status bar show.
+        self.endpoint: str = client.endpoint
+        self.model: str = client.model
         self.ledger: Ledger = ledger if ledger is not None else MemoryLedger()
         self.detector = detector
         self._matchers: OrderedDict[tuple[Any, ...], BoxMatcher] = OrderedDict()
@@ -476,9 +484,9 @@ class EgressGuard:
 
     # --- scanning ---------------------------------------------------------------------
 
-    def matcher(self, box: PrivacyBox | None, allow: Iterable[str] = ()) -> BoxMatcher:
+    def matcher(self, box: PrivacyBox | None, consented: Iterable[str] = ()) -> BoxMatcher:
         """The matcher of the box's current entries (cached by their content)."""
-        allowed = {normalize(a) for a in allow}
+        allowed = {normalize(a) for a in consented}
         entries = box.entries() if box is not None else []
         values = tuple((e.value, str(e.type)) for e in entries if normalize(e.value) not in allowed)
         with self._lock:
@@ -498,18 +506,18 @@ class EgressGuard:
         body: Mapping[str, Any] | Messages,
         *,
         box: PrivacyBox | None = None,
-        allow: Iterable[str] = (),
+        consented: Iterable[str] = (),
     ) -> list[Hit]:
         """Private data in a request body (or a list of messages); empty when clean."""
-        allow = list(allow)
+        consented = list(consented)
         strings = list(_strings(body))
         text = BARRIER.join(strings)
-        matcher = self.matcher(box, allow)
+        matcher = self.matcher(box, consented)
         folded = fold(text)
         cased = text.translate(_CASED) if matcher.short_regex is not None else None
         hits = [Hit(t, "box") for t in sorted(matcher.find(folded, cased))]
         if self.detector is not None:
-            allowed = {normalize(a) for a in allow}
+            allowed = {normalize(a) for a in consented}
             seen: set[str] = set()
             for s in strings:
                 for type_, norm in self._detect(s):
@@ -540,8 +548,10 @@ class EgressGuard:
                 self._spans.popitem(last=False)
         return out
 
-    def _check(self, body: Mapping[str, Any], box: PrivacyBox | None, allow: Iterable[str]) -> None:
-        hits = self.scan(body, box=box, allow=allow)
+    def _check(
+        self, body: Mapping[str, Any], box: PrivacyBox | None, consented: Iterable[str]
+    ) -> None:
+        hits = self.scan(body, box=box, consented=consented)
         if hits:
             log.info(
                 "egress blocked: %s", ", ".join(sorted({f"{h.type}/{h.source}" for h in hits}))
@@ -559,7 +569,7 @@ class EgressGuard:
         box: PrivacyBox | None = None,
         conversation_id: int | None = None,
         purpose: str = "chat",
-        allow: Iterable[str] = (),
+        consented: Iterable[str] = (),
         stream: bool = False,
         max_tokens: int | None = None,
         temperature: float | None = None,
@@ -568,14 +578,14 @@ class EgressGuard:
         """Build and check a request; raises :class:`~core.errors.EgressBlocked` on private data.
 
         ``box`` is the conversation's privacy box (scanned again at send
-        time, so values added meanwhile count); ``allow`` lists values the
-        person chose to let through; ``purpose`` labels the ledger row
+        time, so values added meanwhile count); ``consented`` lists values
+        the person chose to send in clear; ``purpose`` labels the ledger row
         (``chat``, ``draft``, ``gama:disproof``...).
         """
         body = self.client.build_body(
             messages, stream=stream, max_tokens=max_tokens, temperature=temperature, **params
         )
-        allowed = frozenset(allow)
+        allowed = frozenset(consented)
         self._check(body, box, allowed)
         return OutboundRequest(
             endpoint=self.client.endpoint,
@@ -585,14 +595,14 @@ class EgressGuard:
             purpose=purpose,
             stream=stream,
             box=box,
-            allow=allowed,
+            consented=allowed,
         )
 
     def _begin(self, request: OutboundRequest) -> tuple[dict[str, Any], int]:
         request._take()
         body = request.payload
         try:
-            self._check(body, request.box, request.allow)
+            self._check(body, request.box, request.consented)
         except EgressBlocked:
             request.state = RequestState.BLOCKED
             raise
@@ -625,10 +635,10 @@ class EgressGuard:
         except Exception:
             log.exception("could not complete ledger row %s", ledger_id)
 
-    def send(self, request: OutboundRequest, *, cancel: Cancel = None) -> Reply:
+    def send_request(self, request: OutboundRequest, *, cancel: Cancel = None) -> Reply:
         """Send an approved, non-streaming request once; returns the cloud's answer."""
         if request.stream:
-            raise ValueError("this request streams; use EgressGuard.stream()")
+            raise ValueError("this request streams; use EgressGuard.stream_request()")
         body, ledger_id = self._begin(request)
         try:
             reply = self.client.post(body, cancel=cancel)
@@ -645,10 +655,10 @@ class EgressGuard:
         self._finish(ledger_id, _ok_status(reply.attempts), reply)
         return reply
 
-    def stream(self, request: OutboundRequest, *, cancel: Cancel = None) -> GuardedStream:
+    def stream_request(self, request: OutboundRequest, *, cancel: Cancel = None) -> GuardedStream:
         """Send an approved streaming request once; iterate the result for text pieces."""
         if not request.stream:
-            raise ValueError("this request does not stream; use EgressGuard.send()")
+            raise ValueError("this request does not stream; use EgressGuard.send_request()")
         body, ledger_id = self._begin(request)
         try:
             raw = self.client.post_stream(body, cancel=cancel)
@@ -663,6 +673,65 @@ class EgressGuard:
             raise
         return GuardedStream(self, request, ledger_id, raw)
 
+    # --- one call: for callers that hold the person's approval already -----------------
+
+    def stream(
+        self,
+        messages: Messages,
+        *,
+        box: PrivacyBox | None,
+        conversation_id: int | None = None,
+        purpose: str = "chat",
+        consented: Iterable[str] = (),
+        cancel: Cancel = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> GuardedStream:
+        """Check, record and send approved ``messages`` once, streaming the answer.
+
+        The caller (the turn pipeline) has already obtained the person's
+        approval of exactly these messages, or the person's settings waive
+        it: each call is one send. After a failure, call again only with a
+        new approval.
+        """
+        request = self.prepare(
+            messages,
+            box=box,
+            conversation_id=conversation_id,
+            purpose=purpose,
+            consented=consented,
+            stream=True,
+            max_tokens=max_tokens,
+            temperature=temperature,
+        )
+        request.approve()
+        return self.stream_request(request, cancel=cancel)
+
+    def complete(
+        self,
+        messages: Messages,
+        *,
+        box: PrivacyBox | None,
+        conversation_id: int | None = None,
+        purpose: str = "chat",
+        consented: Iterable[str] = (),
+        cancel: Cancel = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> Reply:
+        """As :meth:`stream`, without streaming: check, record, send once, return the answer."""
+        request = self.prepare(
+            messages,
+            box=box,
+            conversation_id=conversation_id,
+            purpose=purpose,
+            consented=consented,
+            max_tokens=max_tokens,
+            temperature=temperature,
+        )
+        request.approve()
+        return self.send_request(request, cancel=cancel)
+
 
 def _ok_status(attempts: int) -> str:
     return "ok" if attempts <= 1 else f"ok after {attempts} attempts"
@@ -673,12 +742,12 @@ def _error_status(exc: BaseException) -> str:
     return f"error: {type(exc).__name__}" + (f" (HTTP {code})" if code else "")
 
 
-class GuardedStream:
+class GuardedStream(Iterator[str]):
     """A streamed answer that completes its ledger row however it ends.
 
     Iterate it for text pieces; :attr:`text` keeps what arrived (also after
     an error); :attr:`reply` is the finished answer. Call :meth:`close` when
-    abandoning it without iterating to the end.
+    abandoning it before the end.
     """
 
     def __init__(
@@ -689,6 +758,7 @@ class GuardedStream:
         self._raw = raw
         self.ledger_id = ledger_id
         self._finished = False
+        self._pieces = self._run()
 
     @property
     def text(self) -> str:
@@ -705,7 +775,7 @@ class GuardedStream:
         self._request.state = state
         self._guard._finish(self.ledger_id, status, reply, self.text)
 
-    def __iter__(self) -> Iterator[str]:
+    def _run(self) -> Generator[str, None, None]:
         try:
             yield from self._raw
         except Cancelled:
@@ -720,8 +790,15 @@ class GuardedStream:
             raise
         self._end(RequestState.SENT, _ok_status(self._raw.attempts), self._raw.reply)
 
+    def __iter__(self) -> GuardedStream:
+        return self
+
+    def __next__(self) -> str:
+        return next(self._pieces)
+
     def close(self) -> None:
         """Stop receiving; the ledger row keeps what arrived."""
+        self._pieces.close()
         self._raw.close()
         self._end(RequestState.CANCELLED, "closed")
 

@@ -224,10 +224,10 @@ def test_a_clean_payload_is_sent_once_after_approval_and_ledgered() -> None:
     box = make_box(("Maria Gonzalez", EntityType.PERSON))
     req = guard.prepare(user("Write to [PERSON_1]."), box=box, conversation_id=7, purpose="draft")
     with pytest.raises(ApprovalRequired):
-        guard.send(req)
+        guard.send_request(req)
     assert client.sent == []
     req.approve()
-    reply = guard.send(req)
+    reply = guard.send_request(req)
     assert reply.text == "Hi [PERSON_1]."
     assert client.sent == [req.payload]
     (row,) = ledger.rows
@@ -245,7 +245,7 @@ def test_a_clean_payload_is_sent_once_after_approval_and_ledgered() -> None:
         7,
     )
     with pytest.raises(AlreadySent):
-        guard.send(req)
+        guard.send_request(req)
     assert len(client.sent) == 1
 
 
@@ -257,10 +257,10 @@ def test_a_failed_request_is_never_resent_without_a_new_approval() -> None:
     req = guard.prepare(user("Hello."))
     req.approve()
     with pytest.raises(CloudServerError):
-        guard.send(req)
+        guard.send_request(req)
     assert req.state is RequestState.FAILED
     assert ledger.rows[0]["status"] == "error: CloudServerError"
-    for again in (lambda: guard.send(req), req.approve):
+    for again in (lambda: guard.send_request(req), req.approve):
         with pytest.raises(AlreadySent):
             again()
     assert len(client.sent) == 1
@@ -268,7 +268,7 @@ def test_a_failed_request_is_never_resent_without_a_new_approval() -> None:
     client.fail = None
     second = guard.prepare(user("Hello."))
     second.approve()
-    assert guard.send(second).text
+    assert guard.send_request(second).text
     assert len(client.sent) == 2
 
 
@@ -280,18 +280,18 @@ def test_values_added_to_the_box_after_approval_block_at_send_time() -> None:
     req.approve()
     box.placeholder_for("Jonas Berg", EntityType.PERSON)
     with pytest.raises(EgressBlocked):
-        guard.send(req)
+        guard.send_request(req)
     assert req.state is RequestState.BLOCKED
     assert client.sent == []
 
 
-def test_values_the_person_allowed_are_let_through() -> None:
+def test_values_the_person_consented_to_are_let_through() -> None:
     guard = EgressGuard(FakeClient())
     box = make_box(("Acme Corp", EntityType.ORG), ("Maria Gonzalez", EntityType.PERSON))
-    req = guard.prepare(user("Acme Corp's annual report."), box=box, allow=["Acme Corp"])
+    req = guard.prepare(user("Acme Corp's annual report."), box=box, consented=["Acme Corp"])
     assert req.state is RequestState.CHECKED
     with pytest.raises(EgressBlocked):
-        guard.prepare(user("Acme Corp and Maria Gonzalez."), box=box, allow=["Acme Corp"])
+        guard.prepare(user("Acme Corp and Maria Gonzalez."), box=box, consented=["Acme Corp"])
 
 
 class ListDetector:
@@ -347,7 +347,7 @@ def test_a_streamed_answer_completes_its_ledger_row() -> None:
     guard = EgressGuard(client)
     req = guard.prepare(user("Hello."), stream=True)
     req.approve()
-    stream = guard.stream(req)
+    stream = guard.stream_request(req)
     assert "".join(stream) == "Hello [PERSON_1]."
     row = guard.ledger.rows[0]  # type: ignore[attr-defined]
     assert (row["status"], row["response"]) == ("ok", "Hello [PERSON_1].")
@@ -360,7 +360,7 @@ def test_a_stream_cut_midway_keeps_the_partial_answer_and_is_not_resent() -> Non
     guard = EgressGuard(client)
     req = guard.prepare(user("Hello."), stream=True)
     req.approve()
-    stream = guard.stream(req)
+    stream = guard.stream_request(req)
     got: list[str] = []
     with pytest.raises(CloudUnreachable) as info:
         for piece in stream:
@@ -370,7 +370,7 @@ def test_a_stream_cut_midway_keeps_the_partial_answer_and_is_not_resent() -> Non
     row = guard.ledger.rows[0]  # type: ignore[attr-defined]
     assert (row["status"], row["response"]) == ("error: CloudUnreachable", "Hello [PERSON_1]")
     with pytest.raises(AlreadySent):
-        guard.stream(req)
+        guard.stream_request(req)
     assert len(client.sent) == 1
 
 
@@ -378,10 +378,9 @@ def test_closing_a_stream_early_records_what_arrived() -> None:
     guard = EgressGuard(FakeClient())
     req = guard.prepare(user("Hello."), stream=True)
     req.approve()
-    stream = guard.stream(req)
-    it = iter(stream)
-    next(it)
-    it.close()
+    stream = guard.stream_request(req)
+    next(stream)
+    stream.close()
     row = guard.ledger.rows[0]  # type: ignore[attr-defined]
     assert (row["status"], row["response"]) == ("closed", "Hello")
 
@@ -393,7 +392,7 @@ def test_a_cancelled_send_is_recorded_and_spent() -> None:
     req = guard.prepare(user("Hello."))
     req.approve()
     with pytest.raises(Cancelled):
-        guard.send(req)
+        guard.send_request(req)
     assert req.state is RequestState.CANCELLED
     assert guard.ledger.rows[0]["status"] == "cancelled"  # type: ignore[attr-defined]
 
@@ -414,7 +413,7 @@ def test_the_ledger_row_is_written_before_the_request_leaves() -> None:
     guard = EgressGuard(OrderClient(), ledger=OrderLedger())
     req = guard.prepare(user("Hello."))
     req.approve()
-    guard.send(req)
+    guard.send_request(req)
     assert order == ["ledger", "send"]
 
 
@@ -428,7 +427,7 @@ def test_no_request_leaves_when_the_ledger_cannot_be_written() -> None:
     req = guard.prepare(user("Hello."))
     req.approve()
     with pytest.raises(OSError):
-        guard.send(req)
+        guard.send_request(req)
     assert client.sent == []
 
 
@@ -439,7 +438,7 @@ def test_the_encrypted_store_is_a_ledger(tmp_path: Any) -> None:
     guard = EgressGuard(FakeClient(), ledger=store)
     req = guard.prepare(user("Hello [PERSON_1]."), conversation_id=None, purpose="chat")
     req.approve()
-    guard.send(req)
+    guard.send_request(req)
     (row,) = store.ledger()
     assert row["payload"] == req.payload
     assert row["status"] == "ok" and row["response"] == "Hi [PERSON_1]."
@@ -462,3 +461,43 @@ def test_scanning_a_4000_character_payload_with_a_200_entry_box_is_fast() -> Non
         times.append(time.perf_counter() - t)
     # The benchmark reports the real figure; here only a loose bound for a busy CI.
     assert statistics.median(times) < 0.025
+
+
+# --- the one-call door the turn pipeline uses -----------------------------------------------
+
+
+def test_the_one_call_stream_checks_records_and_sends_once() -> None:
+    client = FakeClient()
+    guard = EgressGuard(client)
+    box = make_box(("Maria Gonzalez", EntityType.PERSON))
+    # The keywords core.pipeline and core.gama pass to their CloudDoor.
+    chunks = guard.stream(
+        user("Write to [PERSON_1]."),
+        box=box,
+        conversation_id=3,
+        purpose="chat",
+        consented=(),
+        cancel=None,
+        max_tokens=64,
+    )
+    assert "".join(chunks) == "Hello [PERSON_1]."
+    assert (guard.endpoint, guard.model) == (client.endpoint, client.model)
+    (row,) = guard.ledger.rows  # type: ignore[attr-defined]
+    assert row["payload"]["max_tokens"] == 64 and row["conversation_id"] == 3
+    with pytest.raises(EgressBlocked):
+        guard.stream(user("Write to Maria Gonzalez."), box=box)
+    assert len(client.sent) == 1
+
+
+def test_the_one_call_complete_returns_the_answer() -> None:
+    guard = EgressGuard(FakeClient())
+    reply = guard.complete(user("Hi."), box=None, purpose="gama:disproof")
+    assert reply.text == "Hi [PERSON_1]."
+    assert guard.ledger.rows[0]["purpose"] == "gama:disproof"  # type: ignore[attr-defined]
+
+
+def test_the_guard_is_the_pipelines_cloud_door() -> None:
+    from core.pipeline import CloudDoor
+
+    guard: CloudDoor = EgressGuard(FakeClient())  # checked by mypy as well
+    assert callable(guard.stream)

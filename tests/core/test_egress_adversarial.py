@@ -283,7 +283,7 @@ def test_every_obfuscated_variant_is_blocked_before_any_socket_opens(
         # Were the guard to let it through, this is where it would leave.
         req.approve()
         with contextlib.suppress(Exception):
-            guard.send(req)
+            guard.send_request(req)
     assert missed == []
     assert no_network == []
     assert ledger.rows == []
@@ -296,7 +296,7 @@ def test_the_trap_would_catch_a_request_that_got_through(no_network: list[Any]) 
     req = guard.prepare(_messages("user", "What is the capital of France?"))
     req.approve()
     with pytest.raises(Exception):  # noqa: B017 - the trap's error, as the client wraps it
-        guard.send(req)
+        guard.send_request(req)
     assert no_network != []
 
 

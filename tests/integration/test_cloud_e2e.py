@@ -71,10 +71,10 @@ def test_the_server_receives_no_box_value_and_the_ledger_matches_it(
     )
     req.approve()
     if stream:
-        s = guard.stream(req)
+        s = guard.stream_request(req)
         answer = "".join(s)
     else:
-        answer = guard.send(req).text
+        answer = guard.send_request(req).text
     assert answer.strip()
     assert req.state is RequestState.SENT
 
@@ -115,6 +115,6 @@ def test_the_ledger_row_shows_the_exact_json_sent(
         [{"role": "user", "content": "Say «bonjour» to [PERSON_1] ✓"}], max_tokens=4, temperature=0
     )
     req.approve()
-    guard.send(req)
+    guard.send_request(req)
     (received,) = recorder.chat_requests
     assert received.json == json.loads(req.payload_json) == guard.ledger.rows[0]["payload"]  # type: ignore[attr-defined]

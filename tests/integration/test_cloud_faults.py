@@ -44,14 +44,14 @@ def _send(guard: EgressGuard, stream: bool) -> tuple[Any, str]:
     req = guard.prepare(DRAFT, stream=stream, max_tokens=8, purpose="draft")
     req.approve()
     if stream:
-        s = guard.stream(req)
+        s = guard.stream_request(req)
         try:
             for _ in s:
                 pass
         finally:
             partial = s.text
         return req, partial
-    guard.send(req)
+    guard.send_request(req)
     return req, ""
 
 
@@ -72,11 +72,11 @@ def test_a_fault_gives_its_typed_error_and_nothing_is_resent(
     req.approve()
     with pytest.raises(error) as info:
         if stream:
-            s = guard.stream(req)
+            s = guard.stream_request(req)
             for _ in s:
                 pass
         else:
-            guard.send(req)
+            guard.send_request(req)
     exc = info.value
     assert isinstance(exc, SottovoceError) and exc.message
     assert exc.__context__ is None and exc.__cause__ is None  # nothing to replay
@@ -87,7 +87,7 @@ def test_a_fault_gives_its_typed_error_and_nothing_is_resent(
     assert row["status"].startswith(f"error: {error.__name__}")
     # The spent request cannot go again; the content needs a new approval.
     with pytest.raises(AlreadySent):
-        (guard.stream if stream else guard.send)(req)
+        (guard.stream_request if stream else guard.send_request)(req)
     assert len(recorder.chat_requests) == sent
     assert len(guard.ledger.rows) == 1  # type: ignore[attr-defined]
 
@@ -99,7 +99,7 @@ def test_a_cut_stream_keeps_the_text_that_arrived(
     recorder.inject(Fault("cut", after_events=4))
     req = guard.prepare(DRAFT, stream=True, max_tokens=16)
     req.approve()
-    s = guard.stream(req)
+    s = guard.stream_request(req)
     got = []
     with pytest.raises(CloudUnreachable):
         for piece in s:
@@ -128,7 +128,7 @@ def test_a_server_that_is_not_running_is_unreachable(recorder: RecordingProxy) -
     req = guard.prepare(DRAFT, max_tokens=8)
     req.approve()
     with pytest.raises(CloudUnreachable) as info:
-        guard.send(req)
+        guard.send_request(req)
     assert "running" in (info.value.hint or "")
     assert guard.ledger.rows[0]["status"] == "error: CloudUnreachable"  # type: ignore[attr-defined]
 
