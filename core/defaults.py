@@ -16,9 +16,14 @@ if TYPE_CHECKING:
 
 
 def default_detector(settings: Settings) -> Detector:
+    from core.detect.fusion import fused_detector
     from core.detect.rules import RulesView
     from core.detect.spacy_view import SpacyView
 
+    # The fused NER + rules detector once models/ner is built; until then rules + spaCy.
+    fused = fused_detector(settings)
+    if fused is not None:
+        return fused
     return Detector(
         [RulesView(), SpacyView()],
         allow=settings.allow_list,

@@ -1,0 +1,177 @@
+"""GAMA's multi-view fusion: keep what the views agree on, plus what the fusion step adds.
+
+Every view (NER, rules, spaCy) proposes spans. Overlapping proposals form one
+candidate, which is kept when
+
+1. two or more views found it (agreement), or
+2. one view found it with a score at or above that view's single-view
+   threshold (``Settings.fusion_single_view_min``; format rules may have their
+   own, lower one, because a pattern match is precise by construction), or
+3. the fusion step adds it: with the agent enabled, the local model judges each
+   person, organization or place candidate in context. "Private" keeps it even
+   below the thresholds; "public" (a famous person, a landmark) drops it even
+   when a view was sure. An unusable answer changes nothing.
+
+Deny-list values are always kept, allow-list values never. Each kept span is
+the union of its candidate's proposals and records every view that found it,
+with its score (``Span.views``), plus ``agent`` when the agent was asked.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from core.detect.base import DetectionView, Detector, _deny_spans
+from core.entities import EntityType
+from core.spans import Span, merge_spans
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+DENY = "deny-list"
+AGENT = "agent"
+#: The types the agent is asked about (GAMA: people, organizations and places).
+AGENT_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
+
+
+class PrivacyJudge(Protocol):
+    """Decides whether an entity is private in its context (the agent view)."""
+
+    name: str
+
+    def judge(self, text: str, span: Span) -> float | None:
+        """1.0 private, 0.0 public, None when it cannot tell."""
+        ...
+
+
+class Fusion(Detector):
+    """A :class:`Detector` whose fusion follows GAMA's multi-view privacy identification.
+
+    ``single_view_min`` is the score a span found by one view only must reach;
+    ``view_min`` overrides it per view name. ``agent`` is the optional fusion
+    step. ``min_score`` drops proposals below it before anything else.
+    """
+
+    def __init__(
+        self,
+        views: Sequence[DetectionView],
+        *,
+        single_view_min: float = 0.5,
+        view_min: Mapping[str, float] | None = None,
+        agent: PrivacyJudge | None = None,
+        allow: Iterable[str] = (),
+        deny: Iterable[str] = (),
+        min_score: float = 0.0,
+    ) -> None:
+        super().__init__(views, allow=allow, deny=deny, min_score=min_score)
+        self.single_view_min = single_view_min
+        self.view_min = dict(view_min or {})
+        self.agent = agent
+
+    def analyze(self, text: str) -> list[Span]:
+        return self.fuse(text, {view.name: view.analyze(text) for view in self.views})
+
+    def fuse(self, text: str, proposals: Mapping[str, Sequence[Span]]) -> list[Span]:
+        """Fuse the spans each view proposed for ``text`` (views keyed by name)."""
+        spans = [s for group in proposals.values() for s in group if s.score >= self.min_score]
+        kept: list[Span] = []
+        for group in _clusters(spans):
+            views: dict[str, float] = {}
+            for s in group:
+                for name, score in s.views.items():
+                    views[name] = max(score, views.get(name, 0.0))
+            keep = len(views) >= 2 or any(
+                score >= self.view_min.get(name, self.single_view_min)
+                for name, score in views.items()
+            )
+            merged = merge_spans(group)[0] if len(group) > 1 else group[0]
+            merged = Span(merged.start, merged.end, merged.type, merged.score, views)
+            if self.agent is not None and merged.type in AGENT_TYPES:
+                verdict = self.agent.judge(text, merged)
+                if verdict is not None:
+                    merged = merged.with_view(AGENT, verdict)
+                    keep = verdict >= 0.5
+            if keep:
+                kept.append(merged)
+        kept.extend(_deny_spans(text, self.deny))
+        if self.allow:
+            kept = [
+                s
+                for s in kept
+                if DENY in s.views or text[s.start : s.end].casefold() not in self.allow
+            ]
+        return merge_spans(kept)
+
+
+def _clusters(spans: Iterable[Span]) -> list[list[Span]]:
+    """Groups of spans connected by overlap (touching spans stay apart)."""
+    groups: list[list[Span]] = []
+    end = -1
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if groups and span.start < end:
+            groups[-1].append(span)
+            end = max(end, span.end)
+        else:
+            groups.append([span])
+            end = span.end
+    return groups
+
+
+def fused_detector(
+    settings: Settings,
+    generate: Callable[[str], str] | None = None,
+    ner_folder: Path | None = None,
+) -> Fusion | None:
+    """The shipped detector: NER and rules views fused, or None when the NER model is absent.
+
+    spaCy's view is not among the defaults: it costs as much as the NER pass
+    and adds little to it (see ``docs/data-card-ner.md``), and the detector must
+    stay faster than Presidio's. With ``settings.agent_view`` the local model
+    (``generate``, else the one the settings describe, loaded on first use)
+    judges names in context. ``ner_folder`` points at another NER artifact.
+    """
+    import models
+    from core.detect.ner import ARTIFACT, NerView
+    from core.detect.rules import RulesView
+
+    folder = ner_folder or models.artifact_dir(ARTIFACT)
+    if not (folder / "manifest.json").exists():
+        return None
+    agent = None
+    if settings.agent_view:
+        from core.detect.agent import AgentView
+
+        agent = AgentView(generate or local_generate(settings))
+    return Fusion(
+        [NerView(folder), RulesView()],
+        single_view_min=settings.fusion_single_view_min,
+        # A pattern match is precise by construction: the detection floor is enough.
+        view_min={"rules": settings.detect_min_score},
+        agent=agent,
+        allow=settings.allow_list,
+        deny=settings.deny_list,
+        min_score=settings.detect_min_score,
+    )
+
+
+def local_generate(settings: Settings) -> Callable[[str], str]:
+    """``generate(prompt)`` over the local model of ``settings``, loaded on first call."""
+    holder: dict[str, Any] = {}
+
+    def generate(prompt: str) -> str:
+        if "model" not in holder:
+            from core.llm.local import LocalModel
+
+            holder["model"] = LocalModel.from_settings(settings)
+        reply = holder["model"].chat(
+            [{"role": "user", "content": prompt}], max_tokens=4, temperature=0.0
+        )
+        return str(reply.text)
+
+    return generate

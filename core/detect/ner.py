@@ -1,0 +1,354 @@
+"""The privacy NER view: a fine-tuned MiniLM token classifier run by onnxruntime.
+
+The model (``models/ner/model.onnx``, int8) and its ``tokenizer.json`` are
+checked against their manifest at load. Text is tokenized by the ``tokenizers``
+library with character offsets, cut into overlapping windows of at most
+``max_len`` tokens (each token is read from the window where it sits farthest
+from an edge, so it sees context on both sides), and the per-token label
+probabilities are decoded into spans word by word: a word is private when
+``1 - P(O)`` reaches the decoding threshold, and consecutive private words of
+one type form a span unless the model starts a new entity (``B-``) there.
+
+No torch and no transformers here: the same windowing and decoding functions
+are imported by the training code, so training and run time cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.entities import EntityType
+from core.errors import ArtifactError, ModelLoadError
+from core.spans import Span
+
+log = logging.getLogger(__name__)
+
+NAME = "ner"
+ARTIFACT = "ner"
+REBUILD = "python -m training.ner build"
+
+
+# --- tokenization and windows (shared with training) ---------------------------------
+
+
+@dataclass
+class Encoded:
+    """The content tokens of a text (no special tokens) with their character offsets."""
+
+    ids: list[int]
+    offsets: list[tuple[int, int]]
+    words: list[int]  # word index of each token (BERT pre-tokenizer words)
+
+
+def encode(tokenizer: Any, text: str) -> Encoded:
+    """Tokenize ``text`` without special tokens; offsets index the original text."""
+    enc = tokenizer.encode(text, add_special_tokens=False)
+    words = [w if w is not None else -1 for w in enc.word_ids]
+    return Encoded(list(enc.ids), [tuple(o) for o in enc.offsets], words)
+
+
+def windows(n: int, size: int, overlap: int) -> list[tuple[int, int]]:
+    """Cut ``n`` tokens into the fewest windows ``[start, end)`` of at most ``size`` tokens.
+
+    Neighbouring windows share at least ``overlap`` tokens, and all windows have
+    (nearly) the same length, so a batch of them carries no padding: a 390-token
+    text costs 4 windows of 110 tokens, not 4 of 126.
+    """
+    if n <= size:
+        return [(0, n)]
+    overlap = min(overlap, size // 2)
+    k = -(-(n - overlap) // (size - overlap))  # ceil
+    length = -(-(n + (k - 1) * overlap) // k)
+    step = (n - length) / (k - 1)
+    starts = [round(i * step) for i in range(k)]
+    return [(s, min(n, s + length)) for s in starts[:-1]] + [(n - length, n)]
+
+
+def owner_window(n: int, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+    """For each token, the window in which it is farthest from an edge."""
+    best = np.full(n, -1, dtype=np.int64)
+    margin = np.full(n, -1, dtype=np.int64)
+    for w, (s, e) in enumerate(spans):
+        idx = np.arange(s, e)
+        m = np.minimum(idx - s, e - 1 - idx)
+        better = m > margin[s:e]
+        best[s:e][better] = w
+        margin[s:e][better] = m[better]
+    return best
+
+
+def batch_inputs(
+    ids: Sequence[int], spans: Sequence[tuple[int, int]], cls_id: int, sep_id: int, pad_id: int = 0
+) -> dict[str, np.ndarray]:
+    """``[CLS] window [SEP]`` rows padded to the longest, as int64 arrays for the model."""
+    width = max(e - s for s, e in spans) + 2
+    input_ids = np.full((len(spans), width), pad_id, dtype=np.int64)
+    mask = np.zeros((len(spans), width), dtype=np.int64)
+    for row, (s, e) in enumerate(spans):
+        seq = [cls_id, *ids[s:e], sep_id]
+        input_ids[row, : len(seq)] = seq
+        mask[row, : len(seq)] = 1
+    return {
+        "input_ids": input_ids,
+        "attention_mask": mask,
+        "token_type_ids": np.zeros_like(input_ids),
+    }
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    z = x - x.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
+    return out
+
+
+def gather_tokens(probs: np.ndarray, spans: Sequence[tuple[int, int]], n: int) -> np.ndarray:
+    """Per-token probabilities ``[n, labels]`` from per-window ones ``[windows, width, labels]``."""
+    owner = owner_window(n, spans)
+    out = np.empty((n, probs.shape[-1]), dtype=probs.dtype)
+    for w, (s, _e) in enumerate(spans):
+        idx = np.nonzero(owner == w)[0]
+        if idx.size:
+            out[idx] = probs[w, idx - s + 1]  # +1: the [CLS] row
+    return out
+
+
+def decode(
+    text: str,
+    enc: Encoded,
+    probs: np.ndarray,
+    labels: Sequence[str],
+    threshold: float,
+    view: str = NAME,
+) -> list[Span]:
+    """Turn per-token probabilities into typed spans, one word at a time.
+
+    A word's private probability is the largest ``1 - P(O)`` of its tokens; its
+    type is the entity type with the most probability mass over its tokens.
+    Consecutive private words of the same type join one span (with the
+    whitespace between them) unless the later one is more ``B-`` than ``I-``.
+    A span's score is its words' mean private probability, :func:`calibrate`-d.
+    """
+    n = len(enc.ids)
+    if n == 0:
+        return []
+    types = sorted({lab[2:] for lab in labels if lab != "O"})
+    t_index = {t: i for i, t in enumerate(types)}
+    b_cols = np.zeros((len(labels), len(types)))
+    i_cols = np.zeros((len(labels), len(types)))
+    o_col = labels.index("O")
+    for j, lab in enumerate(labels):
+        if lab != "O":
+            (b_cols if lab.startswith("B-") else i_cols)[j, t_index[lab[2:]]] = 1.0
+    p_b = probs @ b_cols  # [n, types]
+    p_i = probs @ i_cols
+    p_ent = 1.0 - probs[:, o_col]
+
+    # Group tokens into words (BERT pre-tokenizer words: whitespace and punctuation split).
+    words: list[tuple[int, int]] = []  # token ranges
+    start = 0
+    for k in range(1, n + 1):
+        if k == n or enc.words[k] != enc.words[start] or enc.words[k] < 0:
+            words.append((start, k))
+            start = k
+    spans: list[Span] = []
+    cur: list[Any] | None = None  # [start_char, end_char, type index, word scores]
+    for a, b in words:
+        score = float(p_ent[a:b].max())
+        if score < threshold:
+            if cur is not None:
+                spans.append(_span(cur, types, view, threshold))
+                cur = None
+            continue
+        mass = (p_b[a:b] + p_i[a:b]).sum(axis=0)
+        t = int(mass.argmax())
+        begins = bool(p_b[a, t] > p_i[a, t])
+        s_char, e_char = enc.offsets[a][0], enc.offsets[b - 1][1]
+        if cur is not None and cur[2] == t and not begins:
+            cur[1] = e_char
+            cur[3].append(score)
+        else:
+            if cur is not None:
+                spans.append(_span(cur, types, view, threshold))
+            cur = [s_char, e_char, t, [score]]
+    if cur is not None:
+        spans.append(_span(cur, types, view, threshold))
+    return spans
+
+
+def calibrate(p: float, threshold: float) -> float:
+    """Map a probability at or above the decoding threshold onto [0.5, 1].
+
+    The fusion step compares every view's score with one single-view threshold
+    (0.5 by default); rescaled this way, a span the NER decoded is kept on its
+    own at the default setting, and raising the setting asks the NER for more
+    confidence than its tuned threshold.
+    """
+    return 0.5 + 0.5 * (p - threshold) / max(1e-6, 1.0 - threshold)
+
+
+def _span(cur: list[Any], types: Sequence[str], view: str, threshold: float) -> Span:
+    score = round(min(1.0, max(0.0, calibrate(float(np.mean(cur[3])), threshold))), 4)
+    return Span(cur[0], cur[1], EntityType(types[cur[2]]), score, {view: score})
+
+
+# --- the view ----------------------------------------------------------------------------
+
+
+def _providers() -> list[str]:
+    import onnxruntime as ort
+
+    available = ort.get_available_providers()
+    if "CUDAExecutionProvider" in available and _cuda_usable():
+        return ["CUDAExecutionProvider", "CPUExecutionProvider"]
+    return ["CPUExecutionProvider"]
+
+
+def _cuda_usable() -> bool:
+    # onnxruntime-gpu lists the CUDA provider even on machines without a GPU or
+    # CUDA libraries; asking for it there only fills the log with errors.
+    try:
+        import ctypes
+
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        try:
+            import ctypes
+
+            ctypes.CDLL("nvcuda.dll")
+        except (OSError, AttributeError):
+            return False
+    return True
+
+
+class NerView:
+    """Detection view over the shipped ONNX NER model.
+
+    ``folder`` defaults to the ``ner`` artifact folder (:mod:`models`);
+    ``threshold`` overrides the decoding threshold stored in the manifest;
+    ``threads`` caps onnxruntime's intra-op threads (default: its own choice).
+    The model is loaded on first use, under a lock; inference is thread-safe.
+    """
+
+    name = NAME
+
+    def __init__(
+        self,
+        folder: Path | None = None,
+        *,
+        threshold: float | None = None,
+        threads: int | None = None,
+        providers: Sequence[str] | None = None,
+    ) -> None:
+        self._folder = folder
+        self._threshold = threshold
+        self._threads = threads
+        self._providers = list(providers) if providers else None
+        self._lock = threading.Lock()
+        self._loaded: tuple[Any, Any, dict[str, Any]] | None = None
+
+    # -- loading
+
+    def _load(self) -> tuple[Any, Any, dict[str, Any]]:
+        if self._loaded is None:
+            with self._lock:
+                if self._loaded is None:
+                    self._loaded = self._open()
+        return self._loaded
+
+    def _open(self) -> tuple[Any, Any, dict[str, Any]]:
+        import models
+
+        folder = self._folder or models.artifact_dir(ARTIFACT)
+        try:
+            manifest = models.verify(ARTIFACT, folder)
+        except models.ArtifactMissing as exc:
+            raise ArtifactError(
+                f"The NER model is missing: {exc}", hint=f"rebuild it with: {REBUILD}"
+            ) from exc
+        except models.ArtifactCorrupt as exc:
+            raise ArtifactError(
+                f"The NER model is damaged: {exc}", hint=f"rebuild it with: {REBUILD}"
+            ) from exc
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+            tokenizer.no_truncation()
+            tokenizer.no_padding()
+            opts = ort.SessionOptions()
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            if self._threads:
+                opts.intra_op_num_threads = self._threads
+                opts.inter_op_num_threads = 1
+            session = ort.InferenceSession(
+                str(folder / "model.onnx"), opts, providers=self._providers or _providers()
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise ArtifactError(
+                f"The NER model in {folder} cannot be loaded ({type(exc).__name__}).",
+                hint=f"rebuild it with: {REBUILD}",
+            ) from exc
+        expected = set(manifest.get("inputs", []))
+        actual = {i.name for i in session.get_inputs()}
+        if expected and expected != actual:
+            raise ArtifactError(
+                f"{folder / 'model.onnx'} has inputs {sorted(actual)}, its manifest says "
+                f"{sorted(expected)}.",
+                hint=f"rebuild it with: {REBUILD}",
+            )
+        log.info("NER model loaded with %s", session.get_providers())
+        return session, tokenizer, manifest
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        return self._load()[2]
+
+    @property
+    def threshold(self) -> float:
+        if self._threshold is not None:
+            return self._threshold
+        return float(self.manifest.get("decode", {}).get("threshold", 0.5))
+
+    @property
+    def providers(self) -> list[str]:
+        return list(self._load()[0].get_providers())
+
+    # -- inference
+
+    def probabilities(self, text: str) -> tuple[Encoded, np.ndarray]:
+        """The text's tokens and their label probabilities ``[tokens, labels]``."""
+        session, tokenizer, manifest = self._load()
+        enc = encode(tokenizer, text)
+        n = len(enc.ids)
+        labels = manifest["labels"]
+        if n == 0:
+            return enc, np.zeros((0, len(labels)), dtype=np.float32)
+        dec = manifest.get("decode", {})
+        size = int(dec.get("max_len", 128)) - 2
+        spans = windows(n, size, int(dec.get("overlap", 16)))
+        feeds = batch_inputs(
+            enc.ids, spans, tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+        )
+        feeds = {k: v for k, v in feeds.items() if k in manifest.get("inputs", feeds)}
+        try:
+            (logits,) = session.run([manifest.get("outputs", ["logits"])[0]], feeds)
+        except Exception as exc:
+            raise ModelLoadError(
+                f"The NER model failed on this text ({type(exc).__name__})."
+            ) from exc
+        return enc, gather_tokens(softmax(np.asarray(logits, dtype=np.float32)), spans, n)
+
+    def analyze(self, text: str) -> list[Span]:
+        if not text.strip():
+            return []
+        enc, probs = self.probabilities(text)
+        return decode(text, enc, probs, self.manifest["labels"], self.threshold)

@@ -1,0 +1,178 @@
+"""GAMA fusion of detection views and the privacy-identifying agent (core.detect.fusion/agent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.detect.agent import AgentView, parse_answer
+from core.detect.fusion import Fusion, fused_detector
+from core.entities import EntityType as E
+from core.settings import Settings
+from core.spans import Span
+
+TEXT = "Ask Jane Austen and my sister Mary Poe at 555-201-3344 in Paris."
+JANE = (4, 15)
+MARY = (30, 38)
+PHONE = (42, 54)
+PARIS = (58, 63)
+
+
+def span(bounds, type_, view, score):
+    return Span(bounds[0], bounds[1], type_, score, {view: score})
+
+
+class StaticView:
+    def __init__(self, name, spans):
+        self.name = name
+        self._spans = spans
+
+    def analyze(self, text):
+        return list(self._spans)
+
+
+class FakeJudge:
+    name = "agent"
+
+    def __init__(self, verdicts):
+        self.verdicts = verdicts  # value -> 1.0 / 0.0 / None
+        self.asked = []
+
+    def judge(self, text, s):
+        value = text[s.start : s.end]
+        self.asked.append(value)
+        return self.verdicts.get(value)
+
+
+def found(spans):
+    return {TEXT[s.start : s.end] for s in spans}
+
+
+@pytest.mark.parametrize(
+    ("proposals", "expected"),
+    [
+        # Agreement keeps a span whatever its scores.
+        (
+            {
+                "ner": [span(MARY, E.PERSON, "ner", 0.3)],
+                "spacy": [span(MARY, E.PERSON, "spacy", 0.3)],
+            },
+            {"Mary Poe"},
+        ),
+        # One view alone needs the single-view threshold (0.5).
+        ({"ner": [span(MARY, E.PERSON, "ner", 0.45)]}, set()),
+        ({"ner": [span(MARY, E.PERSON, "ner", 0.55)]}, {"Mary Poe"}),
+        # The rules view has its own, lower threshold here.
+        ({"rules": [span(PHONE, E.PHONE, "rules", 0.4)]}, {"555-201-3344"}),
+        # Below min_score a proposal does not count, not even for agreement.
+        (
+            {
+                "ner": [span(MARY, E.PERSON, "ner", 0.1)],
+                "spacy": [span(MARY, E.PERSON, "spacy", 0.6)],
+            },
+            {"Mary Poe"},
+        ),
+    ],
+)
+def test_fusion_keeps_agreement_and_confident_single_views(proposals, expected):
+    fusion = Fusion([], single_view_min=0.5, view_min={"rules": 0.35}, min_score=0.2)
+    assert found(fusion.fuse(TEXT, proposals)) == expected
+
+
+def test_fused_span_is_the_union_and_records_every_view_and_score():
+    fusion = Fusion([])
+    (out,) = fusion.fuse(
+        TEXT,
+        {
+            "ner": [Span(30, 38, E.PERSON, 0.9, {"ner": 0.9})],
+            "spacy": [Span(23, 34, E.PERSON, 0.6, {"spacy": 0.6})],
+        },
+    )
+    assert (out.start, out.end) == (23, 38)
+    assert out.views == {"ner": 0.9, "spacy": 0.6}
+    assert out.type is E.PERSON
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "expected"),
+    [
+        ({"Jane Austen": 0.0, "Mary Poe": 1.0}, {"Mary Poe", "555-201-3344"}),  # public dropped
+        ({"Mary Poe": 1.0}, {"Jane Austen", "Mary Poe", "555-201-3344"}),  # no answer: no change
+        ({}, {"Jane Austen", "555-201-3344"}),  # low-score Mary stays out without the agent's word
+    ],
+)
+def test_agent_drops_public_names_and_adds_private_ones(verdicts, expected):
+    judge = FakeJudge(verdicts)
+    views = [
+        StaticView("ner", [span(JANE, E.PERSON, "ner", 0.9), span(MARY, E.PERSON, "ner", 0.4)]),
+        StaticView("rules", [span(PHONE, E.PHONE, "rules", 0.9)]),
+    ]
+    spans = Fusion(views, agent=judge).analyze(TEXT)
+    assert found(spans) == expected
+    assert "555-201-3344" not in judge.asked  # only people, organizations and places
+    for s in spans:
+        if TEXT[s.start : s.end] in verdicts:
+            assert s.views["agent"] == verdicts[TEXT[s.start : s.end]]
+
+
+def test_allow_and_deny_lists_win_over_the_views():
+    views = [
+        StaticView("ner", [span(JANE, E.PERSON, "ner", 0.9), span(PARIS, E.LOCATION, "ner", 0.9)])
+    ]
+    fusion = Fusion(views, allow=["jane austen"], deny=["sister"])
+    spans = fusion.analyze(TEXT)
+    assert found(spans) == {"Paris", "sister"}
+    (deny,) = [s for s in spans if TEXT[s.start : s.end] == "sister"]
+    assert "deny-list" in deny.views
+
+
+def test_fusion_is_a_detector_with_views():
+    from core.detect.base import Detector
+
+    assert isinstance(Fusion([]), Detector)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("Private", 1.0),
+        (" public.", 0.0),
+        ("It is private, not public", 1.0),
+        ("maybe", None),
+        ("", None),
+    ],
+)
+def test_parse_answer_reads_the_first_verdict(answer, verdict):
+    assert parse_answer(answer) == verdict
+
+
+def test_agent_view_asks_once_per_candidate_in_context_and_survives_failures():
+    prompts = []
+
+    def generate(prompt):
+        prompts.append(prompt)
+        return "private"
+
+    agent = AgentView(generate, context_chars=40)
+    mary = span(MARY, E.PERSON, "ner", 0.9)
+    assert agent.judge(TEXT, mary) == 1.0
+    assert agent.judge(TEXT, mary) == 1.0
+    assert len(prompts) == 1 and '"Mary Poe"' in prompts[0] and "sister Mary Poe" in prompts[0]
+    assert agent.judge(TEXT, span(PHONE, E.PHONE, "rules", 0.9)) is None  # not asked
+
+    def broken(prompt):
+        raise RuntimeError("model gone")
+
+    assert AgentView(broken).judge(TEXT, mary) is None
+
+
+def test_agent_context_is_cut_at_word_boundaries():
+    agent = AgentView(lambda p: "", context_chars=20)
+    ctx = agent.context(TEXT, span(MARY, E.PERSON, "ner", 0.9))
+    assert "Mary Poe" in ctx and len(ctx) <= 24
+    assert all(word in TEXT.split() or word.strip(".") in TEXT for word in ctx.split())
+
+
+def test_fused_detector_needs_the_ner_model(tmp_path: Path):
+    assert fused_detector(Settings(), ner_folder=tmp_path) is None

