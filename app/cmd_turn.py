@@ -1,9 +1,137 @@
-"""Sub-commands of `sottovoce` (filled in by their owners)."""
+"""``sottovoce ask`` and ``sottovoce draft``: one turn from the command line.
+
+Both print the route table, the exact payload that would leave, ask
+``send / edit / cancel`` (unless ``--yes`` or the approval policy says not to),
+then stream the restored answer. ``--json`` prints one object instead.
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
 from typing import Any
+
+from core.errors import SottovoceError
 
 
 def register(sub: Any) -> None:
-    """Add this module's sub-commands to the `sottovoce` parser."""
+    for name, help_ in [
+        ("ask", "ask a question: private sentences stay here, the rest goes anonymized"),
+        ("draft", "draft an email from a situation, with real names restored on this machine"),
+    ]:
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("file", nargs="?", default="-", help="a UTF-8 text file, or - for standard input")
+        p.add_argument("--yes", "-y", action="store_true", help="approve the payload without asking")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.add_argument("--lambda", dest="risk_lambda", type=float, help="privacy level, 0 to 10")
+        p.add_argument("--conversation", type=int, help="continue this conversation")
+        p.add_argument("--demo-cloud", action="store_true", help="start and use the loopback demo cloud")
+        p.add_argument("--no-local", action="store_true", help="do not load the local model (pass the cloud's answer through)")
+        p.add_argument("--max-tokens", type=int, help=argparse.SUPPRESS)
+        p.set_defaults(handler=run_turn, turn_kind=name)
+
+
+def _interactive_approve(request: Any, out: Any) -> Any:
+    from core.pipeline import Approval, Decision
+
+    unprotect: set[str] = set()
+    while True:
+        print("\nThis will leave your machine:", file=out)
+        for m in request.messages:
+            print(f"--- {m['role']} ---\n{m['content']}", file=out)
+        print("---", file=out)
+        if request.entities:
+            print("Protected values (placeholder = value):", file=out)
+            for e in request.entities:
+                state = "SENT IN CLEAR" if e.placeholder in unprotect or not e.protected else "protected"
+                print(f"  {e.placeholder or '(clear)'} = {e.value!r} [{e.type}, {state}]", file=out)
+        if not sys.stdin.isatty():
+            print("No terminal to ask for approval: not sent (use --yes to approve).", file=sys.stderr)
+            return Approval(Decision.CANCEL)
+        answer = input("send / edit / cancel? ").strip().lower()
+        if answer in ("s", "send", "y", "yes"):
+            return Approval.send(unprotect=sorted(unprotect))
+        if answer in ("e", "edit"):
+            names = input("Placeholders to send in clear (space-separated; empty to protect all): ")
+            unprotect = {n.strip() for n in names.split() if n.strip()}
+            continue
+        return Approval(Decision.CANCEL)
+
+
+def run_turn(args: argparse.Namespace) -> int:
+    from app.cli import load_settings, print_table
+    from app.io import read_text
+    from app.vault import open_store
+    from core.engine import cloud_endpoint, make_assistant
+    from core.errors import ApprovalDeclined
+    from core.pipeline import Approval, Finished, Token, TurnKind
+
+    text = read_text(args.file)
+    settings = load_settings(args)
+    kind = TurnKind.DRAFT if args.turn_kind == "draft" else TurnKind.CHAT
+    human = sys.stderr if args.json else sys.stdout
+    with cloud_endpoint(args.demo_cloud) as (base_url, model), open_store() as store:
+        if args.demo_cloud:
+            settings = settings.model_copy(update={"cloud_base_url": base_url, "cloud_model": model})
+        assistant = make_assistant(settings, store, local=not args.no_local)
+        conv = args.conversation or assistant.new_conversation(_title(text), kind)
+        prepared = assistant.prepare(text, conv, kind)
+        if not args.json:
+            print_table(prepared.analysis)
+        approval = None
+        if prepared.request is not None:
+            if args.yes or not prepared.needs_approval:
+                approval = Approval.send()
+            else:
+                approval = _interactive_approve(prepared.request, human)
+        try:
+            if prepared.needs_approval and approval is not None and approval.unprotect:
+                prepared = assistant.apply_approval(prepared, approval)
+            if not args.json:
+                print("\nOutbound payload (user content):\n" + (prepared.outbound or "(nothing leaves this machine)"))
+                print("\nAnswer:\n")
+            result = None
+            for ev in assistant.execute(prepared, approval):
+                if isinstance(ev, Token) and not args.json:
+                    print(ev.text, end="", flush=True)
+                elif isinstance(ev, Finished):
+                    result = ev.result
+        except ApprovalDeclined:
+            print("Not sent: nothing left the machine.", file=sys.stderr)
+            return 3
+        assert result is not None
+        if args.json:
+            json.dump(
+                {
+                    **prepared.analysis.to_json(prepared.outbound),
+                    "conversation": conv,
+                    "answer": result.answer,
+                    "cloud_answer": result.cloud_answer,
+                    "unresolved": result.unresolved,
+                    "local_only": result.local_only,
+                    "disclosed": result.disclosed,
+                    "cloud": {"endpoint": base_url, "model": model} if not result.local_only else None,
+                },
+                sys.stdout,
+                ensure_ascii=False,
+                indent=1,
+            )
+            print()
+        else:
+            print()
+            if result.unresolved:
+                print(
+                    "\nUnresolved placeholders (the cloud invented them; fill them in yourself): "
+                    + ", ".join(result.unresolved)
+                )
+            print(f"\n(conversation {conv}; `sottovoce ledger` lists what left the machine)")
+    return 0
+
+
+def _title(text: str) -> str:
+    first = " ".join(text.split())[:60]
+    return first or "Untitled"
+
+
+__all__ = ["SottovoceError", "register"]
