@@ -1,9 +1,11 @@
 """Start-up of the window: `sottovoce` with no command.
 
 Wiring only: load the settings, open (or on first run create) the vault, build
-the :class:`~ui.engine.Engine` with the real local model and cloud door
-factories, optionally start the loopback demo cloud, show the window, and
-clean up on exit. Models load lazily after the window is shown.
+the :class:`~ui.engine.Engine` with the real parts of :mod:`core.engine` (the
+egress guard as the cloud door, the local model), show the window, and clean
+up on exit. Models load lazily after the window is shown. With
+``--demo-cloud`` the loopback demo cloud starts in the background and this
+run's cloud door points at it (the settings file keeps the person's endpoint).
 """
 
 from __future__ import annotations
@@ -12,13 +14,17 @@ import argparse
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 PASSPHRASE_ENV = "SOTTOVOCE_PASSPHRASE"
+#: How long a turn waits for the demo cloud to finish starting.
+DEMO_START_TIMEOUT_S = 180.0
 
 
 @dataclass
@@ -41,43 +47,57 @@ class Started:
 
 def local_factory(settings: Any) -> Any:
     """The local model the settings describe (the embedded SmolLM2 by default)."""
-    from core.llm.local import LocalModel
+    from core.engine import make_local
 
-    return LocalModel.from_settings(settings)
+    return make_local(settings)
 
 
-def make_cloud_factory(
-    base_url: str | None = None, model: str | None = None
-) -> Callable[[Any, Any], Any]:
-    """A factory of the cloud door (the egress guard) for the settings and the store.
+def make_cloud_factory(endpoint: Future[tuple[str, str]] | None = None) -> Callable[..., Any]:
+    """A factory of the cloud door (the egress guard) for settings, store and detector.
 
-    ``base_url`` / ``model`` replace the settings' endpoint for this run only
-    (the demo cloud); the settings file is not changed.
+    ``endpoint`` (the demo cloud, starting in the background) replaces the
+    settings' base URL and model for this run only; a turn waits for it.
     """
 
-    def factory(settings: Any, store: Any) -> Any:
-        from core.defaults import default_cloud_door
+    def factory(settings: Any, store: Any, detector: Any = None) -> Any:
+        from core.engine import make_cloud_door
 
         s = settings
-        if base_url is not None or model is not None:
-            s = settings.model_copy(
-                update={
-                    "cloud_base_url": base_url or settings.cloud_base_url,
-                    "cloud_model": model or settings.cloud_model,
-                }
-            )
-        return default_cloud_door(s, store)
+        if endpoint is not None:
+            base_url, model = endpoint.result(timeout=DEMO_START_TIMEOUT_S)
+            s = settings.model_copy(update={"cloud_base_url": base_url, "cloud_model": model})
+        return make_cloud_door(s, store, detector)
 
     return factory
 
 
-def start_demo_cloud() -> tuple[str, str, Callable[[], None]]:
-    """Start the loopback demo cloud; returns (base URL, model name, stop)."""
-    from core.llm.demo import DemoCloud
+class DemoCloudStarter:
+    """Starts the loopback demo cloud on a thread; ``endpoint`` resolves when it answers."""
 
-    demo = DemoCloud()
-    demo.start()
-    return demo.base_url, demo.model, demo.stop
+    def __init__(self) -> None:
+        self.endpoint: Future[tuple[str, str]] = Future()
+        self._demo: Any = None
+        self._thread = threading.Thread(target=self._run, name="demo-cloud", daemon=True)
+
+    def start(self) -> DemoCloudStarter:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        from core.llm.demo import DemoCloud
+
+        try:
+            demo = DemoCloud()
+            self._demo = demo
+            demo.start()
+            self.endpoint.set_result((demo.base_url, demo.model))
+        except BaseException as exc:  # delivered to the turn that waits for it
+            self.endpoint.set_exception(exc)
+
+    def stop(self) -> None:
+        self._thread.join(timeout=DEMO_START_TIMEOUT_S)
+        if self._demo is not None:
+            self._demo.stop()
 
 
 def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
@@ -102,32 +122,32 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     try:
         store = open_vault(passphrase=os.environ.get(PASSPHRASE_ENV))
     except Exception as exc:
-        report(exc)
-        app.exec()  # let the person read the message
+        box = report(exc)
+        if box is not None:
+            box.finished.connect(app.quit)
+            app.exec()  # let the person read why the vault did not open
         return None
     if store is None:
         return None
     started = Started(app, None, None, [store.close])
 
-    base_url = model = None
+    endpoint: Future[tuple[str, str]] | None = None
     note = ""
-    if getattr(args, "window_demo_cloud", False) or getattr(args, "demo_cloud", False):
-        try:
-            base_url, model, stop = start_demo_cloud()
-            started.cleanup.append(stop)
-            note = "demo, loopback"
-        except Exception as exc:
-            report(exc)
+    if getattr(args, "window_demo_cloud", False):
+        starter = DemoCloudStarter().start()
+        started.cleanup.append(starter.stop)
+        endpoint = starter.endpoint
+        note = "demo cloud on 127.0.0.1"
     engine = Engine(
         settings,
         store,
-        cloud_factory=make_cloud_factory(base_url, model),
+        cloud_factory=make_cloud_factory(endpoint),
         local_factory=local_factory,
     )
-    if base_url is not None:
-        # Shown in the status bar; the settings file keeps the person's endpoint.
-        engine.display_cloud = (model, base_url)
     window = MainWindow(engine, cloud_note=note)
+    if endpoint is not None:
+        engine.display_cloud = ("starting…", "127.0.0.1")
+        window.watch_demo_cloud(endpoint)
     window.show()
     started.window, started.engine = window, engine
     return started

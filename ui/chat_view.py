@@ -122,15 +122,15 @@ def footer_for(role: str, content_meta: dict[str, Any], cloud: str | None) -> st
         if not routes:
             return ""
         local = sum(1 for r in routes if r == "local")
-        return f"🔒 {local} kept here · ☁ {len(routes) - local} sent anonymized"
+        return f"{local} kept on this machine · {len(routes) - local} sent anonymized"
     unresolved = content_meta.get("unresolved") or []
     where = (
-        "☁ written from the anonymized request, values restored here"
+        "Written from the anonymized request; values restored on this machine"
         if cloud
-        else "🔒 answered on this machine"
+        else "Answered on this machine"
     )
     if unresolved:
-        where += f" · ⚠ unresolved: {', '.join(unresolved)}"
+        where += f" · unresolved placeholders: {', '.join(unresolved)}"
     return where
 
 
@@ -174,8 +174,9 @@ class ChatView(QWidget):
         self.list_lay.setContentsMargins(16, 12, 16, 12)
         self.list_lay.setSpacing(10)
         self.empty = QLabel(
-            "Ask anything. Before you send, each sentence shows where it will go: "
-            "🔒 stays on this machine, ☁ goes to the cloud with private details replaced."
+            "Ask anything. Before you send, a badge above each sentence shows where it will "
+            "go: a padlock keeps it on this machine, a cloud sends it with private details "
+            "replaced by placeholders."
         )
         self.empty.setObjectName("hint")
         self.empty.setWordWrap(True)
@@ -379,12 +380,12 @@ class ChatView(QWidget):
         self._answer.body.setText(result.answer)
         self._answer.message_id = result.answer_message_id
         where = (
-            "🔒 answered on this machine"
+            "Answered on this machine"
             if result.local_only
-            else ("☁ written from the anonymized request, values restored here")
+            else ("Written from the anonymized request; values restored on this machine")
         )
         if result.unresolved:
-            where += f" · ⚠ unresolved: {', '.join(result.unresolved)}"
+            where += f" · unresolved placeholders: {', '.join(result.unresolved)}"
         self._answer.set_footer(where)
         self._pending = self._answer = None
         self._replace_from = None
@@ -425,7 +426,7 @@ class ChatView(QWidget):
     def _cancelled(self) -> None:
         keep = self._answer is not None and self._answer.text()
         if keep and self._answer is not None:
-            self._answer.set_footer("⏹ stopped; not saved")
+            self._answer.set_footer("Stopped; not saved")
             self._answer = None
             if self._pending is not None:
                 self._pending.set_footer("")

@@ -288,7 +288,7 @@ class DraftView(QWidget):
     def _warn(self, unresolved: list[str]) -> None:
         if unresolved:
             self.warning.setText(
-                "⚠ The cloud used "
+                "The cloud used "
                 + ", ".join(unresolved)
                 + ", which "
                 + ("is" if len(unresolved) == 1 else "are")

@@ -656,9 +656,8 @@ def explain_plan(
     local = plan.route is Route.LOCAL
     color = COLORS.local_fg if local else COLORS.cloud_fg
     where = "Stays on this machine" if local else "Goes to the cloud, anonymized"
-    mark = "🔒" if local else "☁"
     lines = [
-        f"<b style='color:{color.name()}'>{mark} {where}</b>",
+        f"<b style='color:{color.name()}'>{where}</b>",
         f"Sentence {plan.index + 1} of {len(analysis.plans)} · "
         f"p(cloud) = {plan.p_remote:.2f} at λ = {analysis.risk_lambda:g} "
         f"(router: {esc(analysis.router)})",

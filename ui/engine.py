@@ -11,19 +11,23 @@ nothing here decides anything about privacy.
 from __future__ import annotations
 
 import logging
+import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from core.analyze import Analysis, Analyzer
 from core.settings import Settings
+from core.spans import Span
 from core.store import Store
 
 log = logging.getLogger(__name__)
 
-#: Builds the egress guard (the cloud door) for the settings and store; may raise.
-CloudFactory = Callable[[Settings, Store], Any]
+#: Builds the egress guard (the cloud door) for the settings, the store (its
+#: ledger) and the detector it re-scans with; may raise.
+CloudFactory = Callable[[Settings, Store, Any], Any]
 #: Builds the local model for the settings; may raise ModelLoadError.
 LocalFactory = Callable[[Settings], Any]
 
@@ -37,6 +41,52 @@ _DETECT_FIELDS = {
 }
 _LOCAL_FIELDS = {"local_model_path", "n_gpu_layers", "n_ctx", "n_threads"}
 _CLOUD_FIELDS = {"cloud_base_url", "cloud_model", "cloud_timeout_s", "cloud_max_retries"}
+
+
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+
+
+class ParagraphCache:
+    """A detector that runs its inner detector paragraph by paragraph, with a cache.
+
+    While the person types, only the paragraph being edited changes, so only
+    it is detected again; the others come from the cache with their offsets
+    moved. Paragraphs are cut at blank lines, which no sentence crosses (the
+    segmenter ends a block there too). Everything else (segmentation, routing
+    over the whole text) is the core's, unchanged.
+    """
+
+    def __init__(self, inner: Any, size: int = 256) -> None:
+        self.inner = inner
+        self.views = getattr(inner, "views", [])
+        self._cache: OrderedDict[str, list[Span]] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def analyze(self, text: str) -> list[Span]:
+        out: list[Span] = []
+        start = 0
+        for m in [*_PARAGRAPH.finditer(text), None]:
+            end = m.start() if m is not None else len(text)
+            if text[start:end].strip():
+                for s in self._paragraph(text[start:end]):
+                    out.append(Span(s.start + start, s.end + start, s.type, s.score, dict(s.views)))
+            if m is not None:
+                start = m.end()
+        return out
+
+    def _paragraph(self, para: str) -> list[Span]:
+        with self._lock:
+            hit = self._cache.get(para)
+            if hit is not None:
+                self._cache.move_to_end(para)
+                return hit
+        spans = list(self.inner.analyze(para))
+        with self._lock:
+            self._cache[para] = spans
+            while len(self._cache) > self._size:
+                self._cache.popitem(last=False)
+        return spans
 
 
 @dataclass(frozen=True)
@@ -68,6 +118,8 @@ class Engine:
         self._local_factory = local_factory
         self._save = save_settings
         self._assistant: Any | None = None
+        self._live: Analyzer | None = None
+        self._detector_stale = False
         self._local: Any | None = None
         self._cloud: Any | None = None
         self._lock = threading.RLock()
@@ -79,18 +131,29 @@ class Engine:
     # --- parts ------------------------------------------------------------
 
     def analyzer(self) -> Analyzer:
+        """The analyzer of turns (built on first use; call from a worker)."""
+        from core.defaults import default_detector, default_router
+
         with self._lock:
             if self._analyzer is None:
-                from core.defaults import default_detector, default_router
-
                 self._analyzer = Analyzer(
                     detector=default_detector(self.settings), router=default_router(self.settings)
                 )
+            elif self._detector_stale:
+                self._analyzer.detector = default_detector(self.settings)
+                self._live = None
+            self._detector_stale = False
             return self._analyzer
 
     def analyze(self, text: str, risk_lambda: float) -> Analysis:
-        """The editor's live analysis (runs in a worker)."""
-        return self.analyzer().analyze(text, risk_lambda)
+        """The editor's live analysis (runs in a worker): the same segmenter,
+        detector and router, the detector behind a :class:`ParagraphCache`."""
+        base = self.analyzer()
+        with self._lock:
+            if self._live is None or self._live.router is not base.router:
+                self._live = Analyzer(base.segmenter, ParagraphCache(base.detector), base.router)
+            live = self._live
+        return live.analyze(text, risk_lambda)
 
     def local_model(self) -> Any | None:
         with self._lock:
@@ -101,11 +164,14 @@ class Engine:
     def cloud_door(self) -> Any | None:
         with self._lock:
             if self._cloud is None and self._cloud_factory is not None and self.store is not None:
-                self._cloud = self._cloud_factory(self.settings, self.store)
+                self._cloud = self._cloud_factory(
+                    self.settings, self.store, self.analyzer().detector
+                )
             return self._cloud
 
     def assistant(self) -> Any:
         """The turn pipeline; builds the cloud door and the local model on first use."""
+        from core.gama import PublicSpace
         from core.pipeline import Assistant
 
         with self._lock:
@@ -114,12 +180,15 @@ class Engine:
                     from core.errors import VaultLockedError
 
                     raise VaultLockedError("The vault is not open.")
+                door = self.cloud_door()
                 self._assistant = Assistant(
                     self.settings,
                     self.store,
-                    cloud=self.cloud_door(),
+                    cloud=door,
                     local=self.local_model(),
                     analyzer=self.analyzer(),
+                    # GAMA's public space runs only when a toggle in the settings is on.
+                    public_space=PublicSpace(self.settings, door) if door is not None else None,
                 )
             return self._assistant
 
@@ -159,8 +228,12 @@ class Engine:
             # Mutate in place: the Assistant and the window hold this object.
             for name in changed:
                 setattr(self.settings, name, getattr(new, name))
-            if changed & _DETECT_FIELDS and self._analyzer is not None:
-                self._rebuild_detector()
+            if changed & _DETECT_FIELDS:
+                # Rebuilt on next use, in a worker: the new lists and thresholds apply.
+                self._detector_stale = True
+                self._live = None
+                self._cloud = None  # the door re-scans with the detector
+                self._assistant = None
             if changed & _LOCAL_FIELDS:
                 self._local = None
                 self._assistant = None
@@ -177,17 +250,3 @@ class Engine:
         with self._lock:
             self._cloud = None
             self._assistant = None
-
-    def _rebuild_detector(self) -> None:
-        from core.detect.base import Detector
-
-        assert self._analyzer is not None
-        old = self._analyzer.detector
-        # Keep the loaded views (their models are slow to load); only the
-        # lists and thresholds change.
-        self._analyzer.detector = Detector(
-            old.views,
-            allow=self.settings.allow_list,
-            deny=self.settings.deny_list,
-            min_score=self.settings.detect_min_score,
-        )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
@@ -147,6 +147,8 @@ class MainWindow(QMainWindow):
 
     #: Emitted when the models are loaded (or failed to load).
     modelsReady = Signal(bool)
+    #: Emitted (from any thread) with the finished future of the demo cloud's start.
+    demoCloudDone = Signal(object)
 
     def __init__(
         self,
@@ -198,7 +200,8 @@ class MainWindow(QMainWindow):
         self._restore_state()
         self.refresh_conversations()
         if load_models:
-            self.load_models()
+            # After the first paint: the loading thread competes for the interpreter.
+            QTimer.singleShot(150, self.load_models)
 
     # --- chrome -----------------------------------------------------------
 
@@ -311,11 +314,26 @@ class MainWindow(QMainWindow):
         s = self.engine.settings
         note = f" ({self._cloud_note})" if self._cloud_note else ""
         model, url = self.engine.display_cloud or (s.cloud_model, s.cloud_base_url)
-        self.cloud_label.setText(f"☁ {model} · {url}{note}")
+        self.cloud_label.setText(f"Cloud: {model} at {url}{note}")
         self.lambda_label.setText(f"Privacy λ {s.risk_lambda:.1f} · ask: {s.approval_policy}")
-        self.vault_label.setText(
-            "🔒 Vault open" if self.engine.store is not None else "Vault locked"
-        )
+        self.vault_label.setText("Vault open" if self.engine.store is not None else "Vault locked")
+
+    # --- the demo cloud -----------------------------------------------------
+
+    def watch_demo_cloud(self, future: Any) -> None:
+        """Show the demo cloud's endpoint (or why it did not start) when it is up."""
+        self.demoCloudDone.connect(self._demo_cloud_done)
+        future.add_done_callback(self.demoCloudDone.emit)
+
+    def _demo_cloud_done(self, future: Any) -> None:
+        exc = future.exception()
+        if exc is not None:
+            self.engine.display_cloud = ("unavailable", "demo cloud")
+            report(exc, self)
+        else:
+            base_url, model = future.result()
+            self.engine.display_cloud = (model, base_url)
+        self._update_status()
 
     # --- models -----------------------------------------------------------
 

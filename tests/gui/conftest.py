@@ -156,7 +156,7 @@ def make_engine(store: Store, cloud: FakeCloud, analyzer: Analyzer) -> Callable[
             Settings(**settings),
             store,
             analyzer=analyzer_ or analyzer,
-            cloud_factory=lambda s, st: cloud,
+            cloud_factory=lambda s, st, det: cloud,
             local_factory=None,
         )
 
