@@ -146,7 +146,7 @@ class ApprovalDialog(QDialog):
 
         self.always = QCheckBox("Always approve in this conversation")
         self.always.setToolTip("Later requests of this conversation are sent without this review.")
-        self.send_btn = QPushButton(std_icon(self, "SP_DialogOkButton"), "Send")
+        self.send_btn = QPushButton("Send")
         self.send_btn.setObjectName("primary")
         self.send_btn.setDefault(True)
         self.edit_btn = QPushButton(std_icon(self, "SP_FileDialogBack"), "Edit")

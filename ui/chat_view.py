@@ -196,7 +196,7 @@ class ChatView(QWidget):
         )
         self.editor.setObjectName("chat-editor")
         self.editor.submitted.connect(self.send)
-        self.send_btn = QPushButton(std_icon(self, "SP_ArrowForward"), "Send")
+        self.send_btn = QPushButton("Send")
         self.send_btn.setObjectName("primary")
         self.send_btn.setToolTip("Send (Ctrl+Enter): you will see exactly what leaves first")
         self.send_btn.clicked.connect(self.send)

@@ -96,7 +96,7 @@ class DraftView(QWidget):
         )
         self.editor.setObjectName("draft-editor")
         self.editor.submitted.connect(self.write)
-        self.write_btn = QPushButton(std_icon(self, "SP_ArrowForward"), "Write draft")
+        self.write_btn = QPushButton("Write draft")
         self.write_btn.setObjectName("primary")
         self.write_btn.setToolTip("Write the email (Ctrl+Enter); you approve what leaves first")
         self.write_btn.clicked.connect(self.write)

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMenu,
+    QSizePolicy,
     QTextEdit,
     QToolTip,
     QVBoxLayout,
@@ -263,10 +264,10 @@ class RoutingTextEdit(QTextEdit):
             _start, route, overridden = self._badges[i]
             pm = self._lock if route == "local" else self._cloud
             p.drawPixmap(rect.left() + 1, rect.top() + 1, pm)
-            if overridden:  # a ring says "you chose this"
-                p.setPen(COLORS.exposed)
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawEllipse(rect.adjusted(-1, -1, 1, 1))
+            if overridden:  # a dot on the badge says "you chose this"
+                p.setPen(QColor("white"))
+                p.setBrush(COLORS.exposed)
+                p.drawEllipse(QPoint(rect.right() + 1, rect.top() + 2), 3, 3)
         p.end()
 
     def viewportEvent(self, event: QEvent) -> bool:
@@ -326,10 +327,10 @@ class RoutingLegend(QWidget):
     """What the tints, badges and underlines mean (colour is never the only cue)."""
 
     ITEMS = (
-        ("local", "Stays on this machine"),
-        ("remote", "Goes to the cloud, anonymized"),
-        ("entity", "Private detail → placeholder"),
-        ("exposed", "Sent as written (your choice)"),
+        ("local", "Stays here"),
+        ("remote", "To the cloud, anonymized"),
+        ("entity", "Private → placeholder"),
+        ("exposed", "Sent as written"),
     )
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -419,17 +420,22 @@ class RoutingEditor(QWidget):
 
         self.summary = QLabel("")
         self.summary.setObjectName("summary")
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # Both may shrink (the full text is in the tooltip): the editor never
+        # forces the window wider than the screen.
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.summary.setMinimumWidth(80)
         self.legend = RoutingLegend(self)
         self.legend.setVisible(show_legend)
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(4)
+        lay.addWidget(self.summary)
         lay.addWidget(self.edit, 1)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.legend, 1)
-        bottom.addWidget(self.summary)
-        lay.addLayout(bottom)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.legend.setMinimumWidth(120)
+        lay.addWidget(self.legend)
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -588,6 +594,7 @@ class RoutingEditor(QWidget):
             [(p.sentence.start, str(p.route), p.overridden) for p in analysis.plans]
         )
         self.summary.setText(summarize(analysis))
+        self.summary.setToolTip(self.summary.text())
         self.analysisChanged.emit(analysis)
 
     def _on_badge(self, index: int) -> None:

@@ -86,6 +86,8 @@ class Sidebar(QFrame):
         self.list = QListWidget()
         self.list.setObjectName("conversations")
         self.list.setIconSize(QSize(16, 16))
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.itemActivated.connect(self._open)
         self.list.itemClicked.connect(self._open)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

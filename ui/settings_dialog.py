@@ -119,7 +119,7 @@ class FieldEditor(QObject):
         elif isinstance(kind, type) and issubclass(kind, Enum):
             w = QComboBox(parent)
             for member in kind:
-                w.addItem(str(member.value).replace("_", " "), member)
+                w.addItem(str(member.value).replace("_", " ").capitalize(), member)
             w.currentIndexChanged.connect(self.changed)
         elif kind is int:
             w = QSpinBox(parent)
@@ -509,6 +509,7 @@ class SettingsDialog(QDialog):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(inner)
         return scroll
 
