@@ -230,6 +230,7 @@ class ChatView(QWidget):
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
         self.split.setChildrenCollapsible(False)
+        self.split.setSizes([480, 280])
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 10, 0, 0)
@@ -365,6 +366,15 @@ class ChatView(QWidget):
 
     def _conversation_ready(self, conversation_id: int) -> None:
         self.conversation_id = conversation_id
+        store = self._store()
+        run_in_thread(
+            store.conversation,
+            conversation_id,
+            on_return=lambda c: (
+                self.title.setText(str(c["title"])) if c["id"] == self.conversation_id else None
+            ),
+            name="chat-title",
+        )
 
     def _token(self, piece: str, source: str) -> None:
         if self._answer is None:

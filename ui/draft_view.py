@@ -257,6 +257,15 @@ class DraftView(QWidget):
 
     def _conversation_ready(self, conversation_id: int) -> None:
         self.conversation_id = conversation_id
+        store = self._store()
+        run_in_thread(
+            store.conversation,
+            conversation_id,
+            on_return=lambda c: (
+                self.title.setText(str(c["title"])) if c["id"] == self.conversation_id else None
+            ),
+            name="draft-title",
+        )
 
     def _token(self, piece: str, source: str) -> None:
         if not self._parts:

@@ -454,6 +454,12 @@ class MainWindow(QMainWindow):
             preview_text=view.editor.text(),
             overrides=view.editor.overrides,
             pool=self.analysis_pool,
+            cloud_note=(
+                f"This run uses {self.engine.display_cloud[1]} ({self._cloud_note}); "
+                "the endpoint below is used when Sottovoce starts without --demo-cloud."
+                if self.engine.display_cloud and self._cloud_note
+                else ""
+            ),
             parent=self,
         )
         dlg.finished.connect(lambda code: self._settings_done(dlg, code))

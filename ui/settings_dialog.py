@@ -383,9 +383,11 @@ class SettingsDialog(QDialog):
         preview_text: str = "",
         overrides: EditorOverrides | None = None,
         pool: QThreadPool | None = None,
+        cloud_note: str = "",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._cloud_note = cloud_note
         self.setWindowTitle("Settings")
         self.setObjectName("settings-dialog")
         self.resize(820, 640)
@@ -471,6 +473,11 @@ class SettingsDialog(QDialog):
         if page == "Cloud":
             self.api_key = ApiKeyField(self._original.cloud_base_url)
             form.addRow(QLabel("API key"), self.api_key)
+            if self._cloud_note:
+                note = QLabel(self._cloud_note)
+                note.setObjectName("banner")
+                note.setWordWrap(True)
+                lay.addWidget(note)
         if page == "Local model":
             self.gpu_label = QLabel("Checking for a GPU…")
             self.gpu_label.setObjectName("hint")

@@ -226,7 +226,7 @@ QFrame#message-user { background: #eef4fb; border-radius: 10px; }
 QFrame#message-assistant { background: palette(base); border: 1px solid #e3e6ea; border-radius: 10px; }
 QFrame#message-error { background: #fdecea; border: 1px solid #f5c2bd; border-radius: 10px; }
 QLabel#role { color: #4b5563; font-weight: 600; }
-QFrame#banner { background: #fff7e6; border: 1px solid #f3d19e; border-radius: 6px; }
+QFrame#banner { background: #fff7e6; border: 1px solid #f3d19e; border-radius: 6px; padding: 6px; }
 QPushButton#primary { background: #2364aa; color: white; border: none; border-radius: 5px;
                       padding: 6px 16px; font-weight: 600; }
 QPushButton#primary:disabled { background: #9db8d6; }
