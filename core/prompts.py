@@ -7,8 +7,8 @@ the anonymized content and tell the model how to treat placeholders.
 from __future__ import annotations
 
 PLACEHOLDER_RULE = (
-    "Some names, dates, numbers and other details were replaced by placeholders in "
-    "square brackets, such as [PERSON_1] or [DATE_2]. Keep every placeholder exactly as "
+    "Some names, dates, numbers and other details were replaced by placeholders: a kind "
+    "and a number in square brackets, in capitals. Keep every placeholder exactly as "
     "written wherever you need that detail; never invent a value for it and never "
     "invent a new placeholder. Parts of the message marked [private sentence withheld] "
     "were kept on the user's device; answer as well as you can without them."
