@@ -156,7 +156,8 @@ class ApprovalDialog(QDialog):
         self.send_btn.clicked.connect(lambda: self._finish(Decision.SEND))
         self.edit_btn.clicked.connect(lambda: self._finish(Decision.EDIT))
         self.cancel_btn.clicked.connect(lambda: self._finish(Decision.CANCEL))
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=lambda: self._finish(Decision.SEND))
+        send_key = QShortcut(QKeySequence("Ctrl+Return"), self)
+        send_key.activated.connect(lambda: self._finish(Decision.SEND))
         buttons = QHBoxLayout()
         buttons.addWidget(self.always)
         buttons.addStretch(1)
@@ -208,7 +209,7 @@ class ApprovalDialog(QDialog):
         """Toggle one value (as the checkbox does)."""
         for i in range(self.table.rowCount()):
             item = self.table.item(i, 0)
-            if item.data(Qt.ItemDataRole.UserRole) == placeholder:
+            if item is not None and item.data(Qt.ItemDataRole.UserRole) == placeholder:
                 item.setCheckState(Qt.CheckState.Checked if protect else Qt.CheckState.Unchecked)
 
     def _toggled(self, item: QTableWidgetItem) -> None:

@@ -183,10 +183,10 @@ class ChatView(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.list_lay.addWidget(self.empty)
         self.list_lay.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setWidget(self.list_host)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setWidget(self.list_host)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
 
         self.editor = RoutingEditor(
             analyze,
@@ -225,7 +225,7 @@ class ChatView(QWidget):
         cl.addLayout(actions)
 
         self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.addWidget(self.scroll)
+        self.split.addWidget(self.scroll_area)
         self.split.addWidget(composer)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
@@ -241,7 +241,7 @@ class ChatView(QWidget):
         lay.addWidget(self.split, 1)
 
         self.turns = TurnController(assistant, pool=turn_pool, parent=self)
-        self.turns.stageChanged.connect(lambda s: self.stage.setText(STAGE_TEXT.get(s, s)))
+        self.turns.stageChanged.connect(lambda s: self.stage.setText(STAGE_TEXT.get(s) or s))
         self.turns.conversationReady.connect(self._conversation_ready)
         self.turns.token.connect(self._token)
         self.turns.finished.connect(self._finished)
@@ -308,7 +308,7 @@ class ChatView(QWidget):
         return w
 
     def _scroll_end(self) -> None:
-        bar = self.scroll.verticalScrollBar()
+        bar = self.scroll_area.verticalScrollBar()
         bar.setValue(bar.maximum())
 
     def _mark_last(self) -> None:
@@ -477,6 +477,7 @@ class ChatView(QWidget):
         if not users:
             return
         text, message_id = users[-1].text(), users[-1].message_id
+        assert message_id is not None
         self._remove_from(message_id)
         self._replace_from = message_id
         self._pending = self._add("user", text)

@@ -165,7 +165,7 @@ class DraftView(QWidget):
         lay.addWidget(self.split, 1)
 
         self.turns = TurnController(assistant, pool=turn_pool, parent=self)
-        self.turns.stageChanged.connect(lambda s: self.stage.setText(STAGE_TEXT.get(s, s)))
+        self.turns.stageChanged.connect(lambda s: self.stage.setText(STAGE_TEXT.get(s) or s))
         self.turns.conversationReady.connect(self._conversation_ready)
         self.turns.token.connect(self._token)
         self.turns.finished.connect(self._finished)

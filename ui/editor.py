@@ -407,6 +407,7 @@ class RoutingEditor(QWidget):
         self.edit.setPlaceholderText(placeholder)
         self.edit.setReadOnly(read_only)
         self.edit.explain = self.explain
+        self.highlighter: RoutingHighlighter
         doc = self.edit.document()
         # Connected before the highlighter sees the document, so spans shift
         # before the changed block is re-highlighted.

@@ -151,7 +151,9 @@ class Engine:
         base = self.analyzer()
         with self._lock:
             if self._live is None or self._live.router is not base.router:
-                self._live = Analyzer(base.segmenter, ParagraphCache(base.detector), base.router)
+                # The Analyzer only calls ``detector.analyze(text)``: duck-typed.
+                cache: Any = ParagraphCache(base.detector)
+                self._live = Analyzer(base.segmenter, cache, base.router)
             live = self._live
         return live.analyze(text, risk_lambda)
 

@@ -167,7 +167,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("main-window")
         self.analysis_pool = serial_pool("analysis")
         self.turn_pool = serial_pool("turns")
-        self._views: dict[str, QWidget] = {}
+        self._views: dict[str, Any] = {}
         self._cloud_note = cloud_note
         s = engine.settings
 
@@ -291,7 +291,7 @@ class MainWindow(QMainWindow):
         self.addToolBar(tb)
 
         # Esc stops the turn of the visible view; it is window-wide on purpose.
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.stop)
 
     def _build_status(self) -> None:
         sb = self.statusBar()

@@ -11,6 +11,7 @@ and the API key, which lives in the OS keyring and is never shown in full.
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 import types
 import typing
@@ -175,7 +176,7 @@ class FieldEditor(QObject):
             w.setValue(float(value))
         elif isinstance(w, QPlainTextEdit):
             w.setPlainText("\n".join(value or []))
-        else:
+        elif isinstance(w, QLineEdit):
             w.setText("" if value is None else str(value))
 
 
@@ -266,7 +267,8 @@ class GgufPicker(QWidget):
         self._validate()
 
     def _browse(self) -> None:
-        start = str(Path(self.value()).parent) if self.value() else str(Path.home())
+        current = self.value()
+        start = str(Path(current).parent) if current else str(Path.home())
         path, _ = QFileDialog.getOpenFileName(
             self, "Choose a GGUF model", start, "GGUF models (*.gguf);;All files (*)"
         )
@@ -286,10 +288,13 @@ class GgufPicker(QWidget):
         self._worker = run_in_thread(
             check_gguf,
             path,
-            on_return=lambda msg, p=path: self._checked(p, True, msg),
-            on_error=lambda exc, p=path: self._checked(p, False, getattr(exc, "message", str(exc))),
+            on_return=functools.partial(self._checked, path, True),
+            on_error=functools.partial(self._failed, path),
             name="gguf-check",
         )
+
+    def _failed(self, path: str, exc: BaseException) -> None:
+        self._checked(path, False, getattr(exc, "message", str(exc)))
 
     def _checked(self, path: str, ok: bool, message: str) -> None:
         if path != self.value():

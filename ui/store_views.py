@@ -203,7 +203,8 @@ class PrivacyBoxView(QDialog):
 
     def selected(self) -> list[dict[str, Any]]:
         rows = sorted({i.row() for i in self.table.selectedIndexes()})
-        return [self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) for r in rows]
+        items = [self.table.item(r, 0) for r in rows]
+        return [i.data(Qt.ItemDataRole.UserRole) for i in items if i is not None]
 
     def forget_selected(self) -> None:
         chosen = self.selected()
@@ -345,7 +346,10 @@ class LedgerView(QDialog):
             self.payload.clear()
             self.response.clear()
             return
-        r = self.table.item(items[0].row(), 0).data(Qt.ItemDataRole.UserRole)
+        first = self.table.item(items[0].row(), 0)
+        if first is None:
+            return
+        r = first.data(Qt.ItemDataRole.UserRole)
         if self.raw.isChecked():
             self.payload.setPlainText(json.dumps(r["payload"], ensure_ascii=False, indent=2))
         else:

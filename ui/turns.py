@@ -97,6 +97,7 @@ class TurnController(QObject):
         self._parent = parent
         self._worker: Worker | None = None
         self._running = False
+        self._result: Any = None
         self.last_error: BaseException | None = None
 
     @property
@@ -181,7 +182,7 @@ class TurnController(QObject):
         on_return: Callable[[Any], None] | None = None,
         on_yield: Callable[[Any], None] | None = None,
     ) -> None:
-        self._result: Any = None
+        self._result = None
         w = Worker(fn, *args, name=fn.__name__, pool=self._pool)
         if on_yield is not None:
             w.signals.yielded.connect(on_yield)

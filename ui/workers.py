@@ -16,6 +16,7 @@ and a test can fail when it leaves one running.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import threading
@@ -273,8 +274,8 @@ class LatestOnly(QObject):
         self._pending = None
         self.busy.emit(True)
         w = Worker(self._fn, request, name="analysis", pool=self._pool)
-        w.signals.returned.connect(lambda res, g=gen, r=request: self._deliver(g, r, res))
-        w.on_error(lambda exc, g=gen, r=request: self._fail(g, r, exc))
+        w.signals.returned.connect(functools.partial(self._deliver, gen, request))
+        w.on_error(functools.partial(self._fail, gen, request))
         w.signals.finished.connect(self._finished)
         self._running = w
         w.start()
