@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
@@ -133,17 +134,30 @@ def test_per_entity_toggle_shows_the_value_in_the_payload_and_consents(
     assert PHONE in cloud.received[0][-1]["content"]
 
 
-def test_policy_never_sends_without_asking(qtbot: Any, make_engine: Any, cloud: FakeCloud) -> None:
+@pytest.mark.parametrize(
+    ("policy", "text", "asks"),
+    [
+        ("never", TEXT, False),
+        ("when_entities", "What are the early signs of dehydration in toddlers?", False),
+        ("when_entities", TEXT, True),
+        ("always", "What are the early signs of dehydration in toddlers?", True),
+    ],
+)
+def test_the_approval_policy_decides_when_to_ask(
+    qtbot: Any, make_engine: Any, cloud: FakeCloud, policy: str, text: str, asks: bool
+) -> None:
+    from core.pipeline import Approval
     from ui.main_window import MainWindow
 
-    w = MainWindow(make_engine(approval_policy="never"), load_models=False)
+    w = MainWindow(make_engine(approval_policy=policy), load_models=False)
     qtbot.addWidget(w)
-    type_and_wait(qtbot, w.chat)
+    type_and_wait(qtbot, w.chat, text)
+    flip_all_remote(w.chat.editor)
     asked: list[Any] = []
-    w.chat.turns._approve = lambda *a: asked.append(a)  # would record a request
+    w.chat.turns._approve = lambda *a: asked.append(a) or Approval.send()
     with qtbot.waitSignal(w.chat.turns.finished, timeout=10000):
         w.chat.send()
-    assert asked == [] and len(cloud.received) == 1
+    assert bool(asked) is asks and len(cloud.received) == 1
     w.close()
 
 
