@@ -23,6 +23,7 @@ conversation's privacy box as it was.
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -235,10 +236,15 @@ class Assistant:
         data = self.store.load_box(conversation_id)
         return PrivacyBox.from_json(data) if data else PrivacyBox()
 
-    def cloud_history(self, conversation_id: int) -> list[Message]:
-        """The cloud's view of earlier turns: anonymized user contents and answers only."""
+    def cloud_history(self, conversation_id: int, before: int | None = None) -> list[Message]:
+        """The cloud's view of earlier turns: anonymized user contents and answers only.
+
+        ``before`` (a message id) stops the history there (edit and resend).
+        """
         out: list[Message] = []
         for m in self.store.messages(conversation_id):
+            if before is not None and m["id"] >= before:
+                break
             cloud = m.get("cloud_content")
             if cloud:  # turns that never left have no cloud side
                 out.append({"role": m["role"], "content": cloud})
@@ -255,16 +261,22 @@ class Assistant:
         overrides: Mapping[int, Route] | None = None,
         unprotect: Sequence[tuple[int, int]] = (),
         analysis: Analysis | None = None,
+        replace_from: int | None = None,
     ) -> PreparedTurn:
         """Analyze ``text`` and build what would leave; sends and stores nothing.
 
         ``overrides`` flips sentences (index -> route); ``unprotect`` lists entity
         spans (start, end) the person chose to send in clear. A window that has
-        already analyzed the text may pass its ``analysis`` (same text) instead.
+        already analyzed the text may pass its ``analysis`` (same text; it is
+        copied, never changed). ``replace_from`` (a message id) prepares an edit
+        and resend or a regeneration: that message and the later ones are left
+        out of the history now and replaced only when the new turn succeeds.
         """
         if analysis is None or analysis.text != text:
             analysis = self.analyzer.analyze(text, self.settings.risk_lambda, overrides)
-        elif overrides:
+        else:
+            analysis = copy.deepcopy(analysis)
+        if overrides:
             for plan in analysis.plans:
                 if plan.index in overrides:
                     plan.route, plan.overridden = overrides[plan.index], True
@@ -273,13 +285,16 @@ class Assistant:
             plan.protected = [(e.start, e.end) not in clear for e in plan.entities]
         box = self.box_for(conversation_id)
         remote = analysis.remote()
+        extra = {"replace_from": replace_from} if replace_from is not None else {}
         if not remote:
-            return PreparedTurn(conversation_id, kind, text, analysis, box, [], None, False, "")
+            return PreparedTurn(
+                conversation_id, kind, text, analysis, box, [], None, False, "", extra
+            )
         outbound = compose_outbound(analysis, box)
         system = prompts.DRAFT_SYSTEM if kind is TurnKind.DRAFT else prompts.CHAT_SYSTEM
         messages = [{"role": "system", "content": system}]
         if kind is TurnKind.CHAT:
-            messages += self.cloud_history(conversation_id)
+            messages += self.cloud_history(conversation_id, before=replace_from)
         messages.append({"role": "user", "content": outbound})
         payload = "\n".join(m["content"] for m in messages)
         entities = [
@@ -312,6 +327,7 @@ class Assistant:
             request,
             self._needs_approval(conversation_id, request),
             outbound,
+            extra,
         )
 
     def _needs_approval(self, conversation_id: int, request: ApprovalRequest) -> bool:
@@ -365,6 +381,7 @@ class Assistant:
             prepared.kind,
             unprotect=[*already, *spans],
             analysis=prepared.analysis,
+            replace_from=prepared.extra.get("replace_from"),
         )
 
     # --- phase 2 ------------------------------------------------------------
@@ -498,6 +515,9 @@ class Assistant:
         disclosed: int,
     ) -> TurnResult:
         conv = prepared.conversation_id
+        replace_from = prepared.extra.get("replace_from")
+        if replace_from is not None:
+            self.store.delete_messages_from(conv, replace_from)
         meta = {
             "kind": str(prepared.kind),
             "routes": [str(p.route) for p in prepared.analysis.plans],
@@ -547,12 +567,16 @@ class Assistant:
                 approval = Approval.send()
         yield from self.execute(prepared, approval, cancel)
 
-    def regenerate_from(self, conversation_id: int, user_message_id: int) -> str:
-        """Drop a user message and everything after it; return its text to resend."""
+    def resend_text(self, conversation_id: int, user_message_id: int) -> str:
+        """The text of a user message, to edit and resend or regenerate.
+
+        Nothing is deleted here: pass ``replace_from=user_message_id`` to
+        :meth:`prepare`, and the old messages are replaced only when the new
+        turn succeeds (a cancelled or failed resend keeps them).
+        """
         msgs = [m for m in self.store.messages(conversation_id) if m["id"] == user_message_id]
-        if not msgs:
+        if not msgs or msgs[0]["role"] != "user":
             raise SottovoceError("That message no longer exists.")
-        self.store.delete_messages_from(conversation_id, user_message_id)
         return str(msgs[0]["content"])
 
 

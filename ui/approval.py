@@ -11,8 +11,6 @@ every later turn of the conversation.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import html
 import logging
 import re
@@ -228,10 +226,9 @@ class ApprovalDialog(QDialog):
         if not self.unprotect:
             self._render(self.request)
             return
-        # apply_approval rewrites the analysis it is given: preview on a copy.
-        scratch = dataclasses.replace(self.prepared, analysis=copy.deepcopy(self.prepared.analysis))
         try:
-            again = self.assistant.apply_approval(scratch, Approval.send(sorted(self.unprotect)))
+            # apply_approval works on a copy: self.prepared stays as it was.
+            again = self.assistant.apply_approval(self.prepared, Approval.send(sorted(self.unprotect)))
         except Exception as exc:
             from ui.errors import report
 

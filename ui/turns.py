@@ -128,8 +128,6 @@ class TurnController(QObject):
         conv = req.conversation_id
         if conv is None:
             conv = assistant.new_conversation(req.title or _title(req.text), req.kind)
-        elif req.replace_from is not None:
-            assistant.regenerate_from(conv, req.replace_from)
         if cancel.is_set():
             raise Cancelled()
         return assistant.prepare(
@@ -139,6 +137,7 @@ class TurnController(QObject):
             overrides=req.overrides or None,
             unprotect=req.unprotect,
             analysis=analysis,
+            replace_from=req.replace_from if req.conversation_id is not None else None,
         )
 
     def _prepared(self, prepared: PreparedTurn) -> None:

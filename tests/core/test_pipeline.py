@@ -218,3 +218,32 @@ def test_draft_reports_invented_placeholders(store: Store, analyzer: Analyzer) -
     assert "215-555-4078" in r.answer and "[PERSON_9]" in r.answer
     assert r.unresolved == ["[PERSON_9]"]
     assert cloud.received[0][0]["content"].startswith("You write emails")
+
+
+def test_prepare_never_changes_the_analysis_it_is_given(store: Store, analyzer: Analyzer) -> None:
+    a = make(store, analyzer, FakeCloud())
+    conv = a.new_conversation("t")
+    analysis = analyzer.analyze(TEXT)
+    before = [(p.route, list(p.protected)) for p in analysis.plans]
+    p = a.prepare(TEXT, conv, overrides={0: Route.REMOTE}, analysis=analysis, unprotect=[(13, 25)])
+    a.apply_approval(p, Approval.send(unprotect=["[PHONE_1]"]))
+    assert [(p.route, list(p.protected)) for p in analysis.plans] == before
+
+
+def test_resend_replaces_history_only_when_the_new_turn_succeeds(store: Store, analyzer: Analyzer) -> None:
+    cloud = FakeCloud(answer="first")
+    a = make(store, analyzer, cloud, chat_integration=Integration.PASS_THROUGH)
+    conv = a.new_conversation("t")
+    first = collect(a.run("What is a fever?", conv, approve=approve_all))
+    text = a.resend_text(conv, first.user_message_id or 0)
+    # A cancelled resend keeps the old turn.
+    p = a.prepare(text + " In adults?", conv, replace_from=first.user_message_id)
+    with pytest.raises(ApprovalDeclined):
+        collect(a.execute(p, Approval(Decision.CANCEL)))
+    assert [m["content"] for m in store.messages(conv)] == ["What is a fever?", "first"]
+    # The old turn is not in the resend's history, and is replaced on success.
+    cloud.answer = "second"
+    p = a.prepare(text + " In adults?", conv, replace_from=first.user_message_id)
+    assert [m["role"] for m in p.messages] == ["system", "user"]
+    collect(a.execute(p, Approval.send()))
+    assert [m["content"] for m in store.messages(conv)] == ["What is a fever? In adults?", "second"]
