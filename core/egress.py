@@ -45,6 +45,7 @@ leave (``consented``) are not scanned.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -58,6 +59,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from core.box import PLACEHOLDER_RE, PrivacyBox
+from core.entities import EntityType
 from core.errors import Cancelled, CloudError, EgressBlocked, SottovoceError
 from core.llm.base import Cancel, Messages, Reply
 from core.spans import Span
@@ -158,6 +160,13 @@ def normalize(text: str) -> str:
     """The comparison form of a value: :func:`fold` with every separator removed."""
     return fold(text).translate(_MARKS)
 
+
+#: A placeholder exactly as the box writes it (``[PERSON_1]``).
+CANONICAL_PLACEHOLDER = re.compile(
+    r"\[(?:"
+    + "|".join(sorted((t.value for t in EntityType), key=len, reverse=True))
+    + r")_\d{1,4}\]"
+)
 
 # --- the box matcher ---------------------------------------------------------------
 
@@ -440,17 +449,24 @@ class Analyzer(Protocol):
 _TITLES = {"mr", "mrs", "ms", "mx", "dr", "prof", "sir", "madam", "st", "mt"}
 
 
-def _strings(node: Any, key: str | None = None) -> Iterator[str]:
-    """Every string of a JSON body that reaches the model (not ``model`` or ``role``)."""
+def _strings(
+    node: Any, key: str | None = None, role: str | None = None
+) -> Iterator[tuple[str | None, str]]:
+    """(role, string) for every string of a JSON body that reaches the model.
+
+    ``model`` and ``role`` values are not content; ``role`` is the role of
+    the message a string belongs to (None outside messages).
+    """
     if isinstance(node, str):
         if key not in ("model", "role"):
-            yield node
+            yield role, node
     elif isinstance(node, Mapping):
+        inner = node.get("role") if isinstance(node.get("role"), str) else role
         for k, v in node.items():
-            yield from _strings(v, str(k))
+            yield from _strings(v, str(k), inner)
     elif isinstance(node, list | tuple):
         for v in node:
-            yield from _strings(v, key)
+            yield from _strings(v, key, role)
 
 
 class EgressGuard:
@@ -510,16 +526,31 @@ class EgressGuard:
     ) -> list[Hit]:
         """Private data in a request body (or a list of messages); empty when clean."""
         consented = list(consented)
-        strings = list(_strings(body))
-        text = BARRIER.join(strings)
+        pairs = list(_strings(body))
+        strings = [s for _, s in pairs]
+        # Placeholders are the box's own output: "[MRN_1]" must not match a box
+        # value "MRN" (or "Date"). Only the exact bracketed form is dropped: a
+        # loose one such as "MRN 004 82913" may be a value in disguise.
+        bare = [CANONICAL_PLACEHOLDER.sub(" ", s) for s in strings]
         matcher = self.matcher(box, consented)
-        folded = fold(text)
-        cased = text.translate(_CASED) if matcher.short_regex is not None else None
+        # Folded one by one: the barrier must survive (fold makes it a space).
+        folded = BARRIER.join(fold(s) for s in bare)
+        cased = (
+            BARRIER.join(s.translate(_CASED) for s in bare)
+            if matcher.short_regex is not None
+            else None
+        )
         hits = [Hit(t, "box") for t in sorted(matcher.find(folded, cased))]
         if self.detector is not None:
             allowed = {normalize(a) for a in consented}
             seen: set[str] = set()
-            for s in strings:
+            # The cloud's own earlier answers cannot leak anything to it: the
+            # detector skips them (a name the model invented is not private).
+            # Box values are still looked for there, in case restored text
+            # slipped into the history.
+            for role, s in pairs:
+                if role == "assistant":
+                    continue
                 for type_, norm in self._detect(s):
                     if norm not in allowed and type_ not in seen:
                         seen.add(type_)
@@ -801,6 +832,12 @@ class GuardedStream(Iterator[str]):
         self._pieces.close()
         self._raw.close()
         self._end(RequestState.CANCELLED, "closed")
+
+    def __del__(self) -> None:
+        # An abandoned stream still completes its ledger row.
+        if not self._finished:
+            with contextlib.suppress(Exception):
+                self.close()
 
 
 def blocked_types(hits: Sequence[Hit]) -> list[str]:

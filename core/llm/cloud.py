@@ -262,6 +262,9 @@ class CloudClient:
             "messages": [dict(m) for m in messages],
             "stream": stream,
         }
+        if stream:
+            # Token counts for the ledger; servers that do not know it ignore it.
+            body["stream_options"] = {"include_usage": True}
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
         if temperature is not None:
@@ -499,6 +502,14 @@ class CloudStream:
             error = None
         if error is not None:
             raise error  # outside the except block: no link to the payload
+        if self.finish_reason is None and not self.parts:
+            # llama_cpp.server, for one, answers a prompt longer than its context
+            # with an empty stream.
+            raise CloudUnreachable(
+                "The cloud endpoint closed the answer without sending any of it.",
+                hint="the conversation may be longer than the model's context; "
+                "start a new conversation or check the server",
+            )
         if self.finish_reason is None:
             # A stream that ends without a finish reason was cut (e.g. a proxy
             # closed it cleanly between events).

@@ -42,7 +42,10 @@ def free_port(host: str = HOST) -> int:
 class DemoCloud:
     """The loopback OpenAI-compatible server, as a context manager.
 
-    ``port`` None picks a free one. ``base_url`` and ``model`` are what a
+    ``port`` None picks a free one. llama_cpp.server answers a prompt longer
+    than ``n_ctx`` with an empty stream, and an answer with no ``max_tokens``
+    runs until the context is full (minutes on a CPU): callers should cap
+    ``max_tokens``. ``base_url`` and ``model`` are what a
     :class:`~core.llm.cloud.CloudClient` needs. The server's own output goes
     to a log file (``log_path``), shown in the error when it fails to start.
     """
@@ -52,7 +55,7 @@ class DemoCloud:
         model_path: str | Path | None = None,
         *,
         port: int | None = None,
-        n_ctx: int = 2048,
+        n_ctx: int = 4096,
         n_threads: int = 1,
         startup_timeout: float = 90.0,
         model_alias: str = DEMO_MODEL,

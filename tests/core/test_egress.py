@@ -501,3 +501,50 @@ def test_the_guard_is_the_pipelines_cloud_door() -> None:
 
     guard: CloudDoor = EgressGuard(FakeClient())  # checked by mypy as well
     assert callable(guard.stream)
+
+
+@pytest.mark.parametrize(
+    ("value", "type_"),
+    [("MRN", EntityType.OTHER), ("Date", EntityType.ORG), ("Person", EntityType.OTHER)],
+)
+def test_the_boxs_own_placeholders_never_match_a_value_named_like_their_type(
+    value: str, type_: EntityType
+) -> None:
+    box = make_box(("KDH-774219", EntityType.MRN), (value, type_))
+    guard = EgressGuard(FakeClient())
+    assert guard.scan(user("Her record is [MRN_1], seen on [DATE_1] by [PERSON_2]."), box=box) == []
+    assert guard.scan(user(f"Her {value} is here."), box=box) != []
+
+
+@pytest.mark.parametrize(
+    "text", ["MRN 0048 2913", "[MRN 00482913]", "Mrn_0048-2913", "MRN 004\n82913"]
+)
+def test_a_value_written_like_a_loose_placeholder_still_blocks(text: str) -> None:
+    box = make_box(("MRN 00482913", EntityType.MRN))
+    with pytest.raises(EgressBlocked):
+        EgressGuard(FakeClient()).prepare(user(text), box=box)
+
+
+def test_no_value_is_matched_across_two_strings_of_the_payload() -> None:
+    box = make_box(("Maria Gonzalez", EntityType.PERSON))
+    messages = [
+        {"role": "user", "content": "A question for Maria"},
+        {"role": "user", "content": "Gonzalez cafe opening hours?"},
+    ]
+    assert EgressGuard(FakeClient()).scan(messages, box=box) == []
+
+
+def test_the_detector_skips_the_clouds_own_answers_but_the_box_does_not() -> None:
+    detector = ListDetector({"Mayo Clinic": EntityType.ORG})
+    guard = EgressGuard(FakeClient(), detector=detector)
+    box = make_box(("Maria Gonzalez", EntityType.PERSON))
+    history = [
+        {"role": "user", "content": "Where should [PERSON_1] go?"},
+        {"role": "assistant", "content": "The Mayo Clinic is a good choice."},
+        {"role": "user", "content": "Thanks."},
+    ]
+    assert guard.scan(history, box=box) == []
+    history[1]["content"] += " Maria Gonzalez will like it."  # a restored answer slipped in
+    assert [h.source for h in guard.scan(history, box=box)] == ["box"]
+    history[0]["content"] += " Or the Mayo Clinic?"
+    assert {h.source for h in guard.scan(history, box=box)} == {"box", "detector"}

@@ -172,6 +172,15 @@ def test_cancel_stops_a_stream_between_pieces(server: RecordingProxy) -> None:
     assert got == ["Hello"] and stream.text == "Hello"
 
 
+def test_an_empty_stream_is_reported_with_the_likely_cause(server: RecordingProxy) -> None:
+    client, _ = client_for(server)
+    server.inject(Fault("empty"))
+    with pytest.raises(CloudUnreachable) as info:
+        ask(client, stream=True)
+    assert "without sending any of it" in info.value.message
+    assert "context" in (info.value.hint or "")
+
+
 def test_an_unreachable_server_is_reported_as_such() -> None:
     from core.llm.demo import free_port
 

@@ -19,7 +19,10 @@ Reusable by every integration test (pipeline, UI, CLI):
   a recorded, instant backoff (``demo_client.slept`` lists the waits).
 
 Keep requests small (``max_tokens`` of 8 or so): the server answers in well
-under a second then.
+under a second then. Without a cap, an answer runs until the 2,048-token
+context is full (about a minute), and the next turn, whose history holds it,
+gets an empty stream (``CloudUnreachable``: "closed the answer without sending
+any of it").
 """
 
 from __future__ import annotations
@@ -44,8 +47,12 @@ def pytest_collection_modifyitems(config: Any, items: list[pytest.Item]) -> None
 
 @pytest.fixture(scope="session")
 def demo_server() -> Iterator[DemoCloud]:
-    """The loopback llama_cpp.server with the embedded model, once per session."""
-    with DemoCloud() as server:
+    """The loopback llama_cpp.server with the embedded model, once per session.
+
+    Its context is 2,048 tokens: requests must cap ``max_tokens`` (an answer
+    with no cap runs until the context is full, about a minute here).
+    """
+    with DemoCloud(n_ctx=2048) as server:
         yield server
 
 

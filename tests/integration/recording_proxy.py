@@ -36,7 +36,9 @@ class Fault:
     body that is not valid JSON; for a stream, an event that is not JSON),
     ``cut`` (forward, then close the connection after ``after_events`` events
     of a stream, or half-way through a plain body), ``hang`` (wait ``delay``
-    seconds, then close without answering), ``drop`` (close at once).
+    seconds, then close without answering), ``drop`` (close at once),
+    ``empty`` (a stream with no event: what llama_cpp.server sends for a
+    prompt longer than its context).
     """
 
     kind: str
@@ -186,6 +188,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(fault)
         elif fault.kind == "malformed":
             self._malformed(stream)
+        elif fault.kind == "empty":
+            self._start_chunked()
+            self._chunk(b"")
         elif fault.kind == "hang":
             time.sleep(fault.delay)
             self._drop()
