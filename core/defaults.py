@@ -6,6 +6,7 @@ loads none.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from core.detect.base import Detector
@@ -34,6 +35,18 @@ def default_detector(settings: Settings) -> Detector:
 
 
 def default_router(settings: Settings) -> Router:
+    """The learned policy (models/router) when it is built, else the heuristic router."""
+    import models
+
+    if all((models.artifact_dir(n) / "manifest.json").exists() for n in ("router", "encoder")):
+        from core.router.policy import PolicyRouter
+
+        # Loaded on first use; a damaged file then raises ArtifactError naming the fix.
+        return PolicyRouter()
+    logging.getLogger(__name__).warning(
+        "the learned router is not built (models/router); using the heuristic router. "
+        "Build it with: python -m training.router build"
+    )
     return HeuristicRouter()
 
 

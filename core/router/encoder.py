@@ -1,0 +1,136 @@
+"""The sentence encoder at run time: all-MiniLM-L6-v2 as ONNX, run by onnxruntime.
+
+The graph in ``models/encoder/`` already does what sentence-transformers does
+after BERT (mean pooling over the attention mask, then L2 normalization), so a
+forward pass returns the same 384-dimensional sentence embeddings the router
+was trained on. Tokenization uses the model's own ``tokenizer.json`` with the
+``tokenizers`` library, truncating at 256 word pieces like sentence-transformers.
+The sentences of one query are encoded one by one (see :meth:`SentenceEncoder.encode`).
+
+``python -m training.router export-encoder`` builds the artifact.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import ArtifactError, ModelLoadError
+
+log = logging.getLogger(__name__)
+
+NAME = "encoder"
+DIM = 384
+#: sentence-transformers' max_seq_length for all-MiniLM-L6-v2.
+MAX_TOKENS = 256
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+OUTPUT = "sentence_embedding"
+
+
+def load_artifact(name: str, folder: Path | None = None) -> tuple[Path, dict[str, Any]]:
+    """Verify artifact ``name`` against its manifest; return its folder and manifest.
+
+    The loader's own errors are wrapped in :class:`ArtifactError`, whose message
+    names the file and the command that rebuilds it.
+    """
+    import models
+
+    try:
+        manifest = models.verify(name, folder)
+    except (models.ArtifactMissing, models.ArtifactCorrupt) as exc:
+        raise ArtifactError(str(exc)) from exc
+    return (folder or models.artifact_dir(name)), manifest
+
+
+def ort_session(path: Path, threads: int | None = None) -> Any:
+    """An onnxruntime CPU session for ``path`` (lazy import, actionable message)."""
+    try:
+        import onnxruntime as ort
+    except ImportError as exc:  # pragma: no cover - a runtime dependency
+        raise ModelLoadError(
+            "onnxruntime is not installed.", hint="pip install onnxruntime"
+        ) from exc
+    opts = ort.SessionOptions()
+    if threads:
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ModelLoadError(f"The model file {path} cannot be loaded: {exc}") from exc
+
+
+class SentenceEncoder:
+    """Encodes sentences into normalized MiniLM embeddings (``float32[n, 384]``).
+
+    Thread-safe: the session and tokenizer are created lazily under a lock;
+    onnxruntime sessions may be run from several threads.
+    """
+
+    def __init__(
+        self,
+        folder: Path | None = None,
+        *,
+        model_file: str | None = None,
+        threads: int | None = None,
+    ) -> None:
+        self._folder = folder
+        self._model_file = model_file
+        self._threads = threads
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self.manifest: dict[str, Any] = {}
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            folder, manifest = load_artifact(NAME, self._folder)
+            model_file = self._model_file or str(manifest.get("model_file", "model.onnx"))
+            try:
+                from tokenizers import Tokenizer
+            except ImportError as exc:  # pragma: no cover - a runtime dependency
+                raise ModelLoadError(
+                    "The tokenizers library is not installed.", hint="pip install tokenizers"
+                ) from exc
+            tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+            tok.enable_truncation(int(manifest.get("max_tokens", MAX_TOKENS)))
+            # Pad to the longest sentence of the batch, not to a fixed length.
+            tok.enable_padding(pad_id=0, pad_token="[PAD]")
+            self._tokenizer = tok
+            self.manifest = manifest
+            self._session = ort_session(folder / model_file, self._threads)
+
+    def encode(self, texts: Sequence[str], batch_size: int = 1) -> npt.NDArray[np.float32]:
+        """Embed ``texts`` (one row each, L2-normalized); an empty list gives ``(0, 384)``.
+
+        One sentence per run by default: int8 dynamic quantization scales the
+        activations over the whole batch, padding included, so a batched
+        sentence's embedding would depend on its neighbours; and unpadded runs
+        measured faster on CPU (138 vs 184 ms for a 12-sentence query).
+        """
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        self._load()
+        out = []
+        # Sorting by length keeps padding small when a batch mixes long and short sentences.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for a in range(0, len(order), batch_size):
+            idx = order[a : a + batch_size]
+            enc = self._tokenizer.encode_batch([texts[i] for i in idx])
+            ids = np.array([e.ids for e in enc], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+            feeds = {INPUTS[0]: ids, INPUTS[1]: mask, INPUTS[2]: np.zeros_like(ids)}
+            out.append(self._session.run([OUTPUT], feeds)[0])
+        emb = np.concatenate(out).astype(np.float32, copy=False)
+        result = np.empty_like(emb)
+        result[np.array(order)] = emb
+        return result

@@ -1,0 +1,141 @@
+"""The router's training code end to end on a handful of episodes (slow: real models).
+
+``python -m training.router build`` runs on two tiny data files: episodes with
+the real segmenter, detector and MiniLM, SFT and PPO for a few steps, ONNX
+export with parity, the manifest, and the frontier evaluation on the
+evaluation fold. The figures mean nothing at this size; the test proves the
+code path the shipped policy comes from.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+
+from training.metrics import split_of
+
+NAMES = [
+    ("Melissa Grant", "215-555-4078", "Keystone Family Clinic"),
+    ("Jorge Alvarez", "(312) 555-0199", "Lakeview Medical Center"),
+    ("Priya Raman", "617-555-0143", "Harbor Health"),
+    ("Tomasz Nowak", "503-555-0172", "Riverside Clinic"),
+    ("Aiko Tanaka", "206-555-0110", "Northgate Pediatrics"),
+    ("Kwame Mensah", "404-555-0188", "Peachtree Family Practice"),
+]
+
+
+def _ids(n_train: int, n_eval: int) -> list[str]:
+    train, evals, i = [], [], 0
+    while len(train) < n_train or len(evals) < n_eval:
+        rid = f"tiny-{i}"
+        (evals if split_of(rid) == "eval" else train).append(rid)
+        i += 1
+    return train[:n_train] + evals[:n_eval]
+
+
+def _medpcd(path, ids):
+    rows = []
+    for k, rid in enumerate(ids):
+        name, phone, clinic = NAMES[k % len(NAMES)]
+        query = (
+            f"hi, this is {name}, my number is {phone}. I was told by my doctor at {clinic} "
+            "that my blood pressure is a bit high. Is it safe to keep running every morning? "
+            "I also drink two cups of coffee a day. What should I ask at the next visit?"
+        )
+        rows.append(
+            {
+                "id": rid,
+                "query": query,
+                "pii_units": [name, phone, clinic],
+                "num_pii": 3,
+                "target_response": "Light exercise is usually fine.",
+                "split": "train",
+            }
+        )
+    path.write_text(json.dumps(rows), "utf-8")
+
+
+def _pupa(path, ids):
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(
+            fh,
+            [
+                "conversation_hash",
+                "predicted_category",
+                "user_query",
+                "target_response",
+                "pii_units",
+                "redacted_query",
+            ],
+        )
+        w.writeheader()
+        for k, rid in enumerate(ids):
+            name, _phone, clinic = NAMES[k % len(NAMES)]
+            w.writerow(
+                {
+                    "conversation_hash": rid,
+                    "predicted_category": "job",
+                    "user_query": f"Write a cover letter for me. My name is {name} and I worked at "
+                    f"{clinic} for five years. Make it short and friendly.",
+                    "target_response": "Dear hiring manager, ...",
+                    "pii_units": f"{name.lower()}||{clinic.lower()}",
+                    "redacted_query": "",
+                }
+            )
+
+
+@pytest.mark.slow
+def test_build_trains_exports_and_evaluates_a_tiny_router(tmp_path):
+    from core.router.policy import PolicyRouter
+    from training.router.__main__ import main
+
+    med, pupa = tmp_path / "med.json", tmp_path / "pupa.csv"
+    _medpcd(med, _ids(6, 2))
+    _pupa(pupa, _ids(4, 1))
+    out, cache, ev = tmp_path / "router", tmp_path / "cache", tmp_path / "eval"
+    code = main(
+        [
+            "build",
+            "--medpcd",
+            str(med),
+            "--pupa",
+            str(pupa),
+            "--out",
+            str(out),
+            "--cache",
+            str(cache),
+            "--eval-out",
+            str(ev),
+            "--steps",
+            "3",
+            "--episodes-per-step",
+            "4",
+            "--sft-epochs",
+            "1",
+            "--fixed-lambdas",
+            "5",
+        ]
+    )
+    assert code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert set(manifest["runs"]) == {"policy", "transformer_linear", "mlp", "fixed_lambda_5"}
+    assert all(d <= 1e-4 for d in manifest["parity_max_abs_diff"].values())
+    assert manifest["timings_s"]["total"] > 0
+    assert manifest["task_gain"].startswith("proxy")
+    policy_run = manifest["runs"]["policy"]
+    assert len(policy_run["ppo_reward_curve_every_16"]) == 1  # 3 steps + 3 critic warm-up steps
+    for fmt in ("medpcd", "pupa"):
+        results = json.loads((ev / fmt / "results.json").read_text())
+        assert results["judge"] == "proxy"
+        assert "transformer-quadratic" in results["systems"]
+        assert "transformer-fixed-lambda-5" in results["systems"]
+        assert len(results["lambda_sweep"]) >= 5
+        assert (ev / fmt / "frontier.png").exists()
+    assert manifest["metrics"]["medpcd"]["systems"]["all-remote"]["leak_pct"] == 100.0
+    # The exported policy is what the app loads.
+    router = PolicyRouter(out).load()
+    assert router.manifest["rebuild_command"] == "python -m training.router build"

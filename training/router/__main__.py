@@ -1,0 +1,365 @@
+"""``python -m training.router build | export-encoder``.
+
+``build`` is the documented command that produces the shipped router:
+
+1. the sentence encoder in ``models/encoder`` (exported first when missing);
+2. episodes from Med-PCD and PUPA (``../shared/data``), the product's default
+   detector, cached under ``runs/router/cache`` by detector fingerprint;
+3. the training fold of :func:`training.metrics.split_of` minus a development
+   part (``split_of("dev:" + id)``), which is used for the training report;
+   the evaluation fold is never seen by training;
+4. for each policy (the shipped lambda-conditioned Transformer with the
+   quadratic penalty, the linear-penalty and MLP ablations, Transformers
+   trained at fixed lambdas): SFT warm-up, then PPO;
+5. ONNX export with torch-onnxruntime parity, ``models/router/manifest.json``
+   with the command, data, time, hyperparameters and figures;
+6. ``sottovoce eval route`` on the evaluation fold of both data sets (reports
+   in ``runs/router/eval/<format>/``), whose figures go into the manifest too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import json
+import logging
+import platform
+import shlex
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("training.router")
+
+EVAL_DIR = Path("runs/router/eval")
+
+
+def _export_encoder(args: argparse.Namespace) -> int:
+    import torch
+
+    from training.router.episodes import DATA
+    from training.router.export import PARITY_SENTENCES, export_encoder
+
+    torch.set_num_threads(args.threads)
+    sentences = list(PARITY_SENTENCES)
+    if DATA["medpcd"].exists():
+        # Real sentences of the data set make a better parity sample than a handful of examples.
+        from core.segment import Segmenter
+        from training.metrics import read_medpcd
+
+        seg = Segmenter()
+        for rec in read_medpcd(DATA["medpcd"])[:30]:
+            sentences += [s.text for s in seg.segment(rec.text)]
+    manifest = export_encoder(Path(args.out), sentences, quantize=not args.fp32)
+    print(json.dumps(manifest["metrics"], indent=2))
+    return 0
+
+
+def _dev_metrics(policy: Any, episodes: list[Any], judge: Any, penalty: str) -> dict[str, Any]:
+    """Leak, catastrophic rate and pooled retention on the development part, per lambda."""
+    import numpy as np
+    import torch
+
+    from training.router.features import batch
+    from training.router.policy import p_remote
+    from training.router.reward import reward
+
+    out: dict[str, Any] = {}
+    for lam in (0.0, 2.0, 5.0, 10.0):
+        for src in sorted({e.source for e in episodes}):
+            eps = [e for e in episodes if e.source == src]
+            leaked = located = cat = 0
+            gains, rewards = [], []
+            with torch.no_grad():
+                for a in range(0, len(eps), 64):
+                    chunk = eps[a : a + 64]
+                    p = p_remote(policy(*batch(chunk, [lam] * len(chunk)))).numpy()
+                    for j, e in enumerate(chunk):
+                        o = reward(
+                            e, (p[j, : len(e.sentences)] >= 0.5).tolist(), lam, judge, penalty
+                        )
+                        leaked += o.leaked
+                        located += len(e.units)
+                        cat += bool(e.units) and 2 * o.leaked >= len(e.units)
+                        gains.append(o.gain)
+                        rewards.append(o.reward)
+            out[f"{src}@{lam:g}"] = {
+                "leak_pct": round(100 * leaked / max(located, 1), 2),
+                "catastrophic_rate": round(cat / max(len(eps), 1), 4),
+                "pooled_retention": round(float(np.mean(gains)), 4),
+                "reward": round(float(np.mean(rewards)), 4),
+            }
+    return out
+
+
+def _build(args: argparse.Namespace) -> int:
+    import numpy as np
+    import torch
+
+    import models
+    from training.metrics import split_of
+    from training.router import export as ex
+    from training.router.episodes import build_episodes, default_parts, describe_detector
+    from training.router.judge import PooledRetention
+    from training.router.policy import PolicyConfig, ValueCritic, make_policy
+    from training.router.ppo import PPOConfig, train_ppo
+    from training.router.sft import SFTConfig, train_sft
+
+    t_start = time.perf_counter()
+    torch.set_num_threads(args.threads)
+    out = Path(args.out)
+    timings: dict[str, float] = {}
+
+    enc_dir = Path(args.encoder)
+    if not (enc_dir / "manifest.json").exists():
+        log.info("exporting the sentence encoder to %s", enc_dir)
+        _export_encoder(argparse.Namespace(out=str(enc_dir), threads=args.threads, fp32=False))
+    timings["encoder"] = round(time.perf_counter() - t_start, 1)
+
+    t0 = time.perf_counter()
+    cache = Path(args.cache)
+    detector, segmenter, store = default_parts(cache)
+    sources = {"medpcd": Path(args.medpcd), "pupa": Path(args.pupa)}
+    episodes = []
+    data_info = {}
+    for fmt, path in sources.items():
+        if not path.exists():
+            log.warning("%s not found; training without it", path)
+            continue
+        eps = build_episodes(path, fmt, detector, segmenter, store, split="train", cache=cache)
+        if args.limit:
+            eps = eps[: args.limit]
+        episodes += eps
+        from training.router.episodes import _file_sha
+
+        data_info[fmt] = {"path": str(path), "sha256": _file_sha(path), "train_fold": len(eps)}
+    if not episodes:
+        raise SystemExit("no training data found (see --medpcd / --pupa)")
+    train = [e for e in episodes if split_of("dev:" + e.id) == "train"]
+    dev = [e for e in episodes if split_of("dev:" + e.id) == "eval"]
+    for fmt in data_info:
+        data_info[fmt]["train"] = sum(e.source == fmt for e in train)
+        data_info[fmt]["dev"] = sum(e.source == fmt for e in dev)
+    timings["episodes"] = round(time.perf_counter() - t0, 1)
+    log.info("episodes: %d train, %d dev (%.0fs)", len(train), len(dev), timings["episodes"])
+
+    judge = PooledRetention(store)
+    sft_cfg = SFTConfig(epochs=args.sft_epochs, seed=args.seed)
+    base = PPOConfig(
+        lr=args.ppo_lr,
+        steps=args.steps,
+        episodes_per_step=args.episodes_per_step,
+        critic_warmup=min(16, args.steps),
+        seed=args.seed,
+    )
+    runs: dict[str, tuple[str, PPOConfig]] = {
+        "policy": ("transformer", base),
+        "transformer_linear": ("transformer", dataclasses.replace(base, penalty="linear")),
+        "mlp": ("mlp", base),
+    }
+    fixed = [float(x) for x in args.fixed_lambdas.split(",") if x.strip()]
+    for lam in fixed:
+        runs[f"fixed_lambda_{lam:g}"] = ("transformer", dataclasses.replace(base, fixed_lambda=lam))
+    if args.only:
+        runs = {k: v for k, v in runs.items() if k in args.only.split(",")}
+
+    sft_done: dict[str, Any] = {}
+    report: dict[str, Any] = {}
+    trained: dict[str, Any] = {}
+    for name, (kind, ppo_cfg) in runs.items():
+        t0 = time.perf_counter()
+        if kind not in sft_done:
+            torch.manual_seed(args.seed)
+            pol = make_policy(PolicyConfig(kind=kind))
+            hist = train_sft(pol, train, sft_cfg)
+            sft_done[kind] = (copy.deepcopy(pol.state_dict()), hist)
+        pol = make_policy(PolicyConfig(kind=kind))
+        pol.load_state_dict(sft_done[kind][0])
+        sft_dev = _dev_metrics(pol, dev, judge, ppo_cfg.penalty) if name == "policy" else None
+        torch.manual_seed(args.seed)
+        ppo_hist = train_ppo(pol, ValueCritic(), train, judge, ppo_cfg)
+        trained[name] = pol
+        curves = ppo_hist["curves"]
+        k = max(1, min(16, len(curves["reward"])))
+        report[name] = {
+            "kind": kind,
+            "architecture": PolicyConfig(kind=kind).to_json(),
+            "ppo": ppo_cfg.to_json(),
+            "sft_bce": [round(x, 4) for x in sft_done[kind][1]["bce"]],
+            "ppo_last_steps": {key: round(float(np.mean(v[-k:])), 4) for key, v in curves.items()},
+            "ppo_reward_curve_every_16": [
+                round(float(np.mean(curves["reward"][i : i + 16])), 4)
+                for i in range(0, len(curves["reward"]), 16)
+            ],
+            "dev": _dev_metrics(pol, dev, judge, ppo_cfg.penalty),
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
+        if sft_dev is not None:
+            report[name]["dev_after_sft"] = sft_dev
+        log.info("%s trained in %.0fs; dev %s", name, report[name]["seconds"], report[name]["dev"])
+        torch.save(
+            {"state_dict": pol.state_dict(), "config": PolicyConfig(kind=kind).to_json()},
+            cache.parent / f"{name}.pt",
+        )
+
+    t0 = time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    parity = {}
+    for name, pol in trained.items():
+        fname = f"{name}.onnx"
+        parity[fname] = ex.export_policy(pol, out / fname)
+        files.append(fname)
+        if parity[fname] > ex.POLICY_PARITY_TOL:
+            raise SystemExit(f"{fname}: torch/onnxruntime parity {parity[fname]:.2e} too large")
+    timings["export"] = round(time.perf_counter() - t0, 1)
+
+    from core.router.policy import (
+        DETECT_DIM,
+        EXTRA_FEATURES,
+        FEATURES_VERSION,
+        INPUTS,
+        OUTPUT,
+        TYPES,
+    )
+
+    enc_manifest = models.load_manifest("encoder", enc_dir)
+    manifest: dict[str, Any] = {
+        "name": "router",
+        "files": files,
+        "model_file": "policy.onnx",
+        "fixed_lambda_files": {
+            f"{lam:g}": f"fixed_lambda_{lam:g}.onnx"
+            for lam in fixed
+            if f"fixed_lambda_{lam:g}" in trained
+        },
+        "inputs": list(INPUTS),
+        "outputs": [OUTPUT],
+        "input_shapes": {
+            INPUTS[0]: "float32[batch, sentences, 384] (all-MiniLM-L6-v2, normalized)",
+            INPUTS[1]: f"float32[batch, sentences, {DETECT_DIM}]",
+            INPUTS[2]: "float32[batch] (lambda, clamped to [0, 10])",
+        },
+        "features_version": FEATURES_VERSION,
+        "detect_features": [f"log1p_count_{t.value}" for t in TYPES] + list(EXTRA_FEATURES),
+        "decision": "remote when p_remote >= 0.5",
+        "opset": ex.OPSET,
+        "versions": {**ex._versions(), "python": platform.python_version()},
+        "encoder": {
+            "model": enc_manifest.get("model"),
+            "precision": enc_manifest.get("precision"),
+            "sha256": enc_manifest.get("files", {}).get("model.onnx"),
+            "trained_on": "sentence-transformers embeddings (fp32)",
+        },
+        "detector": describe_detector(detector),
+        "training_command": "python -m training.router "
+        + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "rebuild_command": "python -m training.router build",
+        "task_gain": "proxy: sentence-pooled MiniLM semantic retention (no LLM judge on the "
+        "build machine)",
+        "reward": "R = TaskGain - lambda * Leak^2 (linear ablation: Leak^1), lambda ~ U[0, 10] "
+        "per episode; Leak = located gold units in the exact outbound / located units",
+        "sft": sft_cfg.to_json(),
+        "data": data_info,
+        "split": "training.metrics.split_of(id) == 'train' and split_of('dev:' + id) == 'train'; "
+        "dev = the rest of the training fold; the eval fold is never used in training",
+        "runs": report,
+        "parity_max_abs_diff": parity,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {"cpu_threads_used": args.threads, "platform": platform.platform()},
+    }
+    models.write_manifest(out, {**manifest, "timings_s": timings})
+
+    metrics: dict[str, Any] = {}
+    if not args.no_eval and "policy" in trained:
+        from training.router.eval_route import evaluate_file
+
+        for fmt, path in sources.items():
+            if not path.exists():
+                continue
+            t0 = time.perf_counter()
+            res = evaluate_file(
+                path,
+                fmt,
+                Path(args.eval_out) / fmt,
+                split="eval",
+                limit=args.eval_limit,
+                models_dir=out,
+                cache=cache,
+            )
+            timings[f"eval_{fmt}"] = round(time.perf_counter() - t0, 1)
+            strip = lambda d: {k: v for k, v in d.items() if k != "_extra"}  # noqa: E731
+            metrics[fmt] = {
+                "judge": res["judge"],
+                "queries": res["info"]["queries"],
+                "units_located": res["info"]["units_located"],
+                "systems": {k: strip(v) for k, v in res["systems"].items()},
+                "lambda_sweep": [strip(p) for p in res["lambda_sweep"]],
+                "report": str(Path(args.eval_out) / fmt / "report.md"),
+            }
+    try:
+        from benchmarks.bench_router import measure
+
+        metrics["routing_cost"] = measure(out, repeats=50)
+    except Exception as exc:  # the benchmark is a report, never a reason to fail the build
+        log.warning("routing benchmark failed: %s", exc)
+    timings["total"] = round(time.perf_counter() - t_start, 1)
+    models.write_manifest(out, {**manifest, "timings_s": timings, "metrics": metrics})
+    print(json.dumps({"timings_s": timings, "metrics_at_lambda_5": _headline(metrics)}, indent=2))
+    return 0
+
+
+def _headline(metrics: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for fmt, m in metrics.items():
+        if not isinstance(m, dict) or "systems" not in m:
+            out[fmt] = m
+            continue
+        out[fmt] = {
+            name: {k: d[k] for k in ("leak_pct", "catastrophic_rate", "semantic_retention")}
+            for name, d in m["systems"].items()
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from training.router.episodes import CACHE, DATA
+
+    parser = argparse.ArgumentParser(prog="python -m training.router")
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="train and export the shipped router (models/router)")
+    b.add_argument("--out", default="models/router")
+    b.add_argument("--encoder", default="models/encoder")
+    b.add_argument("--medpcd", default=str(DATA["medpcd"]))
+    b.add_argument("--pupa", default=str(DATA["pupa"]))
+    b.add_argument("--cache", default=str(CACHE))
+    b.add_argument("--eval-out", default=str(EVAL_DIR))
+    b.add_argument("--steps", type=int, default=256, help="PPO steps (default 256)")
+    b.add_argument("--ppo-lr", type=float, default=3e-4, help="PPO actor learning rate")
+    b.add_argument("--episodes-per-step", type=int, default=64)
+    b.add_argument("--sft-epochs", type=int, default=8)
+    b.add_argument("--fixed-lambdas", default="5", help="comma-separated; empty for none")
+    b.add_argument("--only", help="train only these runs (comma-separated names)")
+    b.add_argument("--limit", type=int, help="use only the first N training episodes per data set")
+    b.add_argument("--no-eval", action="store_true", help="skip the frontier evaluation")
+    b.add_argument("--eval-limit", type=int, help="evaluate only the first N queries per data set")
+    b.add_argument("--threads", type=int, default=1)
+    b.add_argument("--seed", type=int, default=0)
+    b.set_defaults(handler=_build)
+    e = sub.add_parser("export-encoder", help="export all-MiniLM-L6-v2 to models/encoder")
+    e.add_argument("--out", default="models/encoder")
+    e.add_argument("--fp32", action="store_true", help="do not quantize to int8")
+    e.add_argument("--threads", type=int, default=1)
+    e.set_defaults(handler=_export_encoder)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    for noisy in ("presidio-analyzer", "sentence_transformers", "httpx"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,310 @@
+"""Episodes of the router: one query is one episode.
+
+A query of Med-PCD or PUPA is segmented with the project's segmenter, its gold
+PII units are located (:mod:`training.metrics`), the real detector runs over
+it, and each sentence gets its MiniLM embedding, the embedding of its
+anonymized form (what the cloud would read, :func:`core.router.policy.cloud_view`;
+the policy's input) and its detection features. The
+slow parts are cached under ``runs/router/cache``: detections in a folder
+named by the detector's fingerprint (its views, their code and model files,
+its thresholds), embeddings by content. When the NER view joins the detector,
+only detection and the anonymized embeddings are recomputed.
+
+:func:`outbound` and :func:`leaked_units` are the exact leak of a routing: the
+same :func:`core.analyze.compose_outbound` and :class:`core.box.PrivacyBox`
+the product uses, and EVALUATION.md's normalized match of the gold units.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.analyze import Analysis, Route, SentencePlan, assign, compose_outbound
+from core.box import PrivacyBox
+from core.detect.base import Detector
+from core.entities import EntityType
+from core.router.policy import cloud_view
+from core.segment import Segmenter
+from core.spans import Sentence, Span
+from training import metrics
+from training.router.features import EmbeddingStore, SentenceEmbedder, detection_features
+
+log = logging.getLogger(__name__)
+
+CACHE = Path("runs/router/cache")
+DATA = {
+    "medpcd": Path("../shared/data/med_pcd/med_pcd_train.json"),
+    "pupa": Path("../shared/data/pupa/PUPA_New.csv"),
+}
+
+
+@dataclass
+class Episode:
+    """One query with everything the router and the reward need."""
+
+    id: str
+    source: str
+    split: str
+    text: str
+    sentences: list[Sentence]
+    entities: list[list[Span]]  # detected, per sentence, offsets in ``text``
+    units: list[str]  # located gold units
+    occurrences: list[list[tuple[int, int]]]  # per located unit
+    not_located: int  # gold units that do not occur in the query
+    emb: np.ndarray  # float32[n, 384], the sentences as written (the reward's query side)
+    emb_anon: np.ndarray  # float32[n, 384], the sentences anonymized (the policy's input)
+    ntok: np.ndarray  # float32[n], word pieces per sentence as written
+    ntok_anon: np.ndarray  # float32[n], word pieces per sentence anonymized
+    det: np.ndarray  # float32[n, DETECT_DIM]
+    target: str | None = None
+    _outbound: dict[tuple[bool, ...], tuple[str, int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def gold_sentence(self) -> np.ndarray:
+        """bool[n]: the sentence overlaps an occurrence of a located unit."""
+        out = np.zeros(len(self.sentences), dtype=bool)
+        for occs in self.occurrences:
+            for a, b in occs:
+                for i, s in enumerate(self.sentences):
+                    if s.start < b and a < s.end:
+                        out[i] = True
+        return out
+
+    @property
+    def detected_sentence(self) -> np.ndarray:
+        return np.array([bool(e) for e in self.entities], dtype=bool)
+
+    def route(self, remote: Sequence[bool]) -> tuple[str, int]:
+        """The outbound text of a routing and how many located units it leaks (memoized)."""
+        key = tuple(bool(r) for r in remote)
+        hit = self._outbound.get(key)
+        if hit is None:
+            text = outbound(self, key)
+            hit = (text, leaked_units(self.units, text))
+            if len(self._outbound) < 4096:
+                self._outbound[key] = hit
+        return hit
+
+
+# --- the exact leak -------------------------------------------------------------------
+
+
+def analysis_of(ep: Episode, remote: Sequence[bool], risk_lambda: float = 5.0) -> Analysis:
+    """The product's :class:`Analysis` for a given routing of an episode."""
+    plans = [
+        SentencePlan(i, s, Route.REMOTE if r else Route.LOCAL, 1.0 if r else 0.0, list(ents))
+        for i, (s, ents, r) in enumerate(zip(ep.sentences, ep.entities, remote, strict=True))
+    ]
+    return Analysis(ep.text, plans, risk_lambda, "training")
+
+
+def outbound(ep: Episode, remote: Sequence[bool]) -> str:
+    """The user content the cloud would receive: remote sentences anonymized by a fresh box."""
+    if not any(remote):
+        return ""
+    return compose_outbound(analysis_of(ep, remote), PrivacyBox())
+
+
+def outbound_verbatim(ep: Episode) -> str:
+    """The whole query sent as written (the all-remote baseline)."""
+    return ep.text
+
+
+def leaked_units(units: Sequence[str], payload: str) -> int:
+    """Located gold units present in ``payload`` after normalization (EVALUATION.md)."""
+    if not payload:
+        return 0
+    norm = metrics.normalize_for_leak(payload)
+    count = 0
+    for u in units:
+        nu = metrics.normalize_for_leak(u)
+        count += bool(nu) and nu in norm
+    return count
+
+
+# --- fingerprints ----------------------------------------------------------------------
+
+
+def _file_sha(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _class_source(cls: type) -> bytes:
+    """A class's qualified name and the source of its module (empty when unavailable)."""
+    out = f"{cls.__module__}.{cls.__qualname__}".encode()
+    module = inspect.getmodule(cls)
+    try:
+        return out + (inspect.getsource(module).encode() if module else b"")
+    except (OSError, TypeError):
+        return out
+
+
+def detector_fingerprint(detector: Detector) -> str:
+    """A short hash that changes whenever the detector could find other spans.
+
+    It covers each view's class and module source, any model artifact the
+    views load (their manifests), the detector's own code and its thresholds
+    and lists. The router's cache of detections and its manifest use it.
+    """
+    import core.detect.base
+    import core.spans
+
+    h = hashlib.sha256()
+    for mod in (core.detect.base, core.spans):
+        h.update(inspect.getsource(mod).encode())
+    for view in detector.views:
+        h.update(_class_source(type(view)))
+        h.update(f"{getattr(view, 'name', '')}:{getattr(view, 'version', '')}".encode())
+    import models
+
+    for name in ("ner",):
+        manifest = models.artifact_dir(name) / "manifest.json"
+        if manifest.exists():
+            h.update(manifest.read_bytes())
+    # The detector's own class (plain union, or GAMA's fusion) and its settings.
+    h.update(_class_source(type(detector)))
+    simple: dict[str, Any] = {"agent": type(getattr(detector, "agent", None)).__name__}
+    for k, v in sorted(vars(detector).items()):
+        try:  # plain settings only (thresholds, lists); objects would hash their address
+            simple[k] = json.loads(json.dumps(sorted(v) if isinstance(v, set) else v))
+        except TypeError:
+            continue
+    h.update(json.dumps(simple, sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
+def describe_detector(detector: Detector) -> dict[str, Any]:
+    return {
+        "class": type(detector).__name__,
+        "views": [getattr(v, "name", type(v).__name__) for v in detector.views],
+        "min_score": detector.min_score,
+        "fingerprint": detector_fingerprint(detector),
+    }
+
+
+# --- building ---------------------------------------------------------------------------
+
+
+def _span_json(s: Span) -> list[Any]:
+    return [s.start, s.end, str(s.type), round(s.score, 6), s.views]
+
+
+def _span_of(row: list[Any]) -> Span:
+    return Span(int(row[0]), int(row[1]), EntityType(row[2]), float(row[3]), dict(row[4]))
+
+
+def detect_cached(
+    records: Sequence[metrics.Record],
+    detector: Detector,
+    data_key: str,
+    cache: Path = CACHE,
+) -> list[list[Span]]:
+    """Detected spans of every record, from the cache when this detector saw this file."""
+    folder = cache / f"det-{detector_fingerprint(detector)}"
+    path = folder / f"{data_key}.json"
+    if path.exists():
+        rows = json.loads(path.read_text("utf-8"))
+        if len(rows) == len(records):
+            return [[_span_of(r) for r in row] for row in rows]
+    out: list[list[Span]] = []
+    t0 = time.perf_counter()
+    for i, rec in enumerate(records):
+        out.append(detector.analyze(rec.text))
+        if (i + 1) % 200 == 0:
+            log.info("detected %d/%d (%.1fs)", i + 1, len(records), time.perf_counter() - t0)
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([[_span_json(s) for s in spans] for spans in out]), "utf-8")
+    return out
+
+
+def build_episodes(
+    path: Path,
+    fmt: str,
+    detector: Detector,
+    segmenter: Segmenter,
+    store: EmbeddingStore,
+    *,
+    split: str = "all",
+    limit: int | None = None,
+    cache: Path = CACHE,
+) -> list[Episode]:
+    """Read a data file and build its episodes (queries with no sentence are skipped)."""
+    records = metrics.read_records(path, fmt)
+    data_key = f"{fmt}-{_file_sha(path)[:12]}"
+    spans_all = detect_cached(records, detector, data_key, cache)
+    chosen = [
+        (r, s)
+        for r, s in zip(records, spans_all, strict=True)
+        if split == "all" or r.split == split
+    ]
+    if limit is not None:
+        chosen = chosen[:limit]
+    t0 = time.perf_counter()
+    pre = []
+    for rec, spans in chosen:
+        sentences = segmenter.segment(rec.text)
+        if not sentences:
+            continue
+        entities = assign(sentences, spans)
+        pre.append((rec, sentences, entities, cloud_view(rec.text, sentences, entities)))
+    raw_texts = [s.text for _r, sents, _e, _a in pre for s in sents]
+    anon_texts = [a for *_x, anon in pre for a in anon]
+    emb_all = store.get(raw_texts)
+    anon_all = store.get(anon_texts)
+    ntok_all = store.embedder.token_counts(raw_texts) if raw_texts else np.zeros(0)
+    ntok_anon_all = store.embedder.token_counts(anon_texts) if anon_texts else np.zeros(0)
+    store.save()
+    episodes = []
+    k = 0
+    for rec, sentences, entities, _anon in pre:
+        n = len(sentences)
+        occ = metrics.locate_units(rec.text, rec.units, rec.case_sensitive)
+        located = [(u, o) for u, o in zip(rec.units, occ, strict=True) if o]
+        episodes.append(
+            Episode(
+                id=rec.id,
+                source=fmt,
+                split=rec.split,
+                text=rec.text,
+                sentences=sentences,
+                entities=entities,
+                units=[u for u, _ in located],
+                occurrences=[o for _, o in located],
+                not_located=len(rec.units) - len(located),
+                emb=emb_all[k : k + n],
+                emb_anon=anon_all[k : k + n],
+                ntok=np.maximum(ntok_all[k : k + n], 1.0),
+                ntok_anon=np.maximum(ntok_anon_all[k : k + n], 1.0),
+                det=detection_features(sentences, entities),
+                target=rec.extra.get("target_response"),
+            )
+        )
+        k += n
+    log.info("%s: %d episodes in %.1fs", data_key, len(episodes), time.perf_counter() - t0)
+    return episodes
+
+
+def default_parts(cache: Path = CACHE) -> tuple[Detector, Segmenter, EmbeddingStore]:
+    """The product's default detector and segmenter, and the sentence-embedding cache."""
+    from core.defaults import default_detector
+    from core.settings import Settings
+
+    return (
+        default_detector(Settings()),
+        Segmenter(),
+        EmbeddingStore(cache, "minilm-256", SentenceEmbedder()),
+    )

@@ -1,0 +1,515 @@
+"""``sottovoce eval route``: the privacy-utility frontier of every routing baseline.
+
+Every system routes the same queries with the same segmentation and the same
+detected spans (the product's default detector), and every figure is computed
+on the exact outbound user content the product would send
+(:func:`core.analyze.compose_outbound` with a fresh privacy box). Learned
+policies run the way the app runs them: the ONNX encoder and the ONNX policy
+through :class:`core.router.policy.PolicyRouter`, decision ``p_remote >= 0.5``.
+
+Systems (EVALUATION.md): all-local, all-remote (verbatim), redact-all,
+heuristic, the stateless MLP, the Transformer trained with a linear and with a
+quadratic penalty (the quadratic one is the shipped policy), policies trained
+at a fixed lambda (when shipped), all at lambda 5, and the shipped policy over
+a lambda sweep.
+
+Metrics and how an empty outbound (everything stayed local) counts:
+
+* ``leak_pct``: leaked located units / located units, in percent (a unit leaks
+  when it occurs in the outbound after NFKC, case folding and whitespace
+  collapsing); an empty outbound leaks nothing.
+* ``query_leak_rate``: share of queries with at least one leaked unit.
+* ``catastrophic_rate``: share of queries that leak at least half of their
+  located units (queries with no located unit never count as catastrophic).
+* ``remote_share``: share of the query's non-PII, non-space characters that
+  reach the cloud as written (characters of remote sentences outside gold
+  units and outside detected spans, which become placeholders); 0 when empty.
+* ``semantic_retention`` (proxy): cosine similarity of the MiniLM embeddings
+  (sentence-transformers, 512 word pieces) of the outbound content and of the
+  query; 0 when empty (nothing of the query reached the cloud).
+* ``bleu`` (proxy): sacrebleu's sentence BLEU of the outbound against the
+  query, 0-100; 0 when empty.
+* ``quality``: PAPILLON's pairwise LLM judge pass rate in percent, when a judge
+  endpoint is given (the endpoint also plays the cloud model and answers the
+  outbound content); ``null`` otherwise. An empty outbound fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.router.base import HeuristicRouter, RouteInput
+from training import metrics
+from training.router.episodes import (
+    CACHE,
+    Episode,
+    build_episodes,
+    default_parts,
+    describe_detector,
+    outbound,
+)
+from training.router.features import EmbeddingStore, SentenceEmbedder
+from training.router.judge import ExactRetention, LLMJudge, PooledRetention
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LAMBDA = 5.0
+SWEEP = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+KEYS = (
+    "leak_pct",
+    "query_leak_rate",
+    "catastrophic_rate",
+    "remote_share",
+    "semantic_retention",
+    "bleu",
+    "quality",
+)
+#: Learned systems: name -> policy file in models/router (skipped when not shipped).
+LEARNED = {
+    "mlp": "mlp.onnx",
+    "transformer-linear": "transformer_linear.onnx",
+    "transformer-quadratic": "policy.onnx",
+}
+CATASTROPHIC = "a query is a catastrophic leak when at least half of its located PII units leak"
+EMPTY = (
+    "an empty outbound (everything stayed local) leaks nothing and scores 0 on semantic "
+    "retention, BLEU, remote share and quality"
+)
+
+
+@dataclass
+class Row:
+    """The per-query outcome of one system."""
+
+    leaked: int
+    leaked_fuzzy: int
+    located: int
+    retention: float
+    pooled: float
+    bleu: float
+    remote_chars: int
+    clear_chars: int
+    remote_sentences: int
+    quality: float | None
+
+
+def _nonpii_chars(ep: Episode) -> np.ndarray:
+    """bool[len(text)]: non-space characters outside every gold unit occurrence."""
+    keep = np.array([not c.isspace() for c in ep.text], dtype=bool)
+    for occs in ep.occurrences:
+        for a, b in occs:
+            keep[a:b] = False
+    return keep
+
+
+def remote_chars(ep: Episode, remote: np.ndarray, clear: np.ndarray) -> int:
+    """Non-PII characters of the remote sentences that are sent as written (not placeholders)."""
+    sent = np.zeros(len(ep.text), dtype=bool)
+    for s, r in zip(ep.sentences, remote, strict=True):
+        if r:
+            sent[s.start : s.end] = True
+    for ents, r in zip(ep.entities, remote, strict=True):
+        if r:
+            for e in ents:
+                sent[e.start : e.end] = False
+    return int((sent & clear).sum())
+
+
+class Evaluator:
+    """Scores routings of a list of episodes; caches what the systems share."""
+
+    def __init__(
+        self,
+        episodes: Sequence[Episode],
+        exact: ExactRetention,
+        pooled: PooledRetention,
+        judge: LLMJudge | None = None,
+        fuzzy: bool = True,
+    ) -> None:
+        import sacrebleu
+
+        self.episodes = list(episodes)
+        self.exact = exact
+        self.pooled = pooled
+        self.judge = judge
+        self.fuzzy = fuzzy
+        self._bleu = sacrebleu.sentence_bleu
+        self._clear = [_nonpii_chars(e) for e in self.episodes]
+        self._memo: dict[tuple[int, str], Row] = {}
+
+    def rows(self, payloads: Sequence[tuple[str, np.ndarray]]) -> list[Row]:
+        """Score one system: for each episode, its outbound text and routing."""
+        todo = [
+            (i, text)
+            for i, (text, _r) in enumerate(payloads)
+            if (i, text) not in self._memo and text.strip()
+        ]
+        # One batched encoder call for every new outbound text.
+        self.exact.store.get([t for _i, t in todo] + [self.episodes[i].text for i, _t in todo])
+        out = []
+        for i, (text, remote) in enumerate(payloads):
+            key = (i, text)
+            if key not in self._memo:
+                self._memo[key] = self._row(i, text, remote)
+            out.append(self._memo[key])
+        self.exact.store.save()
+        return out
+
+    def _row(self, i: int, text: str, remote: np.ndarray) -> Row:
+        from training.router.episodes import leaked_units
+
+        ep = self.episodes[i]
+        empty = not text.strip()
+        leaked = 0 if empty else leaked_units(ep.units, text)
+        fuzzy = leaked
+        if self.fuzzy and not empty:
+            fuzzy = sum(metrics.unit_leaked_fuzzy(u, text) for u in ep.units)
+        quality = None
+        if self.judge is not None:
+            quality = self.judge.gain(ep, remote.tolist(), text)
+        verbatim = text == ep.text
+        return Row(
+            leaked=leaked,
+            leaked_fuzzy=fuzzy,
+            located=len(ep.units),
+            retention=self.exact.similarity(ep.text, text),
+            pooled=1.0 if verbatim else self.pooled.gain(ep, remote.tolist(), text),
+            bleu=0.0 if empty else float(self._bleu(text, [ep.text]).score),
+            remote_chars=int(self._clear[i].sum())
+            if verbatim
+            else remote_chars(ep, remote, self._clear[i]),
+            clear_chars=int(self._clear[i].sum()),
+            remote_sentences=int(remote.sum()),
+            quality=quality,
+        )
+
+
+def summarize(rows: Sequence[Row]) -> dict[str, Any]:
+    """The schema's figures (and a few extra ones) over a system's rows."""
+    n = max(len(rows), 1)
+    located = sum(r.located for r in rows)
+    leaked = sum(r.leaked for r in rows)
+    out: dict[str, Any] = {
+        "leak_pct": round(100.0 * leaked / located, 3) if located else 0.0,
+        "query_leak_rate": round(sum(r.leaked > 0 for r in rows) / n, 4),
+        "catastrophic_rate": round(
+            sum(r.located > 0 and 2 * r.leaked >= r.located for r in rows) / n, 4
+        ),
+        "remote_share": round(
+            sum(r.remote_chars for r in rows) / max(sum(r.clear_chars for r in rows), 1), 4
+        ),
+        "semantic_retention": round(float(np.mean([r.retention for r in rows])), 4),
+        "bleu": round(float(np.mean([r.bleu for r in rows])), 2),
+        "quality": (
+            round(100.0 * float(np.mean([r.quality for r in rows])), 2)
+            if rows and rows[0].quality is not None
+            else None
+        ),
+    }
+    extra = {
+        "leak_pct_fuzzy": round(100.0 * sum(r.leaked_fuzzy for r in rows) / located, 3)
+        if located
+        else 0.0,
+        "semantic_retention_pooled": round(float(np.mean([r.pooled for r in rows])), 4),
+        "sentences_remote_share": round(
+            sum(r.remote_sentences for r in rows) / max(sum(1 for _ in rows), 1), 3
+        ),
+    }
+    return {**out, "_extra": extra}
+
+
+# --- the systems ---------------------------------------------------------------------------
+
+
+def run_systems(
+    episodes: Sequence[Episode],
+    evaluator: Evaluator,
+    models_dir: Path | None = None,
+    sweep: Sequence[float] = SWEEP,
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """Every baseline at lambda 5 and the shipped policy over ``sweep``."""
+    from core.router.encoder import SentenceEncoder, load_artifact
+    from core.router.policy import PolicyRouter, cloud_view
+
+    systems: dict[str, Any] = {}
+    heuristic = HeuristicRouter()
+
+    def fixed(fn: Callable[[Episode], np.ndarray]) -> list[tuple[str, np.ndarray]]:
+        return [(outbound(e, fn(e).tolist()), fn(e)) for e in episodes]
+
+    t0 = time.perf_counter()
+    systems["all-local"] = summarize(
+        evaluator.rows([("", np.zeros(len(e.sentences), bool)) for e in episodes])
+    )
+    systems["all-remote"] = summarize(
+        evaluator.rows([(e.text, np.ones(len(e.sentences), bool)) for e in episodes])
+    )
+    systems["redact-all"] = summarize(
+        evaluator.rows(fixed(lambda e: np.ones(len(e.sentences), bool)))
+    )
+
+    def heur(e: Episode) -> np.ndarray:
+        p = heuristic.route(RouteInput(e.text, e.sentences, e.entities, DEFAULT_LAMBDA))
+        return np.asarray(p) >= 0.5
+
+    systems["heuristic"] = summarize(evaluator.rows(fixed(heur)))
+    log.info("baselines scored (%.0fs)", time.perf_counter() - t0)
+
+    _folder, manifest = load_artifact("router", models_dir)
+    encoder = SentenceEncoder(threads=1)
+    t1 = time.perf_counter()
+    embeddings = [encoder.encode(cloud_view(e.text, e.sentences, e.entities)) for e in episodes]
+    embed_s = time.perf_counter() - t1
+    dets = [e.det for e in episodes]
+    files = {
+        **LEARNED,
+        **{
+            f"transformer-fixed-lambda-{k}": v
+            for k, v in manifest.get("fixed_lambda_files", {}).items()
+        },
+    }
+    shipped_files = set(manifest.get("files", {}))
+    routers: dict[str, Any] = {}
+    for name, fname in files.items():
+        if fname not in shipped_files:
+            log.warning("%s is not shipped in models/router; skipped", fname)
+            continue
+        routers[name] = PolicyRouter(models_dir, model_file=fname, encoder=encoder).load()
+
+    def decisions(router: Any, lam: float) -> list[tuple[str, np.ndarray]]:
+        out = []
+        for e, emb, det in zip(episodes, embeddings, dets, strict=True):
+            r = router.route_features(emb, det, lam) >= 0.5
+            out.append((outbound(e, r.tolist()), r))
+        return out
+
+    for name, router in routers.items():
+        lam = DEFAULT_LAMBDA
+        if name.startswith("transformer-fixed-lambda-"):
+            lam = float(name.rsplit("-", 1)[1])
+        systems[name] = summarize(evaluator.rows(decisions(router, lam)))
+        systems[name]["_extra"]["lambda"] = lam
+    sweep_rows = []
+    shipped = routers.get("transformer-quadratic")
+    if shipped is not None:
+        for lam in sweep:
+            point = summarize(evaluator.rows(decisions(shipped, lam)))
+            sweep_rows.append({"lambda": lam, **point})
+    timing = {
+        "encoder_seconds_per_query": round(embed_s / max(len(episodes), 1), 4),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    return systems, sweep_rows, timing
+
+
+# --- reports -----------------------------------------------------------------------------------
+
+
+def _public(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: d[k] for k in KEYS}
+
+
+def write_results(
+    out: Path,
+    judge_name: str,
+    systems: dict[str, Any],
+    sweep: list[dict[str, Any]],
+    info: dict[str, Any],
+) -> dict[str, Any]:
+    """``results.json`` in the issue's schema, ``details.json``, ``report.md``, ``frontier.png``."""
+    out.mkdir(parents=True, exist_ok=True)
+    results = {
+        "judge": judge_name,
+        "systems": {k: _public(v) for k, v in systems.items()},
+        "lambda_sweep": [{"lambda": p["lambda"], **_public(p)} for p in sweep],
+    }
+    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
+    details = {
+        **info,
+        "judge": judge_name,
+        "systems": systems,
+        "lambda_sweep": sweep,
+        "definitions": {"catastrophic": CATASTROPHIC, "empty_outbound": EMPTY},
+    }
+    (out / "details.json").write_text(json.dumps(details, indent=2) + "\n", "utf-8")
+    plot_frontier(out / "frontier.png", systems, sweep, judge_name, info.get("title", ""))
+    (out / "report.md").write_text(report_md(judge_name, systems, sweep, info), "utf-8")
+    return results
+
+
+def report_md(
+    judge_name: str, systems: dict[str, Any], sweep: list[dict[str, Any]], info: dict[str, Any]
+) -> str:
+    judge_line = (
+        "**Judge: proxy** (no LLM judge was given: TaskGain and the utility figures are the "
+        "offline proxies, semantic retention and BLEU; `quality` is null)."
+        if judge_name == "proxy"
+        else f"**Judge: {judge_name}** (PAPILLON's pairwise prompt, asked twice with the order "
+        "swapped against the data set's target response; a tie passes)."
+    )
+    header = [
+        "| system | Leak% | Leak% fuzzy | query leak | catastrophic | remote share | "
+        "semantic retention (proxy) | pooled retention | BLEU (proxy) | quality |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    lines = [
+        f"# Routing frontier: {info.get('title', '')}",
+        "",
+        judge_line,
+        "",
+        f"- data: `{info.get('data')}` (format {info.get('format')}, split {info.get('split')}), "
+        f"{info.get('queries')} queries, {info.get('units_located')} located PII units "
+        f"({info.get('units_not_located')} units could not be located in their query and are "
+        "not counted)",
+        f"- detector: {', '.join(info.get('detector', {}).get('views', []))} "
+        f"(fingerprint {info.get('detector', {}).get('fingerprint')})",
+        f"- learned policies: ONNX encoder + ONNX policy from `models/router` "
+        f"(decision p_remote >= 0.5); systems other than the sweep at lambda {DEFAULT_LAMBDA:g}",
+        f"- catastrophic leak rate: {CATASTROPHIC}.",
+        f"- {EMPTY}.",
+        "- semantic retention and BLEU are **proxies** of utility (EVALUATION.md), not a "
+        "judge's verdict; the pooled retention is the cheaper form the training reward uses.",
+        "",
+        *header,
+    ]
+
+    def row(name: str, d: dict[str, Any]) -> str:
+        x = d["_extra"]
+        q = "n/a" if d["quality"] is None else f"{d['quality']:.1f}"
+        return (
+            f"| {name} | {d['leak_pct']:.2f} | {x['leak_pct_fuzzy']:.2f} | "
+            f"{d['query_leak_rate']:.3f} | {d['catastrophic_rate']:.3f} | {d['remote_share']:.3f} | "
+            f"{d['semantic_retention']:.3f} | {x['semantic_retention_pooled']:.3f} | "
+            f"{d['bleu']:.1f} | {q} |"
+        )
+
+    for name, d in systems.items():
+        lines.append(row(name, d))
+    lines += ["", "Shipped policy over lambda:", "", header[0], header[1]]
+    for p in sweep:
+        lines.append(row(f"lambda {p['lambda']:g}", p))
+    lines += ["", "![frontier](frontier.png)", ""]
+    t = info.get("timing", {})
+    if t:
+        lines.append(
+            f"Encoder time (ONNX, all sentences of a query, 1 thread): "
+            f"{1000 * t.get('encoder_seconds_per_query', 0):.1f} ms per query on average."
+        )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def plot_frontier(
+    path: Path, systems: dict[str, Any], sweep: list[dict[str, Any]], judge_name: str, title: str
+) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [("semantic_retention", "semantic retention (proxy)")]
+    if sweep and sweep[0].get("quality") is not None:
+        panels.append(("quality", f"quality % ({judge_name})"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 5), squeeze=False)
+    for ax, (key, label) in zip(axes[0], panels, strict=True):
+        if sweep:
+            xs = [p["leak_pct"] for p in sweep]
+            ys = [p[key] for p in sweep]
+            ax.plot(xs, ys, "-o", color="tab:blue", label="shipped policy (lambda sweep)")
+            for p in sweep:
+                ax.annotate(
+                    f"{p['lambda']:g}",
+                    (p["leak_pct"], p[key]),
+                    fontsize=7,
+                    textcoords="offset points",
+                    xytext=(3, 3),
+                )
+        markers = iter("sD^v<>pXh*")
+        for name, d in systems.items():
+            if d.get(key) is None:
+                continue
+            ax.scatter([d["leak_pct"]], [d[key]], marker=next(markers, "o"), s=45, label=name)
+        ax.set_xlabel("Leak % (located PII units in the outbound)")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"Privacy-utility frontier {title} (judge: {judge_name})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# --- entry points --------------------------------------------------------------------------------
+
+
+def evaluate_file(
+    data: Path,
+    fmt: str,
+    out: Path,
+    *,
+    split: str = "all",
+    limit: int | None = None,
+    judge: LLMJudge | None = None,
+    models_dir: Path | None = None,
+    cache: Path = CACHE,
+) -> dict[str, Any]:
+    """Evaluate every system on one data file; write the reports into ``out``."""
+    t0 = time.perf_counter()
+    detector, segmenter, store = default_parts(cache)
+    episodes = build_episodes(
+        data, fmt, detector, segmenter, store, split=split, limit=limit, cache=cache
+    )
+    exact = ExactRetention(
+        EmbeddingStore(cache, "minilm-512", SentenceEmbedder(max_tokens=512, batch_size=16))
+    )
+    evaluator = Evaluator(episodes, exact, PooledRetention(store), judge)
+    systems, sweep, timing = run_systems(episodes, evaluator, models_dir)
+    judge_name = judge.name if judge is not None else "proxy"
+    info = {
+        "title": f"{data.name} ({split})",
+        "data": str(data),
+        "format": fmt,
+        "split": split,
+        "queries": len(episodes),
+        "units_located": sum(len(e.units) for e in episodes),
+        "units_not_located": sum(e.not_located for e in episodes),
+        "detector": describe_detector(detector),
+        "timing": {**timing, "total_seconds": round(time.perf_counter() - t0, 1)},
+    }
+    write_results(out, judge_name, systems, sweep, info)
+    return {"judge": judge_name, "systems": systems, "lambda_sweep": sweep, "info": info}
+
+
+def run(args: argparse.Namespace) -> int:
+    """``sottovoce eval route --data FILE --format medpcd|pupa --out DIR [--judge-url ...]``."""
+    from core.errors import InputError
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    data = Path(args.data)
+    if not data.exists():
+        raise InputError(f"The data file {data} does not exist.")
+    judge = None
+    if getattr(args, "judge_url", None):
+        if not getattr(args, "judge_model", None):
+            raise InputError("--judge-url needs --judge-model too.")
+        judge = LLMJudge(args.judge_url, args.judge_model)
+    result = evaluate_file(
+        data, args.format, Path(args.out), split=args.split, limit=args.limit, judge=judge
+    )
+    s = result["systems"]
+    for name, d in s.items():
+        print(
+            f"{name:28s} leak% {d['leak_pct']:6.2f}  catastrophic {d['catastrophic_rate']:.3f}  "
+            f"retention {d['semantic_retention']:.3f}  bleu {d['bleu']:5.1f}"
+        )
+    print(f"judge: {result['judge']}; reports in {args.out}")
+    return 0
