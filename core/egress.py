@@ -46,6 +46,7 @@ leave (``consented``) are not scanned.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -159,6 +160,10 @@ def fold(text: str) -> str:
 def normalize(text: str) -> str:
     """The comparison form of a value: :func:`fold` with every separator removed."""
     return fold(text).translate(_MARKS)
+
+
+# Box values are normalized again at every request; they rarely change.
+_normalize_cached = functools.lru_cache(maxsize=8192)(normalize)
 
 
 #: A placeholder exactly as the box writes it (``[PERSON_1]``).
@@ -504,7 +509,9 @@ class EgressGuard:
         """The matcher of the box's current entries (cached by their content)."""
         allowed = {normalize(a) for a in consented}
         entries = box.entries() if box is not None else []
-        values = tuple((e.value, str(e.type)) for e in entries if normalize(e.value) not in allowed)
+        if allowed:
+            entries = [e for e in entries if _normalize_cached(e.value) not in allowed]
+        values = tuple((e.value, str(e.type)) for e in entries)
         with self._lock:
             found = self._matchers.get(values)
             if found is not None:
