@@ -26,9 +26,10 @@ NETWORK_MODULES: dict[str, set[str]] = {
     "urllib3": set(),
     "websockets": set(),
     "http.client": set(),
-    # The demo cloud starts a loopback server and polls it on 127.0.0.1.
+    # The demo cloud starts a loopback server and polls it on 127.0.0.1; the
+    # self-test patches socket to refuse every internet connection.
     "urllib.request": {"core/llm/demo.py"},
-    "socket": {"core/llm/demo.py"},
+    "socket": {"core/llm/demo.py", "app/selftest.py"},
 }
 SENDING_METHODS = {"post", "post_stream"}
 
