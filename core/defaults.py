@@ -13,7 +13,6 @@ from core.detect.base import Detector
 from core.router.base import HeuristicRouter, Router
 
 if TYPE_CHECKING:
-    from core.egress import Analyzer, EgressGuard, Ledger
     from core.settings import Settings
 
 
@@ -48,22 +47,3 @@ def default_router(settings: Settings) -> Router:
         "Build it with: python -m training.router build"
     )
     return HeuristicRouter()
-
-
-def default_cloud_door(
-    settings: Settings, store: Ledger | None = None, detector: Analyzer | None = None
-) -> EgressGuard:
-    """The egress guard over the settings' cloud endpoint: the only way out.
-
-    ``store`` keeps the ledger; ``detector`` re-finds entities in what leaves
-    (pass the pipeline's own to avoid loading the models twice; None builds
-    the default detector).
-    """
-    from core.egress import EgressGuard
-    from core.llm.cloud import CloudClient
-
-    return EgressGuard(
-        CloudClient.from_settings(settings),
-        ledger=store,
-        detector=detector if detector is not None else default_detector(settings),
-    )

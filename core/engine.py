@@ -60,7 +60,7 @@ def make_assistant(settings: Settings, store: Store, *, local: bool | Any = True
         cloud=door,
         local=model,
         analyzer=Analyzer(detector=detector, router=default_router(settings)),
-        public_space=PublicSpace(settings, door),
+        public_space=PublicSpace(settings, door, max_tokens=settings.cloud_max_tokens),
     )
 
 

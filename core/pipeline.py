@@ -436,6 +436,7 @@ class Assistant:
                 purpose=str(prepared.kind),
                 consented=consented,
                 cancel=cancel,
+                max_tokens=self.settings.cloud_max_tokens,
             )
         first = True
         for chunk in chunks:

@@ -87,7 +87,11 @@ class Settings(BaseSettings):
     )
     n_ctx: int = Field(4096, ge=512, le=131072, title="Context size (tokens)")
     n_threads: int | None = Field(
-        None, ge=1, le=256, title="Threads", description="Empty uses the CPU count."
+        None,
+        ge=1,
+        le=256,
+        title="Threads",
+        description="Empty lets llama.cpp choose (half the CPUs for generation).",
     )
 
     # --- cloud
@@ -99,6 +103,13 @@ class Settings(BaseSettings):
     cloud_model: str = Field("gpt-4o-mini", title="Cloud model")
     cloud_timeout_s: float = Field(60.0, ge=1.0, le=600.0, title="Cloud timeout (seconds)")
     cloud_max_retries: int = Field(3, ge=0, le=10, title="Retries on 429 and 5xx")
+    cloud_max_tokens: int = Field(
+        1024,
+        ge=16,
+        le=32768,
+        title="Longest cloud answer (tokens)",
+        description="Caps each answer, so a conversation's history stays within the model's context.",
+    )
 
     # --- detection
     allow_list: list[str] = Field(
