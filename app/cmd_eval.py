@@ -55,6 +55,7 @@ def register(sub: Any) -> None:
     g.add_argument("--cloud-url", help="OpenAI-compatible base URL (default: settings)")
     g.add_argument("--cloud-model", help="model name (default: settings)")
     g.add_argument("--demo-cloud", action="store_true", help="start and use the loopback demo cloud")
+    g.add_argument("--max-tokens", type=int, default=256, help="cap on each cloud answer")
     g.set_defaults(handler=_lazy("training.eval_gama:run_gama"))
 
     pl = esub.add_parser("privacylens", help="leak rate of drafted final actions on PrivacyLens")
@@ -64,5 +65,6 @@ def register(sub: Any) -> None:
     pl.add_argument("--cloud-url")
     pl.add_argument("--cloud-model")
     pl.add_argument("--demo-cloud", action="store_true")
+    pl.add_argument("--max-tokens", type=int, default=384, help="cap on each cloud answer")
     _judge_options(pl)
     pl.set_defaults(handler=_lazy("training.eval_gama:run_privacylens"))

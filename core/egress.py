@@ -308,6 +308,7 @@ class OutboundRequest:
     stream: bool
     box: PrivacyBox | None = field(repr=False, default=None)
     consented: frozenset[str] = field(repr=False, default=frozenset())
+    trusted: tuple[str, ...] = field(repr=False, default=())
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     state: RequestState = RequestState.CHECKED
     ledger_id: int | None = None
@@ -530,8 +531,15 @@ class EgressGuard:
         *,
         box: PrivacyBox | None = None,
         consented: Iterable[str] = (),
+        trusted: Iterable[str] = (),
     ) -> list[Hit]:
-        """Private data in a request body (or a list of messages); empty when clean."""
+        """Private data in a request body (or a list of messages); empty when clean.
+
+        ``trusted`` lists instruction texts the app itself wrote (prompt
+        templates); the detector does not look inside them, box values are
+        still looked for everywhere.
+        """
+        trusted = [t for t in trusted if t]
         consented = list(consented)
         pairs = list(_strings(body))
         strings = [s for _, s in pairs]
@@ -551,13 +559,16 @@ class EgressGuard:
         if self.detector is not None:
             allowed = {normalize(a) for a in consented}
             seen: set[str] = set()
-            # The cloud's own earlier answers cannot leak anything to it: the
-            # detector skips them (a name the model invented is not private).
-            # Box values are still looked for there, in case restored text
-            # slipped into the history.
+            # The cloud's own earlier answers cannot leak anything to it, and
+            # system prompts are the app's own text: the detector skips both (a
+            # name the model invented, or "Finance" in a list of domains, is
+            # not private). Box values are still looked for there, in case
+            # restored text slipped in.
             for role, s in pairs:
-                if role == "assistant":
+                if role in ("assistant", "system"):
                     continue
+                for t in trusted:
+                    s = s.replace(t, " ")
                 for type_, norm in self._detect(s):
                     if norm not in allowed and type_ not in seen:
                         seen.add(type_)
@@ -587,9 +598,13 @@ class EgressGuard:
         return out
 
     def _check(
-        self, body: Mapping[str, Any], box: PrivacyBox | None, consented: Iterable[str]
+        self,
+        body: Mapping[str, Any],
+        box: PrivacyBox | None,
+        consented: Iterable[str],
+        trusted: Iterable[str] = (),
     ) -> None:
-        hits = self.scan(body, box=box, consented=consented)
+        hits = self.scan(body, box=box, consented=consented, trusted=trusted)
         if hits:
             log.info(
                 "egress blocked: %s", ", ".join(sorted({f"{h.type}/{h.source}" for h in hits}))
@@ -608,6 +623,7 @@ class EgressGuard:
         conversation_id: int | None = None,
         purpose: str = "chat",
         consented: Iterable[str] = (),
+        trusted: Iterable[str] = (),
         stream: bool = False,
         max_tokens: int | None = None,
         temperature: float | None = None,
@@ -624,7 +640,8 @@ class EgressGuard:
             messages, stream=stream, max_tokens=max_tokens, temperature=temperature, **params
         )
         allowed = frozenset(consented)
-        self._check(body, box, allowed)
+        trusted = tuple(trusted)
+        self._check(body, box, allowed, trusted)
         return OutboundRequest(
             endpoint=self.client.endpoint,
             model=self.client.model,
@@ -634,13 +651,14 @@ class EgressGuard:
             stream=stream,
             box=box,
             consented=allowed,
+            trusted=trusted,
         )
 
     def _begin(self, request: OutboundRequest) -> tuple[dict[str, Any], int]:
         request._take()
         body = request.payload
         try:
-            self._check(body, request.box, request.consented)
+            self._check(body, request.box, request.consented, request.trusted)
         except EgressBlocked:
             request.state = RequestState.BLOCKED
             raise
@@ -724,6 +742,7 @@ class EgressGuard:
         cancel: Cancel = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        trusted: Iterable[str] = (),
     ) -> GuardedStream:
         """Check, record and send approved ``messages`` once, streaming the answer.
 
@@ -738,6 +757,7 @@ class EgressGuard:
             conversation_id=conversation_id,
             purpose=purpose,
             consented=consented,
+            trusted=trusted,
             stream=True,
             max_tokens=max_tokens,
             temperature=temperature,
@@ -756,6 +776,7 @@ class EgressGuard:
         cancel: Cancel = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        trusted: Iterable[str] = (),
     ) -> Reply:
         """As :meth:`stream`, without streaming: check, record, send once, return the answer."""
         request = self.prepare(
@@ -764,6 +785,7 @@ class EgressGuard:
             conversation_id=conversation_id,
             purpose=purpose,
             consented=consented,
+            trusted=trusted,
             max_tokens=max_tokens,
             temperature=temperature,
         )

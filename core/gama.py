@@ -178,7 +178,14 @@ class PublicSpace:
 
     # --- one call through the door --------------------------------------------
 
-    def _ask(self, messages: Sequence[Message], purpose: str, ctx: dict[str, Any]) -> str:
+    def _ask(
+        self,
+        messages: Sequence[Message],
+        purpose: str,
+        ctx: dict[str, Any],
+        trusted: Sequence[str] = (),
+    ) -> str:
+        """One call through the door; ``trusted`` are this module's own instruction texts."""
         cancel: threading.Event | None = ctx.get("cancel")
         parts = []
         for chunk in self.cloud.stream(
@@ -189,6 +196,7 @@ class PublicSpace:
             consented=ctx.get("consented", ()),
             cancel=cancel,
             max_tokens=self.max_tokens,
+            trusted=trusted,
         ):
             if cancel is not None and cancel.is_set():
                 raise Cancelled()
@@ -200,12 +208,18 @@ class PublicSpace:
     def rank_domains(self, task: str, ctx: dict[str, Any]) -> list[DomainScore]:
         """Auto-prompting: combine the TF-IDF and the model's relations; keep the top-K."""
         elementary = tfidf_relations(task)
-        prompt = (
-            "Rate how relevant each domain is to the task below, from 0 (unrelated) to 10 "
+        instruction = (
+            "Rate how relevant each domain is to the user's task, from 0 (unrelated) to 10 "
             "(central). Reply with one JSON object mapping each domain name to its rating.\n"
-            f"Domains: {', '.join(DOMAINS)}\n\nTask:\n{task}"
+            f"Domains: {', '.join(DOMAINS)}"
         )
-        high = parse_ratings(self._ask([{"role": "user", "content": prompt}], "gama:domains", ctx))
+        high = parse_ratings(
+            self._ask(
+                [{"role": "system", "content": instruction}, {"role": "user", "content": task}],
+                "gama:domains",
+                ctx,
+            )
+        )
         b = self.settings.gama_balance
         scores = [
             DomainScore(d, elementary[d], high.get(d, 0.0), b * elementary[d] + (1 - b) * high.get(d, 0.0))
@@ -229,38 +243,49 @@ class PublicSpace:
             answers.append((d, self._ask([{"role": "system", "content": system}, *messages[1:]], f"gama:expert:{d.domain}", ctx)))
         if len(answers) == 1:
             return answers[0][1]
-        task = messages[-1]["content"]
-        listing = "\n\n".join(
-            f"Expert in {d.domain} (relevance to the task: {d.term}):\n{a}" for d, a in answers
-        )
+        # The experts' answers go back as the cloud's own (assistant) turns: they
+        # are what it wrote, still anonymized, never restored text.
+        experts: list[Message] = [
+            {"role": "assistant", "content": f"Expert in {d.domain} (relevance to the task: {d.term}):\n{a}"}
+            for d, a in answers
+        ]
         fuse = (
-            "Combine the experts' answers below into one best answer to the task. Give more "
+            "Combine the experts' answers above into one best answer to the task. Give more "
             "weight to experts whose relevance is higher. Keep placeholders such as [PERSON_1] "
-            f"exactly as written.\n\nTask:\n{task}\n\n{listing}\n\nCombined answer:"
+            "exactly as written."
         )
         self.trace.append({"module": "domain_rules", "experts": [d.domain for d, _ in answers]})
-        return self._ask([messages[0], {"role": "user", "content": fuse}], "gama:fusion", ctx)
+        return self._ask(
+            [*messages, *experts, {"role": "user", "content": fuse}], "gama:fusion", ctx, [fuse]
+        )
 
     def disproof(self, messages: Sequence[Message], answer: str, ctx: dict[str, Any]) -> str:
         """Look for a contradiction; revise until none is found or the limit is reached."""
-        task = messages[-1]["content"]
         for round_ in range(self.settings.gama_disproof_rounds):
+            proposal: Message = {"role": "assistant", "content": answer}
             check = (
-                "Check the proposed answer to the task for a contradiction with the task's "
-                "facts or with itself. If you find one, start your reply with CONTRADICTION: "
-                "and explain it briefly; otherwise reply exactly NO CONTRADICTION.\n\n"
-                f"Task:\n{task}\n\nProposed answer:\n{answer}"
+                "Check the answer above for a contradiction with the task's facts or with "
+                "itself. If you find one, start your reply with CONTRADICTION: and explain it "
+                "briefly; otherwise reply exactly NO CONTRADICTION."
             )
-            verdict = self._ask([{"role": "user", "content": check}], "gama:disproof", ctx)
+            verdict = self._ask(
+                [*messages, proposal, {"role": "user", "content": check}],
+                "gama:disproof",
+                ctx,
+                [check],
+            )
             found = verdict.upper().lstrip().startswith("CONTRADICTION")
             self.trace.append({"module": "disproof", "round": round_ + 1, "contradiction": found})
             if not found:
                 break
-            revise = (
-                f"Task:\n{task}\n\nYour previous answer:\n{answer}\n\nA reviewer found this "
-                f"problem:\n{verdict}\n\nWrite a corrected answer to the task."
+            review: Message = {"role": "assistant", "content": verdict}
+            revise = "A reviewer found the problem above. Write a corrected answer to the task."
+            answer = self._ask(
+                [*messages, proposal, review, {"role": "user", "content": revise}],
+                "gama:revise",
+                ctx,
+                [revise],
             )
-            answer = self._ask([messages[0], {"role": "user", "content": revise}], "gama:revise", ctx)
         return answer
 
     # --- the whole public space ------------------------------------------------

@@ -67,8 +67,13 @@ class CloudDoor(Protocol):
         consented: Sequence[str] = (),
         cancel: threading.Event | None = None,
         max_tokens: int | None = None,
+        trusted: Sequence[str] = (),
     ) -> Iterator[str]:
-        """Check the payload, record it in the ledger, stream the answer's text."""
+        """Check the payload, record it in the ledger, stream the answer's text.
+
+        ``trusted`` are instruction texts the app wrote itself, which the
+        detector need not re-read (box values are still looked for in them).
+        """
         ...
 
 

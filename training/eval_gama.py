@@ -106,6 +106,7 @@ def assistant_for(args: argparse.Namespace, out: Path, **settings: Any) -> Itera
             draft_integration=Integration.PASS_THROUGH,
             cloud_base_url=base_url,
             cloud_model=model,
+            cloud_max_tokens=getattr(args, "max_tokens", None) or 256,
             **settings,
         )
         db = out / f"eval-{time.time_ns()}.db"

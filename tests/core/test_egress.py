@@ -331,7 +331,30 @@ def test_detection_results_are_cached_per_string() -> None:
     messages = user("Same text.")
     guard.scan(messages)
     guard.scan(messages)
-    assert detector.calls == 2  # the system prompt and the user text, once each
+    assert detector.calls == 1  # the user text once (system prompts are the app's own)
+
+
+def test_system_prompts_and_trusted_instructions_skip_the_detector_not_the_box() -> None:
+    detector = ListDetector({"Finance": EntityType.ORG})
+    guard = EgressGuard(FakeClient(), detector=detector)
+    instruction = "Rate the domains: Finance, Law."
+    box = PrivacyBox()
+    box.placeholder_for("Harriet Vance", EntityType.PERSON)
+    # The app's own words are not private...
+    guard.prepare([{"role": "system", "content": instruction}, {"role": "user", "content": "Task."}])
+    guard.prepare(
+        [{"role": "system", "content": "Hi."}, {"role": "user", "content": instruction}],
+        trusted=[instruction],
+    )
+    # ...but the person's words still are, and box values are found everywhere.
+    with pytest.raises(EgressBlocked):
+        guard.prepare([{"role": "system", "content": "Hi."}, {"role": "user", "content": "My bank is Finance."}])
+    with pytest.raises(EgressBlocked):
+        guard.prepare(
+            [{"role": "system", "content": "About harriet vance."}, {"role": "user", "content": instruction}],
+            box=box,
+            trusted=[instruction],
+        )
 
 
 def test_the_rules_view_is_a_usable_detector(rules_view: Any) -> None:

@@ -91,7 +91,7 @@ def test_all_modules_in_order_and_every_call_through_the_door() -> None:
         "gama:revise",
         "gama:disproof",
     ]
-    fusion_prompt = cloud.calls[3][1][-1]["content"]
+    fusion_prompt = "\n".join(m["content"] for m in cloud.calls[3][1])
     assert "Extremely High" in fusion_prompt  # membership terms decided on the machine
     assert ps.trace[0]["domains"][0]["domain"] == "Medicine"
 
