@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint bench clean
+.PHONY: run test setup lint bench bundle clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b; done
+
+# The desktop bundle (dist/sottovoce); installers/README.md has the other platforms.
+bundle: $(STAMP)
+	$(BIN)/python installers/build.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -196,6 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with no command: open the window using the loopback demo cloud",
     )
+    p.add_argument(
+        "--self-test",
+        dest="self_test",
+        action="store_true",
+        help="check this installation headless and offline (models, privacy box, store), then exit",
+    )
     sub = p.add_subparsers(dest="command")
 
     a = sub.add_parser("analyze", help="show how a text would be routed and what would leave")
@@ -236,6 +242,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    if args.self_test:
+        from app.selftest import run_selftest
+
+        return run_selftest(args)
     if not args.command:
         from app.window import run_window
 

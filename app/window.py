@@ -100,6 +100,16 @@ class DemoCloudStarter:
             self._demo.stop()
 
 
+def _shipped_icon() -> Any:
+    """The application icon file as a QIcon when this copy ships one (bundle, source tree)."""
+    from PySide6.QtGui import QIcon
+
+    from app.bundle import icon_file
+
+    path = icon_file()
+    return QIcon(str(path)) if path is not None else None
+
+
 def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     """Build and show the window; None when the person cancelled the vault dialog."""
     from PySide6.QtWidgets import QApplication
@@ -116,6 +126,9 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     app.setOrganizationName("Sottovoce")
     app.setDesktopFileName("sottovoce")
     apply_style(app)
+    icon = _shipped_icon()  # the installers' icon; else the shield apply_style painted
+    if icon is not None:
+        app.setWindowIcon(icon)
     install_excepthooks()
 
     settings = Settings.load()
@@ -145,6 +158,8 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
         local_factory=local_factory,
     )
     window = MainWindow(engine, cloud_note=note)
+    if icon is not None:
+        window.setWindowIcon(icon)
     if endpoint is not None:
         engine.display_cloud = ("starting…", "127.0.0.1")
         window.watch_demo_cloud(endpoint)

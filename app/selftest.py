@@ -1,0 +1,443 @@
+"""``sottovoce --self-test``: check that this copy of the program works, headless and offline.
+
+Run after installing (or by the bundle test in CI): it loads every model the
+program ships (the segmenter, the rules view, the default detector with the
+NER model when it is shipped, the router with the policy and encoder when
+they are shipped, the embedded local model with one short generation),
+round-trips a sample through the privacy box, creates, reopens and closes an
+encrypted store in a temporary folder, and builds the window on Qt's
+offscreen platform. It needs no display and no network: every internet
+socket connection and name lookup is refused while it runs, and any attempt
+fails the test. The person's settings, store and keyring are never touched
+(``SOTTOVOCE_HOME`` points at the temporary folder for the duration).
+
+It prints one line per check and exits 0 when all pass, 1 otherwise. The
+sample is synthetic, so the report may show what was detected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import os
+import platform
+import secrets
+import socket
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from core.errors import SottovoceError
+
+#: A synthetic message: a greeting, private details of several kinds, a general question.
+SAMPLE = (
+    "Hi Anna, my name is Maria Rossi and my email is maria.rossi@example.com. "
+    "Please call me on +1 415 555 0134 before 12 March 2025 about my account 88214471.\n\n"
+    "What is a good way to structure a weekly team meeting?"
+)
+EMAIL = "maria.rossi@example.com"
+PASSPHRASE_BYTES = 18
+
+# --- the network guard ---------------------------------------------------------------
+
+
+class NetworkGuard:
+    """Refuses every internet connection and name lookup made by this process while active.
+
+    Unix-domain sockets (local IPC) stay allowed. Each refusal is recorded
+    (``attempts``) and raises ``OSError(ENETUNREACH)``, which libraries treat
+    like a machine without a network, so a library that swallows the error
+    still fails the self-test.
+    """
+
+    _INET = (socket.AF_INET, socket.AF_INET6)
+
+    def __init__(self) -> None:
+        self.attempts: list[str] = []
+        self._saved: dict[str, Any] = {}
+
+    def _refuse(self, what: str, target: object) -> None:
+        self.attempts.append(f"{what} {target!r}")
+        raise OSError(errno.ENETUNREACH, "the network is disabled during the self-test")
+
+    def __enter__(self) -> NetworkGuard:
+        guard = self
+        sock_cls = socket.socket
+        self._saved = {
+            "connect": sock_cls.connect,
+            "connect_ex": sock_cls.connect_ex,
+            "sendto": sock_cls.sendto,
+            "getaddrinfo": socket.getaddrinfo,
+        }
+        real_connect = self._saved["connect"]
+        real_connect_ex = self._saved["connect_ex"]
+        real_sendto = self._saved["sendto"]
+
+        def connect(sock: socket.socket, address: Any) -> None:
+            if sock.family in guard._INET:
+                guard._refuse("connect", address)
+            real_connect(sock, address)
+
+        def connect_ex(sock: socket.socket, address: Any) -> int:
+            if sock.family in guard._INET:
+                guard._refuse("connect", address)
+            return int(real_connect_ex(sock, address))
+
+        def sendto(sock: socket.socket, *args: Any) -> int:
+            if sock.family in guard._INET:
+                guard._refuse("sendto", args[-1])
+            return int(real_sendto(sock, *args))
+
+        def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+            guard._refuse("lookup", host)
+
+        sock_cls.connect = connect  # type: ignore[method-assign,assignment]
+        sock_cls.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
+        sock_cls.sendto = sendto  # type: ignore[method-assign,assignment]
+        socket.getaddrinfo = getaddrinfo
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        socket.socket.connect = self._saved["connect"]  # type: ignore[method-assign]
+        socket.socket.connect_ex = self._saved["connect_ex"]  # type: ignore[method-assign]
+        socket.socket.sendto = self._saved["sendto"]  # type: ignore[method-assign]
+        socket.getaddrinfo = self._saved["getaddrinfo"]
+
+
+# --- checks ------------------------------------------------------------------------
+
+
+class CheckFailed(Exception):
+    """A check ran but its result is wrong."""
+
+
+def expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise CheckFailed(message)
+
+
+@dataclass
+class Context:
+    """What the checks share: the settings, the temporary home, and what earlier checks built."""
+
+    home: Path
+    settings: Any = None
+    shipped: list[str] = field(default_factory=list)
+    parts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One named check; ``needs`` names the checks whose results it uses."""
+
+    name: str
+    run: Callable[[Context], str]
+    needs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    status: str  # "ok", "FAIL" or "skip"
+    seconds: float
+    detail: str
+
+
+def check_models(ctx: Context) -> str:
+    import models
+
+    base = models.artifact_dir("manifest").parent
+    folders = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+    for folder in folders:
+        if (folder / "manifest.json").exists():
+            models.verify(folder.name, folder)
+            ctx.shipped.append(folder.name)
+    names = ", ".join(ctx.shipped) or "none (rules, spaCy and the heuristic router are used)"
+    return f"shipped and verified: {names}"
+
+
+def check_segmenter(ctx: Context) -> str:
+    from core.segment import Segmenter
+
+    seg = Segmenter()
+    sentences = seg.segment(SAMPLE)
+    expect(len(sentences) >= 3, f"expected at least 3 sentences, got {len(sentences)}")
+    expect(all(SAMPLE[s.start : s.end] == s.text for s in sentences), "offsets do not match")
+    ctx.parts["segmenter"] = seg
+    return f"spaCy senter: {len(sentences)} sentences"
+
+
+def check_rules(ctx: Context) -> str:
+    from core.detect.rules import RulesView
+    from core.entities import EntityType
+
+    spans = RulesView().analyze(SAMPLE)
+    found = {s.type for s in spans}
+    expect(EntityType.EMAIL in found, "the e-mail address was not found")
+    expect(EntityType.PHONE in found, "the phone number was not found")
+    return f"{len(spans)} spans ({', '.join(sorted(str(t) for t in found))})"
+
+
+def check_detector(ctx: Context) -> str:
+    from core.defaults import default_detector
+
+    detector = default_detector(ctx.settings)
+    views = [v.name for v in detector.views]
+    if "ner" in ctx.shipped:
+        expect("ner" in views, f"the NER model is shipped but the detector uses {views}")
+    spans = detector.analyze(SAMPLE)
+    values = [SAMPLE[s.start : s.end] for s in spans]
+    expect(any(EMAIL in v for v in values), "the e-mail address was not detected")
+    expect(any("Rossi" in v for v in values), "the name Maria Rossi was not detected")
+    ctx.parts["detector"] = detector
+    ctx.parts["spans"] = spans
+    return f"views {'+'.join(views)}: {len(spans)} entities"
+
+
+def check_router(ctx: Context) -> str:
+    from core.analyze import Analyzer
+    from core.defaults import default_router
+
+    router = default_router(ctx.settings)
+    if {"router", "encoder"} <= set(ctx.shipped):
+        expect(router.name == "policy", f"the policy is shipped but the router is {router.name}")
+    analyzer = Analyzer(ctx.parts["segmenter"], ctx.parts["detector"], router)
+    analysis = analyzer.analyze(SAMPLE, ctx.settings.risk_lambda)
+    probs = [p.p_remote for p in analysis.plans]
+    expect(len(probs) >= 3, "the router planned fewer sentences than the segmenter found")
+    expect(all(0.0 <= p <= 1.0 for p in probs), f"probabilities out of range: {probs}")
+    routes = "/".join(str(p.route) for p in analysis.plans)
+    return f"{analysis.router} router: {routes}"
+
+
+def check_box(ctx: Context) -> str:
+    from core.box import PrivacyBox
+
+    box = PrivacyBox()
+    anonymized = box.anonymize(SAMPLE, ctx.parts["spans"])
+    expect(EMAIL not in anonymized.text, "the e-mail address survived anonymization")
+    expect(box.deanonymize(anonymized.text).text == SAMPLE, "deanonymize did not restore the text")
+    # The streamed form: placeholders split across chunks must restore the same.
+    restorer = box.stream()
+    text = anonymized.text
+    streamed = "".join(restorer.feed(text[i : i + 5]) for i in range(0, len(text), 5))
+    expect(streamed + restorer.flush() == SAMPLE, "streamed restore differs from the original")
+    ctx.parts["box"] = box
+    return f"{len(box)} placeholders, round trip exact"
+
+
+def check_local_model(ctx: Context) -> str:
+    from core.llm.local import LocalModel
+
+    start = time.perf_counter()
+    with LocalModel(None, n_ctx=512, n_gpu_layers=ctx.settings.n_gpu_layers) as model:
+        loaded = time.perf_counter() - start
+        reply = model.chat(
+            [{"role": "user", "content": "Say hello in three words."}],
+            max_tokens=12,
+            temperature=0.0,
+            seed=0,
+        )
+    expect(bool(reply.text.strip()), "the local model answered nothing")
+    return f"{model.path.name}: loaded in {loaded:.2f} s, {reply.completion_tokens} tokens"
+
+
+def check_store(ctx: Context) -> str:
+    from core.errors import WrongKeyError
+    from core.store import Store
+
+    path = ctx.home / "selftest.db"
+    passphrase = secrets.token_urlsafe(PASSPHRASE_BYTES)
+    box = ctx.parts["box"].to_json()
+    with Store.create(path, passphrase) as store:
+        conv = store.new_conversation("self-test", kind="chat")
+        store.save_box(conv, box)
+    with Store.open(path, passphrase) as store:
+        expect(store.load_box(conv) == box, "the box read back differs from the one written")
+    raw = path.read_bytes()
+    expect(not raw.startswith(b"SQLite format 3"), "the store file is not encrypted")
+    expect(EMAIL.encode() not in raw, "private text is readable in the store file")
+    with _quiet_sqlcipher():
+        try:
+            Store.open(path, passphrase + "x").close()
+        except WrongKeyError:
+            pass
+        else:
+            raise CheckFailed("a wrong passphrase opened the store")
+    ctx.parts["store_path"] = path
+    ctx.parts["passphrase"] = passphrase
+    return "SQLCipher store created, reopened, wrong passphrase refused"
+
+
+@contextlib.contextmanager
+def _quiet_sqlcipher() -> Iterator[None]:
+    """Silence SQLCipher's own stderr log (it reports the expected wrong key as an ERROR)."""
+    import sqlcipher3
+
+    conn = sqlcipher3.connect(":memory:")
+    try:
+        level = conn.execute("PRAGMA cipher_log_level").fetchone()[0]
+        # The log level is process-wide: setting it on any connection applies to all.
+        conn.execute("PRAGMA cipher_log_level = NONE")
+        try:
+            yield
+        finally:
+            conn.execute(f"PRAGMA cipher_log_level = {level}")
+    finally:
+        conn.close()
+
+
+def check_window(ctx: Context) -> str:
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from app.bundle import icon_file, is_frozen
+    from core.store import Store
+    from ui.engine import Engine
+    from ui.main_window import MainWindow
+    from ui.theme import apply_style
+
+    app = QApplication.instance()
+    created = app is None
+    if created:
+        app = QApplication([sys.argv[0], "-platform", "offscreen"])
+    assert isinstance(app, QApplication)
+    if created:
+        apply_style(app)
+    icon_path = icon_file()
+    if is_frozen():
+        expect(icon_path is not None, "the application icon is missing from the bundle")
+    icon = QIcon(str(icon_path)) if icon_path is not None else None
+    expect(icon is None or not icon.isNull(), "the application icon does not load")
+    store = Store.open(ctx.parts["store_path"], ctx.parts["passphrase"])
+    window = MainWindow(Engine(ctx.settings, store, save_settings=False), load_models=False)
+    try:
+        if icon is not None:
+            window.setWindowIcon(icon)
+        window.show()
+        app.processEvents()
+        shot = window.grab()
+        expect(not shot.isNull() and shot.width() > 0, "the window did not paint")
+    finally:
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+        store.close()
+    return f"Qt {_qt_version()} on {app.platformName()}: main window painted {shot.width()}x{shot.height()}"
+
+
+def _qt_version() -> str:
+    from PySide6 import QtCore
+
+    return str(QtCore.qVersion())
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("models", check_models),
+    Check("segmenter", check_segmenter, ("models",)),
+    Check("rules view", check_rules),
+    Check("detector", check_detector, ("models",)),
+    Check("router", check_router, ("segmenter", "detector")),
+    Check("privacy box", check_box, ("detector",)),
+    Check("local model", check_local_model, ("models",)),
+    Check("encrypted store", check_store, ("privacy box",)),
+    Check("window", check_window, ("encrypted store",)),
+)
+
+
+# --- running -------------------------------------------------------------------------
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SottovoceError):
+        return exc.message + (f" ({exc.hint})" if exc.hint else "")
+    if isinstance(exc, CheckFailed):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def run_checks(checks: Sequence[Check], ctx: Context, out: IO[str]) -> list[Result]:
+    """Run ``checks`` in order, printing one line each; a check whose needs failed is skipped."""
+    results: list[Result] = []
+    passed: set[str] = set()
+    width = max(len(c.name) for c in checks)
+    for check in checks:
+        missing = [n for n in check.needs if n not in passed]
+        start = time.perf_counter()
+        if missing:
+            result = Result(check.name, "skip", 0.0, f"needs {', '.join(missing)}")
+        else:
+            try:
+                detail = check.run(ctx)
+                result = Result(check.name, "ok", time.perf_counter() - start, detail)
+                passed.add(check.name)
+            except Exception as exc:  # every failure is reported, then the next check runs
+                result = Result(check.name, "FAIL", time.perf_counter() - start, _describe(exc))
+        results.append(result)
+        print(
+            f"  {result.status:<4}  {result.name:<{width}}  {result.seconds:6.2f} s  {result.detail}",
+            file=out,
+            flush=True,
+        )
+    return results
+
+
+@contextlib.contextmanager
+def _temporary_home() -> Iterator[Path]:
+    """A throw-away SOTTOVOCE_HOME: the person's settings and store are never touched."""
+    previous = os.environ.get("SOTTOVOCE_HOME")
+    with tempfile.TemporaryDirectory(prefix="sottovoce-selftest-") as tmp:
+        os.environ["SOTTOVOCE_HOME"] = tmp
+        try:
+            yield Path(tmp)
+        finally:
+            if previous is None:
+                os.environ.pop("SOTTOVOCE_HOME", None)
+            else:
+                os.environ["SOTTOVOCE_HOME"] = previous
+
+
+def run_selftest(
+    args: argparse.Namespace | None = None,
+    *,
+    checks: Sequence[Check] = CHECKS,
+    out: IO[str] | None = None,
+) -> int:
+    """Run the self-test; 0 when every check passed and nothing tried to reach the network."""
+    from app.bundle import is_frozen
+
+    out = out or sys.stdout
+    started = time.perf_counter()
+    where = "bundle" if is_frozen() else "source"
+    print(
+        f"Sottovoce self-test ({where}, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.machine()})",
+        file=out,
+        flush=True,
+    )
+    with _temporary_home() as home, NetworkGuard() as guard:
+        from core.settings import Settings
+
+        # Defaults, not the person's file: this checks the program, not their configuration.
+        results = run_checks(checks, Context(home, Settings()), out)
+    if guard.attempts:
+        shown = "; ".join(guard.attempts[:3])
+        results.append(Result("network", "FAIL", 0.0, f"{len(guard.attempts)} attempts: {shown}"))
+        print(f"  FAIL  network: {len(guard.attempts)} connection attempts ({shown})", file=out)
+    else:
+        print("  ok    network: no connection attempted", file=out)
+    total = time.perf_counter() - started
+    failed = [r for r in results if r.status != "ok"]
+    if failed:
+        names = ", ".join(f"{r.name} ({r.status.lower()})" for r in failed)
+        print(f"self-test FAILED in {total:.1f} s: {names}", file=out, flush=True)
+        if out is not sys.stderr:
+            print(f"sottovoce: self-test failed: {names}", file=sys.stderr)
+        return 1
+    print(f"self-test passed: {len(results)} checks in {total:.1f} s", file=out, flush=True)
+    return 0
