@@ -249,7 +249,7 @@ def check_local_model(ctx: Context) -> str:
 
 def check_store(ctx: Context) -> str:
     from core.errors import WrongKeyError
-    from core.store import Store
+    from core.store import Store, keyring_available
 
     path = ctx.home / "selftest.db"
     passphrase = secrets.token_urlsafe(PASSPHRASE_BYTES)
@@ -271,7 +271,15 @@ def check_store(ctx: Context) -> str:
             raise CheckFailed("a wrong passphrase opened the store")
     ctx.parts["store_path"] = path
     ctx.parts["passphrase"] = passphrase
-    return "SQLCipher store created, reopened, wrong passphrase refused"
+    # Information only: without a keyring backend the window asks for a passphrase instead.
+    ring = f"keyring {_keyring_name()}" if keyring_available() else "no keyring (passphrase)"
+    return f"SQLCipher store created, reopened, wrong passphrase refused; {ring}"
+
+
+def _keyring_name() -> str:
+    import keyring
+
+    return type(keyring.get_keyring()).__name__
 
 
 @contextlib.contextmanager
@@ -423,8 +431,8 @@ def run_selftest(
     with _temporary_home() as home, NetworkGuard() as guard:
         from core.settings import Settings
 
-        # Defaults, not the person's file: this checks the program, not their configuration.
-        results = run_checks(checks, Context(home, Settings()), out)
+        # Defaults (not the file, not the environment): this checks the program, not a setup.
+        results = run_checks(checks, Context(home, Settings.model_validate({})), out)
     if guard.attempts:
         shown = "; ".join(guard.attempts[:3])
         results.append(Result("network", "FAIL", 0.0, f"{len(guard.attempts)} attempts: {shown}"))

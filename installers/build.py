@@ -83,6 +83,15 @@ def disk_usage(folder: Path) -> int:
     return total
 
 
+def program(bundle: Path) -> Path:
+    """The bundle's command-line program (the spec names it per platform)."""
+    if sys.platform == "win32":
+        return bundle / f"{NAME}-cli.exe"
+    if sys.platform == "darwin":
+        return bundle / "Sottovoce"
+    return bundle / NAME
+
+
 def read_info(bundle: Path) -> dict[str, object] | None:
     try:
         data: dict[str, object] = json.loads((bundle / INFO).read_text("utf-8"))
@@ -95,8 +104,7 @@ def is_current(bundle: Path, gpu: bool = False) -> bool:
     """True when ``bundle`` was built from exactly the present sources and packages."""
     info = read_info(bundle)
     fp = fingerprint(gpu)
-    exe = bundle / (f"{NAME}-cli.exe" if sys.platform == "win32" else NAME)
-    return bool(info and fp and info.get("fingerprint") == fp and exe.exists())
+    return bool(info and fp and info.get("fingerprint") == fp and program(bundle).exists())
 
 
 def build(dist: Path, work: Path, *, gpu: bool = False, quiet: bool = True) -> dict[str, object]:
@@ -143,8 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     info = build(args.dist, args.work, gpu=args.gpu, quiet=not args.verbose)
     size = int(info["size_bytes"]) / 1e6  # type: ignore[call-overload]
     print(f"bundle: {bundle} ({size:.0f} MB on disk), built in {info['build_seconds']} s")
-    exe = f"{NAME}-cli.exe" if sys.platform == "win32" else NAME
-    print(f"check it with: {bundle / exe} --self-test")
+    print(f"check it with: {program(bundle)} --self-test")
     return 0
 
 

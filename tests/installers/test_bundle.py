@@ -66,7 +66,7 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 
 
 def executable(folder: Path) -> Path:
-    return folder / ("sottovoce-cli.exe" if sys.platform == "win32" else "sottovoce")
+    return Path(load_builder().program(folder))
 
 
 def isolated_env(home: Path) -> dict[str, str]:
