@@ -33,3 +33,12 @@ def icon_file() -> Path | None:
     """The application icon (PNG) when it ships with this copy of the program."""
     path = root() / ICON
     return path if path.is_file() else None
+
+
+def run_module(name: str, args: list[str]) -> int:
+    """Run module ``name`` as ``python -m name args...`` would, inside this process."""
+    import runpy
+
+    sys.argv = [name, *args]
+    runpy.run_module(name, run_name="__main__", alter_sys=True)
+    return 0

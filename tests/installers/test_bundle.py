@@ -87,14 +87,20 @@ def no_network_prefix() -> list[str]:
 
 
 def run_bundle(
-    folder: Path, home: Path, *args: str
+    folder: Path,
+    home: Path,
+    *args: str,
+    offline: bool = True,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
 ) -> tuple[subprocess.CompletedProcess[str], float]:
     home.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     proc = subprocess.run(
-        [*no_network_prefix(), str(executable(folder)), *args],
+        [*(no_network_prefix() if offline else []), str(executable(folder)), *args],
         cwd=home,  # not the source tree: nothing may be found there by accident
-        env=isolated_env(home),
+        env={**isolated_env(home), **(env or {})},
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=600,
@@ -155,3 +161,22 @@ def test_bundle_leaves_out_the_training_stack(bundle: dict[str, Any]) -> None:
     # Only English spaCy language data (and the shared tables).
     langs = {m.split(".")[2] for m in modules if m.startswith("spacy.lang.") and m.count(".") >= 2}
     assert "en" in langs and "de" not in langs and "fr" not in langs
+
+
+def test_bundle_answers_through_its_demo_cloud(bundle: dict[str, Any], tmp_path: Path) -> None:
+    """A whole turn: the bundle starts a second copy of itself as the loopback demo cloud."""
+    home = tmp_path / "demo"
+    # No keyring here: the store is created with a passphrase.
+    secret = {"SOTTOVOCE_PASSPHRASE": "bundle test passphrase"}
+    question = "What is a good way to structure a weekly team meeting?"
+    proc, _ = run_bundle(
+        bundle["path"], home, "ask", "--demo-cloud", "--yes", "--no-local", "-",
+        offline=False,  # loopback only: the demo cloud listens on 127.0.0.1
+        stdin=question, env=secret,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    answer = proc.stdout.split("Answer:", 1)[1]
+    assert answer.strip()
+    ledger, _ = run_bundle(bundle["path"], home, "ledger", "--json", env=secret)
+    assert ledger.returncode == 0, ledger.stderr
+    assert question in ledger.stdout  # the request that left, verbatim
