@@ -10,12 +10,24 @@ import argparse
 import importlib
 from typing import Any
 
+from core.errors import SottovoceError
+
 
 def _lazy(target: str) -> Any:
     module, func = target.split(":")
 
     def handler(args: argparse.Namespace) -> int:
-        return int(getattr(importlib.import_module(module), func)(args))
+        try:
+            target = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or exc.name.split(".")[0] != "training":
+                raise
+            # The desktop bundle ships the app without training/ and its torch stack.
+            raise SottovoceError(
+                "The evaluation tools are not part of this installation.",
+                hint="run `sottovoce eval` from a source checkout with the training extra",
+            ) from exc
+        return int(getattr(target, func)(args))
 
     return handler
 

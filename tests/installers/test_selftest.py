@@ -170,3 +170,15 @@ def test_the_icon_is_found_where_the_program_runs(
 def test_no_icon_when_the_bundle_lacks_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
     assert bundle.icon_file() is None
+
+
+def test_eval_says_it_is_missing_when_training_is_not_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As in the bundle, which leaves training/ out.
+    monkeypatch.setitem(sys.modules, "training", None)
+    argv = ["eval", "detect", "--data", "x", "--format", "pupa", "--out", str(tmp_path)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "The evaluation tools are not part of this installation." in err
+    assert "source checkout" in err
