@@ -133,8 +133,9 @@ def decode(
     A word's private probability is the largest ``1 - P(O)`` of its tokens; its
     type is the entity type with the most probability mass over its tokens.
     Consecutive private words of the same type join one span (with the
-    whitespace between them) unless the later one is more ``B-`` than ``I-``.
-    A span's score is its words' mean private probability, :func:`calibrate`-d.
+    whitespace between them) unless the later one is more ``B-`` than ``I-``;
+    punctuation is trimmed from a span's ends. A span's score
+    is its words' mean private probability, :func:`calibrate`-d.
     """
     n = len(enc.ids)
     if n == 0:
@@ -158,29 +159,46 @@ def decode(
         if k == n or enc.words[k] != enc.words[start] or enc.words[k] < 0:
             words.append((start, k))
             start = k
-    spans: list[Span] = []
-    cur: list[Any] | None = None  # [start_char, end_char, type index, word scores]
+    runs: list[list[tuple[int, int, int, float]]] = []  # words (start, end, type, score)
+    prev_type = -1
     for a, b in words:
         score = float(p_ent[a:b].max())
         if score < threshold:
-            if cur is not None:
-                spans.append(_span(cur, types, view, threshold))
-                cur = None
+            prev_type = -1
             continue
         mass = (p_b[a:b] + p_i[a:b]).sum(axis=0)
         t = int(mass.argmax())
         begins = bool(p_b[a, t] > p_i[a, t])
-        s_char, e_char = enc.offsets[a][0], enc.offsets[b - 1][1]
-        if cur is not None and cur[2] == t and not begins:
-            cur[1] = e_char
-            cur[3].append(score)
+        word = (enc.offsets[a][0], enc.offsets[b - 1][1], t, score)
+        if prev_type == t and not begins:
+            runs[-1].append(word)
         else:
-            if cur is not None:
-                spans.append(_span(cur, types, view, threshold))
-            cur = [s_char, e_char, t, [score]]
-    if cur is not None:
-        spans.append(_span(cur, types, view, threshold))
+            runs.append([word])
+        prev_type = t
+    spans = []
+    for run in runs:
+        # A span neither starts nor ends on punctuation: at a low threshold a
+        # lone comma or colon rides along with the names beside it.
+        while run and _is_edge_noise(text[run[0][0] : run[0][1]]):
+            run = run[1:]
+        while run and _is_edge_noise(text[run[-1][0] : run[-1][1]]):
+            run = run[:-1]
+        if run and run[-1][1] > run[0][0]:
+            p = float(np.mean([w[3] for w in run]))
+            score = round(min(1.0, max(0.0, calibrate(p, threshold))), 4)
+            spans.append(
+                Span(run[0][0], run[-1][1], EntityType(types[run[0][2]]), score, {view: score})
+            )
     return spans
+
+
+_EDGE_WORDS = frozenset(
+    {"and", "or", "in", "at", "of", "on", "to", "for", "with", "from", "by", "the"}
+)
+
+
+def _is_edge_noise(word: str) -> bool:
+    return word.casefold() in _EDGE_WORDS or not any(c.isalnum() for c in word)
 
 
 def calibrate(p: float, threshold: float) -> float:
@@ -192,11 +210,6 @@ def calibrate(p: float, threshold: float) -> float:
     confidence than its tuned threshold.
     """
     return 0.5 + 0.5 * (p - threshold) / max(1e-6, 1.0 - threshold)
-
-
-def _span(cur: list[Any], types: Sequence[str], view: str, threshold: float) -> Span:
-    score = round(min(1.0, max(0.0, calibrate(float(np.mean(cur[3])), threshold))), 4)
-    return Span(cur[0], cur[1], EntityType(types[cur[2]]), score, {view: score})
 
 
 # --- the view ----------------------------------------------------------------------------
@@ -228,12 +241,23 @@ def _cuda_usable() -> bool:
     return True
 
 
+def default_threads() -> int:
+    """Half the CPUs, at most 4: the GUI thread and the segmenter keep a core to themselves.
+
+    One window of MiniLM is too small to gain from more threads, and on a busy
+    two-core machine a second spinning thread costs more than it brings.
+    """
+    import os
+
+    return max(1, min(4, (os.cpu_count() or 2) // 2))
+
+
 class NerView:
     """Detection view over the shipped ONNX NER model.
 
     ``folder`` defaults to the ``ner`` artifact folder (:mod:`models`);
     ``threshold`` overrides the decoding threshold stored in the manifest;
-    ``threads`` caps onnxruntime's intra-op threads (default: its own choice).
+    ``threads`` sets onnxruntime's intra-op threads (default: :func:`default_threads`).
     The model is loaded on first use, under a lock; inference is thread-safe.
     """
 
@@ -286,9 +310,8 @@ class NerView:
             tokenizer.no_padding()
             opts = ort.SessionOptions()
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            if self._threads:
-                opts.intra_op_num_threads = self._threads
-                opts.inter_op_num_threads = 1
+            opts.intra_op_num_threads = self._threads or default_threads()
+            opts.inter_op_num_threads = 1
             session = ort.InferenceSession(
                 str(folder / "model.onnx"), opts, providers=self._providers or _providers()
             )

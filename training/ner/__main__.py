@@ -1,4 +1,4 @@
-"""``python -m training.ner build|data``: make the shipped NER model, or only its data."""
+"""``python -m training.ner build|data|agent-eval``: the shipped NER model, its data, the agent."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     build_mod.add_arguments(b)
     d = sub.add_parser("data", help="build and save the training data only")
     build_mod.add_arguments(d)
+    a = sub.add_parser("agent-eval", help="cost and gain of the agent view on a small sample")
+    build_mod.add_arguments(a)
+    a.add_argument("--agent-limit", type=int, default=20, help="queries per data set")
     args = parser.parse_args(argv)
     # The manifest records the exact command that made the model.
     args.argv = list(sys.argv[1:] if argv is None else argv)
@@ -40,9 +43,15 @@ def main(argv: list[str] | None = None) -> int:
             templates=Path(args.templates),
             seed=args.seed,
             limit=args.limit,
+            repeat={"pupa": args.pupa_repeat},
         )
         data.save(built, Path(args.work) / "data")
         print(json.dumps(built.stats, indent=2))
+        return 0
+    if args.command == "agent-eval":
+        from training.ner import agent_eval
+
+        print(json.dumps(agent_eval.run(args), indent=2))
         return 0
     manifest = build_mod.build(args)
     print(

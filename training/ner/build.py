@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import models
-from core.detect.fusion import Fusion
+from core.detect.fusion import Fusion, fusion_options
 from core.detect.ner import NerView, decode
 from core.detect.rules import RulesView
 from core.settings import Settings
@@ -41,9 +41,9 @@ from training.ner.train import MAX_LEN, OVERLAP, TrainConfig, base_model_dir, tr
 
 log = logging.getLogger(__name__)
 
-THRESHOLDS = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7]
+THRESHOLDS = [0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
 #: The chosen threshold is the highest whose mean dev recall is this close to the best.
-RECALL_SLACK = 0.005
+RECALL_SLACK = 0.01
 
 
 def versions() -> dict[str, str]:
@@ -88,13 +88,7 @@ def tune_threshold(folder: Path, dev: Sequence[ner_data.Example]) -> dict[str, A
     """Choose the NER decoding threshold of the fused detector on the dev examples."""
     view = NerView(folder)
     rules = RulesView()
-    s = Settings()
-    fusion = Fusion(
-        [],
-        single_view_min=s.fusion_single_view_min,
-        view_min={"rules": s.detect_min_score},
-        min_score=s.detect_min_score,
-    )
+    fusion = Fusion([], **fusion_options(Settings()))
     labels = view.manifest["labels"]
     cached = []
     for ex in dev:
@@ -189,6 +183,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
         templates=paths["templates"],
         seed=args.seed,
         limit=args.limit,
+        repeat={"pupa": args.pupa_repeat},
     )
     ner_data.save(data, work / "data")
     t_data = time.perf_counter() - t0
@@ -245,6 +240,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--synthetic", type=int, default=6000, help="synthetic sentences to generate")
     p.add_argument("--limit", type=int, help="use only the first N train-fold records of each set")
+    p.add_argument(
+        "--pupa-repeat",
+        type=int,
+        default=2,
+        help="times each PUPA fit record is seen per epoch (the smallest, hardest source)",
+    )
     p.add_argument("--epochs", type=float, default=3.0)
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--lr", type=float, default=1e-4)

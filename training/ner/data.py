@@ -357,8 +357,12 @@ def build(
     templates: Path = TEMPLATES,
     seed: int = 13,
     limit: int | None = None,
+    repeat: dict[str, int] | None = None,
 ) -> NerData:
-    """Build the fit and dev sets from every source (train folds only)."""
+    """Build the fit and dev sets from every source (train folds only).
+
+    ``repeat`` oversamples a source's fit records (``{"pupa": 2}``).
+    """
     typer = UnitTyper()
     fit: list[Example] = []
     dev: list[Example] = []
@@ -368,12 +372,13 @@ def build(
         examples = weak_examples(records, name, typer)
         f = [e for e in examples if not dev_of(e.id)]
         d = [e for e in examples if dev_of(e.id)]
-        fit += f
+        fit += f * max(1, (repeat or {}).get(name, 1))
         dev += d
         stats["sources"][name] = {
             "file": str(path),
             "train_fold_records": len(records),
             "fit_records": len(f),
+            "fit_repeat": max(1, (repeat or {}).get(name, 1)),
             "dev_records": len(d),
             "spans": sum(len(e.spans) for e in examples),
         }
