@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -17,7 +18,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_module("llama_cpp.server", args[2:])
     from app.cli import run
 
-    return run(args)
+    code = run(args)
+    # Free what only reference cycles keep (a llama context) while its modules still exist:
+    # at interpreter exit llama_cpp's __del__ finds its functions gone (seen in the bundle).
+    gc.collect()
+    return code
 
 
 if __name__ == "__main__":
