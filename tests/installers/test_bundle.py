@@ -138,6 +138,7 @@ def test_bundle_self_test_passes_headless_and_offline(
     assert "shipped and verified: " + (", ".join(shipped) or "none") in out
     assert "network: no connection attempted" in out
     assert "self-test passed" in out
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr
     report(
         capsys,
         f"size on disk {size_mb:.0f} MB; start-up (--help) {help_s:.2f} s; "
@@ -175,6 +176,7 @@ def test_bundle_answers_through_its_demo_cloud(bundle: dict[str, Any], tmp_path:
         stdin=question, env=secret,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
     answer = proc.stdout.split("Answer:", 1)[1]
     assert answer.strip()
     ledger, _ = run_bundle(bundle["path"], home, "ledger", "--json", env=secret)
