@@ -301,6 +301,7 @@ def _quiet_sqlcipher() -> Iterator[None]:
 
 
 def check_window(ctx: Context) -> str:
+    from PySide6.QtCore import QEvent
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
@@ -334,6 +335,8 @@ def check_window(ctx: Context) -> str:
     finally:
         window.close()
         window.deleteLater()
+        # processEvents() leaves deferred deletes alone; the window must go before its store.
+        app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         app.processEvents()
         store.close()
     return f"Qt {_qt_version()} on {app.platformName()}: main window painted {shot.width()}x{shot.height()}"
