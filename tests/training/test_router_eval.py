@@ -79,3 +79,25 @@ def test_reports_have_the_issue_schema(tmp_path):
     assert "Judge: proxy" in report
     assert "at least half of its located PII units" in report
     assert (tmp_path / "frontier.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def _pt(leak: float, ret: float, lam: float | None = None) -> dict:
+    d = {"leak_pct": leak, "semantic_retention": ret}
+    return d if lam is None else {"lambda": lam, **d}
+
+
+@pytest.mark.parametrize(
+    ("sweep", "verdict", "lam"),
+    [
+        ([_pt(1.0, 0.90, 10), _pt(4.0, 0.95, 0)], "dominates", 0),  # the best point at or below
+        ([_pt(5.0, 0.802, 5)], "matches", 5),
+        ([_pt(5.0, 0.70, 5), _pt(9.0, 0.99, 0)], "below", 5),  # the better point leaks more
+        ([_pt(6.0, 0.99, 5)], "below", None),  # nothing leaks as little
+    ],
+)
+def test_frontier_check_compares_at_the_baselines_leak_level(sweep, verdict, lam):
+    from training.router.eval_route import frontier_check
+
+    check = frontier_check({"heuristic": _pt(5.0, 0.80)}, sweep)["heuristic"]
+    assert check["verdict"] == verdict
+    assert check["sweep_lambda"] == lam

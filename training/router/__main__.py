@@ -7,7 +7,9 @@
    detector, cached under ``runs/router/cache`` by detector fingerprint;
 3. the training fold of :func:`training.metrics.split_of` minus a development
    part (``split_of("dev:" + id)``), which is used for the training report;
-   the evaluation fold is never seen by training;
+   the evaluation fold is never seen by training; plus synthetic copies of the
+   training episodes where the detector "missed" entities
+   (:func:`training.router.episodes.with_missed_entities`);
 4. for each policy (the shipped lambda-conditioned Transformer with the
    quadratic penalty, the linear-penalty and MLP ablations, Transformers
    trained at fixed lambdas): SFT warm-up, then PPO;
@@ -122,6 +124,8 @@ def _build(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     cache = Path(args.cache)
     detector, segmenter, store = default_parts(cache)
+    # Fixed now: the detector's code or model may change on disk while the build runs.
+    detector_info = describe_detector(detector)
     sources = {"medpcd": Path(args.medpcd), "pupa": Path(args.pupa)}
     episodes = []
     data_info = {}
@@ -143,6 +147,16 @@ def _build(args: argparse.Namespace) -> int:
     for fmt in data_info:
         data_info[fmt]["train"] = sum(e.source == fmt for e in train)
         data_info[fmt]["dev"] = sum(e.source == fmt for e in dev)
+    if args.miss_rate > 0:
+        from training.router.episodes import with_missed_entities
+
+        missed = with_missed_entities(train, store, rate=args.miss_rate, seed=args.seed)
+        data_info["synthetic_missed_entities"] = {
+            "episodes": len(missed),
+            "rate": args.miss_rate,
+            "what": "copies of training episodes with each detected entity dropped at this rate",
+        }
+        train = train + missed
     timings["episodes"] = round(time.perf_counter() - t0, 1)
     log.info("episodes: %d train, %d dev (%.0fs)", len(train), len(dev), timings["episodes"])
 
@@ -153,6 +167,7 @@ def _build(args: argparse.Namespace) -> int:
         steps=args.steps,
         episodes_per_step=args.episodes_per_step,
         critic_warmup=min(16, args.steps),
+        lambda_power=args.lambda_power,
         seed=args.seed,
     )
     runs: dict[str, tuple[str, PPOConfig]] = {
@@ -254,14 +269,15 @@ def _build(args: argparse.Namespace) -> int:
             "sha256": enc_manifest.get("files", {}).get("model.onnx"),
             "trained_on": "sentence-transformers embeddings (fp32)",
         },
-        "detector": describe_detector(detector),
+        "detector": detector_info,
         "training_command": "python -m training.router "
         + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         "rebuild_command": "python -m training.router build",
         "task_gain": "proxy: sentence-pooled MiniLM semantic retention (no LLM judge on the "
         "build machine)",
-        "reward": "R = TaskGain - lambda * Leak^2 (linear ablation: Leak^1), lambda ~ U[0, 10] "
-        "per episode; Leak = located gold units in the exact outbound / located units",
+        "reward": "R = TaskGain - lambda * Leak^2 (linear ablation: Leak^1), lambda = "
+        f"10 * u^{args.lambda_power:g}, u ~ U[0, 1], per episode (SFT: lambda ~ U[0, 10]); "
+        "Leak = located gold units in the exact outbound / located units",
         "sft": sft_cfg.to_json(),
         "data": data_info,
         "split": "training.metrics.split_of(id) == 'train' and split_of('dev:' + id) == 'train'; "
@@ -299,7 +315,15 @@ def _build(args: argparse.Namespace) -> int:
                 "systems": {k: strip(v) for k, v in res["systems"].items()},
                 "lambda_sweep": [strip(p) for p in res["lambda_sweep"]],
                 "report": str(Path(args.eval_out) / fmt / "report.md"),
+                "detector": res["info"]["detector"],
             }
+            if res["info"]["detector"]["fingerprint"] != detector_info["fingerprint"]:
+                log.warning(
+                    "the detector changed during the build (%s at training, %s at evaluation); "
+                    "rebuild when it has settled",
+                    detector_info["fingerprint"],
+                    res["info"]["detector"]["fingerprint"],
+                )
     try:
         from benchmarks.bench_router import measure
 
@@ -340,7 +364,20 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--steps", type=int, default=256, help="PPO steps (default 256)")
     b.add_argument("--ppo-lr", type=float, default=3e-4, help="PPO actor learning rate")
     b.add_argument("--episodes-per-step", type=int, default=64)
+    b.add_argument(
+        "--lambda-power",
+        type=float,
+        default=2.0,
+        help="PPO draws lambda as 10 * u**power, u ~ U[0, 1] (1 = uniform; default 2)",
+    )
     b.add_argument("--sft-epochs", type=int, default=8)
+    b.add_argument(
+        "--miss-rate",
+        type=float,
+        default=0.3,
+        help="add copies of the training episodes with each detected entity dropped at this "
+        "rate (0: none)",
+    )
     b.add_argument("--fixed-lambdas", default="5", help="comma-separated; empty for none")
     b.add_argument("--only", help="train only these runs (comma-separated names)")
     b.add_argument("--limit", type=int, help="use only the first N training episodes per data set")

@@ -318,6 +318,43 @@ def _public(d: dict[str, Any]) -> dict[str, Any]:
     return {k: d[k] for k in KEYS}
 
 
+MATCH_TOL = 0.005
+
+
+def frontier_check(
+    systems: dict[str, Any], sweep: list[dict[str, Any]], key: str = "semantic_retention"
+) -> dict[str, Any]:
+    """Does the shipped sweep dominate or match heuristic and redact-all at their leak level?
+
+    For each baseline, the best sweep point whose Leak% is at most the
+    baseline's is compared on ``key``: ``dominates`` when higher by more than
+    :data:`MATCH_TOL`, ``matches`` within it, ``below`` otherwise (or when no
+    sweep point leaks that little).
+    """
+    out: dict[str, Any] = {}
+    for name in ("heuristic", "redact-all"):
+        base = systems.get(name)
+        if base is None or not sweep or base.get(key) is None:
+            continue
+        ok = [p for p in sweep if p["leak_pct"] <= base["leak_pct"] + 1e-9]
+        best = max(ok, key=lambda p: p[key]) if ok else None
+        verdict = "below"
+        if best is not None:
+            gap = best[key] - base[key]
+            verdict = (
+                "dominates" if gap > MATCH_TOL else "matches" if gap >= -MATCH_TOL else "below"
+            )
+        out[name] = {
+            "baseline_leak_pct": base["leak_pct"],
+            f"baseline_{key}": base[key],
+            "sweep_lambda": None if best is None else best["lambda"],
+            "sweep_leak_pct": None if best is None else best["leak_pct"],
+            f"sweep_{key}": None if best is None else best[key],
+            "verdict": verdict,
+        }
+    return out
+
+
 def write_results(
     out: Path,
     judge_name: str,
@@ -327,6 +364,7 @@ def write_results(
 ) -> dict[str, Any]:
     """``results.json`` in the issue's schema, ``details.json``, ``report.md``, ``frontier.png``."""
     out.mkdir(parents=True, exist_ok=True)
+    info = {**info, "frontier_check": frontier_check(systems, sweep)}
     results = {
         "judge": judge_name,
         "systems": {k: _public(v) for k, v in systems.items()},
@@ -397,6 +435,24 @@ def report_md(
     lines += ["", "Shipped policy over lambda:", "", header[0], header[1]]
     for p in sweep:
         lines.append(row(f"lambda {p['lambda']:g}", p))
+    checks = info.get("frontier_check", {})
+    if checks:
+        lines += [
+            "",
+            "Frontier check (best sweep point whose Leak% is at most the baseline's, on "
+            f"semantic retention; 'matches' = within {MATCH_TOL}):",
+            "",
+        ]
+        for name, c in checks.items():
+            if c["sweep_lambda"] is None:
+                lines.append(f"- {name}: **below** (no lambda leaks as little as {name})")
+                continue
+            lines.append(
+                f"- {name} (Leak% {c['baseline_leak_pct']:.2f}, retention "
+                f"{c['baseline_semantic_retention']:.3f}): **{c['verdict']}** by lambda "
+                f"{c['sweep_lambda']:g} (Leak% {c['sweep_leak_pct']:.2f}, retention "
+                f"{c['sweep_semantic_retention']:.3f})"
+            )
     lines += ["", "![frontier](frontier.png)", ""]
     t = info.get("timing", {})
     if t:

@@ -41,6 +41,7 @@ class PolicyConfig:
     n_layers: int = 2
     d_ff: int = 128
     max_positions: int = 512
+    sensitivity_init: float = 0.0  # bias of the head's lambda-sensitivity output
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -66,9 +67,12 @@ IN_DIM = EMB_DIM + DETECT_DIM
 class LambdaHead(nn.Module):
     """One linear head shared by all sentences, conditioned on lambda; see the module doc."""
 
-    def __init__(self, d: int) -> None:
+    def __init__(self, d: int, sensitivity_init: float = 0.0) -> None:
         super().__init__()
         self.linear = nn.Linear(d, 2)
+        # softplus(bias) is every sentence's starting sensitivity to lambda.
+        with torch.no_grad():
+            self.linear.bias[1] = sensitivity_init
 
     def forward(self, h: torch.Tensor, lam: torch.Tensor) -> torch.Tensor:
         uv = self.linear(h)
@@ -102,6 +106,8 @@ class EncoderLayer(nn.Module):
 class TransformerPolicy(nn.Module):
     """Privacy-R1's router: input projection, positional encoding, 2-layer encoder, shared head."""
 
+    pe: torch.Tensor
+
     def __init__(self, cfg: PolicyConfig | None = None) -> None:
         super().__init__()
         self.cfg = cfg = cfg or PolicyConfig()
@@ -111,7 +117,7 @@ class TransformerPolicy(nn.Module):
             EncoderLayer(cfg.d_model, cfg.n_heads, cfg.d_ff) for _ in range(cfg.n_layers)
         )
         self.norm = nn.LayerNorm(cfg.d_model)
-        self.head = LambdaHead(cfg.d_model)  # one head shared by every sentence
+        self.head = LambdaHead(cfg.d_model, cfg.sensitivity_init)  # shared by every sentence
 
     def forward(
         self,
@@ -146,7 +152,7 @@ class MLPPolicy(nn.Module):
             nn.Linear(cfg.d_ff, cfg.d_model),
             nn.GELU(),
         )
-        self.head = LambdaHead(cfg.d_model)
+        self.head = LambdaHead(cfg.d_model, cfg.sensitivity_init)
 
     def forward(
         self,

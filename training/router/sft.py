@@ -24,7 +24,7 @@ from torch import nn
 from training.router.episodes import Episode
 from training.router.features import batch
 from training.router.policy import p_remote
-from training.router.ppo import length_chunks
+from training.router.ppo import length_chunks, sample_lambdas
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,7 @@ class SFTConfig:
     batch_size: int = 32
     label_smoothing: float = 0.1  # targets 0.05 / 0.95
     lambda_range: tuple[float, float] = (0.0, 10.0)
+    lambda_power: float = 1.0
     seed: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -66,7 +67,7 @@ def train_sft(
         total, count = 0.0, 0
         for c in rng.permutation(len(pool)):
             idx = pool[c]
-            lams = rng.uniform(*cfg.lambda_range, size=len(idx))
+            lams = sample_lambdas(rng, len(idx), *cfg.lambda_range, power=cfg.lambda_power)
             emb, det, lam, mask = batch([episodes[i] for i in idx], lams)
             target = torch.zeros(mask.shape)
             for j, i in enumerate(idx):
