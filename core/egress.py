@@ -455,6 +455,12 @@ class Analyzer(Protocol):
 _TITLES = {"mr", "mrs", "ms", "mx", "dr", "prof", "sir", "madam", "st", "mt"}
 
 
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _strings(
     node: Any, key: str | None = None, role: str | None = None
 ) -> Iterator[tuple[str | None, str]]:
@@ -498,6 +504,11 @@ class EgressGuard:
         self.endpoint: str = client.endpoint
         self.model: str = client.model
         self.ledger: Ledger = ledger if ledger is not None else MemoryLedger()
+        # Digests of the answers this guard received. An assistant turn that is
+        # one of them, verbatim, is the cloud's own text going back to it: it
+        # can hold no value the cloud was not already told, even when the model
+        # happens to write a word that is also in the box ("British").
+        self._received: set[str] = set()
         self.detector = detector
         self._matchers: OrderedDict[tuple[Any, ...], BoxMatcher] = OrderedDict()
         self._spans: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
@@ -541,7 +552,11 @@ class EgressGuard:
         """
         trusted = [t for t in trusted if t]
         consented = list(consented)
-        pairs = list(_strings(body))
+        pairs = [
+            (role, s)
+            for role, s in _strings(body)
+            if not (role == "assistant" and self.was_received(s))
+        ]
         strings = [s for _, s in pairs]
         # Placeholders are the box's own output: "[MRN_1]" must not match a box
         # value "MRN" (or "Date"). Only the exact bracketed form is dropped: a
@@ -677,9 +692,19 @@ class EgressGuard:
         request.ledger_id = ledger_id
         return body, ledger_id
 
+    def was_received(self, text: str) -> bool:
+        """True when ``text`` is, verbatim, an answer this guard (or its ledger) received."""
+        if _digest(text) in self._received:
+            return True
+        known = getattr(self.ledger, "has_response", None)
+        return bool(known is not None and known(text))
+
     def _finish(
         self, ledger_id: int, status: str, reply: Reply | None = None, text: str | None = None
     ) -> None:
+        response = reply.text if reply is not None else text
+        if response and status.startswith("ok"):
+            self._received.add(_digest(response))
         try:
             self.ledger.finish_ledger(
                 ledger_id,

@@ -201,7 +201,9 @@ class PublicSpace:
             if cancel is not None and cancel.is_set():
                 raise Cancelled()
             parts.append(chunk)
-        return "".join(parts).strip()
+        # Verbatim: an answer sent back as an assistant turn must be exactly what
+        # the cloud wrote, so the guard recognizes it as the cloud's own text.
+        return "".join(parts)
 
     # --- modules -------------------------------------------------------------
 
@@ -243,12 +245,15 @@ class PublicSpace:
             answers.append((d, self._ask([{"role": "system", "content": system}, *messages[1:]], f"gama:expert:{d.domain}", ctx)))
         if len(answers) == 1:
             return answers[0][1]
-        # The experts' answers go back as the cloud's own (assistant) turns: they
-        # are what it wrote, still anonymized, never restored text.
-        experts: list[Message] = [
-            {"role": "assistant", "content": f"Expert in {d.domain} (relevance to the task: {d.term}):\n{a}"}
-            for d, a in answers
-        ]
+        # The experts' answers go back verbatim as the cloud's own (assistant)
+        # turns, each introduced by a line of ours: they are what it wrote,
+        # still anonymized, never restored text.
+        turns: list[Message] = []
+        intros: list[str] = []
+        for d, a in answers:
+            intro = f"Answer of the expert in {d.domain} (relevance to the task: {d.term}):"
+            intros.append(intro)
+            turns += [{"role": "user", "content": intro}, {"role": "assistant", "content": a}]
         fuse = (
             "Combine the experts' answers above into one best answer to the task. Give more "
             "weight to experts whose relevance is higher. Keep placeholders such as [PERSON_1] "
@@ -256,7 +261,10 @@ class PublicSpace:
         )
         self.trace.append({"module": "domain_rules", "experts": [d.domain for d, _ in answers]})
         return self._ask(
-            [*messages, *experts, {"role": "user", "content": fuse}], "gama:fusion", ctx, [fuse]
+            [*messages, *turns, {"role": "user", "content": fuse}],
+            "gama:fusion",
+            ctx,
+            [*intros, fuse],
         )
 
     def disproof(self, messages: Sequence[Message], answer: str, ctx: dict[str, Any]) -> str:

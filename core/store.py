@@ -407,6 +407,14 @@ class Store:
             r["payload"] = json.loads(r["payload"])
         return rows
 
+    def has_response(self, text: str) -> bool:
+        """True when ``text`` is, verbatim, an answer the cloud gave (a completed ledger row)."""
+        with self._lock:
+            row = self.db.execute(
+                "SELECT 1 FROM ledger WHERE response = ? AND status LIKE 'ok%' LIMIT 1", [text]
+            ).fetchone()
+        return row is not None
+
     def ledger_entry(self, ledger_id: int) -> dict[str, Any]:
         with self._lock:
             rows = list(self.db.query("SELECT * FROM ledger WHERE id = ?", [ledger_id]))

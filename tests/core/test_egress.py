@@ -571,3 +571,30 @@ def test_the_detector_skips_the_clouds_own_answers_but_the_box_does_not() -> Non
     assert [h.source for h in guard.scan(history, box=box)] == ["box"]
     history[0]["content"] += " Or the Mayo Clinic?"
     assert {h.source for h in guard.scan(history, box=box)} == {"box", "detector"}
+
+
+def test_the_clouds_own_answer_may_go_back_verbatim_but_not_edited() -> None:
+    client = FakeClient()
+    client.pieces = ["The British", " prime minister..."]
+    guard = EgressGuard(client)
+    box = make_box(("British", EntityType.NRP))
+    answer = "".join(guard.stream(user("Who was the next [NRP_1] prime minister?"), box=box))
+    assert answer == "The British prime minister..."
+    history = [*user("Who was it?"), {"role": "assistant", "content": answer}, {"role": "user", "content": "And then?"}]
+    guard.prepare(history, box=box)  # the cloud said it itself: nothing new leaves
+    edited = [*history[:2], {"role": "assistant", "content": answer + " (British)"}, history[-1]]
+    with pytest.raises(EgressBlocked):
+        guard.prepare(edited, box=box)
+
+
+def test_answers_in_the_stores_ledger_count_as_received(tmp_path: Any) -> None:
+    from core.store import Store
+
+    with Store.create(tmp_path / "s.db", "pw") as store:
+        lid = store.add_ledger(endpoint="e", model="m", payload={}, purpose="chat")
+        store.finish_ledger(lid, status="ok", response="Ask Maria.")
+        guard = EgressGuard(FakeClient(), ledger=store)
+        box = make_box(("Maria", EntityType.PERSON))
+        guard.prepare([*user("Hi."), {"role": "assistant", "content": "Ask Maria."}, {"role": "user", "content": "Ok."}], box=box)
+        with pytest.raises(EgressBlocked):
+            guard.prepare([*user("Hi."), {"role": "assistant", "content": "Ask Maria!"}], box=box)

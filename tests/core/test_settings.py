@@ -34,7 +34,8 @@ def test_lambda_bounds(value: float) -> None:
 
 def test_no_secret_fields() -> None:
     names = " ".join(Settings.model_fields).lower()
-    assert "key" not in names and "password" not in names and "token" not in names
+    for secret in ("api_key", "password", "passphrase", "secret", "vault_key"):
+        assert secret not in names
 
 
 def test_every_field_is_documented() -> None:

@@ -169,7 +169,7 @@ def test_bundle_answers_through_its_demo_cloud(bundle: dict[str, Any], tmp_path:
     home = tmp_path / "demo"
     # No keyring here: the store is created with a passphrase.
     secret = {"SOTTOVOCE_PASSPHRASE": "bundle test passphrase"}
-    question = "What is a good way to structure a weekly team meeting?"
+    question = "How should I structure the agenda of a team meeting?"
     proc, _ = run_bundle(
         bundle["path"], home, "ask", "--demo-cloud", "--yes", "--no-local", "-",
         offline=False,  # loopback only: the demo cloud listens on 127.0.0.1
