@@ -8,6 +8,7 @@ original text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -15,6 +16,7 @@ from typing import Any
 
 from core.box import PrivacyBox
 from core.detect.base import Detector
+from core.entities import EntityType
 from core.errors import InputError
 from core.router.base import HeuristicRouter, RouteInput, Router
 from core.segment import Segmenter
@@ -160,8 +162,29 @@ def compose_outbound(analysis: Analysis, box: PrivacyBox) -> str:
     marker, so the cloud knows that context is missing. Protected entities of
     remote sentences are replaced by their placeholders (the box is updated);
     an entity the person chose to send in clear is left as it is.
+
+    A value is private wherever it occurs: every other occurrence of a
+    protected value (found in this text or already in the box) in a remote
+    sentence is replaced too, even where no view flagged it there. Otherwise
+    the egress guard, which looks for box values everywhere, would rightly
+    block the request.
     """
     text = analysis.text
+    clear = {
+        text[e.start : e.end]
+        for p in analysis.plans
+        for e, keep in zip(p.entities, p.protected, strict=True)
+        if not keep
+    }
+    known: dict[str, EntityType] = {
+        text[e.start : e.end]: e.type
+        for p in analysis.plans
+        for e, keep in zip(p.entities, p.protected, strict=True)
+        if keep
+    }
+    for entry in box.entries():
+        known.setdefault(entry.value, entry.type)
+    finder = _value_finder([v for v in known if v not in clear])
     pieces: list[str] = []
     prev_end: int | None = None
     withheld = False
@@ -184,6 +207,48 @@ def compose_outbound(analysis: Analysis, box: PrivacyBox) -> str:
             for e, keep in zip(plan.entities, plan.protected, strict=True)
             if keep
         ]
+        if finder is not None:
+            for m in finder.finditer(s.text):
+                value = _canonical(m.group(0), known)
+                spans.append(Span(m.start(), m.end(), known[value], 1.0, {"box": 1.0}))
+        # Overlaps merge into one placeholder (never half a name in clear).
         pieces.append(box.anonymize(s.text, spans).text)
         prev_end = s.end
     return "".join(pieces)
+
+
+def _value_finder(values: Sequence[str]) -> re.Pattern[str] | None:
+    """One pattern for every value, longest first, as whole words.
+
+    Values of four characters or more match in any case; shorter ones only in
+    their own case or in capitals (as the egress guard reads them: "May" the
+    name must not turn every "may" into a placeholder).
+    """
+    values = [v for v in values if len(v.strip()) >= 2]
+    if not values:
+        return None
+    alts = []
+    for v in sorted(set(values), key=len, reverse=True):
+        esc = re.escape(v)
+        if len(v) >= 4:
+            body = f"(?i:{esc})"
+        else:
+            body = esc if v == v.upper() else f"(?:{esc}|{re.escape(v.upper())})"
+        # Word edges as the guard sees them: a change of class (letter, digit,
+        # anything else), so "id" is a word in "email_id" and "u789x" holds "u789".
+        alts.append(_edge(v[0], before=True) + body + _edge(v[-1], before=False))
+    return re.compile("|".join(alts))
+
+
+def _edge(ch: str, *, before: bool) -> str:
+    same = r"\d" if ch.isdigit() else r"[^\W\d_]" if ch.isalpha() else None
+    if same is None:
+        return ""
+    return f"(?<!{same})" if before else f"(?!{same})"
+
+
+def _canonical(found: str, known: dict[str, EntityType]) -> str:
+    if found in known:
+        return found
+    low = found.casefold()
+    return next(v for v in known if v.casefold() == low)

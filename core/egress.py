@@ -598,11 +598,18 @@ class EgressGuard:
                 return cached
         assert self.detector is not None
         out: list[tuple[str, str]] = []
+        # Placeholders are located in the whole text, not inside each span: a
+        # span may cut one ("see [PERSON" of "see [PERSON_3]").
+        covered = [False] * len(text)
+        for m in PLACEHOLDER_RE.finditer(text):
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
         for span in self.detector.analyze(text):
             found = text[span.start : span.end]
             # What is left once placeholders and titles are removed is what
             # would leak; "[PERSON_1]" or "Dr. [PERSON_1]" leak nothing.
-            rest = PLACEHOLDER_RE.sub(" ", found)
+            rest = "".join(
+                " " if covered[i] else text[i] for i in range(span.start, span.end)
+            )
             words = [w for w in re.split(r"\W+", rest) if w and w.casefold() not in _TITLES]
             if words:
                 out.append((str(span.type), normalize(found)))

@@ -16,6 +16,7 @@ from core.analyze import Analyzer, Route
 from core.box import PrivacyBox
 from core.detect.base import Detector
 from core.detect.rules import RulesView
+from core.entities import EntityType
 from core.errors import ApprovalDeclined, Cancelled, CloudServerError
 from core.pipeline import (
     Approval,
@@ -247,3 +248,20 @@ def test_resend_replaces_history_only_when_the_new_turn_succeeds(store: Store, a
     assert [m["role"] for m in p.messages] == ["system", "user"]
     collect(a.execute(p, Approval.send()))
     assert [m["content"] for m in store.messages(conv)] == ["What is a fever? In adults?", "second"]
+
+
+def test_every_occurrence_of_a_protected_value_is_replaced(store: Store, analyzer: Analyzer) -> None:
+    from core.analyze import compose_outbound
+    from core.box import PrivacyBox
+
+    text = "Call 215-555-4078 now. The number 215-555-4078 is mine; ask al, AL or user_al."
+    analysis = analyzer.analyze(text)
+    for p in analysis.plans:
+        p.route = Route.REMOTE
+    # Only the first occurrence is detected: the second must still be replaced.
+    analysis.plans[1].entities, analysis.plans[1].protected = [], []
+    box = PrivacyBox()
+    box.placeholder_for("al", EntityType.PERSON)  # a short value: own case or capitals only
+    out = compose_outbound(analysis, box)
+    assert "215-555-4078" not in out and out.count("[PHONE_1]") == 2
+    assert out.endswith("is mine; ask [PERSON_1], [PERSON_2] or user_[PERSON_1].")
