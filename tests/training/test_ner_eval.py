@@ -1,0 +1,98 @@
+"""``sottovoce eval detect``: span matching, presidio-evaluator scores, the results file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from core.entities import EntityType as E
+from core.spans import Span
+from training.eval_detect import SpanScores, Tally, presidio_evaluator_scores, token_rows
+from training.metrics import GoldSpan, Record
+
+TEXT = "Call Ann Lee at 555-201-3344 in Paris."
+GOLD = [(5, 12, "PERSON"), (16, 28, "PHONE"), (32, 37, "LOCATION")]
+
+
+@pytest.mark.parametrize(
+    ("pred", "matching", "mode", "tp", "fp", "fn"),
+    [
+        (GOLD, "strict", "typed", 3, 0, 0),
+        ([(5, 8, "PERSON"), (16, 28, "PHONE")], "strict", "typed", 1, 1, 2),
+        ([(5, 8, "PERSON"), (16, 28, "PHONE")], "overlap", "typed", 2, 0, 1),
+        ([(5, 12, "ORG"), (16, 28, "PHONE"), (32, 37, "LOCATION")], "strict", "typed", 2, 1, 1),
+        ([(5, 12, "ORG"), (16, 28, "PHONE"), (32, 37, "LOCATION")], "strict", "untyped", 3, 0, 0),
+        ([(4, 12, "PERSON")], "iou90", "typed", 1, 0, 2),  # a leading space is trimmed
+    ],
+)
+def test_span_scores_count_matches_per_matching(pred, matching, mode, tp, fp, fn):
+    scores = SpanScores()
+    scores.add(TEXT, GOLD, pred)
+    cell = scores.to_json()[matching][mode]
+    assert (cell["tp"], cell["fp"], cell["fn"]) == (tp, fp, fn)
+
+
+def test_presidio_evaluator_scores_perfect_and_empty_predictions():
+    perfect = presidio_evaluator_scores(token_rows(0, TEXT, GOLD, GOLD))
+    assert perfect["span_f2"] == 1.0 and perfect["span_precision"] == 1.0
+    empty = presidio_evaluator_scores(token_rows(0, TEXT, GOLD, []))
+    assert empty["span_recall"] == 0.0
+
+
+def test_tally_reports_units_precision_and_latency():
+    record = Record("r1", TEXT, ["Ann Lee", "555-201-3344", "Bob"], case_sensitive=True)
+    tally = Tally(with_spans=False)
+    spans = [Span(5, 12, E.PERSON, 0.9), Span(0, 4, E.OTHER, 0.9)]
+    tally.add(record, spans, 12.0)
+    out = tally.to_json()
+    assert out["unit_recall"] == 0.5 and out["units_not_located"] == 1
+    assert out["span_precision"] == 0.5  # one of two spans touches a unit
+    assert out["latency_ms_p50"] == 12.0
+    assert tally.misses == [{"id": "r1", "missed": ["555-201-3344"]}]
+
+
+@pytest.mark.integration
+def test_eval_detect_writes_results_and_report(tmp_path: Path):
+    from training.eval_detect import run
+
+    data = tmp_path / "med.json"
+    data.write_text(
+        json.dumps(
+            [
+                {
+                    "id": f"m{i}",
+                    "query": f"hi, i am maria lopez, call 215-555-01{i:02d} please.",
+                    "pii_units": ["maria lopez", f"215-555-01{i:02d}"],
+                }
+                for i in range(4)
+            ]
+        )
+    )
+    out = tmp_path / "out"
+    args = argparse.Namespace(data=str(data), format="medpcd", out=str(out), limit=3, split="all")
+    assert run(args) == 0
+    results = json.loads((out / "results.json").read_text())
+    for key in (
+        "unit_recall",
+        "units",
+        "units_not_located",
+        "span_f1",
+        "span_f2",
+        "span_precision",
+        "latency_ms_p50",
+        "latency_ms_p95",
+    ):
+        assert key in results and key in results["presidio"]
+    assert results["records"] == 3 and results["units"] == 6
+    assert (out / "report.md").read_text().startswith("# Detection")
+
+
+def test_gold_spans_survive_to_typed_scores():
+    record = Record("p", TEXT, ["Ann Lee"], spans=[GoldSpan(5, 12, "PERSON")])
+    tally = Tally(with_spans=True)
+    tally.add(record, [Span(5, 12, E.PERSON, 0.9)], None)
+    out = tally.to_json()
+    assert out["span_f2"] == 1.0 and out["spans"]["strict"]["typed"]["tp"] == 1
