@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/sottovoce analyze app/samples/email.txt
+	$(BIN)/sottovoce $(ARGS)
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
