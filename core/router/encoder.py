@@ -114,8 +114,9 @@ class SentenceEncoder:
 
         One sentence per run by default: int8 dynamic quantization scales the
         activations over the whole batch, padding included, so a batched
-        sentence's embedding would depend on its neighbours; and unpadded runs
-        measured faster on CPU (138 vs 184 ms for a 12-sentence query).
+        sentence's embedding would depend on its neighbours. Speed is a wash:
+        one by one measured faster on Med-PCD queries (138 vs 184 ms, uneven
+        lengths) and 1.28x slower on the benchmark's 20 even sentences.
         """
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)

@@ -85,7 +85,9 @@ class SentenceEmbedder:
     def token_counts(self, texts: Sequence[str]) -> np.ndarray:
         """Word pieces of each text (without special tokens), capped at ``max_tokens``."""
         tok = self.model.tokenizer
-        ids = tok(list(texts), add_special_tokens=False)["input_ids"]
+        ids = tok(
+            list(texts), add_special_tokens=False, truncation=True, max_length=self.max_tokens
+        )["input_ids"]
         return np.array([min(len(x), self.max_tokens) for x in ids], dtype=np.float32)
 
 
