@@ -320,7 +320,7 @@ def with_missed_entities(
             continue
         pre.append((ep, kept, cloud_view(ep.text, ep.sentences, kept)))
     anon = store.get([t for *_x, texts in pre for t in texts])
-    ntok = store.embedder.token_counts([t for *_x, texts in pre for t in texts]) if pre else []
+    ntok: np.ndarray = store.embedder.token_counts([t for *_x, texts in pre for t in texts])
     store.save()
     out, k = [], 0
     for ep, kept, texts in pre:

@@ -84,6 +84,8 @@ class SentenceEmbedder:
 
     def token_counts(self, texts: Sequence[str]) -> np.ndarray:
         """Word pieces of each text (without special tokens), capped at ``max_tokens``."""
+        if not texts:
+            return np.zeros(0, dtype=np.float32)
         tok = self.model.tokenizer
         ids = tok(
             list(texts), add_special_tokens=False, truncation=True, max_length=self.max_tokens
