@@ -92,7 +92,13 @@ class Fusion(Detector):
             )
             merged = merge_spans(group)[0] if len(group) > 1 else group[0]
             merged = Span(merged.start, merged.end, merged.type, merged.score, views)
-            if self.agent is not None and merged.type in AGENT_TYPES:
+            # A pattern match (an anonymization marker, a deny-list value) is not
+            # a matter of context: the agent judges names the models proposed.
+            if (
+                self.agent is not None
+                and merged.type in AGENT_TYPES
+                and not views.keys() & {"rules", DENY}
+            ):
                 verdict = self.agent.judge(text, merged)
                 if verdict is not None:
                     merged = merged.with_view(AGENT, verdict)

@@ -176,3 +176,10 @@ def test_agent_context_is_cut_at_word_boundaries():
 
 def test_fused_detector_needs_the_ner_model(tmp_path: Path):
     assert fused_detector(Settings(), ner_folder=tmp_path) is None
+
+
+def test_agent_is_not_asked_about_pattern_matches():
+    judge = FakeJudge({"Mary Poe": 0.0})
+    views = [StaticView("rules", [span(MARY, E.PERSON, "rules", 0.9)])]
+    assert found(Fusion(views, agent=judge).analyze(TEXT)) == {"Mary Poe"}
+    assert judge.asked == []
