@@ -32,8 +32,9 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from core import prompts
-from core.analyze import Analysis, Analyzer, Route, compose_outbound
-from core.box import PrivacyBox
+from core.analyze import WITHHELD, Analysis, Analyzer, Route, _value_finder, compose_outbound
+from core.box import PLACEHOLDER_RE, PrivacyBox
+from core.entities import EntityType
 from core.errors import ApprovalDeclined, Cancelled, SottovoceError
 from core.settings import ApprovalPolicy, Integration, Settings
 from core.store import Store
@@ -295,7 +296,7 @@ class Assistant:
             return PreparedTurn(
                 conversation_id, kind, text, analysis, box, [], None, False, "", extra
             )
-        outbound = compose_outbound(analysis, box)
+        outbound = settle_outbound(compose_outbound(analysis, box), box, self.analyzer.detector, analysis)
         system = prompts.DRAFT_SYSTEM if kind is TurnKind.DRAFT else prompts.CHAT_SYSTEM
         messages = [{"role": "system", "content": system}]
         if kind is TurnKind.CHAT:
@@ -584,6 +585,76 @@ class Assistant:
         if not msgs or msgs[0]["role"] != "user":
             raise SottovoceError("That message no longer exists.")
         return str(msgs[0]["content"])
+
+
+def settle_outbound(outbound: str, box: PrivacyBox, detector: Any, analysis: Analysis, passes: int = 3) -> str:
+    """Anonymize what the detector still finds in the composed outbound text.
+
+    Detection depends on context: once names become placeholders, a view may
+    flag a word it passed over before. The egress guard runs the same detector
+    on the payload and blocks on any find, so the pipeline looks first and
+    replaces those finds too (only the parts outside placeholders; values the
+    person chose to send in clear stay). What is still found after ``passes``
+    rounds is left for the guard, which then blocks: fail closed.
+    """
+    text = analysis.text
+    clear = {
+        text[e.start : e.end].casefold()
+        for p in analysis.plans
+        for e, keep in zip(p.entities, p.protected, strict=True)
+        if not keep
+    }
+    for _ in range(passes):
+        covered = [False] * len(outbound)
+        for m in PLACEHOLDER_RE.finditer(outbound):
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+        marker = outbound.find(WITHHELD)
+        while marker >= 0:
+            covered[marker : marker + len(WITHHELD)] = [True] * len(WITHHELD)
+            marker = outbound.find(WITHHELD, marker + 1)
+        runs: list[tuple[int, int, Any]] = []
+        for span in detector.analyze(outbound):
+            i = span.start
+            while i < span.end:
+                if covered[i] or not outbound[i].strip():
+                    i += 1
+                    continue
+                j = i
+                while j < span.end and not covered[j] and outbound[j].strip():
+                    j += 1
+                word = outbound[i:j].strip(".,;:!?()[]{}'\"")
+                if any(c.isalnum() for c in word) and word.casefold() not in _TITLES | clear:
+                    a = outbound.index(word, i)
+                    runs.append((a, a + len(word), span.type))
+                i = j
+        # Every other occurrence of a value the box holds goes too (the guard
+        # looks for box values everywhere).
+        finder = _value_finder([e.value for e in box.entries() if e.value.casefold() not in clear])
+        if finder is not None:
+            for m in finder.finditer(outbound):
+                if not any(covered[m.start() : m.end()]):
+                    runs.append((m.start(), m.end(), _type_of(box, m.group(0))))
+        if not runs:
+            break
+        parts, pos = [], 0
+        for a, b, type_ in sorted(set(runs)):
+            if a < pos:
+                continue
+            parts += [outbound[pos:a], box.placeholder_for(outbound[a:b], type_)]
+            pos = b
+        outbound = "".join(parts) + outbound[pos:]
+    return outbound
+
+
+def _type_of(box: PrivacyBox, value: str) -> Any:
+    low = value.casefold()
+    for e in box.entries():
+        if e.value.casefold() == low:
+            return e.type
+    return EntityType.OTHER
+
+
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "madam", "dear", "hi", "hello"})
 
 
 def collect(events: Iterator[TurnEvent]) -> TurnResult:

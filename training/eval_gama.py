@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from core.analyze import Route
+from core.errors import EgressBlocked
 from core.pipeline import Assistant, TurnKind, collect
 from core.settings import ApprovalPolicy, Integration, Settings
 from core.store import Store
@@ -128,19 +129,26 @@ def run_gama(args: argparse.Namespace) -> int:
     for name, flags in CONFIGS.items():
         with assistant_for(args, out, **flags) as (assistant, models):
             results["models"] = models
-            scores, t0 = [], time.perf_counter()
+            scores, t0, blocked = [], time.perf_counter(), 0
             for item in items:
                 prompt = tcw_prompt(item) if args.task == "tcw" else item["inputs"]
                 conv = assistant.new_conversation(f"{args.task}-{name}")
                 # Every sentence goes to the cloud (anonymized): this measures the public space.
                 n = len(assistant.analyzer.segmenter.segment(prompt))
-                result = collect(
-                    assistant.run(prompt, conv, overrides=dict.fromkeys(range(n), Route.REMOTE))
-                )
+                try:
+                    result = collect(
+                        assistant.run(prompt, conv, overrides=dict.fromkeys(range(n), Route.REMOTE))
+                    )
+                except EgressBlocked:
+                    # The guard refused: nothing left, the item scores 0 and is counted.
+                    blocked += 1
+                    scores.append(0.0)
+                    continue
                 scores.append(score(item, result.answer))
             results["configs"][name] = {
                 "score": round(sum(scores) / max(1, len(scores)), 4),
                 "seconds": round(time.perf_counter() - t0, 1),
+                "blocked_by_egress_guard": blocked,
             }
             log.info("gama %s %s: %s", args.task, name, results["configs"][name])
     (out / "results.json").write_text(json.dumps(results, indent=2), "utf-8")
@@ -155,6 +163,8 @@ def run_gama(args: argparse.Namespace) -> int:
         "|---|---|---|",
     ]
     lines += [f"| {k} | {v['score']:.3f} | {v['seconds']} |" for k, v in results["configs"].items()]
+    lines += ["", "Items the egress guard blocked (nothing sent; scored 0): "
+              + ", ".join(f"{k} {v['blocked_by_egress_guard']}" for k, v in results["configs"].items())]
     (out / "report.md").write_text("\n".join(lines) + "\n", "utf-8")
     print(json.dumps(results, indent=1))
     return 0
@@ -201,7 +211,13 @@ def run_privacylens(args: argparse.Namespace) -> int:
         for item in items:
             secrets = item["trajectory"].get("sensitive_info_items", [])
             conv = assistant.new_conversation(item["name"], TurnKind.DRAFT)
-            result = collect(assistant.run(privacylens_situation(item), conv, TurnKind.DRAFT))
+            try:
+                result = collect(assistant.run(privacylens_situation(item), conv, TurnKind.DRAFT))
+            except EgressBlocked:
+                # Nothing left the machine and no action was drafted: no leak, counted apart.
+                rows.append({"name": item["name"], "secrets": len(secrets), "action_leak": False,
+                             "cloud_payload_leak": False, "local_only": False, "blocked": True})
+                continue
             payload = "\n".join(
                 json.dumps(r["payload"], ensure_ascii=False) for r in assistant.store.ledger()
                 if r["conversation_id"] == conv
@@ -227,6 +243,7 @@ def run_privacylens(args: argparse.Namespace) -> int:
         "models": models,
         "action_leak_rate": round(sum(r["action_leak"] for r in rows) / n, 4),
         "cloud_payload_leak_rate": round(sum(r["cloud_payload_leak"] for r in rows) / n, 4),
+        "blocked_by_egress_guard": sum(1 for r in rows if r.get("blocked")),
         "items": rows,
     }
     (out / "results.json").write_text(json.dumps(results, indent=2), "utf-8")
