@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from pathlib import Path
 from typing import Any
 
-from core.errors import SottovoceError
+from core.errors import InputError, SottovoceError
 
 
 def _lazy(target: str) -> Any:
@@ -27,6 +28,9 @@ def _lazy(target: str) -> Any:
                 "The evaluation tools are not part of this installation.",
                 hint="run `sottovoce eval` from a source checkout with the training extra",
             ) from exc
+        data = getattr(args, "data", None)
+        if data is not None and not Path(data).is_file():
+            raise InputError(f"{data} is not a data file.", hint="give the path of a data file")
         return int(getattr(target, func)(args))
 
     return handler

@@ -115,3 +115,8 @@ def test_wrong_passphrase_from_cli(
     monkeypatch.setenv("SOTTOVOCE_PASSPHRASE", "second")
     code, _, err = run(capsys, "box", "list")
     assert code != 0 and "wrong passphrase" in err
+
+
+def test_eval_with_a_missing_data_file_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "eval", "detect", "--data", str(tmp_path / "nope.json"), "--format", "medpcd", "--out", str(tmp_path / "o"))
+    assert code != 0 and "is not a data file" in err

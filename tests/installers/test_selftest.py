@@ -176,6 +176,8 @@ def test_eval_says_it_is_missing_when_training_is_not_installed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # As in the bundle, which leaves training/ out.
+    for name in [m for m in sys.modules if m == "training" or m.startswith("training.")]:
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "training", None)
     argv = ["eval", "detect", "--data", "x", "--format", "pupa", "--out", str(tmp_path)]
     assert main(argv) == 1
