@@ -120,9 +120,9 @@ def cmd_ledger(args: argparse.Namespace) -> int:
                 tokens,
             )
         )
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-    for row in table:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    for line in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
     print(f"\n{len(rows)} request(s). `sottovoce ledger show N` prints one verbatim.")
     return 0
 

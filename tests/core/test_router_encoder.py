@@ -54,3 +54,12 @@ def test_a_missing_encoder_names_the_export_command(tmp_path):
     with pytest.raises(ArtifactError) as err:
         SentenceEncoder(folder).encode(["hello"])
     assert "python -m training.router export-encoder" in str(err.value)
+
+
+def test_parallel_workers_give_the_same_embeddings_as_one_by_one(encoder):
+    serial = SentenceEncoder(threads=1, workers=1)
+    parallel = SentenceEncoder(threads=1, workers=3)
+    texts = SENTENCES * 3
+    a, b = serial.encode(texts), parallel.encode(texts)
+    assert np.array_equal(a, b)
+    assert np.array_equal(b[: len(SENTENCES)], b[len(SENTENCES) : 2 * len(SENTENCES)])

