@@ -18,7 +18,7 @@ import html
 import logging
 import time
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QThreadPool, QTimer, Signal
@@ -55,7 +55,9 @@ from ui.workers import LatestOnly
 log = logging.getLogger(__name__)
 
 #: Analyze function the editor calls in a worker: (text, risk lambda) -> Analysis.
-AnalyzeFn = Callable[[str, float], Analysis]
+#: ``analyze(text, risk_lambda)``: an :class:`Analysis`, or a generator that
+#: first yields the detected spans (marked at once) and then returns the analysis.
+AnalyzeFn = Callable[[str, float], Analysis | Generator[Sequence[Span], None, Analysis]]
 
 BADGE = 11  # px
 LINE_HEIGHT = 175  # percent; the gap above each line holds the badges
@@ -147,6 +149,11 @@ class RoutingHighlighter(QSyntaxHighlighter):
                     self.entities.append([e.start, e.end, keep])
         self.rehighlight()
 
+    def set_entities(self, entities: list[list[object]]) -> None:
+        """Mark new entities early, keeping the sentence tints until the analysis."""
+        self.entities = entities
+        self.rehighlight()
+
     def shift(self, pos: int, removed: int, added: int) -> None:
         """Keep marks aligned after an edit of ``removed`` -> ``added`` chars at ``pos``."""
         delta = added - removed
@@ -164,7 +171,7 @@ class RoutingHighlighter(QSyntaxHighlighter):
                     s[1] = max(pos + added, b + delta)
 
     def highlightBlock(self, text: str) -> None:
-        if not self.sentences:
+        if not self.sentences and not self.entities:
             return
         start = self.currentBlock().position()
         end = start + len(text)
@@ -376,6 +383,9 @@ class RoutingEditor(QWidget):
     analysisChanged = Signal(object)
     #: Emitted with milliseconds from the debounce firing to the highlights painted.
     highlighted = Signal(float)
+    #: Emitted with milliseconds from the debounce firing to the entities marked,
+    #: before the sentences are routed (analyze functions that yield spans first).
+    marked = Signal(float)
     #: Emitted with the exception when the newest analysis failed.
     analysisFailed = Signal(object)
     #: Emitted on Ctrl+Enter.
@@ -444,6 +454,7 @@ class RoutingEditor(QWidget):
         self._timer.timeout.connect(self._fire)
         self._runner = LatestOnly(self._run, pool=pool, parent=self)
         self._runner.result.connect(self._on_result)
+        self._runner.partial.connect(self._on_partial)
         self._runner.failed.connect(self._on_failed)
 
     # --- public API -------------------------------------------------------
@@ -568,9 +579,22 @@ class RoutingEditor(QWidget):
         self._requested_text = text
         self._runner.submit(_Request(text, self.risk_lambda, time.perf_counter()))
 
-    def _run(self, req: _Request) -> Analysis:
+    def _run(self, req: _Request) -> Generator[Sequence[Span], None, Analysis]:
         assert self._analyze is not None
-        return self._analyze(req.text, req.risk_lambda)
+        result = self._analyze(req.text, req.risk_lambda)
+        if isinstance(result, Generator):
+            result = yield from result  # the spans first, for the early marks
+        return result
+
+    def _on_partial(self, req: _Request, spans: Sequence[Span]) -> None:
+        if req.text != self.text():
+            return
+        text = req.text
+        self.highlighter.set_entities(
+            [[e.start, e.end, self.overrides.protect.get(text[e.start : e.end], True)]
+             for e in spans]
+        )  # fmt: skip
+        self.marked.emit((time.perf_counter() - req.fired) * 1000)
 
     def _on_result(self, req: _Request, analysis: Analysis) -> None:
         if req.text != self.text():

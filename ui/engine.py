@@ -14,11 +14,11 @@ import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from core.analyze import Analysis, Analyzer
+from core.analyze import Analysis, Analyzer, check_text
 from core.settings import Settings
 from core.spans import Span
 from core.store import Store
@@ -148,13 +148,26 @@ class Engine:
     def analyze(self, text: str, risk_lambda: float) -> Analysis:
         """The editor's live analysis (runs in a worker): the same segmenter,
         detector and router, the detector behind a :class:`ParagraphCache`."""
+        return self._live_analyzer().analyze(text, risk_lambda)
+
+    def _live_analyzer(self) -> Analyzer:
         base = self.analyzer()
         with self._lock:
             if self._live is None or self._live.router is not base.router:
                 # The Analyzer only calls ``detector.analyze(text)``: duck-typed.
                 cache: Any = ParagraphCache(base.detector)
                 self._live = Analyzer(base.segmenter, cache, base.router)
-            live = self._live
+            return self._live
+
+    def analyze_staged(
+        self, text: str, risk_lambda: float
+    ) -> Generator[list[Span], None, Analysis]:
+        """:meth:`analyze` in two steps for the editor: yields the detected spans
+        (the editor marks them at once), then returns the routed analysis, whose
+        detection comes from the same paragraph cache and costs nothing again."""
+        live = self._live_analyzer()
+        check_text(text)
+        yield list(live.detector.analyze(text))
         return live.analyze(text, risk_lambda)
 
     def local_model(self) -> Any | None:

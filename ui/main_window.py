@@ -179,8 +179,8 @@ class MainWindow(QMainWindow):
         common: dict[str, Any] = dict(
             analysis_pool=self.analysis_pool, turn_pool=self.turn_pool, risk_lambda=s.risk_lambda
         )
-        self.chat = ChatView(engine.assistant, lambda: engine.store, engine.analyze, **common)
-        self.draft = DraftView(engine.assistant, lambda: engine.store, engine.analyze, **common)
+        self.chat = ChatView(engine.assistant, lambda: engine.store, engine.analyze_staged, **common)
+        self.draft = DraftView(engine.assistant, lambda: engine.store, engine.analyze_staged, **common)
         for view in (self.chat, self.draft):
             view.conversationChanged.connect(self.refresh_conversations)
         self.stack = QStackedWidget()

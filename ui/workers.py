@@ -222,11 +222,15 @@ class LatestOnly(QObject):
 
     This is the debounced live analysis of the editor (Orange's
     ``ConcurrentMixin``): ``fn`` is a pure function of the request; a stale
-    result is dropped, never shown.
+    result is dropped, never shown. A generator ``fn`` may yield early partial
+    answers (``partial``) before it returns the result.
     """
 
     #: Emitted with ``(request, result)`` for the newest request only.
     result = Signal(object, object)
+    #: Emitted with ``(request, value)`` for each value the newest request's
+    #: generator yields before its result (an early, partial answer).
+    partial = Signal(object, object)
     #: Emitted with ``(request, exception)`` when the newest request failed.
     failed = Signal(object, object)
     #: Emitted with True when work starts and False when nothing is in flight.
@@ -274,11 +278,16 @@ class LatestOnly(QObject):
         self._pending = None
         self.busy.emit(True)
         w = Worker(self._fn, request, name="analysis", pool=self._pool)
+        w.signals.yielded.connect(functools.partial(self._deliver_partial, gen, request))
         w.signals.returned.connect(functools.partial(self._deliver, gen, request))
         w.on_error(functools.partial(self._fail, gen, request))
         w.signals.finished.connect(self._finished)
         self._running = w
         w.start()
+
+    def _deliver_partial(self, gen: int, request: Any, value: Any) -> None:
+        if gen == self._generation:
+            self.partial.emit(request, value)
 
     def _deliver(self, gen: int, request: Any, res: Any) -> None:
         if gen == self._generation:

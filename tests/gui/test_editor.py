@@ -187,3 +187,55 @@ def test_badges_sit_above_each_sentence_start(qtbot: Any, editor: RoutingEditor)
     assert rects[1][1].bottom() <= start.top() + 1
     assert abs(rects[1][1].left() - start.left()) <= 2
     assert editor.edit.badge_at(QPoint(rects[1][1].center())) == 1
+
+
+def test_a_staged_analyze_marks_the_entities_before_the_sentences_are_routed(
+    qtbot: Any, analyzer: Analyzer
+) -> None:
+    # The window's analyze (Engine.analyze_staged) yields the spans first; the
+    # editor underlines them at once and tints the sentences when routing is done.
+    release = threading.Event()
+
+    def staged(text: str, lam: float) -> Any:
+        yield analyzer.detector.analyze(text)
+        release.wait(10)
+        return analyzer.analyze(text, lam)
+
+    ed = RoutingEditor(staged, debounce_ms=10)
+    qtbot.addWidget(ed)
+    ed.resize(700, 300)
+    ed.show()
+    marked: list[float] = []
+    ed.marked.connect(marked.append)
+    ed.set_text(TEXT)
+    try:
+        qtbot.waitUntil(lambda: bool(marked), timeout=10000)
+        ent = char_format_at(ed, PHONE + 1)
+        assert ent.underlineStyle() == QTextCharFormat.UnderlineStyle.SingleUnderline
+        assert ed.analysis is None  # not routed yet: no tint, no badges
+        assert background_at(ed, 2) != COLORS.local_bg and not ed.edit._badges
+    finally:
+        release.set()
+    a = wait_analysis(qtbot, ed)
+    assert [str(p.route) for p in a.plans] == ["local", "remote"]
+    assert background_at(ed, 2) == COLORS.local_bg
+    assert len(marked) == 1 and marked[0] >= 0
+
+
+def test_the_engine_stages_the_same_analysis_as_analyze() -> None:
+    from core.settings import Settings
+    from ui.engine import Engine
+
+    engine = Engine(Settings(), None, save_settings=False)
+    gen = engine.analyze_staged(TEXT, 5.0)
+    spans = next(gen)
+    with pytest.raises(StopIteration) as stop:
+        next(gen)
+    staged = stop.value.value
+    plain = engine.analyze(TEXT, 5.0)
+    assert [(s.start, s.end, s.type) for s in spans] == [
+        (e.start, e.end, e.type) for p in plain.plans for e in p.entities
+    ]
+    assert [(p.sentence.text, p.route, p.p_remote) for p in staged.plans] == [
+        (p.sentence.text, p.route, p.p_remote) for p in plain.plans
+    ]
