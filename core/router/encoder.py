@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -81,7 +82,9 @@ class SentenceEncoder:
     Thread-safe: the session and tokenizer are created lazily under a lock;
     onnxruntime sessions may be run from several threads, which is how
     ``workers`` one-sentence passes run side by side (onnxruntime releases the
-    GIL). ``threads`` is each pass's intra-op thread count.
+    GIL). ``threads`` is each pass's intra-op thread count. One-sentence
+    embeddings do not depend on their neighbours, so the last ``cache_size``
+    are kept: while the person types, only the edited sentence is encoded again.
     """
 
     def __init__(
@@ -91,12 +94,15 @@ class SentenceEncoder:
         model_file: str | None = None,
         threads: int | None = None,
         workers: int | None = None,
+        cache_size: int = 512,
     ) -> None:
         self._folder = folder
         self._model_file = model_file
         self._threads = threads
         self._workers = default_workers() if workers is None else max(1, workers)
         self._pool: ThreadPoolExecutor | None = None
+        self._cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._cache_size = cache_size
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -135,6 +141,26 @@ class SentenceEncoder:
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
         self._load()
+        if batch_size == 1 and self._cache_size > 0:
+            return self._encode_cached(texts)
+        return self._encode(texts, batch_size)
+
+    def _encode_cached(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        with self._lock:
+            known = {t: self._cache[t] for t in texts if t in self._cache}
+            for t in known:
+                self._cache.move_to_end(t)
+        todo = list(dict.fromkeys(t for t in texts if t not in known))
+        if todo:
+            fresh = self._encode(todo, 1)
+            with self._lock:
+                for t, row in zip(todo, fresh, strict=True):
+                    known[t] = self._cache[t] = row
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return np.stack([known[t] for t in texts]).astype(np.float32, copy=False)
+
+    def _encode(self, texts: Sequence[str], batch_size: int) -> npt.NDArray[np.float32]:
         # Sorting by length keeps padding small when a batch mixes long and short sentences.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         batches = [order[a : a + batch_size] for a in range(0, len(order), batch_size)]

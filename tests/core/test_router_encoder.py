@@ -63,3 +63,13 @@ def test_parallel_workers_give_the_same_embeddings_as_one_by_one(encoder):
     a, b = serial.encode(texts), parallel.encode(texts)
     assert np.array_equal(a, b)
     assert np.array_equal(b[: len(SENTENCES)], b[len(SENTENCES) : 2 * len(SENTENCES)])
+
+
+def test_cached_embeddings_equal_fresh_ones_and_the_cache_is_bounded():
+    cached = SentenceEncoder(threads=1, workers=2, cache_size=4)
+    fresh = SentenceEncoder(threads=1, workers=1, cache_size=0)
+    first = cached.encode(SENTENCES)
+    again = cached.encode(list(reversed(SENTENCES)))
+    assert np.array_equal(again, first[::-1])
+    assert np.array_equal(first, fresh.encode(SENTENCES))
+    assert len(cached._cache) == 4
