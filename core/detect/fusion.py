@@ -15,6 +15,11 @@ candidate, which is kept when
 Deny-list values are always kept, allow-list values never. Each kept span is
 the union of its candidate's proposals and records every view that found it,
 with its score (``Span.views``), plus ``agent`` when the agent was asked.
+
+A proposal marked ``name-extent`` (the rules view's runs of capitalized words,
+:data:`core.detect.rules.NAME_EXTENT`) is no evidence: it counts for none of
+the rules above and only widens a candidate kept on other views' evidence to
+the full name ("Metadee" to "Metadee Concept Hotel").
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from core.detect.base import DetectionView, Detector, _deny_spans
+from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
 from core.spans import Span, merge_spans
 
@@ -86,9 +92,10 @@ class Fusion(Detector):
             for s in group:
                 for name, score in s.views.items():
                     views[name] = max(score, views.get(name, 0.0))
-            keep = len(views) >= 2 or any(
+            evidence = {name: score for name, score in views.items() if name != NAME_EXTENT}
+            keep = len(evidence) >= 2 or any(
                 score >= self.view_min.get(name, self.single_view_min)
-                for name, score in views.items()
+                for name, score in evidence.items()
             )
             merged = merge_spans(group)[0] if len(group) > 1 else group[0]
             merged = Span(merged.start, merged.end, merged.type, merged.score, views)
@@ -97,7 +104,7 @@ class Fusion(Detector):
             if (
                 self.agent is not None
                 and merged.type in AGENT_TYPES
-                and not views.keys() & {"rules", DENY}
+                and not evidence.keys() & {"rules", DENY}
             ):
                 verdict = self.agent.judge(text, merged)
                 if verdict is not None:
@@ -154,7 +161,10 @@ def fused_detector(
         from core.detect.agent import AgentView
 
         agent = AgentView(generate or local_generate(settings))
-    return Fusion([NerView(folder), RulesView()], agent=agent, **fusion_options(settings))
+    # The rules view proposes proper-name extents too; they only widen a name
+    # another view found (see the module's docstring).
+    rules = RulesView(name_extents=True)
+    return Fusion([NerView(folder), rules], agent=agent, **fusion_options(settings))
 
 
 #: Presidio scores its weak pattern matches (any digit run as a possible phone
