@@ -108,6 +108,11 @@ class SentenceEncoder:
         self._tokenizer: Any = None
         self.manifest: dict[str, Any] = {}
 
+    @property
+    def workers(self) -> int:
+        """How many one-sentence passes run at once."""
+        return self._workers
+
     def _load(self) -> None:
         with self._lock:
             if self._session is not None:
