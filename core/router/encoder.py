@@ -108,6 +108,11 @@ class SentenceEncoder:
         self._tokenizer: Any = None
         self.manifest: dict[str, Any] = {}
 
+    def clear_cache(self) -> None:
+        """Forget the kept embeddings (benchmarks of a cold text)."""
+        with self._lock:
+            self._cache.clear()
+
     @property
     def workers(self) -> int:
         """How many one-sentence passes run at once."""
