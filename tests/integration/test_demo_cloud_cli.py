@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -30,6 +31,11 @@ def test_demo_cloud_command_serves_until_interrupted(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
+    # Drain stderr all along: a child blocked on a full pipe would look like a hang.
+    assert proc.stderr is not None
+    err: list[str] = []
+    drain = threading.Thread(target=lambda: err.extend(proc.stderr), daemon=True)  # type: ignore[arg-type]
+    drain.start()
     try:
         assert proc.stdout is not None
         deadline = time.monotonic() + 90
@@ -38,12 +44,16 @@ def test_demo_cloud_command_serves_until_interrupted(tmp_path: Path) -> None:
             line = proc.stdout.readline()
             if not line and proc.poll() is not None:
                 break
-        assert f"http://127.0.0.1:{port}/v1" in line, proc.stderr.read() if proc.stderr else ""
+        assert f"http://127.0.0.1:{port}/v1" in line, "".join(err)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=5) as resp:
             models = json.load(resp)
         assert [m["id"] for m in models["data"]] == [DEMO_MODEL]
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
+        try:
+            status = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"demo-cloud did not stop within 60 s of Ctrl-C; stderr: {''.join(err)[-3000:]}")
+        assert status == 0, "".join(err)[-3000:]
         # The server went with it.
         with pytest.raises(OSError):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2)
