@@ -168,12 +168,28 @@ def demo_cloud_settings(settings: Any, enabled: bool = True) -> Iterator[Any]:
         )
 
 
+def _stop_on_ctrl_c() -> None:
+    """Ctrl-C (and a polite kill) stop the server, however this process was started.
+
+    A parent may hand SIGINT down ignored or blocked (a background job of a
+    script, some launchers and test runners); Python then raises no
+    KeyboardInterrupt and "Ctrl-C stops it" would not hold.
+    """
+    import signal
+
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
 def cmd_demo_cloud(args: argparse.Namespace) -> int:
     from core.llm.demo import DemoCloud
 
     if args.port is not None and not 1 <= args.port <= 65535:
         raise InputError(f"{args.port} is not a TCP port.")
     demo = DemoCloud(args.model, port=args.port)
+    _stop_on_ctrl_c()
     print("Starting llama_cpp.server with the embedded model...", file=sys.stderr)
     with demo:
         print(f"Demo cloud ready: {demo.base_url}  (model: {demo.model})")

@@ -19,8 +19,15 @@ from core.llm.demo import DEMO_MODEL, free_port
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child needs a console group")
-def test_demo_cloud_command_serves_until_interrupted(tmp_path: Path) -> None:
+@pytest.mark.parametrize("inherited", ["default", "ignored"])
+def test_demo_cloud_command_serves_until_interrupted(tmp_path: Path, inherited: str) -> None:
+    # "ignored": started by a parent that hands SIGINT down ignored (a script's
+    # background job, some launchers); Ctrl-C must still stop the server.
     port = free_port()
     env = {**os.environ, "SOTTOVOCE_HOME": str(tmp_path)}
     proc = subprocess.Popen(
@@ -30,6 +37,7 @@ def test_demo_cloud_command_serves_until_interrupted(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ignore_sigint if inherited == "ignored" else None,
     )
     # Drain stderr all along: a child blocked on a full pipe would look like a hang.
     assert proc.stderr is not None
