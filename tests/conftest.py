@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import keyring
 import pytest
@@ -47,6 +48,16 @@ def hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Memory
     keyring.set_keyring(ring)
     yield ring
     keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Any]:
+    """A fresh SQLCipher vault in the test's folder, closed afterwards."""
+    from core.store import Store
+
+    s = Store.create(tmp_path / "vault.db", "test passphrase")
+    yield s
+    s.close()
 
 
 @pytest.fixture(scope="session")

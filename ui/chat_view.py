@@ -38,7 +38,7 @@ from core.pipeline import TurnKind, TurnResult
 from ui.editor import AnalyzeFn, RoutingEditor
 from ui.errors import report
 from ui.theme import std_icon
-from ui.turns import STAGE_TEXT, TurnController, TurnRequest
+from ui.turns import STAGE_TEXT, TurnController, TurnRequest, show_title
 from ui.workers import run_in_thread
 
 log = logging.getLogger(__name__)
@@ -366,14 +366,8 @@ class ChatView(QWidget):
 
     def _conversation_ready(self, conversation_id: int) -> None:
         self.conversation_id = conversation_id
-        store = self._store()
-        run_in_thread(
-            store.conversation,
-            conversation_id,
-            on_return=lambda c: (
-                self.title.setText(str(c["title"])) if c["id"] == self.conversation_id else None
-            ),
-            name="chat-title",
+        show_title(
+            self.title, self._store(), conversation_id, lambda: self.conversation_id, "chat-title"
         )
 
     def _token(self, piece: str, source: str) -> None:

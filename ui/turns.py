@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from core.analyze import Analysis, Route
 from core.errors import Cancelled
@@ -33,7 +33,7 @@ from core.pipeline import (
     TurnKind,
 )
 from ui.errors import report
-from ui.workers import Worker
+from ui.workers import Worker, run_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +231,19 @@ def ask_approval(prepared: PreparedTurn, assistant: Any, parent: QWidget | None)
     approval = dlg.approval()
     dlg.deleteLater()
     return approval
+
+
+def show_title(
+    label: QLabel, store: Any, conversation_id: int, current: Callable[[], int | None], name: str
+) -> None:
+    """Read a conversation's title in a worker and show it in ``label`` if that
+    conversation is still the one on screen (``current()``) when it arrives."""
+    run_in_thread(
+        store.conversation,
+        conversation_id,
+        on_return=lambda c: label.setText(str(c["title"])) if c["id"] == current() else None,
+        name=name,
+    )
 
 
 def _title(text: str) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import pytest
 
@@ -63,13 +62,6 @@ class FakeLocal:
     def stream_chat(self, messages: Sequence[dict[str, str]], **kw: object) -> Iterator[str]:
         self.seen.append(messages[-1]["content"])
         yield from ["local ", "answer"]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store.create(tmp_path / "s.db", "pw")
-    yield s
-    s.close()
 
 
 @pytest.fixture

@@ -141,13 +141,6 @@ def cloud() -> FakeCloud:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store.create(tmp_path / "vault.db", "test passphrase")
-    yield s
-    s.close()
-
-
-@pytest.fixture
 def make_engine(store: Store, cloud: FakeCloud, analyzer: Analyzer) -> Callable[..., Any]:
     from ui.engine import Engine
 

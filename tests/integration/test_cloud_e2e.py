@@ -8,7 +8,6 @@ was sent.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -42,13 +41,6 @@ def _anonymize(box: PrivacyBox, text: str) -> str:
         if i >= 0:
             spans.append(Span(i, i + len(value), type_, 1.0, {"test": 1.0}))
     return box.anonymize(text, spans).text
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    s = Store.create(tmp_path / "ledger.db", passphrase="test passphrase")
-    yield s  # type: ignore[misc]
-    s.close()
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "stream"])

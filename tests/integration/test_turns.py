@@ -6,9 +6,6 @@ What counts is what the server received (``recorder``), never an intermediate.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from core.analyze import Route
@@ -31,13 +28,6 @@ DRAFT = (
 )
 VALUES = ["Lucy Whitfield", "Anand Krishnan", "KDH-774219", "03/02/2024", "Gerald Moss",
           "gerald.moss@example.net", "January 12, 2025", "Priya Raman", "412-555-0196"]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store.create(tmp_path / "turns.db", "pw")
-    yield s
-    s.close()
 
 
 @pytest.fixture

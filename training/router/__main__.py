@@ -137,9 +137,7 @@ def _build(args: argparse.Namespace) -> int:
         if args.limit:
             eps = eps[: args.limit]
         episodes += eps
-        from training.router.episodes import _file_sha
-
-        data_info[fmt] = {"path": str(path), "sha256": _file_sha(path), "train_fold": len(eps)}
+        data_info[fmt] = {"path": str(path), "sha256": models.sha256(path), "train_fold": len(eps)}
     if not episodes:
         raise SystemExit("no training data found (see --medpcd / --pupa)")
     train = [e for e in episodes if split_of("dev:" + e.id) == "train"]

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+import models
 from core.analyze import Analysis, Route, SentencePlan, assign, compose_outbound
 from core.box import PrivacyBox
 from core.detect.base import Detector
@@ -135,14 +136,6 @@ def leaked_units(units: Sequence[str], payload: str) -> int:
 # --- fingerprints ----------------------------------------------------------------------
 
 
-def _file_sha(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _class_source(cls: type) -> bytes:
     """A class's qualified name and the source of its module (empty when unavailable)."""
     out = f"{cls.__module__}.{cls.__qualname__}".encode()
@@ -169,8 +162,6 @@ def detector_fingerprint(detector: Detector) -> str:
     for view in detector.views:
         h.update(_class_source(type(view)))
         h.update(f"{getattr(view, 'name', '')}:{getattr(view, 'version', '')}".encode())
-    import models
-
     for name in ("ner",):
         manifest = models.artifact_dir(name) / "manifest.json"
         if manifest.exists():
@@ -244,7 +235,7 @@ def build_episodes(
 ) -> list[Episode]:
     """Read a data file and build its episodes (queries with no sentence are skipped)."""
     records = metrics.read_records(path, fmt)
-    data_key = f"{fmt}-{_file_sha(path)[:12]}"
+    data_key = f"{fmt}-{models.sha256(path)[:12]}"
     spans_all = detect_cached(records, detector, data_key, cache)
     chosen = [
         (r, s)
