@@ -233,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
 #: and sets ``handler=`` on its parsers (keeps this file small and lets each
 #: part of the app own its commands).
 _COMMAND_MODULES = ["app.cmd_cloud", "app.cmd_turn", "app.cmd_eval"]
+_COMMAND_MODULES += ["app.cmd_model"]
 
 
 def run(argv: Sequence[str] | None = None) -> int:

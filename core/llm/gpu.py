@@ -226,7 +226,8 @@ def rebuild_command(system: str | None = None, machine: str | None = None) -> st
     """The pip command that rebuilds llama-cpp-python with GPU offload on this platform."""
     system = system or platform.system()
     machine = (machine or platform.machine()).lower()
-    pip = f"{Path(sys.executable).name} -m pip"
+    python = sys.executable or "python3"
+    pip = f'"{python}" -m pip' if " " in python else f"{python} -m pip"
     if system == "Darwin":
         if machine in ("arm64", "aarch64"):
             flags = "-DGGML_METAL=on"

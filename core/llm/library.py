@@ -226,7 +226,7 @@ class Library:
             filename = dl.filename_from_url(what)
             model = name or name_for(filename)
             _check_name(model)
-            return model, dl.Request(what, filename, sha256, None), None
+            return model, dl.check_request(dl.Request(what, filename, sha256, None)), None
         return self._from_entry(catalog.find(what), sha256)
 
     @staticmethod
