@@ -4,6 +4,8 @@ Run after installing (or by the bundle test in CI): it loads every model the
 program ships (the segmenter, the rules view, the default detector with the
 NER model when it is shipped, the router with the policy and encoder when
 they are shipped, the embedded local model with one short generation),
+reports the GPU offload status (llama.cpp's build, layers on the GPU, VRAM in
+use, how to rebuild for CUDA or Metal when there is none),
 round-trips a sample through the privacy box, creates, reopens and closes an
 encrypted store in a temporary folder, and builds the window on Qt's
 offscreen platform. It needs no display and no network: every internet
@@ -247,6 +249,29 @@ def check_local_model(ctx: Context) -> str:
     return f"{model.path.name}: loaded in {loaded:.2f} s, {reply.completion_tokens} tokens"
 
 
+def check_gpu(ctx: Context) -> str:
+    """Whether llama.cpp offloads to a GPU, how many layers, the VRAM; how to rebuild if not."""
+    from core.llm.gpu import gpu_status
+    from core.llm.local import LocalModel, auto_gpu_layers
+
+    requested = ctx.settings.n_gpu_layers
+    status = gpu_status(None, requested)
+    chosen = auto_gpu_layers(requested)
+    expect(
+        status.n_gpu_layers == chosen,
+        f"the status reports n_gpu_layers={status.n_gpu_layers} but LocalModel uses {chosen}",
+    )
+    expect(status.layers_total is not None, "the embedded model's layers could not be counted")
+    if status.build.offload:
+        # VRAM in use only shows while a model sits on the GPU.
+        with LocalModel(None, n_ctx=512, n_gpu_layers=requested):
+            status = gpu_status(None, requested)
+    else:
+        expect(status.layers_offloaded == 0, "a CPU build cannot offload layers")
+        expect(bool(status.rebuild), "no rebuild instructions for a CPU build")
+    return " ".join(status.lines())
+
+
 def check_store(ctx: Context) -> str:
     from core.errors import WrongKeyError
     from core.store import Store, keyring_available
@@ -356,6 +381,7 @@ CHECKS: tuple[Check, ...] = (
     Check("router", check_router, ("segmenter", "detector")),
     Check("privacy box", check_box, ("detector",)),
     Check("local model", check_local_model, ("models",)),
+    Check("gpu offload", check_gpu, ("local model",)),
     Check("encrypted store", check_store, ("privacy box",)),
     Check("window", check_window, ("encrypted store",)),
 )

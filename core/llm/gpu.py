@@ -236,6 +236,12 @@ def rebuild_command(system: str | None = None, machine: str | None = None) -> st
     else:
         flags = "-DGGML_CUDA=on"
     cmd = f'CMAKE_ARGS="{flags}" {pip} install --force-reinstall --no-cache-dir llama-cpp-python'
+    if getattr(sys, "frozen", False):
+        # A desktop bundle cannot rebuild its own llama.cpp; the source install can.
+        return (
+            "this desktop bundle's llama.cpp runs on the CPU; for a GPU, run Sottovoce from "
+            f'source and reinstall llama-cpp-python with CMAKE_ARGS="{flags}"'
+        )
     if system == "Windows":
         cmd = (
             f'set CMAKE_ARGS={flags} && {pip} install --force-reinstall --no-cache-dir '

@@ -4,6 +4,7 @@ and the per-process VRAM through fakes of one function each."""
 from __future__ import annotations
 
 import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -160,3 +161,9 @@ def test_a_hanging_nvidia_smi_is_cut_short() -> None:
 )
 def test_the_rebuild_command_fits_the_platform(system: str, machine: str, contains: str) -> None:
     assert contains in gpu.rebuild_command(system, machine)
+
+
+def test_a_desktop_bundle_is_told_to_run_from_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    text = gpu.rebuild_command("Linux", "x86_64")
+    assert "desktop bundle" in text and "-DGGML_CUDA=on" in text and "-m pip" not in text
