@@ -111,6 +111,28 @@ class Settings(BaseSettings):
         description="Caps each answer, so a conversation's history stays within the model's context.",
     )
 
+    # --- the proxy for other apps (`sottovoce proxy`)
+    proxy_port: int = Field(
+        8765,
+        ge=1,
+        le=65535,
+        title="Proxy port",
+        description="The port on 127.0.0.1 where other apps reach the cloud through Sottovoce.",
+    )
+    proxy_approval_timeout_s: float = Field(
+        120.0,
+        ge=5.0,
+        le=3600.0,
+        title="Proxy: wait for approval (seconds)",
+        description="How long an app's request waits for your approval in the window before "
+        "it fails (nothing is sent).",
+    )
+    proxy_in_window: bool = Field(
+        False,
+        title="Serve other apps while the window is open",
+        description="Start the proxy with the window, so apps' requests are approved here.",
+    )
+
     # --- detection
     allow_list: list[str] = Field(
         default_factory=list,

@@ -1,0 +1,93 @@
+"""The approval hand-off of proxied requests: broker, pending requests, digest binding."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from core.errors import ApprovalDeclined, Cancelled
+from core.pipeline import Approval, Decision
+from core.proxy import (
+    ApprovalBroker,
+    ApprovalTimedOut,
+    ApprovalUnavailable,
+    PendingApproval,
+)
+from core.proxy.approvals import payload_digest
+
+
+def pending() -> PendingApproval:
+    # The broker never looks inside the prepared turn; the service and the window do.
+    return PendingApproval("app", prepared=object(), reprepare=lambda p, a: p)  # type: ignore[arg-type]
+
+
+def test_without_an_approver_a_request_fails_at_once() -> None:
+    with pytest.raises(ApprovalUnavailable, match="no Sottovoce window"):
+        ApprovalBroker().ask(pending(), policy="always", timeout=5)
+
+
+@pytest.mark.parametrize("decision", [Decision.SEND, Decision.CANCEL, Decision.EDIT])
+def test_the_approvers_answer_comes_back(decision: Decision) -> None:
+    broker = ApprovalBroker()
+    seen: list[PendingApproval] = []
+
+    def approver(p: PendingApproval) -> None:
+        seen.append(p)
+        assert broker.pending() == [p]
+        # Answered later, from another thread, as the window does.
+        threading.Timer(0.05, lambda: p.resolve(Approval(decision))).start()
+
+    broker.attach(approver)
+    p = pending()
+    if decision is Decision.SEND:
+        assert broker.ask(p, policy="always", timeout=5).decision is Decision.SEND
+    else:
+        with pytest.raises(ApprovalDeclined):
+            broker.ask(p, policy="always", timeout=5)
+    assert seen == [p] and broker.pending() == []
+
+
+def test_a_request_nobody_answers_times_out_and_is_withdrawn() -> None:
+    broker = ApprovalBroker()
+    withdrawn: list[str] = []
+    broker.attach(lambda p: p.on_withdrawn(lambda: withdrawn.append(p.id)))
+    p = pending()
+    t0 = time.monotonic()
+    with pytest.raises(ApprovalTimedOut):
+        broker.ask(p, policy="always", timeout=0.2)
+    assert 0.2 <= time.monotonic() - t0 < 2
+    assert withdrawn == [p.id] and p.withdrawn
+    assert not p.resolve(Approval.send())  # a late answer changes nothing
+
+
+def test_a_client_that_leaves_withdraws_its_request() -> None:
+    broker = ApprovalBroker()
+    broker.attach(lambda p: None)
+    cancel = threading.Event()
+    threading.Timer(0.05, cancel.set).start()
+    p = pending()
+    with pytest.raises(Cancelled):
+        broker.ask(p, policy="always", timeout=5, cancel=cancel)
+    assert p.withdrawn
+
+
+def test_detaching_withdraws_what_waits() -> None:
+    broker = ApprovalBroker()
+    broker.attach(lambda p: None)
+    p = pending()
+    threading.Timer(0.05, broker.detach).start()
+    with pytest.raises(ApprovalDeclined):
+        broker.ask(p, policy="always", timeout=5)
+    assert p.withdrawn and not broker.attached
+
+
+def test_the_digest_binds_roles_contents_and_order() -> None:
+    a: list[dict[str, Any]] = [{"role": "system", "content": "s"}, {"role": "user", "content": "[PERSON_1] hi"}]
+    assert payload_digest(a) == payload_digest([dict(m) for m in a])
+    assert payload_digest(a) != payload_digest([a[0], {"role": "user", "content": "Anna hi"}])
+    assert payload_digest(a) != payload_digest(list(reversed(a)))
+    p = pending()
+    assert p.resolve(Approval.send(), shown=a) and p.shown_digest == payload_digest(a)
