@@ -74,6 +74,17 @@ def register(sub: Any) -> None:
     g.add_argument("--max-tokens", type=int, default=256, help="cap on each cloud answer")
     g.set_defaults(handler=_lazy("training.eval_gama:run_gama"))
 
+    an = esub.add_parser(
+        "answers", help="answer preservation with a stub cloud; how often the merge guard fires"
+    )
+    an.add_argument("--data", required=True, help="a data file")
+    an.add_argument("--format", choices=["utility", "medpcd", "pupa"], default="utility")
+    an.add_argument("--out", required=True, help="output folder")
+    an.add_argument("--limit", type=int, help="evaluate only the first N texts")
+    an.add_argument("--configs", default="default,merge",
+                    help="comma-separated: default (the settings' defaults), merge (any model merges)")
+    an.set_defaults(handler=_lazy("training.eval_answers:run"))
+
     pl = esub.add_parser("privacylens", help="leak rate of drafted final actions on PrivacyLens")
     pl.add_argument("--data", required=True)
     pl.add_argument("--out", required=True)

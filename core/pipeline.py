@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import logging
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -36,6 +36,7 @@ from core.analyze import WITHHELD, Analysis, Analyzer, Route, _value_finder, com
 from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.entities import EntityType
 from core.errors import ApprovalDeclined, Cancelled, SottovoceError
+from core.integrate import Integrator, Mode, Notice, Outcome, kept_sentences
 from core.settings import ApprovalPolicy, Integration, Settings
 from core.store import Store
 
@@ -174,6 +175,9 @@ class TurnResult:
     disclosed: int  # values sent in clear with consent in this turn
     user_message_id: int | None = None
     answer_message_id: int | None = None
+    #: How the answer was made from the cloud's (passed through, merged, or the
+    #: merge refused) and what the person must be told; None for a local-only turn.
+    integration: Outcome | None = None
 
 
 @dataclass
@@ -181,7 +185,7 @@ class Finished:
     result: TurnResult
 
 
-TurnEvent = Stage | Token | Finished
+TurnEvent = Stage | Token | Notice | Finished
 
 
 # --- the prepared turn ----------------------------------------------------------
@@ -221,6 +225,7 @@ class Assistant:
         local: LocalChat | None,
         analyzer: Analyzer | None = None,
         public_space: Any | None = None,
+        integrator: Integrator | None = None,
     ) -> None:
         if analyzer is None:
             from core.defaults import default_detector, default_router
@@ -232,6 +237,13 @@ class Assistant:
         self.local = local
         self.analyzer = analyzer
         self.public_space = public_space
+        # What the local model may do with the cloud's answer (core.integrate);
+        # its guard embeds with the router's MiniLM encoder when there is one.
+        self.integrator = integrator or Integrator(
+            settings,
+            encoder=getattr(analyzer.router, "encoder", None),
+            detector=analyzer.detector,
+        )
 
     # --- conversations ------------------------------------------------------
 
@@ -428,7 +440,6 @@ class Assistant:
             if prepared.kind is TurnKind.DRAFT
             else self.settings.chat_integration
         )
-        pass_through = integration is Integration.PASS_THROUGH or self.local is None
         if self.public_space is not None and self.public_space.enabled():
             chunks: Iterator[str] = self.public_space.run(
                 prepared.messages, box=prepared.box, conversation_id=prepared.conversation_id,
@@ -445,6 +456,8 @@ class Assistant:
                 max_tokens=self.settings.cloud_max_tokens,
             )
         first = True
+        # The cloud's answer always streams as it arrives: a merge, if any, is
+        # made and checked afterwards and replaces it only when the guard agrees.
         for chunk in chunks:
             if cancel.is_set():
                 raise Cancelled()
@@ -454,42 +467,54 @@ class Assistant:
             cloud_parts.append(chunk)
             piece = restorer.feed(chunk)
             restored_parts.append(piece)
-            if pass_through and piece:
+            if piece:
                 yield Token(piece, "cloud")
         tail = restorer.flush()
         restored_parts.append(tail)
-        if pass_through and tail:
+        if tail:
             yield Token(tail, "cloud")
         cloud_answer = "".join(cloud_parts)
         restored = "".join(restored_parts)
-        answer = restored
-        has_local_part = any(p.route is Route.LOCAL for p in prepared.analysis.plans)
-        if not pass_through and self.local is not None and has_local_part:
-            yield Stage("integrating")
-            parts = []
-            for piece in self.local.stream_chat(
-                [
-                    {"role": "system", "content": prompts.INTEGRATE_SYSTEM},
-                    {"role": "user", "content": prompts.integrate_user(prepared.text, restored)},
-                ],
-                cancel=cancel,
-            ):
-                if cancel.is_set():
-                    raise Cancelled()
-                parts.append(piece)
-                yield Token(piece, "local")
-            answer = "".join(parts).strip() or restored
-        elif not pass_through:
-            yield Token(restored, "cloud")
+        outcome = yield from self._integrate(prepared, restored, integration, cancel)
+        if outcome.mode is not Mode.NONE:
+            yield Notice(outcome.notice(), str(outcome.mode))
         yield Stage("saving")
         result = self._save(
             prepared,
-            answer=answer,
+            answer=outcome.answer,
             cloud_answer=cloud_answer,
             unresolved=list(dict.fromkeys(restorer.unresolved)),
             disclosed=len(consented),
+            integration=outcome,
         )
         yield Finished(result)
+
+    def _integrate(
+        self, prepared: PreparedTurn, restored: str, integration: Integration, cancel: threading.Event
+    ) -> Generator[TurnEvent, None, Outcome]:
+        """The local model's part: pass the answer through (with an optional marked
+        note), or merge under the guard (see :mod:`core.integrate`)."""
+        kept = kept_sentences(prepared.analysis.plans)
+        if not kept:
+            return Outcome(Mode.NONE, restored, cloud=restored)
+        plan = self.integrator.plan(self.local, integration, kept)
+        note = ""
+        if plan.note or plan.merge:
+            yield Stage("integrating")
+            note = self.integrator.write_note(self.local, kept, restored, cancel)
+        if not plan.merge:
+            if note:
+                yield Token(note, "note")
+            return Outcome(
+                Mode.PASS_THROUGH, restored, kept, plan.reason, note, plan.model, cloud=restored
+            )
+        merged = self.integrator.merge(self.local, prepared.text, restored, note, cancel)
+        outcome = self.integrator.judge(merged, restored, prepared.text, plan, kept, note)
+        if outcome.mode is Mode.MERGED:
+            yield Token(merged, "merged")
+        elif note:
+            yield Token(note, "note")
+        return outcome
 
     def _local_only(self, prepared: PreparedTurn, cancel: threading.Event) -> Iterator[TurnEvent]:
         if self.local is None:
@@ -520,6 +545,7 @@ class Assistant:
         cloud_answer: str,
         unresolved: list[str],
         disclosed: int,
+        integration: Outcome | None = None,
     ) -> TurnResult:
         conv = prepared.conversation_id
         replace_from = prepared.extra.get("replace_from")
@@ -532,7 +558,10 @@ class Assistant:
             "unresolved": unresolved,
         }
         uid = self.store.add_message(conv, "user", prepared.text, prepared.outbound or None, meta)
-        aid = self.store.add_message(conv, "assistant", answer, cloud_answer or None, {"unresolved": unresolved})
+        answer_meta: dict[str, Any] = {"unresolved": unresolved}
+        if integration is not None and integration.mode is not Mode.NONE:
+            answer_meta["integration"] = integration.meta()
+        aid = self.store.add_message(conv, "assistant", answer, cloud_answer or None, answer_meta)
         self.store.save_box(conv, prepared.box.to_json())
         if disclosed:
             self.store.add_disclosed(conv, disclosed)
@@ -546,6 +575,7 @@ class Assistant:
             disclosed,
             uid,
             aid,
+            integration,
         )
 
     # --- both phases ----------------------------------------------------------

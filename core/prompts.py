@@ -6,6 +6,8 @@ the anonymized content and tell the model how to treat placeholders.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 PLACEHOLDER_RULE = (
     "Some names, dates, numbers and other details were replaced by placeholders: a kind "
     "and a number in square brackets, in capitals. Keep every placeholder exactly as "
@@ -22,18 +24,44 @@ DRAFT_SYSTEM = (
     "Reply with the email only, no commentary. " + PLACEHOLDER_RULE
 )
 
-# The local model sees everything (it runs on the person's machine).
-INTEGRATE_SYSTEM = (
-    "You are a helpful assistant running privately on the user's computer. You are given "
-    "the user's full message and a draft answer written by a cloud assistant that saw "
-    "only part of the message. Write the final answer to the user: keep the draft's "
-    "substance, correct it where the private parts change it, and use the real names "
-    "and details. Reply with the answer only."
+# The local model sees everything (it runs on the person's machine). Its two
+# jobs (core.integrate): a short note about the sentences the cloud did not see
+# (Privacy-R1's intermediate output of the local path), and, for a capable
+# model only, the final answer merged from the cloud's answer and that note.
+LOCAL_NOTE_SYSTEM = (
+    "You are a careful assistant running privately on the user's computer. Some sentences "
+    "of the user's message stayed on this computer; a cloud assistant answered without "
+    "them. In one or two short sentences, say what those private sentences add to the "
+    "cloud's answer (for example who to contact, or a detail that changes the advice). "
+    "Do not repeat the cloud's answer. Do not invent names, numbers or facts. If they "
+    "change nothing, reply exactly: Nothing to add."
 )
 
 
-def integrate_user(message: str, draft: str) -> str:
-    return f"User's full message:\n{message}\n\nDraft answer:\n{draft}\n\nFinal answer:"
+def local_note_user(kept: Sequence[str], answer: str) -> str:
+    lines = "\n".join(f"- {s}" for s in kept)
+    return (
+        f"Sentences that stayed on this computer:\n{lines}\n\n"
+        f"The cloud's answer:\n{answer}\n\nNote:"
+    )
+
+
+MERGE_SYSTEM = (
+    "You are a careful assistant running privately on the user's computer. A cloud "
+    "assistant answered the user's message without seeing some private sentences; a note "
+    "says what those sentences add. Write the final answer to the user: keep every point "
+    "of the cloud's answer in its order, with its figures unchanged, and add what the note "
+    "changes. Do not invent names, numbers or facts. Do not repeat yourself. Reply with "
+    "the answer only."
+)
+
+
+def merge_user(message: str, answer: str, note: str) -> str:
+    return (
+        f"The user's whole message:\n{message}\n\n"
+        f"The cloud's answer:\n{answer}\n\n"
+        f"Note about the private sentences:\n{note or 'Nothing to add.'}\n\nFinal answer:"
+    )
 
 
 LOCAL_ONLY_SYSTEM = (

@@ -38,6 +38,12 @@ class Integration(StrEnum):
     PASS_THROUGH = "pass_through"  # the restored cloud answer is the answer
 
 
+class NoteMode(StrEnum):
+    AUTO = "auto"  # a capable local model writes the note; a smaller one does not
+    ON = "on"
+    OFF = "off"
+
+
 class Settings(BaseSettings):
     """Everything a person can set. Never holds a secret."""
 
@@ -64,11 +70,40 @@ class Settings(BaseSettings):
     chat_integration: Integration = Field(
         Integration.LOCAL,
         title="Chat answers",
-        description="local: the local model merges the cloud's answer with the sentences "
-        "that stayed private; pass_through: show the cloud's restored answer.",
+        description="local: a capable local model (see the size below) merges the cloud's "
+        "answer with the sentences that stayed private, under a guard that keeps the cloud's "
+        "answer when the merge would lose or invent anything; a smaller model never rewrites "
+        "it. pass_through: always show the cloud's restored answer.",
     )
     draft_integration: Integration = Field(
         Integration.PASS_THROUGH, title="Email drafts", description="As for chat answers."
+    )
+    capable_model_b: float = Field(
+        1.0,
+        ge=0.0,
+        le=1000.0,
+        title="Local model may merge answers from (billion parameters)",
+        description="Counted from the GGUF file. Below this size the local model never "
+        "rewrites the cloud's answer: you see the cloud's answer and which sentences stayed "
+        "here. 0 lets any model try (its merge is still checked).",
+    )
+    private_note: NoteMode = Field(
+        NoteMode.AUTO,
+        title="Note about the private sentences",
+        description="When the cloud's answer is shown as it is, the local model may add a "
+        "short note about the sentences the cloud did not see, marked as its own. auto: "
+        "only a capable model writes one; on: any model; off: never.",
+    )
+    merge_min_similarity: float = Field(
+        0.85,
+        ge=0.0,
+        le=1.0,
+        title="A merged answer must keep the cloud's answer (similarity)",
+        description="How much of the cloud's restored answer a merged answer must keep: the "
+        "mean MiniLM similarity of each of the cloud's sentences to its closest sentence in "
+        "the merge (each must also reach 0.70). Below it the merge is discarded and the "
+        "cloud's answer shown. Measured with `sottovoce eval answers` on Med-PCD answers: "
+        "half an answer scores at most 0.81, another answer on the same subject at most 0.63.",
     )
 
     # --- local model

@@ -412,6 +412,14 @@ class SettingsDialog(QDialog):
         rest = [n for n in fields if n not in placed]
         if rest:
             self.tabs.addTab(self._page("Other", rest, fields, None, "", None, None), "Other")
+        # The model manager; "Use" there fills the Local model field, applied on OK.
+        from ui.models_page import ModelsPage
+
+        self.models = ModelsPage(settings, parent=self)
+        self.tabs.addTab(self.models, "Models")
+        self.models.modelChosen.connect(lambda path: self.gguf.set_value(path))
+        self.gguf.changed.connect(lambda: self.models.set_current(self.gguf.value()))
+        self.finished.connect(self.models.shutdown)
 
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok

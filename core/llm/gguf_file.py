@@ -16,6 +16,7 @@ a few tens of milliseconds here). The quantization block sizes still come from
 
 from __future__ import annotations
 
+import math
 import mmap
 import struct
 from dataclasses import dataclass, field
@@ -50,7 +51,13 @@ _SCALARS: dict[int, str] = {
 }
 _STRING, _ARRAY = 8, 9
 #: String metadata kept in :attr:`GGUFInfo.metadata` (with every scalar; arrays are skipped).
-_KEEP = ("general.architecture", "general.name", "general.alignment", "tokenizer.chat_template")
+_KEEP = (
+    "general.architecture",
+    "general.name",
+    "general.alignment",
+    "general.size_label",
+    "tokenizer.chat_template",
+)
 
 
 class GGUFError(ModelLoadError):
@@ -94,6 +101,17 @@ class GGUFInfo:
     @property
     def tensor_bytes(self) -> int:
         return sum(t.n_bytes or 0 for t in self.tensors)
+
+    @property
+    def parameter_count(self) -> int:
+        """Weights counted from the tensor shapes (exact, unlike a model's name)."""
+        return sum(math.prod(t.shape) for t in self.tensors)
+
+    @property
+    def size_label(self) -> str | None:
+        """``general.size_label`` as the converter wrote it (``135M``, ``8x7B``), if any."""
+        value = self.metadata.get("general.size_label")
+        return str(value) if value else None
 
 
 class _Truncated(Exception):

@@ -18,9 +18,11 @@ import contextlib
 import importlib.util
 import logging
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -145,6 +147,107 @@ def _int(value: Any) -> int:
     return int(value) if isinstance(value, int) else 0
 
 
+# --- what the model can be trusted with ------------------------------------------
+
+#: A model needs this much context to read a message, a cloud answer and write a merge.
+MIN_MERGE_CONTEXT = 2048
+_SIZE_LABEL = re.compile(r"^(?:(\d+)x)?(\d+(?:\.\d+)?)([KMBT])$", re.IGNORECASE)
+_SCALE = {"K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
+
+
+def parse_size_label(label: str | None) -> int | None:
+    """Parameters from a ``general.size_label`` (``135M``, ``1.5B``, ``8x7B``), or None."""
+    m = _SIZE_LABEL.match((label or "").strip())
+    if m is None:
+        return None
+    experts = int(m.group(1) or 1)
+    return int(experts * float(m.group(2)) * _SCALE[m.group(3).upper()])
+
+
+@dataclass(frozen=True)
+class Capability:
+    """What a local model may do with the cloud's answer, read from its GGUF header.
+
+    A model is *capable* when it has at least ``min_parameters`` weights, its
+    own chat template and a context of at least :data:`MIN_MERGE_CONTEXT`
+    tokens. Only a capable model may merge the cloud's answer with the private
+    sentences (and then only under :mod:`core.integrate`'s guard); a smaller
+    one would rewrite a good answer into a worse one (a 135M model turned a
+    calm fever answer into one alarming sentence repeated 23 times).
+    """
+
+    name: str
+    parameters: int
+    context_length: int | None
+    chat_template: bool
+    min_parameters: int
+    size_label: str | None = None
+
+    @property
+    def capable(self) -> bool:
+        return not self.shortfalls()
+
+    @property
+    def level(self) -> str:
+        """``capable`` or ``basic`` (answers pass through)."""
+        return "capable" if self.capable else "basic"
+
+    @property
+    def billions(self) -> float:
+        return self.parameters / 1e9
+
+    def shortfalls(self) -> list[str]:
+        """Why the model is not capable, one phrase each (empty when it is)."""
+        out = []
+        if self.parameters < self.min_parameters:
+            out.append(
+                f"it has {_billions(self.parameters)} parameters, below the "
+                f"{_billions(self.min_parameters)} set in Settings"
+            )
+        if not self.chat_template:
+            out.append("its file has no chat template")
+        if self.context_length is not None and self.context_length < MIN_MERGE_CONTEXT:
+            out.append(f"its context ({self.context_length} tokens) is too short")
+        return out
+
+    def describe(self) -> str:
+        """One line for the person: the model, its size and what it may do."""
+        what = (
+            "may merge answers (guarded)"
+            if self.capable
+            else "shows the cloud's answer as it is"
+        )
+        return f"{self.name}: {_billions(self.parameters)} parameters, {self.level}; {what}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "parameters": self.parameters,
+            "size_label": self.size_label,
+            "context_length": self.context_length,
+            "chat_template": self.chat_template,
+            "min_parameters": self.min_parameters,
+            "level": self.level,
+        }
+
+
+def _billions(n: int) -> str:
+    return f"{n / 1e9:.2f} B" if n < 10**10 else f"{n / 1e9:.0f} B"
+
+
+def capability_of(info: GGUFInfo, min_params_b: float) -> Capability:
+    """The :class:`Capability` of the model in ``info`` for a threshold in billions."""
+    params = info.parameter_count or parse_size_label(info.size_label) or 0
+    return Capability(
+        name=info.name,
+        parameters=params,
+        context_length=info.context_length,
+        chat_template=info.chat_template is not None,
+        min_parameters=int(min_params_b * 1e9),
+        size_label=info.size_label,
+    )
+
+
 class LocalModel:
     """A GGUF chat model on this machine.
 
@@ -231,6 +334,10 @@ class LocalModel:
     @property
     def name(self) -> str:
         return self.info.name
+
+    def capability(self, min_params_b: float = 1.0) -> Capability:
+        """What this model may do with the cloud's answer (see :class:`Capability`)."""
+        return capability_of(self.info, min_params_b)
 
     @property
     def chat_format(self) -> str | None:

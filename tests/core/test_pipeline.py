@@ -195,12 +195,18 @@ def test_local_only_turn_never_reaches_cloud(store: Store, analyzer: Analyzer) -
     assert r.local_only and cloud.received == [] and r.answer == "local answer"
 
 
-def test_local_integration_sees_private_text(store: Store, analyzer: Analyzer) -> None:
-    a = make(store, analyzer, FakeCloud(answer="Drink water, [PHONE_1]."))
+def test_a_local_model_of_unknown_size_never_rewrites_the_answer(
+    store: Store, analyzer: Analyzer
+) -> None:
+    # core.integrate decides; tests/core/test_integrate.py covers merging and the guard.
+    a = make(store, analyzer, FakeCloud(answer="Drink water, [PHONE_1]."), private_note="on")
     conv = a.new_conversation("t")
-    r = collect(a.run(TEXT, conv, approve=approve_all))
-    assert r.answer == "local answer"
-    assert TEXT in a.local.seen[0]  # type: ignore[union-attr]
+    r = collect(a.run(TEXT, conv, approve=approve_all, overrides={0: Route.LOCAL}))
+    # The cloud's answer as it came (its [PHONE_1] was never sent, so stays unresolved).
+    assert r.answer == "Drink water, [PHONE_1]." and r.unresolved == ["[PHONE_1]"]
+    assert r.integration is not None and r.integration.note == "local answer"
+    # The note is written on this machine from the sentence the cloud did not see.
+    assert "My number is 215-555-4078." in a.local.seen[0]  # type: ignore[union-attr]
 
 
 def test_draft_reports_invented_placeholders(store: Store, analyzer: Analyzer) -> None:
