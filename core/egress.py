@@ -41,6 +41,12 @@ Word boundaries are class changes: a value that ends in a letter may be
 followed by a digit ("JohnSmith1987" holds "John Smith"), one that ends in a
 digit may be followed by a letter. Values the person explicitly allowed to
 leave (``consented``) are not scanned.
+
+The payload is also scanned once its encodings are undone (percent-encoding,
+HTML references, JSON/Python escapes, quoted-printable, base64: see
+:mod:`core.outbound.decode`), and a person's name is also looked for in its
+other forms ("Wielgosz, Tadeusz", "T. Wielgosz", a middle name dropped: see
+:mod:`core.outbound.names`), as whole words.
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.entities import EntityType
 from core.errors import Cancelled, CloudError, EgressBlocked, SottovoceError
 from core.llm.base import Cancel, Messages, Reply
+from core.outbound import InitialsFinder, View, decoded_views, name_variants
 from core.spans import Span
 
 log = logging.getLogger(__name__)
@@ -157,6 +164,11 @@ def fold(text: str) -> str:
     return text.translate(_FOLD)
 
 
+def _cased(text: str) -> str:
+    # The form short values and initials are matched in: case and marks kept.
+    return text.translate(_CASED)
+
+
 def normalize(text: str) -> str:
     """The comparison form of a value: :func:`fold` with every separator removed."""
     return fold(text).translate(_MARKS)
@@ -219,8 +231,14 @@ class _Trie:
 class BoxMatcher:
     """Finds box values in a folded payload; built once per box version."""
 
-    def __init__(self, values: Iterable[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        values: Iterable[tuple[str, str]],
+        variants: Iterable[tuple[str, str]] = (),
+        initials: InitialsFinder | None = None,
+    ) -> None:
         self.types: dict[str, set[str]] = {}  # normalized value -> entity types
+        self.initials = initials  # names written with initials, found in the cased form
         self.short: dict[str, set[str]] = {}  # cased short form -> types
         self.placeholders: dict[str, set[str]] = {}
         bounded, unbounded, short = _Trie(), _Trie(), _Trie()
@@ -244,6 +262,13 @@ class BoxMatcher:
                 unbounded.add(norm, "")
             else:
                 bounded.add(norm, r"(?!\d)" if norm[-1].isdigit() else _LETTER_END)
+        # Other forms of a value ("Wielgosz, T." for "Tadeusz Wielgosz") match as
+        # whole words whatever their length: a form is a guess, the value is not.
+        for form, type_ in variants:
+            norm = normalize(form)
+            if len(norm) > SHORT_MAX:
+                self.types.setdefault(norm, set()).add(type_)
+                bounded.add(norm, r"(?!\d)" if norm[-1].isdigit() else _LETTER_END)
         joiner = f"[{SEP}{ZW}]*"
         parts = [p for p in (bounded.pattern(joiner, True), unbounded.pattern(joiner, False)) if p]
         self.regex = re.compile("|".join(parts)) if parts else None
@@ -260,7 +285,14 @@ class BoxMatcher:
         if self.short_regex is not None and cased is not None:
             for m in self.short_regex.finditer(cased):
                 found |= self.short.get(m.group(0).translate(_MARKS), set())
+        if self.initials is not None and cased is not None:
+            found |= self.initials.find(cased)
         return found
+
+    @property
+    def needs_cased(self) -> bool:
+        """True when :meth:`find` needs the cased form of the payload."""
+        return self.short_regex is not None or self.initials is not None
 
 
 # --- hits and requests ------------------------------------------------------------------
@@ -488,7 +520,9 @@ class EgressGuard:
     records (the encrypted :class:`~core.store.Store`; a :class:`MemoryLedger`
     when None); ``detector`` re-finds entities in the outgoing text (a
     :class:`~core.detect.base.Detector` or any view; None scans box values
-    only).
+    only). ``decode`` also scans the decoded views of the payload, and
+    ``name_orders`` the other forms of the box's person names (both on by
+    default; off only to measure what they add).
     """
 
     def __init__(
@@ -498,8 +532,12 @@ class EgressGuard:
         ledger: Ledger | None = None,
         detector: Analyzer | None = None,
         cache_size: int = 512,
+        decode: bool = True,
+        name_orders: bool = True,
     ) -> None:
         self.client = client
+        self.decode = decode
+        self.name_orders = name_orders
         # What the approval view and the status bar show.
         self.endpoint: str = client.endpoint
         self.model: str = client.model
@@ -529,7 +567,13 @@ class EgressGuard:
             if found is not None:
                 self._matchers.move_to_end(values)
                 return found
-        built = BoxMatcher(values)
+        variants: tuple[tuple[str, str], ...] = ()
+        initials = None
+        persons = [(e.value, str(e.type)) for e in entries if e.type is EntityType.PERSON]
+        if self.name_orders and persons:
+            variants = tuple((form, t) for v, t in persons for form in name_variants(v))
+            initials = InitialsFinder(persons, sep=SEP, zw=ZW, fold=_cased)
+        built = BoxMatcher(values, variants, initials)
         with self._lock:
             self._matchers[values] = built
             while len(self._matchers) > 8:
@@ -562,12 +606,21 @@ class EgressGuard:
         # value "MRN" (or "Date"). Only the exact bracketed form is dropped: a
         # loose one such as "MRN 004 82913" may be a value in disguise.
         bare = [CANONICAL_PLACEHOLDER.sub(" ", s) for s in strings]
+        if self.decode:
+            # Each decoded view is one more string of the payload (an encoded
+            # placeholder, "%5BPERSON_1%5D", is dropped once decoded).
+            bare += [
+                CANONICAL_PLACEHOLDER.sub(" ", x)
+                for b in bare
+                for v in decoded_views(b)
+                for x in v.excerpts()
+            ]
         matcher = self.matcher(box, consented)
         # Folded one by one: the barrier must survive (fold makes it a space).
         folded = BARRIER.join(fold(s) for s in bare)
         cased = (
             BARRIER.join(s.translate(_CASED) for s in bare)
-            if matcher.short_regex is not None
+            if matcher.needs_cased
             else None
         )
         hits = [Hit(t, "box") for t in sorted(matcher.find(folded, cased))]
@@ -584,17 +637,25 @@ class EgressGuard:
                     continue
                 for t in trusted:
                     s = s.replace(t, " ")
-                for type_, norm in self._detect(s):
+                found = self._detect(s)
+                if self.decode:
+                    # In a decoded view, only what decoding revealed counts:
+                    # the rest was in the text as written, judged above.
+                    for view in decoded_views(s):
+                        if view.changed:
+                            found = found + self._detect(view.text, view)
+                for type_, norm in found:
                     if norm not in allowed and type_ not in seen:
                         seen.add(type_)
                         hits.append(Hit(type_, "detector"))
         return hits
 
-    def _detect(self, text: str) -> list[tuple[str, str]]:
+    def _detect(self, text: str, view: View | None = None) -> list[tuple[str, str]]:
+        key = text if view is None else f"{text}\x00{view.changed}"
         with self._lock:
-            cached = self._spans.get(text)
+            cached = self._spans.get(key)
             if cached is not None:
-                self._spans.move_to_end(text)
+                self._spans.move_to_end(key)
                 return cached
         assert self.detector is not None
         out: list[tuple[str, str]] = []
@@ -604,6 +665,8 @@ class EgressGuard:
         for m in PLACEHOLDER_RE.finditer(text):
             covered[m.start() : m.end()] = [True] * (m.end() - m.start())
         for span in self.detector.analyze(text):
+            if view is not None and not view.overlaps_change(span.start, span.end):
+                continue
             found = text[span.start : span.end]
             # What is left once placeholders and titles are removed is what
             # would leak; "[PERSON_1]" or "Dr. [PERSON_1]" leak nothing.
@@ -614,7 +677,7 @@ class EgressGuard:
             if words:
                 out.append((str(span.type), normalize(found)))
         with self._lock:
-            self._spans[text] = out
+            self._spans[key] = out
             while len(self._spans) > self._cache_size:
                 self._spans.popitem(last=False)
         return out
