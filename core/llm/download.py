@@ -238,6 +238,8 @@ def discard_partial(models_dir: Path, filename: str) -> bool:
     for p in (part, _meta_path(part)):
         with contextlib.suppress(FileNotFoundError):
             p.unlink()
+    with contextlib.suppress(OSError):  # Windows keeps a held lock file
+        part.with_name(part.name + ".lock").unlink()
     return found
 
 
@@ -357,7 +359,9 @@ def download(
     """Download ``req`` into ``models_dir``; yields :class:`Progress`, returns the model's path.
 
     ``retries`` is how many failed attempts in a row (no byte gained) are
-    retried, waiting ``retry_wait`` seconds, doubling each time.
+    retried, waiting ``retry_wait`` seconds, doubling each time. Another
+    download of the same file (a second window, the command line) is refused
+    while this one runs.
     """
     req = check_request(req)
     models_dir.mkdir(parents=True, exist_ok=True)
@@ -369,6 +373,53 @@ def download(
         )
     part = partial_path(models_dir, req.filename)
     part.parent.mkdir(exist_ok=True)
+    with exclusive(part):
+        return (
+            yield from _download(req, models_dir, final, part, cancel, client, retries, retry_wait)
+        )
+
+
+@contextlib.contextmanager
+def exclusive(part: Path) -> Iterator[None]:
+    """Hold the partial file's lock: one writer per file, across processes.
+
+    The lock is the operating system's (released when the process dies, so a
+    killed download never leaves a stale lock).
+    """
+    lock = part.with_name(part.name + ".lock")
+    with lock.open("a+b") as fh:
+        try:
+            _lock_file(fh)
+        except OSError:
+            raise DownloadRefused(
+                f"{part.name.removesuffix(PART_SUFFIX)} is already being downloaded "
+                "(by another Sottovoce window or command).",
+                hint="wait for that download to finish, or cancel it",
+            ) from None
+        yield
+
+
+def _lock_file(fh: IO[bytes]) -> None:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        return
+    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _download(
+    req: Request,
+    models_dir: Path,
+    final: Path,
+    part: Path,
+    cancel: Cancel,
+    client: Any,
+    retries: int,
+    retry_wait: float,
+) -> Generator[Progress, None, Path]:
     meta = {"url": req.url, "size": req.size}
     old = read_meta(part)
     if part.exists() and {k: old.get(k) for k in meta} != meta:
@@ -616,9 +667,10 @@ def finish(
             hint="download it first",
         )
     req = check_request(Request(str(meta["url"]), filename, sha256, meta.get("size")))
-    hasher = hashlib.sha256()
-    done = _hash_file(part, hasher, cancel)
     final = models_dir / filename
     if final.exists():
         raise DownloadRefused(f"{filename} is already in the models folder.")
-    return (yield from _install(req, part, final, hasher.hexdigest(), done, cancel))
+    with exclusive(part):
+        hasher = hashlib.sha256()
+        done = _hash_file(part, hasher, cancel)
+        return (yield from _install(req, part, final, hasher.hexdigest(), done, cancel))

@@ -181,6 +181,19 @@ def test_cancel_stops_between_chunks_and_keeps_what_arrived(
     assert path.read_bytes() == model_bytes and seen[0].resumed_from == kept
 
 
+def test_a_second_download_of_the_same_file_is_refused_while_one_runs(
+    tmp_path: Path, server: ModelServer, request_: dl.Request, model_bytes: bytes
+) -> None:
+    part = dl.partial_path(tmp_path, NAME)
+    part.parent.mkdir(parents=True)
+    with dl.exclusive(part), pytest.raises(dl.DownloadRefused, match="already being downloaded"):
+        run(dl.download(request_, tmp_path))
+    assert server.requests == []
+    path, _ = run(dl.download(request_, tmp_path))  # the lock went with its holder
+    assert path.read_bytes() == model_bytes
+    assert list(part.parent.iterdir()) == []
+
+
 # --- refusals ------------------------------------------------------------------------------
 
 
