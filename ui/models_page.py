@@ -108,6 +108,7 @@ class ModelsPage(QWidget):
         self.machine: Machine | None = None
         self.job: Worker | None = None
         self._job_name = ""
+        self._needs: dict[tuple[str, int], int] = {}
 
         intro = QLabel(
             "Models that run on this machine. Memory is estimated for the context size in "
@@ -226,12 +227,13 @@ class ModelsPage(QWidget):
         rows: list[tuple[Row, list[str]]] = []
         from core.llm.local import embedded_model_path
 
-        embedded_size = embedded_model_path().stat().st_size
+        embedded = embedded_model_path()
+        need = self._need(embedded)
         rows.append(
             (
                 Row("embedded", "embedded"),
-                [EMBEDDED_TITLE, _mb(embedded_size), "", "", "Apache-2.0", self._fit(embedded_size * 2),
-                 "In use" if self._in_use(None) else "Built in"],
+                [EMBEDDED_TITLE, _mb(embedded.stat().st_size), _gib(need), _gib(need), "Apache-2.0",
+                 self._fit(need), "In use" if self._in_use(None) else "Built in"],
             )
         )
         for e in catalog.CATALOG:
@@ -254,10 +256,11 @@ class ModelsPage(QWidget):
         listed = {e.filename for e in catalog.CATALOG}
         for m in installed:
             if m.entry is None and m.path.name not in listed:
+                need = self._need(m.path)
                 rows.append(
                     (
                         Row("installed", m.name, None, m),
-                        [m.name, _mb(m.size), "", "", "", self._fit(int(m.size * 1.2)),
+                        [m.name, _mb(m.size), _gib(need), _gib(need), "", self._fit(need),
                          "In use" if self._in_use(m.path) else f"Installed ({m.source})"],
                     )
                 )
@@ -277,6 +280,20 @@ class ModelsPage(QWidget):
             if with_name:
                 self.table.selectRow(with_name[0])
         self._update_buttons()
+
+    def _need(self, path: Path) -> int:
+        """Memory a model file needs at the current context (its header read once)."""
+        key = (str(path), self.settings.n_ctx)
+        if key not in self._needs:
+            from core.errors import ModelLoadError
+            from core.llm.gguf_file import read_gguf
+            from core.llm.local import memory_needed
+
+            try:
+                self._needs[key] = memory_needed(read_gguf(path), self.settings.n_ctx)
+            except (ModelLoadError, OSError):  # shown by its size; Use reports the problem
+                self._needs[key] = path.stat().st_size if path.exists() else 0
+        return self._needs[key]
 
     def _fit(self, needed: int) -> str:
         if self.machine is None:

@@ -80,6 +80,7 @@ def test_the_page_lists_the_catalogue_with_what_each_needs(page: ModelsPage) -> 
     names = [r.name for r in page.rows()]
     assert names[0] == "embedded" and names[1:7] == [e.name for e in catalog.CATALOG]
     assert cell(page, "embedded", "Model") == EMBEDDED_TITLE and cell(page, "embedded", "Status") == "In use"
+    assert cell(page, "embedded", "RAM") == "0.2 GiB" and cell(page, "embedded", "This machine") == "CPU"
     e = catalog.find("qwen2.5-7b-instruct")
     assert cell(page, e.name, "Download") == "4.68 GB"
     assert cell(page, e.name, "RAM") == cell(page, e.name, "VRAM") == "4.8 GiB"
