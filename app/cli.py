@@ -232,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
 #: Modules that add their own sub-commands: each has ``register(subparsers)``
 #: and sets ``handler=`` on its parsers (keeps this file small and lets each
 #: part of the app own its commands).
-_COMMAND_MODULES = ["app.cmd_cloud", "app.cmd_turn", "app.cmd_eval"]
+_COMMAND_MODULES = ["app.cmd_cloud", "app.cmd_turn", "app.cmd_eval", "app.cmd_proxy"]
 _COMMAND_MODULES += ["app.cmd_model"]
 
 

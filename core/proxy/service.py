@@ -84,6 +84,7 @@ class ProxyDoor:
         self.endpoint = inner.endpoint
         self.model = inner.model
         self._expected: str | None = None
+        self._opened: list[Any] = []
         self._lock = threading.Lock()
 
     def expect(self, messages: Sequence[Message]) -> None:
@@ -109,7 +110,7 @@ class ProxyDoor:
         if expected is None or payload_digest(messages) != expected:
             log.warning("proxy: a payload that was not approved was refused")
             raise ApprovalMismatch()
-        return self.inner.stream(
+        stream = self.inner.stream(
             messages,
             box=box,
             conversation_id=conversation_id,
@@ -119,6 +120,20 @@ class ProxyDoor:
             max_tokens=max_tokens,
             trusted=trusted,
         )
+        self._opened.append(stream)
+        return stream
+
+    def close(self) -> None:
+        """Close the cloud's answer if the turn stopped reading it (the upstream call ends now,
+        not when the garbage collector gets to it); its ledger row records how it ended."""
+        for stream in self._opened:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # a broken connection may fail to close again
+                    log.debug("closing a proxied cloud stream failed", exc_info=True)
+        self._opened.clear()
 
     def scan(self, body: Any, **kw: Any) -> list[Any]:
         """The guard's scan of a body (empty when the door behind has none)."""
@@ -200,6 +215,23 @@ class ProxyService:
         )
         index = self.index(base.store)
         digests = chain(request.history)
+        try:
+            yield from self._turn(assistant, door, index, request, digests, client, key, cancel)
+        finally:
+            if door is not None:
+                door.close()
+
+    def _turn(
+        self,
+        assistant: Assistant,
+        door: ProxyDoor | None,
+        index: ConversationIndex,
+        request: ChatRequest,
+        digests: list[str],
+        client: str,
+        key: str | None,
+        cancel: threading.Event,
+    ) -> Iterator[str | ProxyResult]:
         with self._conversation(index, assistant, door, request, digests, client, key) as conv:
             if cancel.is_set():
                 raise Cancelled()
