@@ -160,6 +160,13 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     window = MainWindow(engine, cloud_note=note)
     if icon is not None:
         window.setWindowIcon(icon)
+    # Other apps through the proxy, approved in this window (Privacy menu).
+    from app.proxy_server import serve_in_thread
+    from ui.proxy_control import ProxyControl
+
+    proxy = ProxyControl(window, engine, serve_in_thread)
+    proxy.install(window.privacy_menu)
+    started.cleanup.append(proxy.stop)
     if endpoint is not None:
         engine.display_cloud = ("starting…", "127.0.0.1")
         window.watch_demo_cloud(endpoint)

@@ -88,13 +88,20 @@ class ApprovalDialog(QDialog):
     """Send / Edit / Cancel for one prepared turn; ``approval()`` holds the answer."""
 
     def __init__(
-        self, prepared: PreparedTurn, assistant: Any, parent: QWidget | None = None
+        self,
+        prepared: PreparedTurn,
+        assistant: Any,
+        parent: QWidget | None = None,
+        *,
+        source: str = "",
     ) -> None:
+        """``source`` names the app whose request this is (a request through the proxy)."""
         super().__init__(parent)
         assert prepared.request is not None
         self.setObjectName("approval-dialog")
-        self.setWindowTitle("Review before sending")
+        self.setWindowTitle(f"Review before sending: {source}" if source else "Review before sending")
         self.resize(900, 640)
+        self.source = source
         self.prepared = prepared
         self.assistant = assistant
         self.request: ApprovalRequest = prepared.request
@@ -116,6 +123,12 @@ class ApprovalDialog(QDialog):
         head.addWidget(icon)
         col = QVBoxLayout()
         col.addWidget(title)
+        if source:
+            self.source_label = QLabel(
+                f"Request from <b>{html.escape(source)}</b>, through Sottovoce's proxy"
+            )
+            self.source_label.setObjectName("approval-source")
+            col.addWidget(self.source_label)
         col.addWidget(where)
         head.addLayout(col, 1)
 
@@ -162,6 +175,8 @@ class ApprovalDialog(QDialog):
         buttons.addWidget(self.cancel_btn)
         buttons.addWidget(self.edit_btn)
         buttons.addWidget(self.send_btn)
+        # An app's text cannot be edited here; the app sends it again if it wants.
+        self.edit_btn.setVisible(not source)
 
         lay = QVBoxLayout(self)
         lay.setSpacing(10)

@@ -270,6 +270,7 @@ class MainWindow(QMainWindow):
         m = bar.addMenu("&Edit")
         m.addAction(self.act_settings)
         m = bar.addMenu("&Privacy")
+        self.privacy_menu = m  # the proxy's switch joins it (ui.proxy_control)
         m.addAction(self.act_box)
         m.addAction(self.act_ledger)
         m = bar.addMenu("&Help")
