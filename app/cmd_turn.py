@@ -65,7 +65,7 @@ def run_turn(args: argparse.Namespace) -> int:
     from app.vault import open_store
     from core.engine import cloud_endpoint, make_assistant
     from core.errors import ApprovalDeclined
-    from core.pipeline import Approval, Finished, Token, TurnKind
+    from core.pipeline import Approval, Finished, TurnKind
 
     text = read_text(args.file)
     settings = load_settings(args)
@@ -93,10 +93,10 @@ def run_turn(args: argparse.Namespace) -> int:
                 print("\nAnswer:\n")
             result = None
             for ev in assistant.execute(prepared, approval):
-                if isinstance(ev, Token) and not args.json:
-                    print(ev.text, end="", flush=True)
-                elif isinstance(ev, Finished):
+                if isinstance(ev, Finished):
                     result = ev.result
+                elif not args.json:
+                    _show(ev)
         except ApprovalDeclined:
             print("Not sent: nothing left the machine.", file=sys.stderr)
             return 3
@@ -111,6 +111,7 @@ def run_turn(args: argparse.Namespace) -> int:
                     "unresolved": result.unresolved,
                     "local_only": result.local_only,
                     "disclosed": result.disclosed,
+                    "integration": result.integration.to_json() if result.integration else None,
                     "cloud": {"endpoint": base_url, "model": model} if not result.local_only else None,
                 },
                 sys.stdout,
@@ -127,6 +128,26 @@ def run_turn(args: argparse.Namespace) -> int:
                 )
             print(f"\n(conversation {conv}; `sottovoce ledger` lists what left the machine)")
     return 0
+
+
+def _show(ev: Any) -> None:
+    """Print one turn event: the cloud's answer as it streams, then what the person must know."""
+    import textwrap
+
+    from core.pipeline import Notice, Token
+
+    if isinstance(ev, Token):
+        if ev.source == "note":
+            # Marked apart: the local model's own words, not the cloud's answer.
+            print("\n\nNote from the local model (written on this machine, not part of the "
+                  f"cloud's answer):\n{ev.text}", flush=True)
+        elif ev.source == "merged":
+            print("\n\nFinal answer, merged on this machine with what the cloud did not see "
+                  f"(checked against the cloud's answer):\n{ev.text}", flush=True)
+        else:
+            print(ev.text, end="", flush=True)
+    elif isinstance(ev, Notice):
+        print("\n\n" + textwrap.fill(ev.text, width=100), flush=True)
 
 
 def _title(text: str) -> str:

@@ -74,7 +74,20 @@ class MessageWidget(QFrame):
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.footer = QLabel(footer)
         self.footer.setObjectName("hint")
+        self.footer.setWordWrap(True)
+        self.footer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.footer.setVisible(bool(footer))
+        # The local model's own note, marked apart: it is never part of the cloud's answer.
+        self.note = QLabel()
+        self.note.setObjectName("local-note")
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note.setStyleSheet(
+            "QLabel#local-note { border-left: 3px solid #8e7cc3; padding: 2px 0 2px 8px;"
+            " font-style: italic; }"
+        )
+        self.note.hide()
 
         self.copy_btn = self._tool("SP_FileDialogContentsView", "Copy", self.copyRequested)
         self.edit_btn = self._tool(
@@ -93,6 +106,7 @@ class MessageWidget(QFrame):
         lay.setSpacing(4)
         lay.addLayout(top)
         lay.addWidget(self.body)
+        lay.addWidget(self.note)
         lay.addWidget(self.footer)
 
     def _tool(self, icon: str, tip: str, signal: Any) -> QToolButton:
@@ -114,6 +128,15 @@ class MessageWidget(QFrame):
         self.footer.setText(text)
         self.footer.setVisible(bool(text))
 
+    def set_note(self, text: str) -> None:
+        """Show the local model's note under the answer, marked as its own ("" hides it)."""
+        self.note.setText(f"{NOTE_LABEL}: {text}" if text else "")
+        self.note.setVisible(bool(text))
+
+
+#: How the local model's note is introduced wherever it is shown.
+NOTE_LABEL = "Note from the local model (written on this machine, not part of the cloud's answer)"
+
 
 def footer_for(role: str, content_meta: dict[str, Any], cloud: str | None) -> str:
     """A short line about where a stored message went."""
@@ -129,6 +152,15 @@ def footer_for(role: str, content_meta: dict[str, Any], cloud: str | None) -> st
         if cloud
         else "Answered on this machine"
     )
+    integration = content_meta.get("integration") or {}
+    kept = int(integration.get("kept") or 0)
+    if kept:
+        it = "it" if kept == 1 else "them"
+        where += f" · {kept} sentence{'s' if kept > 1 else ''} stayed on this machine; the cloud did not see {it}"
+        if integration.get("mode") == "merged":
+            where += f" · merged here by {integration.get('model') or 'the local model'}"
+        elif integration.get("mode") == "fallback":
+            where += f" · the local model's merge was not used: {integration.get('reason', '')}"
     if unresolved:
         where += f" · unresolved placeholders: {', '.join(unresolved)}"
     return where
@@ -285,6 +317,9 @@ class ChatView(QWidget):
                 m["id"],
                 footer_for(m["role"], m["meta"], m["cloud_content"]),
             )
+            note = (m["meta"].get("integration") or {}).get("note")
+            if m["role"] == "assistant" and note and m["meta"]["integration"].get("mode") != "merged":
+                self.messages[-1].set_note(note)
         self._mark_last()
 
     def _clear_messages(self) -> None:
@@ -373,7 +408,13 @@ class ChatView(QWidget):
     def _token(self, piece: str, source: str) -> None:
         if self._answer is None:
             self._answer = self._add("assistant", "")
-        self._answer.append(piece)
+        if source == "note":
+            self._answer.set_note(piece)
+        elif source == "merged":
+            # The guard accepted the local merge: it replaces the cloud's streamed answer.
+            self._answer.body.setText(piece)
+        else:
+            self._answer.append(piece)
         self._scroll_end()
 
     def _finished(self, result: TurnResult) -> None:
@@ -388,6 +429,11 @@ class ChatView(QWidget):
             if result.local_only
             else ("Written from the anonymized request; values restored on this machine")
         )
+        integration = result.integration
+        if integration is not None and integration.notice():
+            # What stayed here, and whether the local model merged: told plainly.
+            where = integration.notice()
+            self._answer.set_note("" if integration.mode == "merged" else integration.note)
         if result.unresolved:
             where += f" · unresolved placeholders: {', '.join(result.unresolved)}"
         self._answer.set_footer(where)

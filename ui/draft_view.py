@@ -138,6 +138,12 @@ class DraftView(QWidget):
         self.warning.setObjectName("banner")
         self.warning.setWordWrap(True)
         self.warning.hide()
+        # Which sentences stayed here (the cloud wrote without them), and any local note.
+        self.notice = QLabel()
+        self.notice.setObjectName("hint")
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice.hide()
         out = QSplitter(Qt.Orientation.Horizontal)
         out.addWidget(_pane("Your draft (values restored, editable)", self.draft, self.copy_btn))
         out.addWidget(_pane("What the cloud wrote (anonymized)", self.cloud))
@@ -146,6 +152,7 @@ class DraftView(QWidget):
         ol = QVBoxLayout(out_box)
         ol.setContentsMargins(0, 0, 0, 0)
         ol.addWidget(self.warning)
+        ol.addWidget(self.notice)
         ol.addWidget(out, 1)
 
         self.split = QSplitter(Qt.Orientation.Vertical)
@@ -183,6 +190,7 @@ class DraftView(QWidget):
         self.draft.clear()
         self.cloud.clear()
         self.warning.hide()
+        self.notice.hide()
         self.editor.edit.setFocus()
 
     def load(self, conversation_id: int) -> None:
@@ -206,6 +214,7 @@ class DraftView(QWidget):
         self.draft.setPlainText(answers[-1]["content"] if answers else "")
         self.cloud.setPlainText((answers[-1].get("cloud_content") or "") if answers else "")
         self._warn((answers[-1]["meta"].get("unresolved") or []) if answers else [])
+        self.notice.hide()
 
     # --- writing ----------------------------------------------------------
 
@@ -262,6 +271,8 @@ class DraftView(QWidget):
         )
 
     def _token(self, piece: str, source: str) -> None:
+        if source != "cloud":
+            return  # a note or a merge is shown when the turn is saved (see _finished)
         if not self._parts:
             self.draft.clear()
         self._parts.append(piece)
@@ -271,6 +282,14 @@ class DraftView(QWidget):
         self.draft.setPlainText(result.answer)
         self.cloud.setPlainText(result.cloud_answer)
         self._warn(result.unresolved)
+        integration = result.integration
+        notice = integration.notice() if integration is not None else ""
+        if integration is not None and integration.note and integration.mode != "merged":
+            from ui.chat_view import NOTE_LABEL
+
+            notice += f"\n\n{NOTE_LABEL}: {integration.note}"
+        self.notice.setText(notice)
+        self.notice.setVisible(bool(notice))
         self.stage.setText("Draft written. Edit it freely; Copy puts it on the clipboard.")
         self.conversationChanged.emit(result.conversation_id)
 

@@ -1,0 +1,161 @@
+"""EVALUATION.md "Answer preservation", end to end.
+
+A loopback stub cloud (training.stub_cloud, a real OpenAI-compatible HTTP
+server) answers like a capable model: a fixed, correct answer that uses the
+request's placeholder for the child. With the default settings and the
+embedded SmolLM2-135M as the local model, the person must read that answer
+intact, restored, with no sentence more than twice, in `sottovoce ask` and in
+the window; and must be told which sentences stayed on the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.integrate import sentence_repeats, split_sentences
+from core.settings import Settings
+from training.stub_cloud import StubCloud
+
+#: The message of the issue's reproduction.
+MESSAGE = (
+    "My daughter Lucy Whitfield, 7, has had a fever of 39.2 °C since 03/02/2024. "
+    "Her pediatrician is Dr. Anand Krishnan at Riverside Clinic. "
+    "What fever is too high for a child of that age? "
+    "When should we go to the emergency room instead of waiting?"
+)
+ANSWER = (
+    "For a 7-year-old like {child}, a fever of 39.2 °C is common with infections and is not "
+    "dangerous by itself. Seek urgent care if the fever reaches 40 °C or more, lasts more "
+    "than 3 days, or comes with a stiff neck, a rash that does not fade when pressed, "
+    "trouble breathing or unusual drowsiness. Meanwhile give plenty of fluids and "
+    "paracetamol or ibuprofen at the dose on the pack."
+)
+RESTORED = ANSWER.format(child="Lucy Whitfield")
+
+
+def capable_answer(messages: Sequence[dict[str, Any]]) -> str:
+    """The fixed answer, with the placeholder the request used for the child."""
+    user = str(messages[-1]["content"])
+    found = re.search(r"\[PERSON_\d+\]", user)
+    return ANSWER.format(child=found.group(0) if found else "[PERSON_1]")
+
+
+@pytest.fixture
+def stub() -> Iterator[StubCloud]:
+    with StubCloud(capable_answer) as s:
+        yield s
+
+
+def assert_intact(shown: str) -> None:
+    assert RESTORED in shown, shown
+    assert sentence_repeats(shown)[0] <= 2
+    for sentence in split_sentences(RESTORED):
+        assert shown.count(sentence) == 1
+
+
+def test_ask_shows_the_cloud_answer_intact_with_default_settings(
+    stub: StubCloud, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.main import main
+
+    Settings(cloud_base_url=stub.base_url, cloud_model=stub.model).save()
+    monkeypatch.setenv("SOTTOVOCE_PASSPHRASE", "a test passphrase")
+    path = tmp_path / "fever.txt"
+    path.write_text(MESSAGE, "utf-8")
+    assert main(["ask", str(path), "--yes", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert_intact(data["answer"])
+    assert data["answer"] == RESTORED
+    # The cloud saw the child only as a placeholder.
+    sent = json.dumps(stub.chat_requests[-1]["json"])
+    assert "Lucy Whitfield" not in sent and "[PERSON_" in sent
+    integration = data["integration"]
+    kept = [s["text"].strip() for s in data["sentences"] if s["route"] == "local"]
+    assert integration["kept_sentences"] == kept
+    # The issue's case: the shipped router keeps a sentence of this message here.
+    assert kept, "no sentence stayed local: this no longer reproduces the issue"
+    assert integration["mode"] == "pass_through"
+    assert all(s in integration["notice"] for s in kept)
+    assert "did not see" in integration["notice"]
+    assert "below the 1.00 B" in integration["reason"]
+    assert "Riverside Clinic" not in sent
+
+    # The same turn as a person reads it on the terminal.
+    assert main(["ask", str(path), "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert_intact(out)
+    assert "stayed on this machine and the cloud did not see" in out
+
+
+def test_the_embedded_model_forced_to_merge_never_makes_the_answer_worse(
+    stub: StubCloud, store: Any
+) -> None:
+    """Below the threshold it never merges; with the threshold at 0 it tries, and the
+    guard shows either a merge that keeps the answer or the cloud's answer itself."""
+    from core.analyze import Route
+    from core.engine import make_assistant
+    from core.pipeline import Approval, collect
+
+    settings = Settings(cloud_base_url=stub.base_url, cloud_model=stub.model, capable_model_b=0.0)
+    assistant = make_assistant(settings, store)
+    try:
+        conv = assistant.new_conversation("fever")
+        prepared = assistant.prepare(MESSAGE, conv, overrides={1: Route.LOCAL})
+        result = collect(assistant.execute(prepared, Approval.send()))
+    finally:
+        assistant.local.close()
+    outcome = result.integration
+    assert outcome is not None and outcome.mode in ("merged", "fallback")
+    assert outcome.cloud == RESTORED
+    assert sentence_repeats(result.answer)[0] <= 2
+    if outcome.mode == "fallback":
+        assert result.answer == RESTORED and outcome.reason
+    else:
+        assert outcome.guard is not None and outcome.guard.ok
+        assert outcome.guard.kept_sentences == 1.0
+
+
+@pytest.mark.gui
+def test_the_window_shows_the_cloud_answer_intact_with_default_settings(
+    qtbot: Any, stub: StubCloud, store: Any
+) -> None:
+    from app.window import local_factory, make_cloud_factory
+    from tests.gui.conftest import on_dialog, wait_analysis
+    from ui.approval import ApprovalDialog
+    from ui.engine import Engine
+    from ui.main_window import MainWindow
+
+    settings = Settings(cloud_base_url=stub.base_url, cloud_model=stub.model)
+    engine = Engine(
+        settings, store, cloud_factory=make_cloud_factory(), local_factory=local_factory,
+        save_settings=False,
+    )
+    window = MainWindow(engine, load_models=False)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        chat = window.chat
+        chat.editor.set_text(MESSAGE)
+        analysis = wait_analysis(qtbot, chat.editor, timeout=60000)
+        kept = [p.sentence.text.strip() for p in analysis.plans if p.route == "local"]
+        timer = on_dialog(ApprovalDialog, lambda d: d.send_btn.click())
+        with qtbot.waitSignal(chat.turns.finished, timeout=120000):
+            chat.send()
+        timer.stop()
+        answer = next(w for w in chat.messages if w.role == "assistant")
+        assert_intact(answer.text())
+        assert answer.text() == RESTORED
+        footer = answer.footer.text()
+        assert answer.note.isHidden()  # no local note by default below the threshold
+        assert kept, "no sentence stayed local: this no longer reproduces the issue"
+        assert all(s in footer for s in kept) and "cloud did not see" in footer
+    finally:
+        window.close()
+        if engine._local is not None:
+            engine._local.close()
