@@ -45,6 +45,8 @@ PLACEHOLDER_RE = re.compile(
 # Anything that could read as a placeholder, boundaries ignored: used to
 # reserve numbers that occur literally in a text (over-reserving is harmless).
 _LOOSE_RE = re.compile(rf"(?P<type>{_TYPES_RE})[ _\-]?(?P<num>\d{{1,4}})", re.IGNORECASE)
+#: How far back from a placeholder a title is looked for.
+_TITLE_REACH = 32
 
 
 def _type_key(raw: str) -> str:
@@ -249,18 +251,22 @@ class PrivacyBox:
         out, restored, unresolved = self._restore(text, len(text))
         return Restored(out, tuple(restored), tuple(unresolved))
 
-    def _restore(self, text: str, limit: int) -> tuple[str, list[str], list[str]]:
-        """Restore the matches of ``text`` that end by ``limit``; return ``text[:limit]`` restored.
+    def _restore(
+        self, text: str, limit: int, start: int = 0
+    ) -> tuple[str, list[str], list[str]]:
+        """Restore the matches of ``text[start:]`` that end by ``limit``; return ``text[start:limit]`` restored.
 
         Matching runs on the whole of ``text`` so that what follows ``limit``
-        still decides where a placeholder ends (``PERSON_1`` vs ``PERSON_12``).
+        still decides where a placeholder ends (``PERSON_1`` vs ``PERSON_12``),
+        and what precedes ``start`` (text already restored) whether one begins
+        there (``xPERSON_1`` is not one) or follows a title.
         """
         parts: list[str] = []
         restored: list[str] = []
         unresolved: list[str] = []
-        pos = 0
+        pos = start
         with self._lock:
-            for m in PLACEHOLDER_RE.finditer(text):
+            for m in PLACEHOLDER_RE.finditer(text, start):
                 if m.end() > limit:
                     break
                 entry = self._by_key.get(_match_key(m))
@@ -309,32 +315,39 @@ class StreamRestorer:
     """
 
     HOLD = 24
+    #: Characters of already emitted text kept as context: what precedes a
+    #: placeholder decides whether it is one and whether a title comes first.
+    CONTEXT = _TITLE_REACH
 
     def __init__(self, box: PrivacyBox) -> None:
         self.box = box
         self._buf = ""
+        self._ctx = ""
         self.restored: list[str] = []
         self.unresolved: list[str] = []
 
     def feed(self, chunk: str) -> str:
         self._buf += chunk
-        buf = self._buf
-        cut = max(0, len(buf) - self.HOLD)
-        for m in PLACEHOLDER_RE.finditer(buf):
-            if m.start() < cut < m.end() or (m.start() < cut and m.end() == len(buf)):
+        full = self._ctx + self._buf
+        start = len(self._ctx)
+        cut = max(start, len(full) - self.HOLD)
+        for m in PLACEHOLDER_RE.finditer(full, start):
+            if m.start() < cut < m.end() or (m.start() < cut and m.end() == len(full)):
                 cut = m.start()
                 break
             if m.start() >= cut:
                 break
         # Never split a match: a cut that lands inside one moves to its start.
-        return self._emit(cut)
+        return self._emit(full, start, cut)
 
     def flush(self) -> str:
-        return self._emit(len(self._buf))
+        full = self._ctx + self._buf
+        return self._emit(full, len(self._ctx), len(full))
 
-    def _emit(self, cut: int) -> str:
-        text, restored, unresolved = self.box._restore(self._buf, cut)
-        self._buf = self._buf[cut:]
+    def _emit(self, full: str, start: int, cut: int) -> str:
+        text, restored, unresolved = self.box._restore(full, cut, start)
+        self._ctx = full[max(0, cut - self.CONTEXT) : cut]
+        self._buf = full[cut:]
         self.restored.extend(restored)
         self.unresolved.extend(unresolved)
         return text
