@@ -48,7 +48,9 @@ def register(sub: Any) -> None:
     demo.add_argument("--model", help="a GGUF file to serve instead of the embedded model")
     demo.set_defaults(handler=cmd_demo_cloud)
 
-    key = sub.add_parser("api-key", help="set or clear the cloud API key (kept in the keyring)")
+    key = sub.add_parser(
+        "api-key", help="set or clear the cloud API key (kept in the keyring, else in the vault)"
+    )
     ksub = key.add_subparsers(dest="key_command", required=True)
     for name, text in (("set", "read a key from the terminal or stdin"), ("clear", "forget it")):
         k = ksub.add_parser(name, help=text)
@@ -211,12 +213,18 @@ def cmd_demo_cloud(args: argparse.Namespace) -> int:
 
 
 def cmd_api_key(args: argparse.Namespace) -> int:
-    from core.llm.cloud import delete_api_key, set_api_key
+    from core.llm.cloud import api_key_location, delete_api_key, set_api_key
     from core.settings import Settings
 
     endpoint = (args.endpoint or Settings.load().cloud_base_url).rstrip("/")
     if args.key_command == "clear":
-        delete_api_key(endpoint)
+        if api_key_location() == "keyring":
+            delete_api_key(endpoint)
+        else:
+            from app.vault import open_store
+
+            with open_store() as store:
+                delete_api_key(endpoint, store)
         print(f"Forgot the API key for {endpoint}.")
         return 0
     if sys.stdin.isatty():
@@ -226,6 +234,14 @@ def cmd_api_key(args: argparse.Namespace) -> int:
     key = key.strip()
     if not key:
         raise InputError("The API key is empty; nothing was stored.")
-    set_api_key(endpoint, key)
-    print(f"Stored the API key for {endpoint} in the system keyring.")
+    if api_key_location() == "keyring":
+        set_api_key(endpoint, key)
+        print(f"Stored the API key for {endpoint} in the system keyring.")
+        return 0
+    # No keyring here: the key goes into the encrypted vault (locked by the passphrase).
+    from app.vault import open_store
+
+    with open_store() as store:
+        set_api_key(endpoint, key, store)
+    print(f"Stored the API key for {endpoint} in the encrypted vault (this machine has no keyring).")
     return 0

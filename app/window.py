@@ -144,6 +144,14 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
         return None
     started = Started(app, None, None, [store.close])
 
+    from ui.first_run import run_guide, wants_guide
+
+    demo = bool(getattr(args, "window_demo_cloud", False))
+    if wants_guide(settings, demo_cloud=demo, scripted=bool(os.environ.get(PASSPHRASE_ENV))):
+        # After the vault (the API key may have to live in it): connect a cloud,
+        # choose the local model. Settings and key are saved when it finishes.
+        settings = run_guide(settings, store)
+
     endpoint: Future[tuple[str, str]] | None = None
     note = ""
     if getattr(args, "window_demo_cloud", False):
@@ -177,6 +185,13 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
 
 def run_window(args: argparse.Namespace) -> int:
     """Open the window and run until it closes; the process exit status."""
+    from app.display import check
+
+    # Before Qt: its own message for missing xcb libraries names none of them.
+    problem = check()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     started = start(args)
     if started is None:
         return 1

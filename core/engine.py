@@ -27,7 +27,8 @@ def make_cloud_door(settings: Settings, store: Store, detector: Detector | None 
     from core.llm.cloud import CloudClient
 
     return EgressGuard(
-        CloudClient.from_settings(settings),
+        # The store also holds the API key where no keyring exists.
+        CloudClient.from_settings(settings, vault=store),
         ledger=store,
         detector=detector if detector is not None else default_detector(settings),
     )

@@ -106,6 +106,13 @@ class Settings(BaseSettings):
         "half an answer scores at most 0.81, another answer on the same subject at most 0.63.",
     )
 
+    first_run_done: bool = Field(
+        False,
+        title="First-run guide completed",
+        description="Set once the person has been through (or skipped) the guide that "
+        "connects a cloud and chooses the local model.",
+    )
+
     # --- local model
     local_model_path: str | None = Field(
         None,
@@ -254,6 +261,10 @@ class Settings(BaseSettings):
 def migrate(data: dict[str, Any]) -> dict[str, Any]:
     """Bring an older settings dict to the current schema."""
     version = int(data.get("schema_version", SCHEMA_VERSION))
+    if data and "first_run_done" not in data:
+        # A settings file written before the first-run guide existed: this person
+        # has set Sottovoce up already.
+        data["first_run_done"] = True
     # Version 1 is the first; later versions add steps here.
     data["schema_version"] = max(version, SCHEMA_VERSION)
     return data

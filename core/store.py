@@ -31,6 +31,8 @@ from core.errors import StoreBusyError, StoreError, VaultLockedError, WrongKeyEr
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+#: Prefix of the ``meta`` rows that hold secrets (see :meth:`Store.get_secret`).
+_SECRET = "secret:"
 KEYRING_SERVICE = "sottovoce"
 KEYRING_VAULT_USER = "vault-key"
 # scrypt cost: about 0.1 s and 32 MiB here; stored with the salt so it can grow.
@@ -359,6 +361,25 @@ class Store:
                 int(r["conversation_id"]): json.loads(r["data"])
                 for r in self.db.query("SELECT conversation_id, data FROM boxes")
             }
+
+    # --- secrets ----------------------------------------------------------
+
+    # The cloud API key lives here only where no OS keyring exists: the file is
+    # encrypted with the person's passphrase, unlike a plaintext keyring file.
+
+    def get_secret(self, name: str) -> str | None:
+        """A secret kept in the encrypted store (the API key without a keyring), or None."""
+        with self._lock:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", [_SECRET + name]).fetchone()
+        return str(row[0]) if row else None
+
+    def set_secret(self, name: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [_SECRET + name, value])
+
+    def delete_secret(self, name: str) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM meta WHERE key = ?", [_SECRET + name])
 
     # --- ledger -----------------------------------------------------------
 

@@ -8,32 +8,47 @@ only a masked form (the last four characters).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 log = logging.getLogger(__name__)
 
 
-def load_api_key(base_url: str) -> str | None:
-    """The stored key of ``base_url``, or None (also when the keyring cannot be read)."""
+def load_api_key(base_url: str, vault: Any = None) -> str | None:
+    """The stored key of ``base_url``, or None (also when the keyring cannot be read).
+
+    ``vault`` is the open store: where no keyring exists, the key is kept there.
+    """
     from core.errors import CloudError
     from core.llm.cloud import get_api_key
 
     try:
-        return get_api_key(base_url)
+        return get_api_key(base_url, vault)
     except CloudError as exc:
         log.warning("keyring read failed: %s", type(exc).__name__)
         return None
 
 
-def save_api_key(base_url: str, key: str) -> None:
+def save_api_key(base_url: str, key: str, vault: Any = None) -> str:
+    """Store the key (keyring first, else the vault); returns where it went."""
     from core.llm.cloud import set_api_key
 
-    set_api_key(base_url, key.strip())
+    return set_api_key(base_url, key.strip(), vault)
 
 
-def delete_api_key(base_url: str) -> None:
+def delete_api_key(base_url: str, vault: Any = None) -> None:
     from core.llm.cloud import delete_api_key as delete
 
-    delete(base_url)
+    delete(base_url, vault)
+
+
+def where_kept(vault: Any = None) -> str:
+    """Where a key is kept on this machine, in words for the person."""
+    from core.llm.cloud import api_key_location
+
+    return {
+        "keyring": "the system keyring",
+        "vault": "your encrypted vault (this machine has no system keyring)",
+    }.get(api_key_location(vault), "nowhere yet: open the vault first")
 
 
 def masked(key: str | None) -> str:

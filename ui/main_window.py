@@ -462,6 +462,7 @@ class MainWindow(QMainWindow):
                 else ""
             ),
             parent=self,
+            vault=self.engine.store,
         )
         dlg.finished.connect(lambda code: self._settings_done(dlg, code))
         dlg.open()
@@ -513,7 +514,8 @@ class MainWindow(QMainWindow):
             "<b>Your vault</b> (conversations, privacy box, ledger; encrypted):<br>"
             f"<code>{store.path if store is not None else paths.store_file()}</code><br><br>"
             f"<b>Settings</b> (no secrets):<br><code>{paths.settings_file()}</code><br><br>"
-            "The vault key and the cloud API key are in the system keyring (or your passphrase).",
+            "The vault key and the cloud API key are in the system keyring; where there is "
+            "none, the vault is locked by your passphrase and holds the API key.",
         )
 
     def show_about(self) -> None:

@@ -58,7 +58,13 @@ PAGES: dict[str, list[str]] = {
     "Detection": ["detect_min_score", "fusion_single_view_min", "agent_view"],
     "Local model": ["local_model_path", "n_gpu_layers", "n_ctx", "n_threads"],
     "Cloud": ["cloud_base_url", "cloud_model", "cloud_timeout_s", "cloud_max_retries"],
-    "Answers": ["chat_integration", "draft_integration"],
+    "Answers": [
+        "chat_integration",
+        "draft_integration",
+        "capable_model_b",
+        "private_note",
+        "merge_min_similarity",
+    ],
     "GAMA": [
         "gama_auto_prompt",
         "gama_domain_rules",
@@ -68,7 +74,7 @@ PAGES: dict[str, list[str]] = {
         "gama_disproof_rounds",
     ],
 }
-HIDDEN = {"schema_version"}
+HIDDEN = {"schema_version", "first_run_done"}
 
 PREVIEW_SAMPLE = (
     "Hi Dr. Marguerite Okafor,\n\n"
@@ -324,9 +330,10 @@ def gpu_available() -> bool:
 class ApiKeyField(QWidget):
     """The cloud API key of an endpoint: shows only a masked form; typing replaces it."""
 
-    def __init__(self, base_url: str, parent: QWidget | None = None) -> None:
+    def __init__(self, base_url: str, parent: QWidget | None = None, vault: Any = None) -> None:
         super().__init__(parent)
         self.base_url = base_url
+        self.vault = vault  # the open store: holds the key where no keyring exists
         self.line = QLineEdit(self)
         self.line.setEchoMode(QLineEdit.EchoMode.Password)
         self.line.setAccessibleName("Cloud API key")
@@ -345,13 +352,14 @@ class ApiKeyField(QWidget):
         self._refresh()
 
     def _refresh(self) -> None:
-        current = None if self.removed else keys.load_api_key(self.base_url)
+        current = None if self.removed else keys.load_api_key(self.base_url, self.vault)
+        where = keys.where_kept(self.vault)
         self.line.clear()
         if current:
             self.line.setPlaceholderText(f"{keys.masked(current)}  (type to replace)")
-            self.note.setText("Stored in the system keyring; never written to the settings file.")
+            self.note.setText(f"Stored in {where}; never written to the settings file.")
         else:
-            self.line.setPlaceholderText("Paste an API key (kept in the system keyring)")
+            self.line.setPlaceholderText(f"Paste an API key (kept in {where})")
             self.note.setText("No key stored. Local servers often need none.")
         self.remove.setEnabled(bool(current))
 
@@ -369,10 +377,10 @@ class ApiKeyField(QWidget):
         """
         new = self.new_key()
         if new:
-            keys.save_api_key(base_url, new)
+            keys.save_api_key(base_url, new, self.vault)
             return True
         if self.removed:
-            keys.delete_api_key(self.base_url)
+            keys.delete_api_key(self.base_url, self.vault)
             return True
         return False
 
@@ -390,9 +398,11 @@ class SettingsDialog(QDialog):
         pool: QThreadPool | None = None,
         cloud_note: str = "",
         parent: QWidget | None = None,
+        vault: Any = None,
     ) -> None:
         super().__init__(parent)
         self._cloud_note = cloud_note
+        self._vault = vault
         self.setWindowTitle("Settings")
         self.setObjectName("settings-dialog")
         self.resize(820, 640)
@@ -484,7 +494,7 @@ class SettingsDialog(QDialog):
                 widget = ed.widget
             form.addRow(self._label(info, name), self._with_description(widget, info, name))
         if page == "Cloud":
-            self.api_key = ApiKeyField(self._original.cloud_base_url)
+            self.api_key = ApiKeyField(self._original.cloud_base_url, vault=self._vault)
             form.addRow(QLabel("API key"), self.api_key)
             if self._cloud_note:
                 note = QLabel(self._cloud_note)

@@ -124,3 +124,27 @@ def test_an_empty_api_key_is_refused(
     monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
     code, _, err = run(capsys, "api-key", "set")
     assert code == 2 and "empty" in err and hermetic.items == {}
+
+
+def test_without_a_keyring_api_key_set_keeps_the_key_in_the_vault(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, hermetic: Any
+) -> None:
+    import keyring
+    from keyring.backends.fail import Keyring as FailKeyring
+
+    from app.vault import open_store
+    from core.llm.cloud import get_api_key
+
+    keyring.set_keyring(FailKeyring())
+    try:
+        monkeypatch.setenv("SOTTOVOCE_PASSPHRASE", "a test passphrase")
+        monkeypatch.setattr("sys.stdin", io.StringIO("sk-typed-in\n"))
+        code, out, _ = run(capsys, "api-key", "set", "--endpoint", "https://cloud.example/v1")
+        assert code == 0 and "encrypted vault" in out and "sk-typed-in" not in out
+        with open_store() as store:
+            assert get_api_key("https://cloud.example/v1", store) == "sk-typed-in"
+        code, _, _ = run(capsys, "api-key", "clear", "--endpoint", "https://cloud.example/v1")
+        with open_store() as store:
+            assert code == 0 and get_api_key("https://cloud.example/v1", store) is None
+    finally:
+        keyring.set_keyring(hermetic)
