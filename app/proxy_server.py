@@ -185,6 +185,22 @@ class _Turn:
                 log.exception("proxy turn failed")
             self._put("error", exc)
 
+    def ready(self) -> tuple[list[str], tuple[str, Any] | None]:
+        """The pieces already queued, and the item after them if one is there too."""
+        pieces: list[str] = []
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return pieces, None
+            if item[0] == "model":
+                self.model = str(item[1])
+            elif item[0] == "piece":
+                pieces.append(item[1])
+            else:
+                self.done = True
+                return pieces, item
+
     async def get(self) -> tuple[str, Any]:
         """The next piece, result or error (the model name is kept aside)."""
         while True:
@@ -224,11 +240,12 @@ class ProxyApp:
         self.asgi = self._build()
 
     def close(self) -> None:
-        """Cancel running turns and stop the worker threads."""
+        """Cancel running turns; their threads end at the next piece (or the cloud's timeout)."""
         with self._lock:
             for cancel in self._active:
                 cancel.set()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        # Not waited for: a turn blocked on a silent cloud must not freeze the window.
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and not self._authorized(scope):
@@ -392,7 +409,13 @@ class ProxyApp:
                 while True:
                     kind, value = item
                     if kind == "piece":
-                        yield chunk({"content": value})
+                        # Pieces that queued up while the last one was sent go as one
+                        # event: fewer writes when many clients stream at once.
+                        more, after = turn.ready()
+                        yield chunk({"content": value + "".join(more)})
+                        if after is not None:
+                            item = after
+                            continue
                     elif kind == "result":
                         model = value.model or model
                         yield chunk({}, "stop")

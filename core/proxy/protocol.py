@@ -153,17 +153,20 @@ def client_name(headers: Mapping[str, str]) -> str:
 
     ``X-Sottovoce-Client`` when the client sends it, else the first product of
     its ``User-Agent`` without the version (``curl/8.5.0`` is ``curl``,
-    ``OpenAI/Python 1.54`` is ``OpenAI/Python``).
+    ``OpenAI/Python 1.54`` is ``OpenAI/Python``, ``Python/3.11 aiohttp/3.9``
+    is ``aiohttp``).
     """
     h = _lower(headers)
     named = _clean(h.get(CLIENT_HEADER, ""), MAX_NAME)
     if named:
         return named
-    agent = h.get("user-agent", "").split()
-    if agent:
-        first = _clean(_VERSION.sub("", agent[0]), MAX_NAME)
-        if first:
-            return first
+    products = [_clean(_VERSION.sub("", p), MAX_NAME) for p in h.get("user-agent", "").split()]
+    products = [p for p in products if p and not p.startswith("(")]
+    # "Python/3.11 aiohttp/3.9" names the runtime first; the library says more.
+    if len(products) > 1 and products[0].casefold() == "python":
+        return products[1]
+    if products:
+        return products[0]
     return "unknown app"
 
 

@@ -265,7 +265,7 @@ class ProxyService:
             if result.answer_message_id is not None:
                 before = digests[-1] if digests else ""
                 state = step_digest(step_digest(before, "user", request.text), "assistant", answer)
-                index.record(conv, state, result.answer_message_id)
+                index.record(conv, state, result.answer_message_id, client)
             yield ProxyResult(conv, answer, door.model if door is not None else "", result.local_only)
 
     def _approve(

@@ -162,13 +162,18 @@ class ConversationIndex:
             data.update(inherited)
             data[_ENTRY] = {"client": client, "key": key, "states": {}}
 
-        self._change(conv, fill)
+        # Without a key or inherited settings the entry is written with the first
+        # state (:meth:`record`): one write less per new conversation.
+        if key or inherited:
+            self._change(conv, fill)
         if key:
             with self._lock:
                 self._keys[key] = conv
         return conv
 
-    def record(self, conversation_id: int, digest: str, message_id: int) -> None:
+    def record(
+        self, conversation_id: int, digest: str, message_id: int, client: str | None = None
+    ) -> None:
         """The client's view of the conversation now ends in ``message_id``."""
         created: list[str] = []
 
@@ -181,7 +186,9 @@ class ConversationIndex:
                 return
             created.append(str(row[0]))
             entry = data.get(_ENTRY)
-            entry = dict(entry) if isinstance(entry, dict) else {}
+            entry = dict(entry) if isinstance(entry, dict) else {"key": None}
+            if client is not None:
+                entry.setdefault("client", client)
             states = dict(entry.get("states") or {})
             states.pop(digest, None)
             states[digest] = [message_id, created[0]]

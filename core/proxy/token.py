@@ -17,7 +17,9 @@ from core.store import KEYRING_SERVICE, Store, keyring_available
 
 TOKEN_ENV = "SOTTOVOCE_PROXY_TOKEN"
 PREFIX = "svp-"
-_META_KEY = "proxy_token"
+# The row a store's secret named "proxy-token" lives in (the vault's own secrets use
+# the same "secret:" rows of its meta table).
+_META_KEY = "secret:proxy-token"
 
 
 def _keyring_user(store: Store) -> str:

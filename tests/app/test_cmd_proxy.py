@@ -5,6 +5,8 @@ Serving, end to end in a child process, is in tests/integration/test_proxy_cli.p
 
 from __future__ import annotations
 
+import os
+
 import keyring
 import pytest
 from keyring.backends import fail
@@ -14,6 +16,8 @@ from core.proxy.token import TOKEN_ENV
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    # Given again for every command: the vault may take it out of the environment.
+    os.environ["SOTTOVOCE_PASSPHRASE"] = "a test passphrase"
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
@@ -21,7 +25,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture(autouse=True)
 def passphrase(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SOTTOVOCE_PASSPHRASE", "a test passphrase")
+    monkeypatch.setenv("SOTTOVOCE_PASSPHRASE", "a test passphrase")  # removed after the test
 
 
 @pytest.mark.parametrize("where", ["keyring", "vault"])

@@ -72,6 +72,8 @@ def test_images_are_refused_because_they_cannot_be_checked() -> None:
         ({"User-Agent": "OpenAI/Python 1.54.0"}, "OpenAI/Python"),
         ({"user-agent": "curl/8.5.0"}, "curl"),
         ({"User-Agent": "python-httpx/0.28.1"}, "python-httpx"),
+        ({"User-Agent": "Python/3.11 aiohttp/3.9.5"}, "aiohttp"),
+        ({"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0"}, "Mozilla"),
         ({}, "unknown app"),
         ({"X-Sottovoce-Client": "x" * 200}, "x" * 64),
     ],

@@ -16,9 +16,10 @@ import pytest
 
 from app.proxy_server import serve_in_thread
 from core.llm.demo import free_port
+from ui.approval import ApprovalDialog
 from ui.proxy_control import ProxyControl
 
-from .conftest import FakeCloud
+from .conftest import FakeCloud, find_dialog
 
 PHONE = "215-555-4078"
 TEXT = f"My number is {PHONE}. What are the early signs of dehydration in toddlers?"
@@ -124,10 +125,12 @@ def test_an_app_that_stops_waiting_withdraws_its_request(
     qtbot: Any, served: ProxyControl, cloud: FakeCloud
 ) -> None:
     app = App(served, timeout=1.5)
-    dlg = waiting_dialog(qtbot, served)
+    waiting_dialog(qtbot, served)
     qtbot.waitUntil(app.done, timeout=20000)
     assert isinstance(app.error, openai.APITimeoutError)
-    qtbot.waitUntil(lambda: not dlg.isVisible() and served.dialog is None, timeout=10000)
+    # The view closes by itself (and is deleted).
+    qtbot.waitUntil(lambda: served.dialog is None, timeout=10000)
+    assert find_dialog(ApprovalDialog) is None
     assert "withdrawn" in served.window.statusBar().currentMessage()
     assert cloud.received == []
 
