@@ -141,3 +141,23 @@ def test_stopping_the_proxy_frees_the_port(qtbot: Any, served: ProxyControl) -> 
     assert served.server is None and not served.action.isChecked()
     with pytest.raises(openai.APIConnectionError):
         openai.OpenAI(base_url=url, api_key="x", max_retries=0, timeout=3).models.list()
+
+
+def test_the_settings_can_start_it_with_the_window(
+    qtbot: Any, make_engine: Callable[..., Any]
+) -> None:
+    from ui.main_window import MainWindow
+
+    engine = make_engine(proxy_in_window=True, proxy_port=free_port())
+    w = MainWindow(engine, load_models=False)
+    qtbot.addWidget(w)
+    control = ProxyControl(w, engine, serve_in_thread)
+    control.install(w.privacy_menu)
+    try:
+        qtbot.waitUntil(lambda: control.server is not None, timeout=10000)
+        assert control.action.isChecked()
+        assert control.base_url == f"http://127.0.0.1:{engine.settings.proxy_port}/v1"
+    finally:
+        control.stop()
+        w.close()
+
