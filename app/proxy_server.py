@@ -182,7 +182,9 @@ class _Turn:
                     self._put("piece", item)
         except BaseException as exc:  # every failure goes back to the client
             if not isinstance(exc, SottovoceError):
-                log.exception("proxy turn failed")
+                # Only the type by default: an unexpected error's text may quote the request.
+                log.warning("proxy turn failed: %s", type(exc).__name__)
+                log.debug("proxy turn failed", exc_info=exc)
             self._put("error", exc)
 
     def ready(self) -> tuple[list[str], tuple[str, Any] | None]:
