@@ -153,6 +153,9 @@ def bench_highlight(runs: int) -> list[dict[str, object]]:
 
 def child(mode: str, launched: float) -> None:
     """Start the real window (app.window.start) and report timings as JSON."""
+    from app.main import keep_training_stack_out
+
+    keep_training_stack_out([])  # as the `sottovoce` command does first
     from PySide6.QtCore import QTimer
 
     from app.window import start
