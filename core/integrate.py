@@ -308,26 +308,26 @@ class Outcome:
         if self.mode is Mode.NONE:
             return ""
         n = len(self.kept)
-        which = "sentence" if n == 1 else "sentences"
+        it = "it" if n == 1 else "them"
         quoted = " ".join(f"“{s}”" for s in self.kept)
         unseen = (
-            f"{n} {which} stayed on this machine and the cloud did not see "
-            f"{'it' if n == 1 else 'them'}: {quoted}"
+            f"{n} sentence{'' if n == 1 else 's'} of your message stayed on this machine and "
+            f"the cloud did not see {it}: {quoted}"
         )
         if self.mode is Mode.MERGED:
             return (
-                f"Merged on this machine by {self.model} with what the cloud did not see. "
-                f"{unseen}. The merge was checked against the cloud's answer."
+                f"{unseen} {self.model} merged the cloud's answer with {it} here; the merge "
+                "was checked against the cloud's answer before it was shown."
             )
         if self.mode is Mode.FALLBACK:
             return (
-                f"This is the cloud's answer (values restored on this machine). The local "
-                f"model's merge was not used: {self.reason}. {unseen}."
+                f"{unseen} This is the cloud's answer, with your values restored: the local "
+                f"model's merge was not used because {self.reason}."
             )
+        why = f" {self.reason[0].upper()}{self.reason[1:]}." if self.reason else ""
         return (
-            f"This is the cloud's answer (values restored on this machine); it does not take "
-            f"into account what the cloud did not see. {unseen}."
-            + (f" {self.reason[0].upper()}{self.reason[1:]}." if self.reason else "")
+            f"{unseen} This is the cloud's answer, with your values restored; it does not "
+            f"take {'that sentence' if n == 1 else 'those sentences'} into account.{why}"
         )
 
     def to_json(self) -> dict[str, Any]:

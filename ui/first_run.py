@@ -111,6 +111,11 @@ class CloudPage(QWizardPage):
         self.key_help = QLabel()
         self.key_help.setObjectName("hint")
         self.key_help.setWordWrap(True)
+        self.key_where = QLabel(
+            f"Kept in {keys.where_kept(vault)}; never in the settings file or the ledger."
+        )
+        self.key_where.setObjectName("hint")
+        self.key_where.setWordWrap(True)
         self.test_btn = QPushButton("Test connection")
         self.test_btn.setToolTip("Asks the service which models it offers; sends none of your text")
         self.test_btn.clicked.connect(self.test)
@@ -123,6 +128,7 @@ class CloudPage(QWizardPage):
         form.addRow("Model:", self.model)
         form.addRow("API key:", self.key)
         form.addRow("", self.key_help)
+        form.addRow("", self.key_where)
         row = QHBoxLayout()
         row.addWidget(self.test_btn)
         row.addWidget(self.status, 1)
@@ -247,18 +253,20 @@ class LocalModelPage(QWizardPage):
     def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTitle("Choose the local model")
-        self.setSubTitle(
-            "The local model runs on this computer. It handles what stays private and never "
-            "sends anything. A model of at least "
-            f"{settings.capable_model_b:g} B parameters may also merge the cloud's answer "
-            "with what stayed here (checked before you see it); a smaller one shows the "
-            "cloud's answer as it is."
-        )
+        self.setSubTitle("It runs on this computer, handles what stays private, and sends nothing.")
         self.min_params_b = settings.capable_model_b
         self.choices: list[LocalChoice] = []
         self.group = QButtonGroup(self)
         self.group.buttonToggled.connect(lambda *_: self.completeChanged.emit())
         lay = QVBoxLayout(self)
+        about = QLabel(
+            f"A model of at least {settings.capable_model_b:g} B parameters may merge the "
+            "cloud's answer with the sentences that stayed here, and the merge is checked "
+            "before you see it. A smaller model never rewrites the cloud's answer: you see "
+            "it as the cloud wrote it, and which sentences the cloud did not see."
+        )
+        about.setWordWrap(True)
+        lay.addWidget(about)
         self.lay = QVBoxLayout()  # the choices, in the order they were added
         lay.addLayout(self.lay)
         lay.addStretch(1)
