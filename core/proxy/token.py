@@ -17,9 +17,7 @@ from core.store import KEYRING_SERVICE, Store, keyring_available
 
 TOKEN_ENV = "SOTTOVOCE_PROXY_TOKEN"
 PREFIX = "svp-"
-# The row a store's secret named "proxy-token" lives in (the vault's own secrets use
-# the same "secret:" rows of its meta table).
-_META_KEY = "secret:proxy-token"
+_SECRET_NAME = "proxy-token"
 
 
 def _keyring_user(store: Store) -> str:
@@ -55,15 +53,11 @@ def proxy_token(store: Store, *, rotate: bool = False) -> str:
             raise VaultLockedError("The system keyring could not hold the proxy token.") from exc
         return token
     # No keyring (headless machines): the encrypted store holds it.
-    with store.transaction() as db:
-        row = None if rotate else db.execute(
-            "SELECT value FROM meta WHERE key = ?", [_META_KEY]
-        ).fetchone()
-        if row and row[0]:
-            return str(row[0])
+    token = None if rotate else store.get_secret(_SECRET_NAME)
+    if not token:
         token = new_token()
-        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [_META_KEY, token])
-        return token
+        store.set_secret(_SECRET_NAME, token)
+    return token
 
 
 def token_source(store: Store) -> str:
