@@ -82,9 +82,24 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _CAPITALIZED = re.compile(r"\b[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*\b")
 
 
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "madam", "st"})
+_ABBREVIATION = re.compile(
+    r"\b(?:Dr|Mr|Mrs|Ms|Prof|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|approx|No)\.$", re.IGNORECASE
+)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of an answer (a cheap split: answers are checked, not routed)."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        piece = piece.strip() if piece else ""
+        if not piece:
+            continue
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"  # "Dr. Moreau" is one sentence
+        else:
+            out.append(piece)
+    return out
 
 
 def _norm_sentence(s: str) -> str:
@@ -279,11 +294,12 @@ class AnswerGuard:
         # pass over a brand or a town); a sentence's first word is not.
         for sentence in split_sentences(merged):
             for m in _CAPITALIZED.finditer(sentence):
-                if m.start() == 0 or m.group(0).casefold() in words:
+                name = re.sub(r"['’]s$", "", m.group(0))  # "Lucy's" is Lucy
+                if m.start() == 0 or name.casefold() in words | _TITLES:
                     continue
                 if sentence[: m.start()].rstrip().endswith((":", "-", "•", "*")):
                     continue  # the start of a list item
-                found.append(m.group(0))
+                found.append(name)
         return list(dict.fromkeys(found))
 
 
