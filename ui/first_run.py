@@ -8,10 +8,11 @@ Two pages of a :class:`QWizard`:
   :class:`~core.llm.cloud.CloudClient` in a worker: it sends no text at all,
   so nothing private can leave. The key is stored when the guide finishes: in
   the system keyring, or in the encrypted vault where there is none.
-* **Choose the local model**: the embedded model or a GGUF file (checked in a
+* **Choose the local model**: the embedded model, a GGUF file (checked in a
   worker, with what it may do with the cloud's answers, see
-  :class:`core.llm.local.Capability`). Other sources (a model catalogue) plug
-  in with :meth:`LocalModelPage.add_choice`.
+  :class:`core.llm.local.Capability`), or a recommended model downloaded on
+  the spot (:class:`ui.models_page.CatalogPicker`). Other sources plug in
+  with :meth:`LocalModelPage.add_choice`.
 
 Errors go through :mod:`ui.errors`. "Skip for now" keeps the defaults and
 does not show the guide again; closing the window shows it at the next start.
@@ -307,6 +308,19 @@ class LocalModelPage(QWizardPage):
         )
         self.path.editingFinished.connect(self.check_file)
         self.path.textChanged.connect(self._path_changed)
+
+        # A recommended model from the catalogue, downloaded and checked here.
+        from ui.models_page import CatalogPicker
+
+        self.catalog = CatalogPicker(settings)
+        self.catalog.changed.connect(self.completeChanged)
+        self.add_choice(
+            "recommended",
+            QRadioButton("A recommended model, downloaded now (checked against its published hash)"),
+            self.catalog,
+            self.catalog.path,
+            self.catalog.ready,
+        )
         start = "file" if settings.local_model_path else "embedded"
         if settings.local_model_path:
             self.path.setText(settings.local_model_path)
@@ -406,6 +420,7 @@ class FirstRunGuide(QWizard):
         self.local = LocalModelPage(settings)
         self.addPage(self.cloud)
         self.addPage(self.local)
+        self.finished.connect(self.local.catalog.shutdown)  # a download stops with the guide
         self.setButtonText(QWizard.WizardButton.CancelButton, "Skip for now")
         self.setButtonText(QWizard.WizardButton.FinishButton, "Start")
         self.skipped = False

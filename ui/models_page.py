@@ -29,6 +29,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
@@ -450,6 +451,156 @@ class ModelsPage(QWidget):
             self.modelChosen.emit(None)
         self.status.setText(f"Removed {row.name}.")
         self.refresh()
+
+
+class CatalogPicker(QWidget):
+    """A recommended model to download right here: a list, Download, Cancel, progress.
+
+    The first-run guide offers it as one way to get a local model; it is ready
+    once the chosen model is installed (checked against its sha256).
+    """
+
+    #: Emitted when :meth:`ready` may have changed (a download ended, another model chosen).
+    changed = Signal()
+
+    def __init__(
+        self, settings: Settings, *, library: Library | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("catalog-picker")
+        self.settings = settings
+        self.library = library or Library()
+        self.job: Worker | None = None
+        self.combo = QComboBox(self)
+        self.combo.setAccessibleName("Recommended model")
+        self.download_btn = QPushButton("Download", self)
+        self.cancel_btn = QPushButton("Cancel", self)
+        self.progress = QProgressBar(self)
+        self.progress.setVisible(False)
+        self.status = QLabel("", self)
+        self.status.setObjectName("hint")
+        self.status.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.combo, 1)
+        row.addWidget(self.download_btn)
+        row.addWidget(self.cancel_btn)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(24, 0, 0, 0)
+        lay.addLayout(row)
+        lay.addWidget(self.progress)
+        lay.addWidget(self.status)
+        self.machine: Machine | None = None
+        self._fill()
+        self.combo.currentIndexChanged.connect(self._chosen)
+        self.download_btn.clicked.connect(self.download)
+        self.cancel_btn.clicked.connect(self.cancel)
+        self._chosen()
+        self._probe: Worker | None = run_in_thread(
+            probe, settings, None, on_return=self._probed, on_error=lambda exc: None,
+            name="catalog-probe",
+        )
+
+    def _fill(self) -> None:
+        keep = self.combo.currentData()
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        for e in catalog.CATALOG:
+            fit = ""
+            if self.machine is not None:
+                where = assess(e.memory_needed(self.settings.n_ctx), self.machine).where
+                fit = {"gpu": ", fits the GPU", "cpu": ", runs on the CPU",
+                       "too_large": ", too large here", "unknown": ""}[str(where)]
+            self.combo.addItem(f"{e.title} ({_mb(e.size)}{fit})", e.name)
+        if keep is not None:
+            self.combo.setCurrentIndex(max(0, self.combo.findData(keep)))
+        self.combo.blockSignals(False)
+
+    def _probed(self, result: tuple[Machine, Any]) -> None:
+        self.machine = result[0]
+        self._fill()
+
+    def entry(self) -> CatalogEntry:
+        return catalog.find(str(self.combo.currentData()))
+
+    def choose(self, name: str) -> None:
+        self.combo.setCurrentIndex(self.combo.findData(name))
+
+    def installed(self) -> Installed | None:
+        return self.library.find_installed(self.entry().name)
+
+    def path(self) -> str | None:
+        """The chosen model's file once it is installed (None before)."""
+        have = self.installed()
+        return str(have.path.resolve()) if have is not None else None
+
+    def ready(self) -> bool:
+        return self.job is None and self.installed() is not None
+
+    def _chosen(self) -> None:
+        e = self.entry()
+        have = self.installed()
+        if have is not None:
+            self.status.setText(f"✔ Installed and checked: {have.path.name}.")
+        else:
+            paused = any(p.filename == e.filename for p in self.library.partials())
+            self.status.setText(
+                f"{'Paused; Download resumes it' if paused else 'Not downloaded yet'} "
+                f"({_mb(e.size)}, {e.license}; needs about "
+                f"{_gib(e.memory_needed(self.settings.n_ctx))} of memory). Only the file is "
+                "fetched; nothing of yours is sent."
+            )
+        self._buttons()
+        self.changed.emit()
+
+    def _buttons(self) -> None:
+        busy = self.job is not None
+        self.download_btn.setEnabled(not busy and self.installed() is None)
+        self.cancel_btn.setEnabled(busy)
+        self.combo.setEnabled(not busy)
+
+    def download(self) -> Worker | None:
+        """Download the chosen model in a worker."""
+        if self.job is not None or self.installed() is not None:
+            return None
+        self.progress.setVisible(True)
+        self.progress.setRange(0, 0)
+        self.job = run_in_thread(
+            self.library.download,
+            self.entry().name,
+            on_yield=self._progress,
+            on_error=self._failed,
+            on_finish=self._finished,
+            name="catalog-download",
+        )
+        self._buttons()
+        self.changed.emit()
+        return self.job
+
+    def _progress(self, p: Any) -> None:
+        if p.total:
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(1000 * p.done / p.total))
+        self.status.setText(p.describe())
+
+    def _failed(self, exc: BaseException) -> None:
+        if not isinstance(exc, Cancelled):
+            report(exc, self)
+
+    def _finished(self) -> None:
+        self.job = None
+        self.progress.setVisible(False)
+        self._chosen()
+
+    def cancel(self) -> None:
+        """Stop the download; what arrived is kept and Download resumes it."""
+        if self.job is not None:
+            self.job.cancel()
+
+    def shutdown(self) -> None:
+        """Stop background work (the guide is closing)."""
+        self.cancel()
+        if self._probe is not None:
+            self._probe.cancel()
 
 
 def _same(a: Path, b: Path) -> bool:
