@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import os
 import sys
+from pathlib import Path
 
 from core import paths
 from core.errors import VaultLockedError
@@ -13,8 +14,23 @@ from core.store import KeyInfo, Store, keyring_available
 PASSPHRASE_ENV = "SOTTOVOCE_PASSPHRASE"
 
 
-def _ask(prompt: str, confirm: bool = False) -> str:
-    env = os.environ.get(PASSPHRASE_ENV)
+# The passphrase a store was opened with from the environment, by store path:
+# a second open in the same process (a command that opens the store twice)
+# finds it here, in this process only, never handed down to a child.
+_FROM_ENV: dict[str, str] = {}
+
+
+def take_env_passphrase() -> str | None:
+    """The passphrase given in the environment, removed from it as it is read.
+
+    Every process started later (the demo cloud, a model download, a shell
+    the person opens from the app) inherits the environment: the secret must
+    not stay there.
+    """
+    return os.environ.pop(PASSPHRASE_ENV, None) or None
+
+
+def _ask(prompt: str, env: str | None, confirm: bool = False) -> str:
     if env:
         return env
     if not sys.stdin.isatty():
@@ -31,11 +47,24 @@ def _ask(prompt: str, confirm: bool = False) -> str:
 def open_store() -> Store:
     """Open (or, on first use, create) the person's store."""
     path = paths.store_file()
+    where = str(path.resolve())
+    env = take_env_passphrase() or _FROM_ENV.get(where)
+    store = _open_or_create(path, env)
+    if env:
+        _FROM_ENV[where] = env  # it opened this store: kept for this process only
+    return store
+
+
+def _open_or_create(path: Path, env: str | None) -> Store:
     if Store.exists(path):
         info = KeyInfo.read(path)
-        passphrase = _ask("Passphrase for the Sottovoce store: ") if info and info.source == "passphrase" else None
+        passphrase = (
+            _ask("Passphrase for the Sottovoce store: ", env)
+            if info and info.source == "passphrase"
+            else None
+        )
         return Store.open(path, passphrase)
-    if keyring_available() and not os.environ.get(PASSPHRASE_ENV):
+    if keyring_available() and not env:
         return Store.create(path)
     print(f"Creating the encrypted store at {path}.", file=sys.stderr)
-    return Store.create(path, _ask("Choose a passphrase for the new store: ", confirm=True))
+    return Store.create(path, _ask("Choose a passphrase for the new store: ", env, confirm=True))

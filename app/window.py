@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 import threading
 from collections.abc import Callable
@@ -132,8 +131,12 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     install_excepthooks()
 
     settings = Settings.load()
+    from app.vault import take_env_passphrase
+
+    # Read once and removed from the environment: child processes inherit it.
+    scripted_passphrase = take_env_passphrase()
     try:
-        store = open_vault(passphrase=os.environ.get(PASSPHRASE_ENV))
+        store = open_vault(passphrase=scripted_passphrase)
     except Exception as exc:
         box = report(exc)
         if box is not None:
@@ -147,7 +150,7 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     from ui.first_run import run_guide, wants_guide
 
     demo = bool(getattr(args, "window_demo_cloud", False))
-    if wants_guide(settings, demo_cloud=demo, scripted=bool(os.environ.get(PASSPHRASE_ENV))):
+    if wants_guide(settings, demo_cloud=demo, scripted=scripted_passphrase is not None):
         # After the vault (the API key may have to live in it): connect a cloud,
         # choose the local model. Settings and key are saved when it finishes.
         settings = run_guide(settings, store)

@@ -6,13 +6,24 @@ OS keyring, or (where no keyring backend exists: CI, headless Linux) derived
 from a passphrase with scrypt; a small JSON file beside the database records
 which, and the scrypt salt and parameters (nothing secret).
 
-Opening never writes before the key is proven: a wrong key, a foreign file or
-a truncated file raise :class:`~core.errors.WrongKeyError` and leave the file
-byte-identical.
+The database and the key description are created owner-only (0600), in a
+folder created owner-only (0700); SQLite gives its write-ahead log and
+shared-memory files the database's permissions. Writes go through the
+write-ahead log: the database file is only written once a transaction is
+safely in the log, so a crash or a full disk never leaves half of one.
+
+Opening never writes: a store at the current schema is only read. A wrong
+key, a file of another program or an empty file raise
+:class:`~core.errors.WrongKeyError`; a truncated or damaged file, a full disk
+or a disk error raise :class:`~core.errors.StoreError` with a message that
+says which; in every case the file is left byte-identical (a write that
+fails is rolled back).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import logging
@@ -68,7 +79,8 @@ class KeyInfo:
             raise StoreError(f"The key description {p} is damaged.") from exc
 
     def write(self, db_path: Path) -> None:
-        self.path_for(db_path).write_text(json.dumps(self.__dict__, indent=1), "utf-8")
+        """Write the description owner-only, atomically (a crash leaves the old one or none)."""
+        _write_private(self.path_for(db_path), json.dumps(self.__dict__, indent=1).encode("utf-8"))
 
 
 def derive_key(passphrase: str, info: KeyInfo) -> bytes:
@@ -135,6 +147,7 @@ class Store:
 
         self.path = path
         self._conn = conn
+        self._wal = False  # checked before the first write
         self._lock = threading.RLock()
         self.db = sqlite_utils.Database(conn)
 
@@ -150,7 +163,7 @@ class Store:
         path = Path(path)
         if path.exists():
             raise StoreError(f"A store already exists at {path}.")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         if passphrase is None:
             if not keyring_available():
                 raise VaultLockedError(
@@ -165,9 +178,26 @@ class Store:
                 raise VaultLockedError("The passphrase is empty.")
             info = KeyInfo("passphrase", salt=secrets.token_hex(16))
             key = derive_key(passphrase, info)
-        info.write(path)
-        store = cls(path, _connect(path, key, create=True))
-        store._migrate()
+        made: list[Path] = []
+        try:
+            info.write(path)
+            made.append(KeyInfo.path_for(path))
+            # Owner-only from the first byte: SQLite opens the empty file as it is.
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            made.append(path)
+            store = cls(path, _connect(path, key, create=True))
+            store._migrate()
+        except BaseException as exc:
+            # Nothing half-made stays behind (a full disk, a failed first write).
+            for p in [*made, path.with_name(path.name + "-journal")]:
+                with contextlib.suppress(OSError):
+                    p.unlink()
+            if _is_full(exc):
+                raise StoreError(
+                    f"The disk is full: the store {path.name} could not be created.",
+                    hint="free some space, then try again",
+                ) from exc
+            raise
         return store
 
     @classmethod
@@ -206,17 +236,71 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
+        """One write transaction: all of it is saved, or none (a typed error says why).
+
+        sqlite-utils commits each write statement on its own unless a
+        transaction is open, so one is opened here (BEGIN IMMEDIATE: the write
+        lock is taken up front, never upgraded half-way). Nested calls join
+        the outer transaction.
+        """
+        with self._lock:
+            if self._conn.in_transaction:
+                yield self.db
+                return
+            try:
+                self._ensure_wal()
+                self._conn.execute("BEGIN IMMEDIATE")
+                yield self.db
+                self._conn.commit()
+            except BaseException as exc:
+                # A failed COMMIT (a full disk) leaves the transaction open:
+                # roll it back, so the file keeps what it had.
+                with contextlib.suppress(Exception):
+                    self._conn.rollback()
+                if isinstance(exc, Exception):
+                    _raise_store_error(exc, self.path)
+                raise
+
+    def _ensure_wal(self) -> None:
+        # Write-ahead logging: a transaction is appended to the -wal file and
+        # the database file is not touched until it is safely there, so a
+        # write that fails (a full disk) leaves the database byte-identical.
+        # Stores made before it switch on their first write (never on opening).
+        if self._wal:
+            return
+        mode = self._conn.execute("PRAGMA journal_mode").fetchone()[0]
+        if str(mode).lower() != "wal":
+            self._conn.execute("PRAGMA journal_mode = WAL")
+        self._wal = True
+
+    def _schema_on_disk(self) -> int:
+        """The schema version the file holds (0 for a new file); only reads."""
         with self._lock:
             try:
-                with self._conn:
-                    yield self.db
+                if not self.db.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+                ).fetchone():
+                    return 0
+                row = self.db.execute(
+                    "SELECT value FROM meta WHERE key = 'schema_version'"
+                ).fetchone()
             except Exception as exc:
-                _raise_busy(exc)
+                _raise_store_error(exc, self.path)
                 raise
+        return int(row[0]) if row else 0
 
     # --- schema -----------------------------------------------------------
 
     def _migrate(self) -> None:
+        # A store at the current schema is only read: opening never writes.
+        version = self._schema_on_disk()
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"This store was written by a newer Sottovoce (schema {version}).",
+                hint="update Sottovoce",
+            )
         with self.transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
@@ -450,6 +534,92 @@ def _keyring_user(path: Path) -> str:
     return f"{KEYRING_VAULT_USER}:{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]}"
 
 
+# SQLite's primary result codes that say what went wrong with the file.
+_SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_NOTADB, _SQLITE_IOERR = 11, 13, 26, 10
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+def _is_full(exc: BaseException | None) -> bool:
+    """True when ``exc`` (or what caused it) says the disk is full."""
+    while exc is not None:
+        if isinstance(exc, OSError) and exc.errno in _FULL_ERRNOS:
+            return True
+        code = getattr(exc, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF == _SQLITE_FULL:
+            return True
+        exc = exc.__cause__
+    return False
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` readable by its owner only, replacing it atomically."""
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def _raise_store_error(exc: BaseException, path: Path) -> None:
+    """Raise the typed error a database failure means (busy, full, damaged, disk error)."""
+    _raise_busy(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    text = str(exc).lower()
+    if _is_full(exc) or "disk is full" in text:
+        raise StoreError(
+            f"The disk is full: the last change was not saved to {path.name}.",
+            hint="free some space, then try again",
+        ) from exc
+    if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or "malformed" in text:
+        raise StoreError(
+            f"{path.name} is damaged (part of it is missing or unreadable).",
+            hint="restore it from a backup",
+        ) from exc
+    if primary == _SQLITE_IOERR or "disk i/o error" in text:
+        raise StoreError(
+            f"{path.name} could not be written (a disk error): the last change was not saved.",
+            hint="check the disk, then try again",
+        ) from exc
+
+
+#: How files of other programs begin (a store is encrypted from its first byte).
+_FOREIGN = {
+    b"SQLite format 3\x00": "an unencrypted SQLite database",
+    b"%PDF": "a PDF document",
+    b"PK\x03\x04": "a ZIP archive (or an office document)",
+    b"\x89PNG": "a PNG image",
+    b"\x1f\x8b": "a gzip archive",
+}
+
+
+def _check_file(path: Path) -> None:
+    """Refuse, before any key is tried, a file that cannot be a store; reads only."""
+    size = path.stat().st_size
+    if size == 0:
+        raise WrongKeyError(f"{path} is empty; it is not a Sottovoce store.")
+    with path.open("rb") as fh:
+        head = fh.read(64)
+    for magic, kind in _FOREIGN.items():
+        if head.startswith(magic):
+            raise WrongKeyError(f"{path.name} is {kind}, not a Sottovoce store.")
+    if head[:1] in (b"{", b"[", b"<") or all(32 <= b < 127 or b in b"\t\r\n" for b in head):
+        raise WrongKeyError(f"{path.name} is a text file, not a Sottovoce store.")
+    # SQLCipher writes whole pages (512 bytes at the least): anything else was cut short.
+    if size % 512:
+        raise StoreError(
+            f"{path.name} is damaged: it was cut short ({size:,} bytes, not a whole number of pages).",
+            hint="restore it from a backup",
+        )
+
+
 def _raise_busy(exc: BaseException) -> None:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
@@ -463,8 +633,8 @@ def _connect(path: Path, key: bytes, *, create: bool) -> Any:
         from sqlcipher3 import dbapi2 as sqlcipher
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise StoreError("sqlcipher3 is not installed.", hint="pip install sqlcipher3") from exc
-    if not create and path.stat().st_size == 0:
-        raise WrongKeyError(f"{path} is empty; it is not a Sottovoce store.")
+    if not create:
+        _check_file(path)
     # isolation_level=None: we manage transactions ourselves via `with conn`.
     conn = sqlcipher.connect(str(path), timeout=2.0, check_same_thread=False)
     try:
@@ -474,10 +644,17 @@ def _connect(path: Path, key: bytes, *, create: bool) -> Any:
     except sqlcipher.DatabaseError as exc:
         conn.close()
         _raise_busy(exc)
+        if getattr(exc, "sqlite_errorcode", None) == _SQLITE_CORRUPT:
+            # The key decrypted the first page: the file is the store, damaged.
+            raise StoreError(
+                f"{path.name} is damaged: it is shorter than it says, or parts are unreadable.",
+                hint="restore it from a backup",
+            ) from exc
         raise WrongKeyError(
             f"Could not open {path.name}: wrong passphrase or key, or not a Sottovoce store."
         ) from exc
     conn.execute("PRAGMA foreign_keys = ON")
     if create:
         os.chmod(path, 0o600)
+        conn.execute("PRAGMA journal_mode = WAL")
     return conn
