@@ -82,14 +82,16 @@ def print_table(analysis: Any, out: Any = None) -> None:
 @command("analyze")
 def cmd_analyze(args: argparse.Namespace) -> int:
     from app.io import read_text
-    from core.analyze import compose_outbound
+    from core.analyze import outbound_of
     from core.box import PrivacyBox
 
     text = read_text(args.file)
     settings = load_settings(args)
-    analysis = build_analyzer(settings).analyze(text, settings.risk_lambda)
-    # A scratch box: analyze never writes the person's store.
-    outbound = compose_outbound(analysis, PrivacyBox())
+    analyzer = build_analyzer(settings)
+    analysis = analyzer.analyze(text, settings.risk_lambda)
+    # A scratch box: analyze never writes the person's store. The outbound is
+    # composed and settled exactly as a turn would send it.
+    outbound = outbound_of(analysis, PrivacyBox(), analyzer.detector, analyzer.policy).text
     if args.json:
         json.dump(analysis.to_json(outbound), sys.stdout, ensure_ascii=False, indent=1)
         print()

@@ -85,6 +85,16 @@ def register(sub: Any) -> None:
                     help="comma-separated: default (the settings' defaults), merge (any model merges)")
     an.set_defaults(handler=_lazy("training.eval_answers:run"))
 
+    u = esub.add_parser(
+        "utility", help="utility of what leaves: leaks, keep rate, glued placeholders, person splits"
+    )
+    u.add_argument("--data", required=True, help="a utility set (JSON: id, text, protect, keep, persons)")
+    u.add_argument("--out", required=True, help="output folder")
+    u.add_argument("--lambda", dest="risk_lambda", type=float, default=5.0,
+                   help="the privacy level (0-10, default 5)")
+    u.add_argument("--limit", type=int, help="evaluate only the first N texts")
+    u.set_defaults(handler=_lazy("training.eval_utility:run"))
+
     pl = esub.add_parser("privacylens", help="leak rate of drafted final actions on PrivacyLens")
     pl.add_argument("--data", required=True)
     pl.add_argument("--out", required=True)

@@ -8,16 +8,19 @@ original text.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from core.box import PrivacyBox
 from core.detect.base import Detector
+from core.detect.tokens import Atoms, atoms
 from core.entities import EntityType
 from core.errors import InputError
+from core.policy import Decision, TypePolicy, protection
 from core.router.base import HeuristicRouter, RouteInput, Router
 from core.segment import Segmenter
 from core.spans import Sentence, Span
@@ -44,10 +47,24 @@ class SentencePlan:
     entities: list[Span]
     overridden: bool = False
     protected: list[bool] = field(default_factory=list)  # per entity; False = sent in clear
+    #: The type policy's decision per entity (why it is protected or sent), when known.
+    decisions: list[Decision] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.protected:
-            self.protected = [True] * len(self.entities)
+            self.protected = (
+                [d.protect for d in self.decisions]
+                if len(self.decisions) == len(self.entities)
+                else [True] * len(self.entities)
+            )
+
+    def reason(self, i: int) -> str:
+        """Why entity ``i`` is protected or sent, for the editor, the approval and the CLI."""
+        if i < len(self.decisions):
+            d = self.decisions[i]
+            if d.protect == self.protected[i]:
+                return d.reason
+        return "your choice: " + ("protected" if self.protected[i] else "sent as written")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,7 +75,8 @@ class SentencePlan:
             "p_remote": round(self.p_remote, 4),
             "overridden": self.overridden,
             "entities": [
-                {**e.to_json(), "protected": p} for e, p in zip(self.entities, self.protected, strict=True)
+                {**e.to_json(), "protected": p, "reason": self.reason(i)}
+                for i, (e, p) in enumerate(zip(self.entities, self.protected, strict=True))
             ],
         }
 
@@ -107,6 +125,7 @@ class Analyzer:
         segmenter: Segmenter | None = None,
         detector: Detector | None = None,
         router: Router | None = None,
+        policy: TypePolicy | None = None,
     ) -> None:
         if detector is None:
             from core.detect.rules import RulesView
@@ -115,6 +134,8 @@ class Analyzer:
         self.segmenter = segmenter or Segmenter()
         self.detector = detector
         self.router: Router = router or HeuristicRouter()
+        # The policy reads the detector's word lists (public names).
+        self.policy = policy or TypePolicy(_detector_lexicon(detector))
 
     def analyze(
         self,
@@ -127,14 +148,25 @@ class Analyzer:
         spans = self.detector.analyze(text)
         per_sentence = assign(sentences, spans)
         probs = self.router.route(RouteInput(text, sentences, per_sentence, risk_lambda))
+        decisions = protection(text, per_sentence, risk_lambda, self.policy)
         plans = []
-        for i, (s, ents, p) in enumerate(zip(sentences, per_sentence, probs, strict=True)):
+        for i, (s, ents, p, ds) in enumerate(
+            zip(sentences, per_sentence, probs, decisions, strict=True)
+        ):
             route = Route.REMOTE if p >= 0.5 else Route.LOCAL
             over = (overrides or {}).get(i)
             plans.append(
-                SentencePlan(i, s, over or route, float(p), list(ents), overridden=over is not None)
+                SentencePlan(
+                    i, s, over or route, float(p), list(ents), overridden=over is not None,
+                    decisions=ds,
+                )
             )
         return Analysis(text, plans, risk_lambda, self.router.name)
+
+
+def _detector_lexicon(detector: Detector) -> Any:
+    """The detector's word lists when it has them (None: the policy loads the shipped ones)."""
+    return getattr(detector, "_lexicon", None)
 
 
 def assign(sentences: Sequence[Sentence], spans: Sequence[Span]) -> list[list[Span]]:
@@ -155,19 +187,28 @@ def assign(sentences: Sequence[Sentence], spans: Sequence[Span]) -> list[list[Sp
     return out
 
 
-def compose_outbound(analysis: Analysis, box: PrivacyBox) -> str:
+def compose_outbound(
+    analysis: Analysis,
+    box: PrivacyBox,
+    distinctive: Callable[[str], bool] | None = None,
+) -> str:
     """The user content the cloud would receive: remote sentences, anonymized.
 
     Each run of sentences kept local becomes one ``[private sentence withheld]``
     marker, so the cloud knows that context is missing. Protected entities of
     remote sentences are replaced by their placeholders (the box is updated);
-    an entity the person chose to send in clear is left as it is.
+    an entity sent in clear (by the type policy or the person's choice) is left
+    as it is. Nothing else of the text changes: the whitespace between
+    sentences is the original's.
 
     A value is private wherever it occurs: every other occurrence of a
     protected value (found in this text or already in the box) in a remote
-    sentence is replaced too, even where no view flagged it there. Otherwise
-    the egress guard, which looks for box values everywhere, would rightly
-    block the request.
+    sentence is replaced too, even where no view flagged it there, as a whole
+    token. With ``distinctive`` (a test that a word is rare enough to name
+    someone), so is each distinctive part of a protected person's name: a later
+    bare "Mabry" of "Trent Mabry" becomes Trent Mabry's placeholder. A name
+    given in brackets or with "aka" right after another ("Дмитрий Волков
+    (Dmitri Volkov)") is the same person's, and shares the placeholder.
     """
     text = analysis.text
     clear = {
@@ -176,31 +217,35 @@ def compose_outbound(analysis: Analysis, box: PrivacyBox) -> str:
         for e, keep in zip(p.entities, p.protected, strict=True)
         if not keep
     }
-    known: dict[str, EntityType] = {
-        text[e.start : e.end]: e.type
-        for p in analysis.plans
-        for e, keep in zip(p.entities, p.protected, strict=True)
-        if keep
-    }
+    protected = [
+        e for p in analysis.plans for e, keep in zip(p.entities, p.protected, strict=True) if keep
+    ]
+    known: dict[str, EntityType] = {text[e.start : e.end]: e.type for e in protected}
+    _link_appositions(text, protected, box)
     for entry in box.entries():
-        known.setdefault(entry.value, entry.type)
+        for form in entry.forms:
+            known.setdefault(form, entry.type)
+    if distinctive is not None:
+        for part in _person_parts(text, protected, box, distinctive):
+            known.setdefault(part, EntityType.PERSON)
     finder = _value_finder([v for v in known if v not in clear])
     pieces: list[str] = []
     prev_end: int | None = None
     withheld = False
     for plan in analysis.plans:
         s = plan.sentence
+        gap = text[prev_end : s.start] if prev_end is not None else ""
         if plan.route is Route.LOCAL:
             if not withheld:
-                if pieces and prev_end is not None:
-                    pieces.append(text[prev_end : s.start] or " ")
+                if pieces:
+                    pieces.append(gap or " ")
                 pieces.append(WITHHELD)
                 withheld = True
             prev_end = s.end
             continue
-        if pieces and prev_end is not None:
+        if pieces:
             # Sentences are contiguous, so the gap is the original whitespace.
-            pieces.append(text[prev_end : s.start] or " ")
+            pieces.append(gap or (" " if withheld else ""))
         withheld = False
         spans = [
             Span(e.start - s.start, e.end - s.start, e.type, e.score, e.views)
@@ -208,13 +253,51 @@ def compose_outbound(analysis: Analysis, box: PrivacyBox) -> str:
             if keep
         ]
         if finder is not None:
+            table = atoms(s.text)
             for m in finder.finditer(s.text):
                 value = _canonical(m.group(0), known)
-                spans.append(Span(m.start(), m.end(), known[value], 1.0, {"box": 1.0}))
+                # Whole tokens only: a value inside a longer token hides that
+                # token, as an identifier of its own ("s3://haverford-quilts").
+                a, b = table.covering(m.start(), m.end())
+                type_ = known[value] if (a, b) == m.span() else EntityType.ID
+                spans.append(Span(a, b, type_, 1.0, {"box": 1.0}))
         # Overlaps merge into one placeholder (never half a name in clear).
         pieces.append(box.anonymize(s.text, spans).text)
         prev_end = s.end
     return "".join(pieces)
+
+
+_APPOSITION = re.compile(
+    r"^\s*(?:\((?:[a-z][a-z ]{0,24}\s)?|,?\s*(?:aka|a\.k\.a\.|also known as|known as|n[ée]e|"
+    r"called|alias)\s+)$"
+)
+
+
+def _link_appositions(text: str, protected: Sequence[Span], box: PrivacyBox) -> None:
+    """Make a name in brackets (or after "aka") right after another one its alias."""
+    persons = sorted((e for e in protected if e.type is EntityType.PERSON), key=lambda e: e.start)
+    for first, second in itertools.pairwise(persons):
+        if _APPOSITION.match(text[first.end : second.start]):
+            box.add_alias(text[second.start : second.end], text[first.start : first.end])
+
+
+def _person_parts(
+    text: str, protected: Sequence[Span], box: PrivacyBox, distinctive: Callable[[str], bool]
+) -> list[str]:
+    """Distinctive words of protected names that belong to one person only."""
+    owners: dict[str, set[str]] = {}
+    names = [text[e.start : e.end] for e in protected if e.type is EntityType.PERSON]
+    names += [e.value for e in box.entries() if e.type is EntityType.PERSON]
+    for name in names:
+        for part in re.findall(r"[^\W\d_][\w'’\-]*[^\W\d_]", re.sub(r"['’]s\b", "", name)):
+            if len(part) >= 3 and distinctive(part):
+                owners.setdefault(part.casefold(), set()).add(box_key(box, name))
+    return [part for part, who in owners.items() if len(who) == 1]
+
+
+def box_key(box: PrivacyBox, name: str) -> str:
+    """The placeholder a name has (or the name itself when it has none yet)."""
+    return box.placeholder_of(name) or name
 
 
 def _value_finder(values: Sequence[str]) -> re.Pattern[str] | None:
@@ -252,3 +335,146 @@ def _canonical(found: str, known: dict[str, EntityType]) -> str:
         return found
     low = found.casefold()
     return next(v for v in known if v.casefold() == low)
+
+
+@dataclass(frozen=True)
+class SentValue:
+    """A value the type policy lets leave in clear, with its reason."""
+
+    value: str
+    type: EntityType
+    reason: str
+
+
+@dataclass(frozen=True)
+class Outbound:
+    """The user content that would leave, and the values it carries in clear by policy."""
+
+    text: str
+    sent: tuple[SentValue, ...] = ()
+
+
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "madam", "dear", "hi", "hello"})
+
+
+def outbound_of(
+    analysis: Analysis, box: PrivacyBox, detector: Detector | None = None,
+    policy: TypePolicy | None = None,
+) -> Outbound:
+    """The user content the cloud would receive: composed, then settled (see :func:`settle`)."""
+    if detector is None:
+        return Outbound(compose_outbound(analysis, box))
+    lexicon = getattr(detector, "lexicon", None)
+    text = compose_outbound(analysis, box, _distinctive(lexicon) if lexicon is not None else None)
+    return settle(text, box, detector, analysis, policy or TypePolicy(_detector_lexicon(detector)))
+
+
+def _distinctive(lexicon: Any) -> Callable[[str], bool]:
+    """A word rare enough in English to name someone on its own ("Mabry", not "Grant")."""
+
+    def test(word: str) -> bool:
+        return bool(lexicon.zipf(word) < 3.5 and not lexicon.is_term(word))
+
+    return test
+
+
+def settle(
+    outbound: str,
+    box: PrivacyBox,
+    detector: Detector,
+    analysis: Analysis,
+    policy: TypePolicy,
+    passes: int = 3,
+) -> Outbound:
+    """Anonymize what the detector still finds in the composed outbound text.
+
+    Detection depends on context: once names become placeholders, a view may
+    flag a word it passed over before. The egress guard runs the same detector
+    on the payload and blocks on any find, so the pipeline looks first: each
+    new find outside placeholders is decided by the type policy like any other
+    entity (whole tokens only). Protected ones are replaced; the others leave
+    in clear and are returned in :attr:`Outbound.sent`, so the approval shows
+    them and the guard treats them as consented. Every other occurrence of a
+    box value goes too (the guard looks for box values everywhere). What is
+    still found after ``passes`` rounds is left for the guard, which then
+    blocks: fail closed.
+    """
+    from core.box import PLACEHOLDER_RE
+
+    text = analysis.text
+    clear = {
+        text[e.start : e.end].casefold()
+        for p in analysis.plans
+        for e, keep in zip(p.entities, p.protected, strict=True)
+        if not keep
+    }
+    sent: dict[str, SentValue] = {}
+    for _ in range(passes):
+        covered = [False] * len(outbound)
+        for m in PLACEHOLDER_RE.finditer(outbound):
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+        for m in re.finditer(re.escape(WITHHELD), outbound):
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+        table = atoms(outbound)
+        runs: list[tuple[int, int, EntityType]] = []
+        for span in detector.analyze(outbound):
+            for a, b in _uncovered_runs(outbound, table, span, covered):
+                value = outbound[a:b]
+                key = value.casefold()
+                if key in clear or key in sent or key.strip(".") in _TITLES:
+                    continue
+                decision = policy.decide(
+                    outbound, Span(a, b, span.type, span.score, span.views), analysis.risk_lambda
+                )
+                if decision.protect:
+                    runs.append((a, b, span.type))
+                else:
+                    sent[key] = SentValue(value, span.type, decision.reason)
+        values = [f for e in box.entries() for f in e.forms if f.casefold() not in clear]
+        finder = _value_finder(values)
+        if finder is not None:
+            for m in finder.finditer(outbound):
+                a, b = table.covering(m.start(), m.end())
+                if not any(covered[a:b]):
+                    runs.append((a, b, _type_of(box, m.group(0))))
+        if not runs:
+            break
+        parts, pos = [], 0
+        for a, b, type_ in sorted(set(runs)):
+            if a < pos:
+                continue
+            parts += [outbound[pos:a], box.placeholder_for(outbound[a:b], type_)]
+            pos = b
+        outbound = "".join(parts) + outbound[pos:]
+    return Outbound(outbound, tuple(sent.values()))
+
+
+def _uncovered_runs(
+    text: str, table: Atoms, span: Span, covered: Sequence[bool]
+) -> list[tuple[int, int]]:
+    """Runs of whole atoms of ``span`` outside placeholders (spaces between atoms allowed)."""
+    runs: list[tuple[int, int]] = []
+    cur: tuple[int, int] | None = None
+    for a, b in zip(table.starts, table.ends, strict=True):
+        if b <= span.start:
+            continue
+        if a >= span.end:
+            break
+        if any(covered[a:b]):
+            if cur is not None:
+                runs.append(cur)
+            cur = None
+            continue
+        cur = (cur[0], b) if cur is not None else (a, b)
+    if cur is not None:
+        runs.append(cur)
+    return [(a, b) for a, b in runs if any(c.isalnum() for c in text[a:b])]
+
+
+def _type_of(box: PrivacyBox, value: str) -> EntityType:
+    low = value.casefold()
+    for e in box.entries():
+        if any(f.casefold() == low for f in e.forms):
+            return e.type
+    return EntityType.OTHER
+

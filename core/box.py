@@ -2,9 +2,17 @@
 
 Each private value that would leave the machine is replaced by a placeholder
 such as ``[PERSON_1]``. The same value keeps its placeholder for the whole
-conversation; numbers count per type. Values are matched exactly (case
-included), so ``deanonymize(anonymize(x)) == x`` holds for every text; the
-egress guard, which folds case and separators, is what catches variants.
+conversation; numbers count per type.
+
+One person, one placeholder: the forms a text uses for one person ("Tadeusz
+Wielgosz", "Tadeusz", "Mr. Wielgosz", "TADEUSZ", "T. Wielgosz") are linked to
+one entry as its *aliases*, and so are an organisation's case variants and the
+acronym of its name ("Okeke & Partners Ltd", "OPL"). A form that could belong
+to two entries ("Anna" with "Anna Berg" and "Anna Holm" in the box) links to
+neither and gets its own placeholder. Restoring writes the surname after a
+title ("Ms. [PERSON_1]" -> "Ms. Lindqvist") and the longest form elsewhere;
+a text this box anonymized itself is restored exactly, form by form, so
+``deanonymize(anonymize(x)) == x`` holds for every text.
 
 Restoring tolerates the forms models write (``PERSON_1``, ``Person 1``,
 ``<PERSON_1>``, ``[PERSON_1]'s``, a placeholder split across streamed chunks)
@@ -18,6 +26,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -45,8 +54,80 @@ PLACEHOLDER_RE = re.compile(
 # Anything that could read as a placeholder, boundaries ignored: used to
 # reserve numbers that occur literally in a text (over-reserving is harmless).
 _LOOSE_RE = re.compile(rf"(?P<type>{_TYPES_RE})[ _\-]?(?P<num>\d{{1,4}})", re.IGNORECASE)
+
+
+#: How many anonymized texts the box remembers for exact restoring.
+MEMO_SIZE = 64
+
+_TITLES = r"(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame)"
+_TITLE_START = re.compile(rf"^{_TITLES}\.?\s+", re.IGNORECASE)
+#: A title right before a placeholder in an answer ("Ms. [PERSON_1]").
+_TITLE_END = re.compile(rf"\b{_TITLES}\.?\s*\Z", re.IGNORECASE)
 #: How far back from a placeholder a title is looked for.
 _TITLE_REACH = 32
+_POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
+#: Words of an organisation's name that its acronym leaves out.
+_ORG_FILLER = frozenset({"&", "and", "of", "the", "for", "ltd", "llc", "inc", "plc", "gmbh", "co", "corp"})
+
+
+def _strip_title(name: str) -> str:
+    return _TITLE_START.sub("", name.strip())
+
+
+def _strip_possessive(name: str) -> str:
+    return _POSSESSIVE.sub("", name)
+
+
+def _is_initial(part: str) -> bool:
+    return len(part.rstrip(".")) == 1 and part[0].isalpha()
+
+
+def _name_parts(name: str) -> list[str]:
+    """A name's words, without a title or a possessive, case-folded ("T." stays an initial)."""
+    return [p.casefold() for p in _strip_possessive(_strip_title(name)).split() if p.strip(".")]
+
+
+def _same_person(value: str, forms: Sequence[str]) -> bool:
+    """True when ``value`` is another form of the person named by ``forms``.
+
+    Its words are all words of the known forms, or the known words are all its
+    words (a fuller form); an initial matches a word it begins. At least one
+    full word must be shared: "T." alone links to nobody.
+    """
+    parts = _name_parts(value)
+    known = {p for f in forms for p in _name_parts(f)}
+    words = {p for p in parts if not _is_initial(p)}
+    if not words or not known:
+        return False
+    full_known = {p for p in known if not _is_initial(p)}
+    if not words & full_known:
+        return False
+    initials = [p[0] for p in parts if _is_initial(p)]
+    if words <= full_known:
+        return all(any(k.startswith(i) for k in full_known - words) for i in initials)
+    # A fuller form: every known word is in it.
+    return full_known <= words
+
+
+def _same_org(value: str, form: str) -> bool:
+    """True when ``value`` is ``form`` with another case or "the", or its acronym."""
+    a, b = _org_key(value), _org_key(form)
+    if a == b:
+        return True
+    for short, long in ((value, form), (form, value)):
+        s = short.strip()
+        if 2 <= len(s) <= 6 and s.isupper() and s.isalpha():
+            words = re.findall(r"\w+", long)
+            every = "".join(w[0] for w in words if w.casefold() not in ("and", "of", "the"))
+            significant = "".join(w[0] for w in words if w.casefold() not in _ORG_FILLER)
+            if s in (every.upper(), significant.upper()):
+                return True
+    return False
+
+
+def _org_key(name: str) -> str:
+    key = re.sub(r"\s+", " ", name.casefold()).strip(" .,")
+    return key.removeprefix("the ")
 
 
 def _type_key(raw: str) -> str:
@@ -69,6 +150,26 @@ class BoxEntry:
     value: str
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     uses: int = 0
+    #: Other forms of the same value in this conversation ("Tadeusz" for "Tadeusz Wielgosz").
+    aliases: list[str] = field(default_factory=list)
+
+    @property
+    def forms(self) -> list[str]:
+        """The value and its aliases: every text this placeholder stands for."""
+        return [self.value, *self.aliases]
+
+    @property
+    def full(self) -> str:
+        """The fullest form (most words; the first written on a tie), for restoring."""
+        return max(self.forms, key=lambda f: len(_name_parts(f)))
+
+    def restore_form(self, after_title: bool) -> str:
+        """The text a placeholder is restored to; after a title, a person's surname."""
+        if after_title and self.type is EntityType.PERSON:
+            parts = [p for p in _strip_title(self.full).split() if not _is_initial(p)]
+            if len(parts) >= 2:
+                return _strip_possessive(parts[-1])
+        return _strip_title(self.full) if after_title else self.full
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -76,6 +177,7 @@ class BoxEntry:
             "type": str(self.type),
             "number": self.number,
             "value": self.value,
+            "aliases": list(self.aliases),
             "created": self.created,
             "uses": self.uses,
         }
@@ -119,8 +221,10 @@ class PrivacyBox:
 
     def __init__(self, entries: Iterable[BoxEntry] = (), reserved: Iterable[str] = ()) -> None:
         self._lock = threading.RLock()
-        self._by_value: dict[tuple[EntityType, str], BoxEntry] = {}
+        self._by_form: dict[str, BoxEntry] = {}  # every value and alias, exactly
         self._by_key: dict[tuple[str, int], BoxEntry] = {}
+        # Texts this box anonymized -> their originals (exact restoring, most recent last).
+        self._memo: OrderedDict[str, str] = OrderedDict()
         self._reserved: set[tuple[str, int]] = set()
         self._next: dict[EntityType, int] = {}
         self.on_change: list[Callable[[], None]] = []
@@ -135,14 +239,16 @@ class PrivacyBox:
         return len(self._by_key)
 
     def __contains__(self, value: object) -> bool:
-        return any(e.value == value for e in self.entries())
+        with self._lock:
+            return value in self._by_form
 
     def entries(self) -> list[BoxEntry]:
         with self._lock:
             return sorted(self._by_key.values(), key=lambda e: (e.type.value, e.number))
 
     def values(self) -> list[str]:
-        return [e.value for e in self.entries()]
+        """Every value and alias of the box."""
+        return [f for e in self.entries() for f in e.forms]
 
     def reserved(self) -> list[str]:
         """Placeholder keys the box will never hand out (they occur literally in texts)."""
@@ -150,9 +256,18 @@ class PrivacyBox:
             return [f"[{t}_{n}]" for t, n in sorted(self._reserved)]
 
     def placeholder_for(self, value: str, type_: EntityType) -> str:
-        """Return the placeholder of ``value``, creating one if it is new."""
+        """Return the placeholder of ``value``, creating one if it is new.
+
+        A new form of a value already in the box (an alias, see the module's
+        docstring) gets that value's placeholder and is recorded as its alias.
+        """
         with self._lock:
-            found = self._find(value)
+            found = self._by_form.get(value)
+            if found is None:
+                found = self._link(value, type_)
+                if found is not None:
+                    found.aliases.append(value)
+                    self._by_form[value] = found
             if found is not None:
                 found.uses += 1
                 return found.placeholder
@@ -164,14 +279,50 @@ class PrivacyBox:
         self._changed()
         return entry.placeholder
 
-    def _find(self, value: str) -> BoxEntry | None:
-        for (_t, v), e in self._by_value.items():
-            if v == value:
-                return e
-        return None
+    def add_alias(self, alias: str, of: str, type_: EntityType = EntityType.PERSON) -> str:
+        """Record ``alias`` as another form of ``of`` (created if new); return the placeholder.
+
+        An alias already bound to another entry stays where it is.
+        """
+        placeholder = self.placeholder_for(of, type_)
+        with self._lock:
+            if alias not in self._by_form:
+                entry = self._by_form[of]
+                entry.aliases.append(alias)
+                self._by_form[alias] = entry
+        return placeholder
+
+    def placeholder_of(self, value: str) -> str | None:
+        """The placeholder ``value`` already has (exactly or as an alias), without creating one."""
+        with self._lock:
+            entry = self._by_form.get(value)
+            return entry.placeholder if entry is not None else None
+
+    def _link(self, value: str, type_: EntityType) -> BoxEntry | None:
+        """The one entry ``value`` is another form of, or None (none, or ambiguous)."""
+        folded = value.casefold()
+        same = [e for e in self._by_key.values() if any(f.casefold() == folded for f in e.forms)]
+        if len(same) == 1:
+            return same[0]
+        if type_ is EntityType.PERSON:
+            matches = [
+                e
+                for e in self._by_key.values()
+                if e.type is EntityType.PERSON and _same_person(value, e.forms)
+            ]
+        elif type_ is EntityType.ORG:
+            matches = [
+                e
+                for e in self._by_key.values()
+                if e.type is EntityType.ORG and any(_same_org(value, f) for f in e.forms)
+            ]
+        else:
+            return None
+        return matches[0] if len(matches) == 1 else None
 
     def _add(self, entry: BoxEntry) -> None:
-        self._by_value[(entry.type, entry.value)] = entry
+        for form in entry.forms:
+            self._by_form[form] = entry
         self._by_key[(entry.type.value, entry.number)] = entry
         self._next[entry.type] = max(self._next.get(entry.type, 1), entry.number + 1)
 
@@ -185,7 +336,9 @@ class PrivacyBox:
             entry = self._by_key.pop(key, None)
             if entry is None:
                 return False
-            del self._by_value[(entry.type, entry.value)]
+            for form in entry.forms:
+                self._by_form.pop(form, None)
+            self._memo.clear()
             self._reserved.add(key)
         self._changed()
         return True
@@ -194,7 +347,8 @@ class PrivacyBox:
         with self._lock:
             self._reserved.update(self._by_key)
             self._by_key.clear()
-            self._by_value.clear()
+            self._by_form.clear()
+            self._memo.clear()
         self._changed()
 
     def _changed(self) -> None:
@@ -244,11 +398,25 @@ class PrivacyBox:
                 out_len += len(ph)
                 pos = span.end
             parts.append(text[pos:])
-        return Anonymized("".join(parts), tuple(reps))
+            out = "".join(parts)
+            if reps:
+                self._memo[out] = text
+                self._memo.move_to_end(out)
+                while len(self._memo) > MEMO_SIZE:
+                    self._memo.popitem(last=False)
+        return Anonymized(out, tuple(reps))
 
     def deanonymize(self, text: str) -> Restored:
-        """Restore every placeholder of this box in ``text`` (any written form)."""
+        """Restore every placeholder of this box in ``text`` (any written form).
+
+        A text this box anonymized itself (the outbound, as it left) comes back
+        exactly as it was written, every alias in its own form.
+        """
+        with self._lock:
+            original = self._memo.get(text)
         out, restored, unresolved = self._restore(text, len(text))
+        if original is not None:
+            out = original
         return Restored(out, tuple(restored), tuple(unresolved))
 
     def _restore(
@@ -275,7 +443,10 @@ class PrivacyBox:
                         unresolved.append(m.group(0))
                     continue
                 parts.append(text[pos : m.start()])
-                parts.append(entry.value)
+                # A title is a few characters back: looking further would make
+                # an answer of many placeholders cost quadratic time.
+                lo = max(0, m.start() - _TITLE_REACH)
+                parts.append(entry.restore_form(bool(_TITLE_END.search(text, lo, m.start()))))
                 restored.append(entry.placeholder)
                 pos = m.end()
         parts.append(text[pos:limit])
@@ -300,6 +471,7 @@ class PrivacyBox:
                 value=str(e["value"]),
                 created=str(e.get("created", "")),
                 uses=int(e.get("uses", 0)),  # type: ignore[call-overload]
+                aliases=[str(a) for a in e.get("aliases", [])],  # type: ignore[attr-defined]
             )
             for e in data.get("entries", [])  # type: ignore[attr-defined]
         ]

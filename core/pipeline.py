@@ -32,9 +32,8 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from core import prompts
-from core.analyze import WITHHELD, Analysis, Analyzer, Route, _value_finder, compose_outbound
-from core.box import PLACEHOLDER_RE, PrivacyBox
-from core.entities import EntityType
+from core.analyze import Analysis, Analyzer, Route, outbound_of
+from core.box import PrivacyBox
 from core.errors import ApprovalDeclined, Cancelled, SottovoceError
 from core.integrate import Integrator, Mode, Notice, Outcome, kept_sentences
 from core.settings import ApprovalPolicy, Integration, Settings
@@ -102,6 +101,7 @@ class ApprovalEntity:
     type: str
     value: str  # shown only on this machine, in the approval view
     protected: bool = True
+    reason: str = ""  # why it is sent in clear (the type policy's or the person's choice)
 
 
 @dataclass
@@ -278,13 +278,15 @@ class Assistant:
         *,
         overrides: Mapping[int, Route] | None = None,
         unprotect: Sequence[tuple[int, int]] = (),
+        protect: Sequence[tuple[int, int]] = (),
         analysis: Analysis | None = None,
         replace_from: int | None = None,
     ) -> PreparedTurn:
         """Analyze ``text`` and build what would leave; sends and stores nothing.
 
         ``overrides`` flips sentences (index -> route); ``unprotect`` lists entity
-        spans (start, end) the person chose to send in clear. A window that has
+        spans (start, end) the person chose to send in clear, ``protect`` those the
+        type policy would send that the person chose to protect. A window that has
         already analyzed the text may pass its ``analysis`` (same text; it is
         copied, never changed). ``replace_from`` (a message id) prepares an edit
         and resend or a regeneration: that message and the later ones are left
@@ -298,9 +300,18 @@ class Assistant:
             for plan in analysis.plans:
                 if plan.index in overrides:
                     plan.route, plan.overridden = overrides[plan.index], True
-        clear = set(unprotect)
+        clear, guarded = set(unprotect), set(protect)
         for plan in analysis.plans:
-            plan.protected = [(e.start, e.end) not in clear for e in plan.entities]
+            policy = (
+                [d.protect for d in plan.decisions]
+                if len(plan.decisions) == len(plan.entities)
+                else [True] * len(plan.entities)
+            )
+            # The person's choices win over the type policy, one entity at a time.
+            plan.protected = [
+                False if (e.start, e.end) in clear else (e.start, e.end) in guarded or by_policy
+                for e, by_policy in zip(plan.entities, policy, strict=True)
+            ]
         box = self.box_for(conversation_id)
         remote = analysis.remote()
         extra = {"replace_from": replace_from} if replace_from is not None else {}
@@ -308,7 +319,8 @@ class Assistant:
             return PreparedTurn(
                 conversation_id, kind, text, analysis, box, [], None, False, "", extra
             )
-        outbound = settle_outbound(compose_outbound(analysis, box), box, self.analyzer.detector, analysis)
+        settled = outbound_of(analysis, box, self.analyzer.detector, self.analyzer.policy)
+        outbound = settled.text
         system = prompts.DRAFT_SYSTEM if kind is TurnKind.DRAFT else prompts.CHAT_SYSTEM
         messages = [{"role": "system", "content": system}]
         if kind is TurnKind.CHAT:
@@ -320,13 +332,24 @@ class Assistant:
             for e in box.entries()
             if e.placeholder in payload
         ]
-        # Values the person chose to send in clear are consented disclosures.
+        # Values sent in clear (by the type policy or the person's choice) are
+        # consented disclosures, each with its reason.
         for plan in remote:
-            for ent, keep in zip(plan.entities, plan.protected, strict=True):
+            for i, (ent, keep) in enumerate(zip(plan.entities, plan.protected, strict=True)):
                 if not keep:
                     entities.append(
-                        ApprovalEntity("", str(ent.type), text[ent.start : ent.end], protected=False)
+                        ApprovalEntity(
+                            "", str(ent.type), text[ent.start : ent.end], protected=False,
+                            reason=plan.reason(i),
+                        )
                     )
+        # What settling found and the policy let through is a disclosure too.
+        listed = {e.value.casefold() for e in entities}
+        for sv in settled.sent:
+            if sv.value.casefold() not in listed:
+                entities.append(
+                    ApprovalEntity("", str(sv.type), sv.value, protected=False, reason=sv.reason)
+                )
         request = ApprovalRequest(
             endpoint=getattr(self.cloud, "endpoint", ""),
             model=getattr(self.cloud, "model", ""),
@@ -615,76 +638,6 @@ class Assistant:
         if not msgs or msgs[0]["role"] != "user":
             raise SottovoceError("That message no longer exists.")
         return str(msgs[0]["content"])
-
-
-def settle_outbound(outbound: str, box: PrivacyBox, detector: Any, analysis: Analysis, passes: int = 3) -> str:
-    """Anonymize what the detector still finds in the composed outbound text.
-
-    Detection depends on context: once names become placeholders, a view may
-    flag a word it passed over before. The egress guard runs the same detector
-    on the payload and blocks on any find, so the pipeline looks first and
-    replaces those finds too (only the parts outside placeholders; values the
-    person chose to send in clear stay). What is still found after ``passes``
-    rounds is left for the guard, which then blocks: fail closed.
-    """
-    text = analysis.text
-    clear = {
-        text[e.start : e.end].casefold()
-        for p in analysis.plans
-        for e, keep in zip(p.entities, p.protected, strict=True)
-        if not keep
-    }
-    for _ in range(passes):
-        covered = [False] * len(outbound)
-        for m in PLACEHOLDER_RE.finditer(outbound):
-            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
-        marker = outbound.find(WITHHELD)
-        while marker >= 0:
-            covered[marker : marker + len(WITHHELD)] = [True] * len(WITHHELD)
-            marker = outbound.find(WITHHELD, marker + 1)
-        runs: list[tuple[int, int, Any]] = []
-        for span in detector.analyze(outbound):
-            i = span.start
-            while i < span.end:
-                if covered[i] or not outbound[i].strip():
-                    i += 1
-                    continue
-                j = i
-                while j < span.end and not covered[j] and outbound[j].strip():
-                    j += 1
-                word = outbound[i:j].strip(".,;:!?()[]{}'\"")
-                if any(c.isalnum() for c in word) and word.casefold() not in _TITLES | clear:
-                    a = outbound.index(word, i)
-                    runs.append((a, a + len(word), span.type))
-                i = j
-        # Every other occurrence of a value the box holds goes too (the guard
-        # looks for box values everywhere).
-        finder = _value_finder([e.value for e in box.entries() if e.value.casefold() not in clear])
-        if finder is not None:
-            for m in finder.finditer(outbound):
-                if not any(covered[m.start() : m.end()]):
-                    runs.append((m.start(), m.end(), _type_of(box, m.group(0))))
-        if not runs:
-            break
-        parts, pos = [], 0
-        for a, b, type_ in sorted(set(runs)):
-            if a < pos:
-                continue
-            parts += [outbound[pos:a], box.placeholder_for(outbound[a:b], type_)]
-            pos = b
-        outbound = "".join(parts) + outbound[pos:]
-    return outbound
-
-
-def _type_of(box: PrivacyBox, value: str) -> Any:
-    low = value.casefold()
-    for e in box.entries():
-        if e.value.casefold() == low:
-            return e.type
-    return EntityType.OTHER
-
-
-_TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "madam", "dear", "hi", "hello"})
 
 
 def collect(events: Iterator[TurnEvent]) -> TurnResult:

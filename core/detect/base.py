@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from core.spans import Span, merge_spans
+
+if TYPE_CHECKING:
+    from core.lexicon import Lexicon
 
 
 @runtime_checkable
@@ -27,7 +30,10 @@ class Detector:
     The default fusion is the union: a span any view finds is kept, and spans
     that overlap are merged with the union of their views (see
     :func:`core.spans.merge_spans`). ``allow`` values are never reported;
-    ``deny`` values are always reported wherever they occur.
+    ``deny`` values are always reported wherever they occur. Every result is
+    refined (:func:`core.detect.refine.refine`: whole tokens, no quantities,
+    code or generic terms) with ``lexicon`` (default: the shipped word lists,
+    loaded on first use); ``refine=False`` returns the views' spans as found.
     """
 
     def __init__(
@@ -37,20 +43,42 @@ class Detector:
         allow: Iterable[str] = (),
         deny: Iterable[str] = (),
         min_score: float = 0.0,
+        lexicon: Lexicon | None = None,
+        refine: bool = True,
     ) -> None:
         self.views = list(views)
         self.allow = {a.casefold() for a in allow if a.strip()}
         self.deny = [d for d in deny if d.strip()]
         self.min_score = min_score
+        self._lexicon = lexicon
+        self.refines = refine
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The word lists the refinement and the type policy read."""
+        if self._lexicon is None:
+            from core.lexicon import lexicon
+
+            self._lexicon = lexicon()
+        return self._lexicon
+
+    def refine(self, text: str, spans: list[Span]) -> list[Span]:
+        """Whole tokens, and what is not an identifier removed (see :mod:`core.detect.refine`)."""
+        if not self.refines:
+            return merge_spans(spans)
+        from core.detect.refine import refine
+
+        return refine(text, spans, self.lexicon)
 
     def analyze(self, text: str) -> list[Span]:
         spans: list[Span] = []
         for view in self.views:
             spans.extend(s for s in view.analyze(text) if s.score >= self.min_score)
         spans.extend(_deny_spans(text, self.deny))
+        spans = self.refine(text, spans)
         if self.allow:
             spans = [s for s in spans if text[s.start : s.end].casefold() not in self.allow]
-        return merge_spans(spans)
+        return spans
 
 
 def _deny_spans(text: str, deny: list[str]) -> list[Span]:

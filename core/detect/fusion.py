@@ -36,6 +36,7 @@ from core.spans import Span, merge_spans
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from core.lexicon import Lexicon
     from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -74,8 +75,12 @@ class Fusion(Detector):
         allow: Iterable[str] = (),
         deny: Iterable[str] = (),
         min_score: float = 0.0,
+        lexicon: Lexicon | None = None,
+        refine: bool = True,
     ) -> None:
-        super().__init__(views, allow=allow, deny=deny, min_score=min_score)
+        super().__init__(
+            views, allow=allow, deny=deny, min_score=min_score, lexicon=lexicon, refine=refine
+        )
         self.single_view_min = single_view_min
         self.view_min = dict(view_min or {})
         self.agent = agent
@@ -113,13 +118,14 @@ class Fusion(Detector):
             if keep:
                 kept.append(merged)
         kept.extend(_deny_spans(text, self.deny))
+        kept = self.refine(text, kept)
         if self.allow:
             kept = [
                 s
                 for s in kept
                 if DENY in s.views or text[s.start : s.end].casefold() not in self.allow
             ]
-        return merge_spans(kept)
+        return kept
 
 
 def _clusters(spans: Iterable[Span]) -> list[list[Span]]:

@@ -58,6 +58,11 @@ _MONTH = (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 
+#: A US state code and a ZIP code ("PA 19104"); capitals matter ("is 12345" is no state).
+_STATE_ZIP = r"\b([A-Z]{2}\s+\d{5}(?:-\d{4})?)\b"
+#: A code such as "SM-447219" (capitals matter).
+_CODE_ID = r"\b([A-Z]{1,5}-\d{4,12})\b"
+
 #: (type, pattern, group, score). The span is the pattern's ``group``.
 _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     (
@@ -79,7 +84,7 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # "#XQJ8842190", "#BCP-7781-20": a hash tag followed by an id with digits.
     (EntityType.ACCOUNT, r"(#[A-Z]{0,6}-?\d[A-Z0-9-]{3,20})\b", 1, 0.75),
     # Codes such as "SM-447219" or "KDH-77419".
-    (EntityType.ID, r"\b([A-Z]{1,5}-\d{4,12})\b", 1, 0.6),
+    (EntityType.ID, _CODE_ID, 1, 0.6),
     (
         EntityType.AGE,
         r"\b(\d{1,3}[- ]?(?:years?|yrs?|y\.?o\.?|months?|mos?)[- ]old)\b",
@@ -95,7 +100,9 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         0.85,
     ),
     (EntityType.DATE, rf"\b(\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?)\b", 1, 0.85),
-    (EntityType.DATE, r"\b(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\b", 1, 0.8),
+    (EntityType.DATE, r"(?<![\d.])(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\d.])", 1, 0.8),
+    # A time of day: "8:30 pm", "9am", "14:15".
+    (EntityType.DATE, r"(?<![\d:.])(\d{1,2}(?::[0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.))(?![\w])", 1, 0.7),
     (EntityType.PHONE, r"(?<!\w)(\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})(?!\w)", 1, 0.85),
     (EntityType.PHONE, r"(?<!\w)(\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4})(?!\w)", 1, 0.8),
     (EntityType.PHONE, r"(?<!\w)(0\d{3,4}\s\d{3}\s\d{3,4})(?!\w)", 1, 0.75),
@@ -105,14 +112,20 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|"
         r"hwy|highway|pkwy|parkway|ter|terrace|cir|circle)\b\.?"
         r"(?:,?\s+(?:apt|apartment|unit|suite|ste|#)\.?\s*[a-z0-9-]+)?"
-        r"(?:,\s*[a-z .]+,?\s+[a-z]{2}(?:\s+\d{5}(?:-\d{4})?)?)?)",
+        r"(?:,[ \t]*[a-z .]+,?[ \t]+[a-z]{2}(?:[ \t]+\d{5}(?:-\d{4})?)?\b)?)",
         1,
         0.85,
     ),
-    (EntityType.ADDRESS, r"\b([A-Z]{2}\s+\d{5}(?:-\d{4})?)\b", 1, 0.6),
+    (EntityType.ADDRESS, _STATE_ZIP, 1, 0.6),
+    # A user name in an error message or a log: "for user svc_billing", 'user "etl_x"'.
+    (EntityType.ID, r"\b(?:user(?:name)?|login|account|role)[:=]?\s+[\"'“]([^\"'”\s]{2,40})[\"'”]", 1, 0.7),
+    (EntityType.ID, r"\b(?:user(?:name)?|login)[:=]?\s+((?=[\w.\-]*[_\d])[A-Za-z][\w.\-]{2,39})\b", 1, 0.7),
     # Presidio's own anonymization markers, as found in PUPA's prompts.
     (EntityType.OTHER, r"(<PRESIDIO_ANONYMIZED_[A-Z_]+>)", 1, 0.9),
 ]
+
+#: The patterns matched with case (all others ignore it).
+_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID})
 
 # --- PatternRecognizers of our own -------------------------------------------------------
 #
@@ -233,7 +246,7 @@ class RulesView:
         self._recognizers: list[Any] | None = None
         self._lock = threading.Lock()
         self._compiled = [
-            (t, re.compile(p, re.IGNORECASE if t not in (EntityType.ID,) else 0), g, s)
+            (t, re.compile(p, 0 if p in _CASED_PATTERNS else re.IGNORECASE), g, s)
             for t, p, g, s in _PATTERNS
         ]
 

@@ -262,4 +262,6 @@ def test_every_occurrence_of_a_protected_value_is_replaced(store: Store, analyze
     box.placeholder_for("al", EntityType.PERSON)  # a short value: own case or capitals only
     out = compose_outbound(analysis, box)
     assert "215-555-4078" not in out and out.count("[PHONE_1]") == 2
-    assert out.endswith("is mine; ask [PERSON_1], [PERSON_2] or user_[PERSON_1].")
+    # Whole tokens only: "user_al" is hidden whole, never glued ("user_[PERSON_1]");
+    # "AL" is a case variant of the same value and shares its placeholder.
+    assert out.endswith("is mine; ask [PERSON_1], [PERSON_1] or [ID_1].")

@@ -1,0 +1,197 @@
+"""Whole tokens: the atoms a span may cover, and snapping spans onto them.
+
+What leaves the machine must stay readable, so a placeholder replaces whole
+tokens only: never the tail of ``Could``, the ``400`` of ``$2,400`` or the
+``billing`` of ``svc_billing`` (the damage each of these did to a real
+outbound is in the project's history). An **atom** is what a span may start or
+end on:
+
+* a run of non-space characters, without the punctuation that only wraps it
+  (brackets, quotes, a sentence's full stop or comma): ``8.4%``, ``$2,400``,
+  ``mmol/L``, ``psycopg2.OperationalError``, ``chidi.okeke@example.co.uk`` and
+  ``A&E`` are one atom each; ``(9)`` holds the atom ``9``;
+* a possessive ending (``'s``, ``’s``) is an atom of its own, so a name span may
+  stop before it (``[PERSON_1]'s``);
+* in scripts written without spaces (Chinese, Japanese, Thai...) every
+  character is an atom: a run of them can be a whole sentence;
+* a single ``=`` separates a key from its value (``API_KEY=abc123`` is two
+  atoms, so a secret's value can go without its name); ``==``, ``>=`` and the
+  like do not.
+
+:func:`snap` widens a span to the atoms it touches (widening is the safe side:
+it may hide a little more, never a little less) and cuts it at paragraph
+breaks, which a value never crosses.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from core.spans import Span
+
+#: Punctuation that wraps a token without belonging to it.
+_WRAP_LEFT = "([{\"'“‘«‹¿¡*_`"
+_WRAP_RIGHT = ")]}\"'”’»›.,;:!?…*_`"
+_POSSESSIVE = re.compile(r"['’][sS]$")
+#: A blank line (possibly with spaces on it): a paragraph break.
+PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n")
+
+
+def _unspaced(ch: str) -> bool:
+    """True for characters of scripts written without spaces between words."""
+    o = ord(ch)
+    return (
+        0x2E80 <= o <= 0x9FFF  # CJK radicals, kana, CJK unified ideographs
+        or 0xAC00 <= o <= 0xD7AF  # Hangul syllables
+        or 0xF900 <= o <= 0xFAFF  # CJK compatibility ideographs
+        or 0xFF66 <= o <= 0xFF9F  # half-width katakana
+        or 0x0E00 <= o <= 0x0EFF  # Thai, Lao
+        or 0x1000 <= o <= 0x109F  # Myanmar
+        or 0x1780 <= o <= 0x17FF  # Khmer
+        or 0x20000 <= o <= 0x2FA1F  # CJK extensions
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Atoms:
+    """The atoms of one text, as sorted, disjoint ``(start, end)`` pairs."""
+
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def covering(self, start: int, end: int) -> tuple[int, int]:
+        """The smallest run of whole atoms that contains ``[start, end)``.
+
+        Characters outside every atom (spaces, wrapping punctuation) stay as
+        they are at the edges: only an edge that falls inside an atom moves.
+        """
+        i = bisect.bisect_right(self.starts, start) - 1
+        if i >= 0 and self.ends[i] > start:
+            start = self.starts[i]
+        j = bisect.bisect_left(self.ends, end)
+        if j < len(self.starts) and self.starts[j] < end:
+            end = self.ends[j]
+        return start, end
+
+    def inside(self, pos: int) -> bool:
+        """True when ``pos`` falls strictly inside an atom (between two of its characters)."""
+        i = bisect.bisect_right(self.starts, pos) - 1
+        return i >= 0 and self.starts[i] < pos < self.ends[i]
+
+
+_TOKEN = re.compile(r"\S+")
+
+
+def atoms(text: str) -> Atoms:
+    """Cut ``text`` into atoms (see the module's docstring)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for m in _TOKEN.finditer(text):
+        a, b = m.start(), m.end()
+        while a < b and text[a] in _WRAP_LEFT:
+            a += 1
+        while b > a and text[b - 1] in _WRAP_RIGHT:
+            b -= 1
+        if a >= b:
+            continue
+        for x, y in _split_assign(text, a, b):
+            poss = _POSSESSIVE.search(text, x, y)
+            if poss is not None and poss.start() > x:
+                starts += [x, poss.start()]
+                ends += [poss.start(), y]
+            else:
+                starts.append(x)
+                ends.append(y)
+    return Atoms(tuple(starts), tuple(ends))
+
+
+_ASSIGN = re.compile(r"(?<![=!<>~:])=(?![=>])")
+
+
+def _split_assign(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
+    """Split ``text[a:b]`` at single ``=`` signs, then at characters of unspaced scripts."""
+    pos = a
+    for m in _ASSIGN.finditer(text, a, b):
+        if pos < m.start():
+            yield from _split_unspaced(text, pos, m.start())
+        pos = m.end()
+    if pos < b:
+        yield from _split_unspaced(text, pos, b)
+
+
+def _split_unspaced(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
+    """Split ``text[a:b]`` so that each character of an unspaced script is its own atom."""
+    if not any(_unspaced(c) for c in text[a:b]):
+        yield a, b
+        return
+    run = a
+    for k in range(a, b):
+        if _unspaced(text[k]):
+            if run < k:
+                yield run, k
+            yield k, k + 1
+            run = k + 1
+    if run < b:
+        yield run, b
+
+
+def snap(text: str, spans: Iterable[Span], table: Atoms | None = None) -> list[Span]:
+    """Widen each span to whole atoms and cut it at paragraph breaks.
+
+    Pieces that hold no letter or digit are dropped; each piece keeps its
+    span's type, score and views. The result is not merged: callers merge.
+    """
+    spans = list(spans)
+    if not spans:
+        return []
+    table = table or atoms(text)
+    out: list[Span] = []
+    for span in spans:
+        for k, (a, b) in enumerate(_paragraph_pieces(text, span.start, span.end)):
+            if k > 0 and not _holds_whole_atom(table, a, b):
+                # A model's span that ran past a blank line into part of a word
+                # ("Co" of "Could") carries nothing of the value.
+                continue
+            a, b = table.covering(a, b)
+            # Whitespace and wrapping punctuation at the edges carry nothing.
+            while a < b and not text[a].isalnum() and not _atom_starts_at(table, a):
+                a += 1
+            while b > a and not text[b - 1].isalnum() and not _atom_ends_at(table, b):
+                b -= 1
+            if a < b and any(c.isalnum() for c in text[a:b]):
+                out.append(Span(a, b, span.type, span.score, dict(span.views)))
+    return out
+
+
+def _holds_whole_atom(table: Atoms, a: int, b: int) -> bool:
+    i = bisect.bisect_left(table.starts, a)
+    return i < len(table.starts) and table.ends[i] <= b
+
+
+def _atom_starts_at(table: Atoms, pos: int) -> bool:
+    i = bisect.bisect_left(table.starts, pos)
+    return i < len(table.starts) and table.starts[i] == pos
+
+
+def _atom_ends_at(table: Atoms, pos: int) -> bool:
+    i = bisect.bisect_left(table.ends, pos)
+    return i < len(table.ends) and table.ends[i] == pos
+
+
+def _paragraph_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    pieces = []
+    pos = start
+    for m in PARAGRAPH.finditer(text, start, end):
+        pieces.append((pos, m.start()))
+        pos = m.end()
+    pieces.append((pos, end))
+    return [(a, b) for a, b in pieces if a < b]
+
+
+def cuts_token(text: str, start: int, end: int, table: Atoms | None = None) -> bool:
+    """True when ``[start, end)`` starts or ends strictly inside an atom of ``text``."""
+    table = table or atoms(text)
+    return table.inside(start) or table.inside(end)

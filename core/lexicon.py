@@ -1,0 +1,94 @@
+"""The shipped word lists (``models/lexicon``): common words, public names, terms, currencies.
+
+Built by ``python -m training.lexicon build`` (the sources are listed in the
+artifact's manifest and in :mod:`training.lexicon`). Loaded once per process,
+on first use, and checked against the manifest like every other artifact. The
+detector uses it to drop what is not an identifier; the type policy uses it to
+let public entities leave; the privacy box uses it to decide which parts of a
+name are distinctive enough to stand for the whole.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.errors import ArtifactError
+
+ARTIFACT = "lexicon"
+REBUILD = "python -m training.lexicon build"
+
+_SPACES = re.compile(r"\s+")
+_EDGE = re.compile(r"^(?:the\s+)|['’]s$")
+
+
+def normalize_name(name: str) -> str:
+    """The key a name is looked up by: NFKC, case-folded, single spaces, no leading "the"."""
+    key = _SPACES.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip(" .,;:")
+    return _EDGE.sub("", key).strip()
+
+
+@dataclass
+class Lexicon:
+    """The lists, ready for lookups (see the module's docstring)."""
+
+    common: dict[str, float] = field(default_factory=dict)  # word -> Zipf frequency
+    public: dict[str, str] = field(default_factory=dict)  # normalized name -> kind
+    terms: frozenset[str] = frozenset()
+    currencies: frozenset[str] = frozenset()
+
+    def zipf(self, word: str) -> float:
+        """The word's Zipf frequency in English (0 when rare or unknown)."""
+        return self.common.get(word.casefold(), 0.0)
+
+    def public_kind(self, name: str) -> str | None:
+        """``company``, ``country``, ``org``, ``place``, ``brand``, ``drug``... or None."""
+        return self.public.get(normalize_name(name))
+
+    def is_term(self, word: str) -> bool:
+        return word.casefold() in self.terms
+
+    @classmethod
+    def load(cls, folder: Path) -> Lexicon:
+        common = {}
+        for line in (folder / "common_en.tsv").read_text("utf-8").splitlines():
+            word, _, z = line.partition("\t")
+            common[word] = float(z)
+        public = {}
+        for line in (folder / "public.tsv").read_text("utf-8").splitlines():
+            name, kind, _source = line.split("\t")
+            public[name] = kind
+        terms = frozenset((folder / "terms.txt").read_text("utf-8").split())
+        money = frozenset((folder / "currencies.txt").read_text("utf-8").split())
+        return cls(common, public, terms, money)
+
+
+_lock = threading.Lock()
+_loaded: dict[Path, Lexicon] = {}
+
+
+def lexicon(folder: Path | None = None) -> Lexicon:
+    """The shipped lexicon (or the one in ``folder``), loaded once and verified."""
+    import models
+
+    folder = folder or models.artifact_dir(ARTIFACT)
+    with _lock:
+        found = _loaded.get(folder)
+        if found is not None:
+            return found
+        try:
+            models.verify(ARTIFACT, folder)
+            loaded = Lexicon.load(folder)
+        except models.ArtifactMissing as exc:
+            raise ArtifactError(
+                f"The word lists are missing: {exc}", hint=f"rebuild them with: {REBUILD}"
+            ) from exc
+        except (models.ArtifactCorrupt, ValueError, OSError) as exc:
+            raise ArtifactError(
+                f"The word lists are damaged: {exc}", hint=f"rebuild them with: {REBUILD}"
+            ) from exc
+        _loaded[folder] = loaded
+        return loaded

@@ -1,0 +1,270 @@
+"""The type policy: which detected values are protected, at which risk level, and why.
+
+Detection says what a value *is*; this policy says whether it may leave in
+clear. It follows the two families of HIPAA's Safe Harbor rule and of the
+anonymization literature:
+
+* **Direct identifiers** are always protected: names of private people, contact
+  details, ID and account numbers, exact street addresses, dates of birth,
+  credentials, ages of 90 and over, and anything on the person's deny list.
+* **Quasi-identifiers** identify only in combination: ages under 90, dates of
+  events, places (cities, regions), nationalities and groups, organisations
+  that are not well known (an employer, a school, a clinic). Each kind has a
+  threshold on the risk slider (lambda): at or above it the value is protected,
+  below it the value leaves in clear because the task usually needs it ("a
+  child of 7", "since 1 October", "a job in Munich").
+* **Public entities** identify nobody on their own: companies and brands in the
+  shipped lexicon, countries and regions, universities, public agencies,
+  Wikipedia-linked organisations and places. They leave in clear below
+  :data:`PUBLIC_MAX`. Health-care providers and schools are never public here
+  (the lexicon leaves them out): where a patient is treated or a child goes to
+  school points to them.
+
+A value that is protected anywhere in a text is protected everywhere in it
+(``Mr. Ford`` protects a later bare ``Ford``). Every decision carries a
+reason the editor's hover, the approval view and the command line show.
+Thresholds are data (:data:`QUASI_THRESHOLDS`); the settings dialog shows
+them next to the slider.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from core.entities import DESCRIPTIONS, EntityType
+from core.lexicon import Lexicon
+from core.spans import Span
+
+
+class Family(StrEnum):
+    DIRECT = "direct identifier"
+    QUASI = "quasi-identifier"
+    PUBLIC = "public"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Whether one detected value is protected, with the policy's reason."""
+
+    protect: bool
+    family: Family
+    kind: str  # "person's name", "city", "public company"...
+    threshold: float | None  # the lambda from which it is protected (None: always)
+
+    @property
+    def reason(self) -> str:
+        """One line for a person: what it is and why it is (not) protected."""
+        if self.family is Family.DIRECT:
+            return f"{self.kind}: a direct identifier, always protected"
+        verb = "protected" if self.protect else "sent as written"
+        assert self.threshold is not None
+        return f"{self.kind}: {self.family}, {verb} (protected from privacy level {self.threshold:g})"
+
+
+#: Lambda from which each quasi-identifier kind is protected.
+QUASI_THRESHOLDS: dict[str, float] = {
+    "age": 7.0,
+    "date of an event": 7.0,
+    "place": 7.0,
+    "nationality or group": 7.0,
+    # An acronym alone ("FRRO", "CAMHS") names a body or a scheme shared by many.
+    "acronym": 7.0,
+    "organisation": 3.0,
+}
+#: Public entities are protected only from this lambda (the slider's top).
+PUBLIC_MAX = 9.5
+
+_DIRECT = frozenset(
+    {
+        EntityType.PERSON,
+        EntityType.ADDRESS,
+        EntityType.PHONE,
+        EntityType.EMAIL,
+        EntityType.URL,
+        EntityType.IP,
+        EntityType.SSN,
+        EntityType.CREDIT_CARD,
+        EntityType.IBAN,
+        EntityType.ACCOUNT,
+        EntityType.MRN,
+        EntityType.ID,
+        EntityType.OTHER,
+    }
+)
+_QUASI_KIND = {
+    EntityType.AGE: "age",
+    EntityType.DATE: "date of an event",
+    EntityType.LOCATION: "place",
+    EntityType.NRP: "nationality or group",
+    EntityType.ORG: "organisation",
+}
+_BIRTH = re.compile(
+    r"\b(?:born|birth|dob|d\.o\.b|b\.|birthday|date of birth|geboren|né|née)\W{0,12}$",
+    re.IGNORECASE,
+)
+_TITLE_BEFORE = re.compile(
+    r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame)\.?\s*$", re.IGNORECASE
+)
+#: Organisations whose name says they are public: universities, agencies, courts.
+_PUBLIC_ORG = re.compile(
+    r"\b(?:university|universit[äéà]t?|college|institute of technology|polytechnic|"
+    r"ministry|department of|agency|commission|parliament|senate|congress|court|tribunal|"
+    r"council|embassy|consulate|bureau|federal|united nations|airport|museum|gallery|"
+    r"stadium|cathedral|national park|railway station|zoo)\b"
+    r"|^(?:MIT|UCLA|NYU|LSE|UCL|ETH|EPFL|KTH|CERN|NASA|WHO|UNESCO|UNICEF|OECD|IMF)$",
+    re.IGNORECASE,
+)
+#: "Georgia Tech", "Virginia Tech": a state or country and "Tech" is a university.
+_PLACE_TECH = re.compile(r"^(.+?)\s+Tech$")
+#: Where a patient is treated or a child goes to school is never public here.
+_PRIVATE_ORG = re.compile(
+    r"\b(?:hospital|clinic|surgery|medical|health\s*cent(?:re|er)|pharmacy|dental|"
+    r"practice|pediatrics|paediatrics|hospice|care home|nursing home|urgent care|"
+    r"elementary|primary|high school|middle school|secondary|kindergarten|nursery|"
+    r"preschool|daycare|sixth form|academy|ltd|llc|llp|gmbh|partners)\b",
+    re.IGNORECASE,
+)
+_PUBLIC_KINDS_BY_TYPE = {
+    EntityType.ORG: {
+        "company", "company-word", "brand", "org", "country", "region", "place", "drug"
+    },
+    EntityType.LOCATION: {"country", "region"},
+    EntityType.NRP: {"country", "region", "org"},
+    EntityType.OTHER: {"company", "company-word", "brand", "org", "country", "drug"},
+    # A name the model typed as a person is public only when the lexicon knows
+    # it as a company or brand and nothing around it says person (see decide).
+    EntityType.PERSON: {"company", "brand"},
+}
+_COUNTRY_KINDS = frozenset({"country", "region"})
+
+
+class TypePolicy:
+    """Decides, value by value, what leaves in clear at a given risk level."""
+
+    def __init__(
+        self,
+        lexicon: Lexicon | None = None,
+        thresholds: Mapping[str, float] | None = None,
+        public_max: float = PUBLIC_MAX,
+    ) -> None:
+        self._lexicon = lexicon
+        self.thresholds = {**QUASI_THRESHOLDS, **(thresholds or {})}
+        self.public_max = public_max
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            from core.lexicon import lexicon
+
+            self._lexicon = lexicon()
+        return self._lexicon
+
+    def decide(self, text: str, span: Span, risk_lambda: float) -> Decision:
+        """The decision for ``text[span.start:span.end]`` at ``risk_lambda``."""
+        value = text[span.start : span.end]
+        if "deny-list" in span.views:
+            return Decision(True, Family.DIRECT, "on your always-private list", None)
+        public = self._public_kind(text, span, value)
+        if public is not None:
+            return Decision(risk_lambda >= self.public_max, Family.PUBLIC, public, self.public_max)
+        if span.type is EntityType.AGE and _age(value) >= 90:
+            return Decision(True, Family.DIRECT, "age of 90 or over", None)
+        if span.type is EntityType.DATE and _BIRTH.search(text[max(0, span.start - 24) : span.start]):
+            return Decision(True, Family.DIRECT, "date of birth", None)
+        kind = _QUASI_KIND.get(span.type)
+        if span.type is EntityType.ORG and _ACRONYM.fullmatch(value):
+            kind = "acronym"
+        if kind is None or span.type in _DIRECT:
+            return Decision(True, Family.DIRECT, DESCRIPTIONS.get(span.type, "private detail"), None)
+        threshold = self.thresholds[kind]
+        return Decision(risk_lambda >= threshold, Family.QUASI, kind, threshold)
+
+    def decide_all(
+        self, text: str, spans: Sequence[Span], risk_lambda: float
+    ) -> list[Decision]:
+        """Decisions for every span; a value protected once is protected everywhere."""
+        decisions = [self.decide(text, s, risk_lambda) for s in spans]
+        protected = {
+            text[s.start : s.end].casefold() for s, d in zip(spans, decisions, strict=True) if d.protect
+        }
+        out = []
+        for s, d in zip(spans, decisions, strict=True):
+            if not d.protect and text[s.start : s.end].casefold() in protected:
+                d = Decision(True, d.family, f"{d.kind}, protected elsewhere in this text", d.threshold)
+            out.append(d)
+        return out
+
+    def _public_kind(self, text: str, span: Span, value: str) -> str | None:
+        allowed = _PUBLIC_KINDS_BY_TYPE.get(span.type)
+        if not allowed:
+            return None
+        kind = self.lexicon.public_kind(value)
+        if span.type is EntityType.PERSON:
+            if kind not in allowed or _person_context(text, span):
+                return None
+            return f"public {kind}"
+        if kind in allowed:
+            if span.type is EntityType.LOCATION and kind in _COUNTRY_KINDS:
+                return "country or region"
+            return f"public {_KIND_NAMES.get(kind, kind)}"
+        # A product of a public brand: "Adobe Creative Cloud", "Toyota RAV4".
+        first = value.split()[0] if " " in value else None
+        if (
+            first
+            and span.type is not EntityType.PERSON
+            and not _PRIVATE_ORG.search(value)
+            and self.lexicon.public_kind(first) in {"company", "company-word", "brand"}
+        ):
+            return "public brand's product"
+        if span.type is EntityType.ORG and not _PRIVATE_ORG.search(value):
+            if _PUBLIC_ORG.search(value):
+                return "public institution"
+            tech = _PLACE_TECH.match(value)
+            if tech and self.lexicon.public_kind(tech.group(1)) in _COUNTRY_KINDS | {"place"}:
+                return "public institution"
+        return None
+
+
+_KIND_NAMES = {
+    "org": "organisation",
+    "place": "place",
+    "drug": "drug name",
+    "company-word": "company",
+}
+_ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
+
+
+def _person_context(text: str, span: Span) -> bool:
+    """A title before the name, or a capitalised word right next to it, says person."""
+    before = text[max(0, span.start - 12) : span.start]
+    if _TITLE_BEFORE.search(before):
+        return True
+    after = text[span.end : span.end + 20]
+    prev = re.search(r"([A-Z][a-z]+)\s+$", text[max(0, span.start - 20) : span.start])
+    nxt = re.match(r"\s+([A-Z][a-z]+)", after)
+    return bool(prev or nxt)
+
+
+def _age(value: str) -> int:
+    m = re.search(r"\d{1,3}", value)
+    return int(m.group(0)) if m else 0
+
+
+def protection(
+    text: str,
+    plans_entities: Iterable[Sequence[Span]],
+    risk_lambda: float,
+    policy: TypePolicy,
+) -> list[list[Decision]]:
+    """Decisions for the entities of each sentence, consistent across the whole text."""
+    groups = [list(g) for g in plans_entities]
+    flat = [s for g in groups for s in g]
+    decisions = policy.decide_all(text, flat, risk_lambda)
+    out, k = [], 0
+    for g in groups:
+        out.append(decisions[k : k + len(g)])
+        k += len(g)
+    return out

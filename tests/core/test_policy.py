@@ -1,0 +1,106 @@
+"""The type policy: direct identifiers always, quasi-identifiers by lambda, public entities pass."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.entities import EntityType as T
+from core.policy import QUASI_THRESHOLDS, Family, TypePolicy
+from core.spans import Span
+
+
+@pytest.fixture(scope="module")
+def policy() -> TypePolicy:
+    return TypePolicy()
+
+
+def decide(policy: TypePolicy, text: str, value: str, t: T, lam: float = 5.0, views=None):  # type: ignore[no-untyped-def]
+    a = text.index(value)
+    return policy.decide(text, Span(a, a + len(value), t, 0.9, views or {"ner": 0.9}), lam)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        ("I am Sofía Quintero.", "Sofía Quintero", T.PERSON),
+        ("Mail me at a@b.example.", "a@b.example", T.EMAIL),
+        ("Call 215-555-4078.", "215-555-4078", T.PHONE),
+        ("I was born 22/07/1990 in Lyon.", "22/07/1990", T.DATE),
+        ("My great-aunt is 94 now.", "94", T.AGE),
+        ("She lives at 14 Larkspur Lane.", "14 Larkspur Lane", T.ADDRESS),
+        ("Passport X4821956.", "X4821956", T.ID),
+    ],
+)
+def test_direct_identifiers_are_protected_at_any_level(policy: TypePolicy, text: str, value: str, t: T) -> None:
+    for lam in (0.0, 5.0, 10.0):
+        d = decide(policy, text, value, t, lam)
+        assert d.protect and d.family is Family.DIRECT
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t", "kind"),
+    [
+        ("My daughter, 7, has a fever.", "7", T.AGE, "age"),
+        ("It started on 1 October.", "1 October", T.DATE, "date of an event"),
+        ("A job in Munich.", "Munich", T.LOCATION, "place"),
+        ("I am Egyptian.", "Egyptian", T.NRP, "nationality or group"),
+        ("Report it to the FRRO.", "FRRO", T.ORG, "acronym"),
+        ("I work at Hollis & Brandt Logistics.", "Hollis & Brandt Logistics", T.ORG, "organisation"),
+    ],
+)
+def test_quasi_identifiers_follow_their_threshold(
+    policy: TypePolicy, text: str, value: str, t: T, kind: str
+) -> None:
+    threshold = QUASI_THRESHOLDS[kind]
+    below = decide(policy, text, value, t, max(0.0, threshold - 0.5))
+    at = decide(policy, text, value, t, threshold)
+    assert below.family is Family.QUASI and below.kind == kind
+    assert not below.protect and at.protect
+    assert f"protected from privacy level {threshold:g}" in at.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        ("I have an offer from Siemens.", "Siemens", T.ORG),
+        ("The EU rules apply.", "EU", T.LOCATION),
+        ("I want to study at Georgia Tech.", "Georgia Tech", T.ORG),
+        ("She got into University College London.", "University College London", T.ORG),
+        ("I paid for Adobe Creative Cloud.", "Adobe Creative Cloud", T.ORG),
+        ("We fly via Denver International Airport.", "Denver International Airport", T.ORG),
+    ],
+)
+def test_public_entities_leave_below_the_top_of_the_slider(policy: TypePolicy, text: str, value: str, t: T) -> None:
+    d = decide(policy, text, value, t, 5.0)
+    assert d.family is Family.PUBLIC and not d.protect
+    assert decide(policy, text, value, t, 10.0).protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        ("Her GP is at Hollowbrook Surgery.", "Hollowbrook Surgery", T.ORG),
+        ("My school, Kingsmead Sixth Form College, agreed.", "Kingsmead Sixth Form College", T.ORG),
+        ("Okeke & Partners Ltd wrote.", "Okeke & Partners Ltd", T.ORG),
+        ("My husband is Mr. Siemens.", "Siemens", T.PERSON),  # a title says person
+    ],
+)
+def test_private_organisations_and_people_named_like_brands_are_protected(
+    policy: TypePolicy, text: str, value: str, t: T
+) -> None:
+    assert decide(policy, text, value, t, 5.0).protect
+
+
+def test_deny_list_wins_over_everything(policy: TypePolicy) -> None:
+    d = decide(policy, "We use Siemens parts.", "Siemens", T.ORG, 0.0, {"deny-list": 1.0})
+    assert d.protect and "always-private" in d.reason
+
+
+def test_a_value_protected_once_is_protected_everywhere(policy: TypePolicy) -> None:
+    text = "Mr. Ford called. Ford said the Ford Focus is fine."
+    first = text.index("Ford")
+    second = text.index("Ford", first + 1)
+    spans = [Span(first, first + 4, T.PERSON, 0.9, {"ner": 0.9}), Span(second, second + 4, T.ORG, 0.9, {"ner": 0.9})]
+    decisions = policy.decide_all(text, spans, 5.0)
+    assert all(d.protect for d in decisions)
+    assert "protected elsewhere" in decisions[1].reason

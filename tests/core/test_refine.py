@@ -1,0 +1,172 @@
+"""What is not an identifier: zones, small numbers, labels, retyping, on the shipped lexicon."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.detect.refine import refine, zones
+from core.entities import EntityType
+from core.lexicon import lexicon
+from core.spans import Span
+
+
+@pytest.fixture(scope="module")
+def lex():  # type: ignore[no-untyped-def]
+    return lexicon()
+
+
+def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
+    a = text.index(value)
+    b = a + len(value)
+    cover = [False] * len(text)
+    for za, zb, _ in zones(text, lex):
+        for i in range(za, zb):
+            cover[i] = True
+    return all(cover[i] for i in range(a, b) if not text[i].isspace())
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Fever of 39.2 °C since Tuesday.", "39.2 °C"),
+        ("Takes 500 mg twice daily.", "500 mg"),
+        ("Glucose 9.8 mmol/L this morning.", "9.8 mmol/L"),
+        ("eGFR 52 mL/min/1.73m2 last week.", "52 mL/min/1.73m2"),
+        ("HbA1c 8.4% in March.", "8.4%"),
+        ("Her blood pressure was 160/95 today.", "160/95"),
+        ("BP 104/62 mmHg at night.", "104/62 mmHg"),
+        ("Peak flow 180 L/min now.", "180 L/min"),
+        ("The deposit was $2,400 in cash.", "$2,400"),
+        ("An invoice for £3,850.00 is due.", "£3,850.00"),
+        ("It costs 35 EUR a month.", "35 EUR"),
+        ("A car loan at $389/month is fine.", "$389/month"),
+        ("Use 2 puffs up to 4 times a day.", "2 puffs"),
+        ("Use 2 puffs up to 4 times a day.", "4 times a day"),
+        ("The boiler is broken for 5 weeks.", "5 weeks"),
+        ("Run pip install numpy==1.26.4 again.", "numpy==1.26.4"),
+        ("Upgrade to v2.3.1 soon.", "v2.3.1"),
+        ("It needs Python 3.12 to build.", "Python 3.12"),
+        ("Postgres listens on port 5432 here.", "port 5432"),
+        ("Connect to localhost:5432 first.", "localhost:5432"),
+        ("It raised psycopg2.OperationalError again.", "psycopg2.OperationalError"),
+        ("Under the Texas Property Code section 92.103 they must pay.", "Texas Property Code section 92.103"),
+        ("Under Article 17 GDPR I may ask.", "Article 17 GDPR"),
+        ("the landlord and tenant act 1985 section 11 applies", "landlord and tenant act 1985 section 11"),
+        ("Under Directive 2006/112/EC no VAT is due.", "Directive 2006/112/EC"),
+        ("Set POSTGRES_USER in the file.", "POSTGRES_USER"),
+        ("The file /opt/etl/load_orders.py failed.", "/opt/etl/load_orders.py"),
+        ("Bind for 0.0.0.0:5432 failed.", "0.0.0.0:5432"),
+        ("Text like [PERSON_1] works.", "[PERSON_1]"),
+        ("It took 1841ms to load.", "1841ms"),
+    ],
+)
+def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert covered(text, value, lex)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Call me on 215-555-4078 please.", "215-555-4078"),
+        ("Her MRN is 4471-2290.", "4471-2290"),
+        ("Our sort code is 30-96-57 and account 01928374.", "30-96-57"),
+        ("born 22/07/1990 in Lyon", "22/07/1990"),
+        ("dob 03/14/1989 at home", "03/14/1989"),
+        ("his laptop (ravi-thinkpad, 192.168.4.23)", "192.168.4.23"),
+        ("the appt was at 8:30 pm", "8:30"),
+        ("Booking reference QX7T4M for two.", "QX7T4M"),
+    ],
+)
+def test_identifiers_are_never_zones(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert not covered(text, value, lex)
+
+
+def s(text: str, value: str, t: EntityType, score: float = 0.95, view: str = "ner") -> Span:
+    a = text.index(value)
+    return Span(a, a + len(value), t, score, {view: score})
+
+
+def values(text: str, spans: list[Span]) -> list[tuple[str, str]]:
+    return [(text[x.start : x.end], str(x.type)) for x in spans]
+
+
+def test_a_span_loses_the_zone_and_keeps_the_rest(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Her HbA1c 8.4% worried Dr. Mirela Voss yesterday."
+    out = refine(text, [s(text, "HbA1c 8.4", EntityType.ID), s(text, "Dr. Mirela Voss", EntityType.PERSON)], lex)
+    # The lab value goes (a term and a percentage); the title stays with the name.
+    assert values(text, out) == [("Dr. Mirela Voss", "PERSON")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        ("My daughter, 7, has a fever.", "7", EntityType.ID, [("7", "AGE")]),
+        ("My son Elias Brandt (9) coughs.", "9", EntityType.OTHER, None),  # see below
+        ("It falls below 200 at night.", "200", EntityType.PHONE, []),
+        ("They sent a 7.5 instead.", "7.5", EntityType.PHONE, []),
+        ("Room 12 is mine.", "12", EntityType.ID, [("12", "ID")]),
+    ],
+)
+def test_small_numbers(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    spans = [s(text, value, typed, 0.6)]
+    if expected is None:
+        spans.append(s(text, "Elias Brandt", EntityType.PERSON))
+        expected = [("Elias Brandt", "PERSON"), ("9", "AGE")]
+    assert values(text, refine(text, spans, lex)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected_type"),
+    [
+        ("We went to Cedar Ridge Orthopedics today.", "Cedar Ridge Orthopedics", EntityType.PERSON, "ORG"),
+        ("She lives in a care home, Meadowsweet House.", "Meadowsweet House", EntityType.LOCATION, "ORG"),
+        ("password authentication failed for user etl_rbaptiste now", "etl_rbaptiste", EntityType.PERSON, "ID"),
+        ("It runs on my home server nas-dobrescu here.", "nas-dobrescu", EntityType.PERSON, "ID"),
+        ("He travels on a South Korean passport.", "South Korean", EntityType.PERSON, "NRP"),
+        ("Then client 198.51.100.23 called.", "198.51.100.23", EntityType.DATE, "IP"),
+    ],
+)
+def test_types_follow_the_value(text: str, value: str, typed: EntityType, expected_type: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, typed)], lex)) == [(value, expected_type)]
+
+
+def test_labels_function_words_and_unsure_common_words_are_dropped(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Passport number X4821956 is mine, and the warehouse forklift broke. Reverse charge of VAT applies here."
+    spans = [
+        s(text, "number", EntityType.PHONE, 0.9),
+        s(text, "X4821956", EntityType.ID, 0.95),
+        s(text, "of", EntityType.ID, 0.9),
+        s(text, "warehouse", EntityType.ORG, 0.85),
+        s(text, "forklift", EntityType.PERSON, 0.63),
+    ]
+    assert values(text, refine(text, spans, lex)) == [("X4821956", "ID")]
+
+
+def test_a_name_written_in_a_second_script_is_found_with_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My daughter 李若曦 (Li Ruoxi) has an offer."
+    out = refine(text, [s(text, "Li Ruoxi", EntityType.PERSON)], lex)
+    assert values(text, out) == [("李若曦", "PERSON"), ("Li Ruoxi", "PERSON")]
+
+
+def test_a_secret_loses_its_key_only(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Set api_key = 'sk-live-0000aaaa1111' in the file."
+    out = refine(text, [s(text, "api_key = 'sk-live-0000aaaa1111", EntityType.ID, 0.8, "rules")], lex)
+    assert values(text, out) == [("sk-live-0000aaaa1111", "ID")]
+
+
+def test_format_matches_are_never_cut(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Write to chidi.okeke@example.co.uk or see C:\\Users\\chidi\\Documents\\report.py now."
+    spans = [
+        s(text, "chidi.okeke@example.co.uk", EntityType.EMAIL, 0.9, "rules"),
+        s(text, "C:\\Users\\chidi\\Documents\\report.py", EntityType.ID, 0.8, "rules"),
+    ]
+    assert [v for v, _ in values(text, refine(text, spans, lex))] == [
+        "chidi.okeke@example.co.uk",
+        "C:\\Users\\chidi\\Documents\\report.py",
+    ]
+
+
+def test_deny_list_values_are_kept_whole(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Our product 500 mg Zorblax ships."
+    out = refine(text, [s(text, "500 mg Zorblax", EntityType.OTHER, 1.0, "deny-list")], lex)
+    assert values(text, out) == [("500 mg Zorblax", "OTHER")]

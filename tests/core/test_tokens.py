@@ -1,0 +1,103 @@
+"""Whole tokens: atoms, snapping, and the no-glue property on generated texts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.box import PrivacyBox
+from core.detect.tokens import atoms, cuts_token, snap
+from core.entities import EntityType
+from core.spans import Span
+
+GLUED = re.compile(r"[A-Za-z0-9]\[[A-Z_]+_\d+\]|\[[A-Z_]+_\d+\][A-Za-z0-9]")
+
+
+def words(text: str) -> list[str]:
+    t = atoms(text)
+    return [text[a:b] for a, b in zip(t.starts, t.ends, strict=True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("HbA1c 8.4% today.", ["HbA1c", "8.4%", "today"]),
+        ("Pay $2,400 (net 30).", ["Pay", "$2,400", "net", "30"]),
+        ("9.8 mmol/L, 180 L/min", ["9.8", "mmol/L", "180", "L/min"]),
+        ("psycopg2.OperationalError: user svc_billing", ["psycopg2.OperationalError", "user", "svc_billing"]),
+        ("Mail chidi.okeke@okekepartners.co.uk.", ["Mail", "chidi.okeke@okekepartners.co.uk"]),
+        ("Lindqvist's desk", ["Lindqvist", "'s", "desk"]),
+        ("My son (9) and A&E", ["My", "son", "9", "and", "A&E"]),
+        ("API_KEY=abc123 numpy==1.26.4", ["API_KEY", "abc123", "numpy==1.26.4"]),
+        ("陈建国说", ["陈", "建", "国", "说"]),
+    ],
+)
+def test_atoms(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+def test_snap_widens_to_whole_atoms() -> None:
+    text = "The deposit was $2,400 and svc_billing failed."
+    four = text.index("400")
+    out = snap(text, [Span(four, four + 3, EntityType.ID, 0.9)])
+    assert [text[s.start : s.end] for s in out] == ["$2,400"]
+    svc = text.index("billing")
+    out = snap(text, [Span(svc, svc + 7, EntityType.ID, 0.9)])
+    assert [text[s.start : s.end] for s in out] == ["svc_billing"]
+
+
+def test_snap_never_crosses_a_paragraph_break() -> None:
+    text = "She lives at 14 Larkspur Lane, Dunmore.\n\nCould you tell us more?"
+    start = text.index("14")
+    end = text.index("Could") + 2  # a model's span that ran into the next paragraph
+    out = snap(text, [Span(start, end, EntityType.ADDRESS, 0.9)])
+    assert [text[s.start : s.end] for s in out] == ["14 Larkspur Lane, Dunmore"]
+
+
+def test_snap_keeps_a_two_line_address_whole() -> None:
+    text = "Send it to 12 rue des Tanneurs\n69004 Lyon please."
+    a, b = text.index("12"), text.index(" please")
+    out = snap(text, [Span(a, b, EntityType.ADDRESS, 0.9)])
+    assert [text[s.start : s.end] for s in out] == ["12 rue des Tanneurs\n69004 Lyon"]
+
+
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789_.-@%$/'", min_size=1, max_size=9)
+_SEP = st.sampled_from([" ", "  ", "\n", "\n\n", ", ", ". ", " (", ") ", "; "])
+
+
+@st.composite
+def texts_and_spans(draw: st.DrawFn) -> tuple[str, list[Span]]:
+    parts = draw(st.lists(st.tuples(_WORD, _SEP), min_size=1, max_size=12))
+    text = "".join(w + s for w, s in parts)
+    spans = []
+    for _ in range(draw(st.integers(0, 4))):
+        a = draw(st.integers(0, len(text) - 1))
+        b = draw(st.integers(a + 1, len(text)))
+        spans.append(Span(a, b, draw(st.sampled_from(list(EntityType))), 0.9))
+    return text, spans
+
+
+@given(texts_and_spans())
+@settings(max_examples=300, deadline=None)
+def test_snapped_spans_never_cut_a_token(case: tuple[str, list[Span]]) -> None:
+    text, spans = case
+    table = atoms(text)
+    for s in snap(text, spans, table):
+        assert not cuts_token(text, s.start, s.end, table)
+        assert not re.search(r"\n[ \t]*\n", text[s.start : s.end])
+
+
+@given(texts_and_spans())
+@settings(max_examples=300, deadline=None)
+def test_anonymized_snapped_spans_leave_no_glued_placeholder(case: tuple[str, list[Span]]) -> None:
+    text, spans = case
+    box = PrivacyBox()
+    out = box.anonymize(text, snap(text, spans))
+    # A placeholder next to a letter or digit means a token was cut (text that
+    # already held such a bracketed string aside).
+    if "[" not in text:
+        assert not GLUED.search(out.text)
+    assert box.deanonymize(out.text).text == text

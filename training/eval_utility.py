@@ -1,0 +1,246 @@
+"""``sottovoce eval utility``: is what leaves still useful? (EVALUATION.md, "Utility of what leaves")
+
+On any utility set (a JSON list of ``{id, text, protect[], keep[], persons}``;
+``training/data/check_utility.py`` validates the format), each text goes
+through the real prepare path of a chat turn: the shipped detector, router and
+type policy, a privacy box, an encrypted store in a temporary folder. Nothing
+is sent. Measured on the exact payload that would leave:
+
+* ``leaks``: protected values present in the payload (NFKC, case-folded,
+  whitespace collapsed; must be 0);
+* ``keep_rate``: task-critical strings present verbatim in the user content /
+  all of them; each lost one is explained (withheld with its sentence, or
+  replaced by a placeholder);
+* ``glued``: placeholders touching a letter or digit (a cut token; must be 0);
+* ``person_splits``: texts whose user content has a different number of
+  distinct ``[PERSON_n]`` than people named (texts with a withheld sentence are
+  not scored on this);
+* ``blocked``: texts the egress guard would refuse to send (it re-scans the
+  payload for box values and detected entities; values the policy sends in
+  clear are consented, as in a real turn);
+* the prepare latency per text (milliseconds).
+
+``results.json`` holds the totals and every text's outbound, ``report.md`` a
+table and the failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+from training.metrics import normalize_for_leak
+
+PLACEHOLDER = re.compile(r"\[[A-Z_]+_\d+\]")
+GLUED = re.compile(r"[^\W_]\[[A-Z_]+_\d+\]|\[[A-Z_]+_\d+\][^\W_]")
+PERSON = re.compile(r"\[PERSON_\d+\]")
+
+
+def load_items(path: str | Path) -> list[dict[str, Any]]:
+    """Read and validate a utility set; an invalid file is a clear error."""
+    from training.data.check_utility import check_items, load
+
+    data = load(path)
+    errors = [p for p in check_items(data) if p.level == "error"]
+    if errors:
+        raise InputError(
+            f"{path} is not a valid utility set: {errors[0]}"
+            + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
+            hint="python -m training.data.check_utility FILE lists every problem",
+        )
+    return list(data)
+
+
+def _assistant(settings: Any, store: Any) -> Any:
+    from core.analyze import Analyzer
+    from core.defaults import default_detector, default_router
+    from core.pipeline import Assistant
+
+    analyzer = Analyzer(detector=default_detector(settings), router=default_router(settings))
+    return Assistant(settings, store, cloud=None, local=None, analyzer=analyzer)
+
+
+def _guard(settings: Any, detector: Any) -> Any:
+    from core.egress import EgressGuard, MemoryLedger
+    from core.llm.cloud import CloudClient
+
+    # Scanning only: the client is never called.
+    return EgressGuard(CloudClient.from_settings(settings), ledger=MemoryLedger(), detector=detector)
+
+
+def score_item(item: Mapping[str, Any], prepared: Any, guard: Any) -> dict[str, Any]:
+    """The figures of one text from its prepared turn."""
+    text = item["text"]
+    user = prepared.outbound
+    payload = "\n".join(m["content"] for m in prepared.messages) if prepared.messages else ""
+    norm_payload = normalize_for_leak(payload)
+    leaks = [v for v in item["protect"] if normalize_for_leak(v) in norm_payload]
+    plans = prepared.analysis.plans
+    withheld = any(p.route == "local" for p in plans)
+    lost = []
+    for k in item["keep"]:
+        if k in user:
+            continue
+        pos = text.find(k)
+        local = any(
+            p.route == "local" and p.sentence.start <= pos < p.sentence.end for p in plans
+        )
+        lost.append({"keep": k, "why": "withheld" if local else "replaced or cut"})
+    persons = len(set(PERSON.findall(user)))
+    split = (not withheld) and persons != int(item["persons"])
+    blocked: list[str] = []
+    if prepared.request is not None:
+        consented = [e.value for e in prepared.request.entities if not e.protected]
+        hits = guard.scan(prepared.messages, box=prepared.box, consented=consented)
+        blocked = sorted({f"{h.type}/{h.source}" for h in hits})
+    sent = (
+        [
+            {"value": e.value, "type": e.type, "reason": e.reason}
+            for e in prepared.request.entities
+            if not e.protected
+        ]
+        if prepared.request is not None
+        else []
+    )
+    return {
+        "id": item["id"],
+        "outbound": user,
+        "routes": [str(p.route) for p in plans],
+        "leaks": leaks,
+        "kept": len(item["keep"]) - len(lost),
+        "keep_total": len(item["keep"]),
+        "lost": lost,
+        "glued": GLUED.findall(user),
+        "persons_named": int(item["persons"]),
+        "person_placeholders": persons,
+        "person_split": split,
+        "withheld": withheld,
+        "blocked": blocked,
+        "sent_in_clear": sent,
+        "placeholders": len(set(PLACEHOLDER.findall(user))),
+    }
+
+
+def run_utility(
+    data: str | Path,
+    out: str | Path | None = None,
+    *,
+    risk_lambda: float = 5.0,
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """Evaluate a utility set; write ``results.json`` and ``report.md`` to ``out``."""
+    from core.settings import Settings
+    from core.store import Store
+
+    items = load_items(data)[:limit]
+    settings = Settings()
+    settings.risk_lambda = risk_lambda
+    rows: list[dict[str, Any]] = []
+    latency: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="sottovoce-utility-") as tmp:
+        store = Store.create(Path(tmp) / "vault.db", "utility evaluation only")
+        try:
+            assistant = _assistant(settings, store)
+            guard = _guard(settings, assistant.analyzer.detector)
+            for item in items:
+                conv = assistant.new_conversation(str(item["id"]))
+                t0 = time.perf_counter()
+                prepared = assistant.prepare(item["text"], conv)
+                latency.append((time.perf_counter() - t0) * 1000)
+                rows.append(score_item(item, prepared, guard))
+        finally:
+            store.close()
+    results = summarize(rows, latency)
+    results.update({"data": str(data), "risk_lambda": risk_lambda, "texts": rows})
+    if out is not None:
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "results.json").write_text(
+            json.dumps(results, indent=1, ensure_ascii=False) + "\n", "utf-8"
+        )
+        (folder / "report.md").write_text(report(results), "utf-8")
+    return results
+
+
+def summarize(rows: Sequence[Mapping[str, Any]], latency: Sequence[float]) -> dict[str, Any]:
+    kept = sum(r["kept"] for r in rows)
+    total = sum(r["keep_total"] for r in rows)
+    return {
+        "n": len(rows),
+        "leaks": sum(len(r["leaks"]) for r in rows),
+        "keep_rate": round(kept / total, 4) if total else None,
+        "kept": kept,
+        "keep_total": total,
+        "glued": sum(len(r["glued"]) for r in rows),
+        "person_splits": sum(1 for r in rows if r["person_split"]),
+        "person_scored": sum(1 for r in rows if not r["withheld"]),
+        "withheld_texts": sum(1 for r in rows if r["withheld"]),
+        "blocked": sum(1 for r in rows if r["blocked"]),
+        "prepare_ms_p50": round(statistics.median(latency), 1) if latency else None,
+        "definitions": {
+            "leaks": "protected values in the payload (NFKC, case-folded, whitespace collapsed)",
+            "keep_rate": "task-critical strings present verbatim in the user content / all",
+            "glued": "placeholders touching a letter or digit",
+            "person_splits": "texts without a withheld sentence whose user content has another "
+            "number of distinct [PERSON_n] than people named",
+            "blocked": "texts the egress guard would refuse (box value or protected entity found)",
+        },
+    }
+
+
+def report(r: Mapping[str, Any]) -> str:
+    lines = [
+        f"# Utility of what leaves: {r['data']}",
+        "",
+        f"Real prepare path at lambda {r['risk_lambda']:g}; {r['n']} texts. "
+        "Figures on the exact payload that would leave.",
+        "",
+        "| leaks | keep rate | glued | person splits | withheld texts | blocked by the guard | prepare p50 |",
+        "|---|---|---|---|---|---|---|",
+        f"| {r['leaks']} | {r['keep_rate']} ({r['kept']}/{r['keep_total']}) | {r['glued']} | "
+        f"{r['person_splits']} of {r['person_scored']} scored | {r['withheld_texts']} | "
+        f"{r['blocked']} | {r['prepare_ms_p50']} ms |",
+        "",
+    ]
+    failures = [t for t in r["texts"] if t["leaks"] or t["lost"] or t["glued"] or t["person_split"] or t["blocked"]]
+    if failures:
+        lines += ["## Texts with a failure", ""]
+        for t in failures:
+            lines.append(f"### {t['id']}")
+            if t["leaks"]:
+                lines.append(f"- leaked: {t['leaks']}")
+            if t["lost"]:
+                lines.append(
+                    "- lost: " + "; ".join(f"`{x['keep']}` ({x['why']})" for x in t["lost"])
+                )
+            if t["glued"]:
+                lines.append(f"- glued: {t['glued']}")
+            if t["person_split"]:
+                lines.append(
+                    f"- persons: {t['persons_named']} named, "
+                    f"{t['person_placeholders']} person placeholders"
+                )
+            if t["blocked"]:
+                lines.append(f"- the guard would block: {t['blocked']}")
+            lines += ["", "```", t["outbound"], "```", ""]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    results = run_utility(args.data, args.out, risk_lambda=args.risk_lambda, limit=args.limit)
+    print(
+        f"{results['n']} texts at lambda {results['risk_lambda']:g}: {results['leaks']} leaks, "
+        f"keep rate {results['keep_rate']} ({results['kept']}/{results['keep_total']}), "
+        f"{results['glued']} glued, {results['person_splits']} person splits "
+        f"(of {results['person_scored']} scored), {results['blocked']} blocked; "
+        f"prepare p50 {results['prepare_ms_p50']} ms. Report: {args.out}/report.md"
+    )
+    return 0

@@ -1,0 +1,25 @@
+"""The lexicon artifact (``models/lexicon``): word lists the detector and the type policy read.
+
+``python -m training.lexicon build`` writes four files and their manifest:
+
+* ``common_en.tsv``: English words (lower case, letters only) with their Zipf
+  frequency from ``wordfreq`` (3.0 and above). The detector drops a span made
+  only of common words when the NER view was unsure of it ("turned", "driver",
+  "record number"): a common word is rarely an identifier on its own.
+* ``public.tsv``: names of public entities with their kind and source:
+  companies of 20 stock indices (``pytickersymbols``), countries, their
+  official and common names and subdivisions (``pycountry``), organisations and
+  places linked from Wikipedia (WikiANN, train and dev), companies and products
+  of WNUT-17 train, and drug names (``drug-named-entity-recognition``). A
+  detected organisation or place found here is public: the type policy lets it
+  leave (it is what the task is about: "Bosch", "Georgia Tech", "the EU").
+  People are never taken from these sources: a private person may share a
+  public figure's name.
+* ``terms.txt``: generic terms that are never identifiers (clinical
+  abbreviations such as HbA1c or eGFR, office acronyms such as HR, honorifics),
+  curated in ``training/lexicon/terms.txt``.
+* ``currencies.txt``: ISO 4217 codes (``pycountry``), for money such as "35 EUR".
+
+Names of health-care providers and schools are left out of ``public.tsv`` on
+purpose: where a patient is treated or a child goes to school points to them.
+"""

@@ -1,0 +1,251 @@
+"""Build ``models/lexicon`` from offline sources (see :mod:`training.lexicon`)."""
+
+from __future__ import annotations
+
+import bz2
+import collections
+import datetime as dt
+import importlib.metadata
+import pickle
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import models
+from core.lexicon import ARTIFACT, normalize_name
+
+HERE = Path(__file__).resolve().parent
+#: Zipf frequency (log10 of occurrences per billion words, plus 9) kept in common_en.tsv.
+MIN_ZIPF = 3.0
+#: Words in a name that make it a health-care provider or a school: never public.
+PRIVATE_PLACES = re.compile(
+    r"\b(hospital|clinic|surgery|medical|health\s*cent(?:re|er)|pharmacy|dental|dentist|"
+    r"practice|pediatrics|paediatrics|hospice|care home|nursing home|urgent care|"
+    r"elementary|primary|high school|middle school|secondary|kindergarten|nursery|"
+    r"preschool|junior school|infant school|grammar school|daycare)\b",
+    re.IGNORECASE,
+)
+
+
+def read_conll(path: Path) -> Iterator[list[tuple[str, str]]]:
+    """Sentences of a CoNLL file as ``[(token, tag)]`` (WikiANN's ``en:`` prefix removed)."""
+    sentence: list[tuple[str, str]] = []
+    for line in path.read_text("utf-8").splitlines():
+        if not line.strip():
+            if sentence:
+                yield sentence
+            sentence = []
+            continue
+        token, _, tag = line.rpartition("\t") if "\t" in line else line.rpartition(" ")
+        sentence.append((token.removeprefix("en:"), tag.strip()))
+    if sentence:
+        yield sentence
+
+
+def mentions(sentences: Iterable[list[tuple[str, str]]]) -> Iterator[tuple[str, str]]:
+    """``(surface, label)`` of every BIO mention."""
+    for sent in sentences:
+        i = 0
+        while i < len(sent):
+            tag = sent[i][1]
+            if tag.startswith("B-"):
+                label = tag[2:]
+                j = i + 1
+                while j < len(sent) and sent[j][1] == f"I-{label}":
+                    j += 1
+                yield _detok(w for w, _ in sent[i:j]), label
+                i = j
+            else:
+                i += 1
+
+
+def _detok(words: Iterable[str]) -> str:
+    text = " ".join(words)
+    return re.sub(r"\s+([,.)'])|([(])\s+", lambda m: m.group(1) or m.group(2), text)
+
+
+def common_words() -> dict[str, float]:
+    from wordfreq import top_n_list, zipf_frequency
+
+    out = {}
+    for word in top_n_list("en", 60_000):
+        if not word.isalpha() or not word.isascii():
+            continue
+        z = zipf_frequency(word, "en")
+        if z >= MIN_ZIPF:
+            out[word] = z
+    return out
+
+
+def public_names(data: Path) -> dict[str, tuple[str, str]]:
+    """normalized name -> (kind, source)."""
+    names: dict[str, tuple[str, str]] = {}
+
+    def add(name: str, kind: str, source: str) -> None:
+        key = normalize_name(name)
+        if len(key) < 2 or not any(c.isalpha() for c in key) or PRIVATE_PLACES.search(key):
+            return
+        names.setdefault(key, (kind, source))
+
+    # Companies of 20 stock indices, with and without their legal suffix.
+    from cleanco import basename
+    from pytickersymbols import PyTickerSymbols
+
+    for stock in PyTickerSymbols().get_all_stocks():
+        for name in (stock["name"], basename(stock["name"])):
+            add(name, "company", "pytickersymbols")
+
+    # Countries and their subdivisions.
+    import pycountry
+
+    for country in pycountry.countries:
+        for attr in ("name", "official_name", "common_name"):
+            if getattr(country, attr, None):
+                add(getattr(country, attr), "country", "pycountry")
+    for extra in ("EU", "European Union", "UK", "USA", "U.S.", "U.S.A.", "UAE", "UN",
+                  "United Nations", "Europe", "Asia", "Africa", "North America",
+                  "South America", "Latin America", "Middle East", "Scandinavia"):
+        add(extra, "country", "curated")
+    for sub in pycountry.subdivisions:
+        add(sub.name, "region", "pycountry")
+
+    # Wikipedia-linked organisations and places (WikiANN): a surface form that
+    # WikiANN mostly tags as a person is left out.
+    counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for part in ("train", "dev"):
+        path = data / "wikiann_en" / part
+        if path.exists():
+            for surface, label in mentions(read_conll(path)):
+                counts[normalize_name(surface)][label] += 1
+    for key, c in counts.items():
+        label = c.most_common(1)[0][0]
+        if label in ("ORG", "LOC") and c["PER"] * 4 < sum(c.values()):
+            add(key, "org" if label == "ORG" else "place", "wikiann")
+
+    # Companies and products people write about (WNUT-17 train and dev).
+    for part in ("wnut17train.conll", "emerging.dev.conll"):
+        wnut = data / "wnut17" / part
+        if wnut.exists():
+            for surface, label in mentions(read_conll(wnut)):
+                if label in ("corporation", "product"):
+                    add(surface, "brand", "wnut17")
+
+    # Nationalities and groups (curated): the type policy reads them as NRP.
+    for line in (HERE / "demonyms.txt").read_text("utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            names[normalize_name(line)] = ("nationality", "curated")
+    return names
+
+
+def company_words(public: dict[str, tuple[str, str]], common: dict[str, float]) -> dict[str, str]:
+    """Distinctive words of company names ("Lufthansa" of "Deutsche Lufthansa").
+
+    A word of four letters or more that is rare in English (Zipf under 3) names
+    the company on its own; the type policy trusts these only for spans the
+    model typed as an organisation or a product, never for a person's name.
+    """
+    out: dict[str, str] = {}
+    for name, (kind, _source) in public.items():
+        if kind != "company":
+            continue
+        for word in name.split():
+            if len(word) >= 4 and word.isalpha() and common.get(word, 0.0) < 3.0:
+                out.setdefault(word, "company-word")
+    return {w: k for w, k in out.items() if w not in public}
+
+
+def drug_names() -> set[str]:
+    """Single drug names (one to three words, no commas) of the drug dictionary."""
+    import drug_named_entity_recognition as dner
+
+    path = Path(dner.__file__).parent / "drug_ner_dictionary.pkl.bz2"
+    with bz2.open(path) as fh:
+        table = pickle.load(fh)  # the package's own data file
+    out = set()
+    for variant in table["drug_variant_to_canonical"]:
+        v = normalize_name(variant)
+        if 4 <= len(v) <= 40 and "," not in v and len(v.split()) <= 3 and v[0].isalpha():
+            out.add(v)
+    return out
+
+
+def curated_terms() -> list[str]:
+    terms = []
+    for line in (HERE / "terms.txt").read_text("utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            terms.append(line.lower())
+    return sorted(set(terms))
+
+
+def currencies() -> list[str]:
+    import pycountry
+
+    return sorted({c.alpha_3 for c in pycountry.currencies})
+
+
+def _versions(*packages: str) -> dict[str, str]:
+    out = {}
+    for p in packages:
+        try:
+            out[p] = importlib.metadata.version(p)
+        except importlib.metadata.PackageNotFoundError:
+            out[p] = "absent"
+    return out
+
+
+def build(out: str | Path | None = None, data: str | Path = "../shared/data") -> dict[str, Any]:
+    folder = Path(out) if out else models.artifact_dir(ARTIFACT)
+    folder.mkdir(parents=True, exist_ok=True)
+    data = Path(data)
+    common = common_words()
+    public = public_names(data)
+    drugs = drug_names()
+    terms = curated_terms()
+    money = currencies()
+
+    with (folder / "common_en.tsv").open("w", encoding="utf-8") as fh:
+        for word, z in sorted(common.items()):
+            fh.write(f"{word}\t{z:.2f}\n")
+    words = company_words(public, common)
+    with (folder / "public.tsv").open("w", encoding="utf-8") as fh:
+        for name, (kind, source) in sorted(public.items()):
+            fh.write(f"{name}\t{kind}\t{source}\n")
+        for name, kind in sorted(words.items()):
+            fh.write(f"{name}\t{kind}\tpytickersymbols\n")
+        for name in sorted(drugs - public.keys() - words.keys()):
+            fh.write(f"{name}\tdrug\tdrug-named-entity-recognition\n")
+    (folder / "terms.txt").write_text("\n".join(terms) + "\n", "utf-8")
+    (folder / "currencies.txt").write_text("\n".join(money) + "\n", "utf-8")
+    kinds = collections.Counter(kind for kind, _ in public.values())
+    kinds["drug"] = len(drugs - public.keys())
+    kinds["company-word"] = len(words)
+    manifest = {
+        "name": ARTIFACT,
+        "files": ["common_en.tsv", "public.tsv", "terms.txt", "currencies.txt"],
+        "rebuild_command": "python -m training.lexicon build",
+        "training_command": "python -m training.lexicon build",
+        "sources": {
+            "common_en.tsv": f"wordfreq top English words, Zipf >= {MIN_ZIPF} (data CC BY-SA 4.0)",
+            "public.tsv": "pytickersymbols (stock indices), pycountry (ISO 3166), WikiANN en "
+            "train+dev ORG/LOC mentions (ODC-BY), WNUT-17 train corporation/product mentions "
+            "(CC BY 4.0), drug-named-entity-recognition (drug names), nationalities and "
+            "groups (curated: training/lexicon/demonyms.txt); health-care providers and "
+            "schools excluded; no person names",
+            "terms.txt": "curated (training/lexicon/terms.txt)",
+            "currencies.txt": "pycountry (ISO 4217)",
+        },
+        "versions": _versions(
+            "wordfreq", "pycountry", "pytickersymbols", "cleanco", "drug-named-entity-recognition"
+        ),
+        "metrics": {
+            "common_words": len(common),
+            "public_names": len(public) + kinds["drug"] + kinds["company-word"],
+            "public_by_kind": dict(sorted(kinds.items())),
+            "terms": len(terms),
+            "currencies": len(money),
+        },
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    return models.write_manifest(folder, manifest)
