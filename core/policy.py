@@ -105,6 +105,14 @@ _BIRTH = re.compile(
     r"\b(?:born|birth|dob|d\.o\.b|b\.|birthday|date of birth|geboren|né|née)\W{0,12}$",
     re.IGNORECASE,
 )
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+#: A date with its day, month and year: "03/02/2024", "2024-03-02", "12 July 2024", "January 12, 2025".
+_FULL_DATE = re.compile(
+    rf"\b\d{{1,2}}[/.\-]\d{{1,2}}[/.\-](?:\d{{4}}|\d{{2}})\b|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS},?\s+\d{{4}}\b"
+    rf"|\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b",
+    re.IGNORECASE,
+)
 _TITLE_BEFORE = re.compile(
     r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame)\.?\s*$", re.IGNORECASE
 )
@@ -174,6 +182,10 @@ class TypePolicy:
             return Decision(True, Family.DIRECT, "age of 90 or over", None)
         if span.type is EntityType.DATE and _BIRTH.search(text[max(0, span.start - 24) : span.start]):
             return Decision(True, Family.DIRECT, "date of birth", None)
+        if span.type is EntityType.DATE and _FULL_DATE.search(value):
+            # Day, month and year pin an event to one day of one person's life
+            # (HIPAA counts every such date tied to a person); "1 October" does not.
+            return Decision(True, Family.DIRECT, "exact date (day, month and year)", None)
         kind = _QUASI_KIND.get(span.type)
         if span.type is EntityType.ORG and _ACRONYM.fullmatch(value):
             kind = "acronym"

@@ -104,3 +104,19 @@ def test_a_value_protected_once_is_protected_everywhere(policy: TypePolicy) -> N
     decisions = policy.decide_all(text, spans, 5.0)
     assert all(d.protect for d in decisions)
     assert "protected elsewhere" in decisions[1].reason
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "protect"),
+    [
+        ("A fever since 03/02/2024 now.", "03/02/2024", True),
+        ("Broken since January 12, 2025 again.", "January 12, 2025", True),
+        ("Flight on 12 July 2024 was late.", "12 July 2024", True),
+        ("I start on 1 October with them.", "1 October", False),
+        ("It began in March this year.", "March", False),
+    ],
+)
+def test_an_exact_date_is_direct_a_partial_one_is_an_event(
+    policy: TypePolicy, text: str, value: str, protect: bool
+) -> None:
+    assert decide(policy, text, value, T.DATE, 5.0).protect is protect
