@@ -23,13 +23,11 @@ TLS certificate and key (:func:`check_bind`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import ipaddress
 import json
 import logging
 import math
-import socket
 import threading
 import time
 import uuid
@@ -470,18 +468,17 @@ class _EventStream:
 
 
 def is_loopback(host: str) -> bool:
-    """True when every address ``host`` names is on this machine."""
+    """True for ``localhost`` and loopback addresses; any other name counts as reachable.
+
+    Names are not resolved here (this module opens no connection of its own):
+    a name other than ``localhost`` is treated as one other machines could reach.
+    """
     if host.lower() == "localhost":
         return True
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
-        pass
-    try:
-        infos = socket.getaddrinfo(host, None)
-    except OSError as exc:
-        raise InputError(f"Cannot resolve the address {host!r}.") from exc
-    return all(ipaddress.ip_address(i[4][0]).is_loopback for i in infos)
+        return False
 
 
 def check_bind(
@@ -509,7 +506,7 @@ def check_bind(
 
 
 class ProxyServer:
-    """uvicorn serving a :class:`ProxyApp` on a socket bound here (port 0 picks a free one)."""
+    """uvicorn serving a :class:`ProxyApp` on a background thread (port 0 picks a free one)."""
 
     def __init__(
         self,
@@ -528,11 +525,13 @@ class ProxyServer:
         self.app = app
         self.host = host
         self.tls = bool(tls_cert)
-        self._sock = _bind(host, port)
+        self._port = port
         import uvicorn
 
         config = uvicorn.Config(
             app,
+            host=host.strip("[]"),
+            port=port,
             log_level=log_level,
             log_config=None,  # the app's logging stays as it is
             access_log=False,  # paths only, but nothing here needs them
@@ -543,10 +542,15 @@ class ProxyServer:
         )
         self._server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
+        self._failed = False
 
     @property
     def port(self) -> int:
-        return int(self._sock.getsockname()[1])
+        """The port it listens on (the one the system chose, for port 0)."""
+        for server in getattr(self._server, "servers", None) or []:
+            for sock in server.sockets:
+                return int(sock.getsockname()[1])
+        return self._port
 
     @property
     def base_url(self) -> str:
@@ -559,13 +563,21 @@ class ProxyServer:
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise SottovoceError("The proxy did not start.", hint="see the log (-v)")
+            if self._failed or not self._thread.is_alive():
+                raise InputError(
+                    f"Cannot listen on {self.host}:{self._port}.",
+                    hint="another program may use that port; choose one with --port",
+                )
+            if time.monotonic() > deadline:
+                raise SottovoceError("The proxy did not start in time.", hint="see the log (-v)")
             time.sleep(0.02)
         return self
 
     def _run(self) -> None:
-        self._server.run(sockets=[self._sock])
+        try:
+            self._server.run()
+        except SystemExit:  # uvicorn's answer to an address it cannot bind
+            self._failed = True
 
     def wait(self, poll: float = 0.5) -> None:
         """Block until the server stops (Ctrl-C raises KeyboardInterrupt here)."""
@@ -578,30 +590,12 @@ class ProxyServer:
         self.app.close()
         if self._thread is not None:
             self._thread.join(10)
-        with contextlib.suppress(OSError):
-            self._sock.close()
 
     def __enter__(self) -> ProxyServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host.strip("[]"), port))
-    except OSError as exc:
-        sock.close()
-        raise InputError(
-            f"Cannot listen on {host}:{port} ({exc.strerror or exc}).",
-            hint="another program may use that port; choose one with --port",
-        ) from exc
-    sock.set_inheritable(True)
-    return sock
 
 
 def serve_in_thread(service: ProxyService, token: str, host: str, port: int) -> ProxyServer:

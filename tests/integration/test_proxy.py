@@ -379,6 +379,18 @@ def test_loopback_is_always_fine(host: str) -> None:
     check_bind(host)
 
 
+def test_a_name_other_than_localhost_counts_as_reachable() -> None:
+    with pytest.raises(InputError, match="--allow-remote"):
+        check_bind("my-laptop.example")
+
+
+def test_a_port_in_use_is_a_clear_error(proxy: ProxyServer, store: Store, analyzer: Analyzer) -> None:
+    s = Settings(cloud_base_url="http://127.0.0.1:9/v1")
+    assistant = Assistant(s, store, cloud=None, local=None, analyzer=analyzer)
+    with pytest.raises(InputError, match=f"Cannot listen on 127.0.0.1:{proxy.port}"):
+        ProxyServer(ProxyApp(ProxyService(assistant), TOKEN), "127.0.0.1", proxy.port).start()
+
+
 def test_tls_serves_https(store: Store, analyzer: Analyzer, echo: EchoCloud, tmp_path: Path) -> None:
     cert, key = self_signed(tmp_path)
     s = Settings(cloud_base_url=echo.base_url, cloud_model="echo-capable", approval_policy=ApprovalPolicy.NEVER)
