@@ -27,7 +27,36 @@ def take_env_passphrase() -> str | None:
     the person opens from the app) inherits the environment: the secret must
     not stay there.
     """
+    if PASSPHRASE_ENV not in os.environ:
+        return None
+    _scrub_environment_block(PASSPHRASE_ENV)
     return os.environ.pop(PASSPHRASE_ENV, None) or None
+
+
+def _scrub_environment_block(name: str) -> None:
+    """Overwrite the variable's value where the process received it (Linux).
+
+    Removing a variable leaves its text in the memory the process started
+    with, which ``/proc/PID/environ`` shows to every process of the same user.
+    The value is zeroed there before it is removed. Best effort: where this
+    cannot be done the variable is still removed.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        env = ctypes.POINTER(ctypes.c_void_p).in_dll(ctypes.CDLL(None), "environ")
+        prefix = name.encode() + b"="
+        i = 0
+        while env[i]:
+            address = env[i]
+            entry = ctypes.string_at(address)
+            if entry.startswith(prefix):
+                ctypes.memset(address + len(prefix), 0, len(entry) - len(prefix))
+            i += 1
+    except (OSError, ValueError, AttributeError):  # no libc symbol: removing it must do
+        return
 
 
 def _ask(prompt: str, env: str | None, confirm: bool = False) -> str:

@@ -362,6 +362,21 @@ def test_the_passphrase_is_taken_out_of_the_environment_once_read(
     assert child.stdout.strip() == "None"
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/PID/environ")
+def test_the_passphrase_is_not_left_in_the_memory_the_process_started_with() -> None:
+    """``/proc/PID/environ`` (readable by the same user's processes) no longer shows it."""
+    code = (
+        "from app.vault import take_env_passphrase\n"
+        "assert take_env_passphrase() == 'a passphrase to scrub'\n"
+        "print(b'a passphrase to scrub' in open('/proc/self/environ', 'rb').read())\n"
+    )
+    env = {**os.environ, "SOTTOVOCE_PASSPHRASE": "a passphrase to scrub", "PYTHONPATH": str(ROOT)}
+    child = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert child.stdout.strip() == "False"
+
+
 def test_missing_key_description_and_directory(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="directory"):
         Store.open(tmp_path, "pw")
