@@ -45,11 +45,13 @@ log = logging.getLogger(__name__)
 
 def render_payload(request: ApprovalRequest) -> str:
     """The payload as HTML: each message verbatim, placeholders and markers highlighted."""
-    clear_values = [e.value for e in request.entities if not e.protected and e.value]
+    # Values the person chose to send stand out; those the type policy sends are marked quietly.
+    chosen = [e.value for e in request.entities if not e.protected and e.value and _by_person(e.reason)]
+    policy = [e.value for e in request.entities if not e.protected and e.value and not _by_person(e.reason)]
     parts = []
     for m in request.messages:
         role = html.escape(m.get("role", "?"))
-        body = _mark(m.get("content", ""), clear_values)
+        body = _mark(m.get("content", ""), chosen, policy)
         parts.append(
             f"<div style='margin-bottom:10px'>"
             f"<div style='color:{COLORS.muted.name()};font-weight:600'>{role}</div>"
@@ -58,21 +60,27 @@ def render_payload(request: ApprovalRequest) -> str:
     return "".join(parts)
 
 
-def _mark(text: str, clear_values: list[str]) -> str:
+def _by_person(reason: str) -> bool:
+    return not reason or reason.startswith("your choice")
+
+
+def _mark(text: str, chosen: list[str], policy: list[str] | None = None) -> str:
     marks: list[tuple[int, int, str]] = []
     for m in PLACEHOLDER_RE.finditer(text):
         marks.append((m.start(), m.end(), "ph"))
     for m in re.finditer(re.escape(WITHHELD), text):
         marks.append((m.start(), m.end(), "withheld"))
-    for v in clear_values:
-        for m in re.finditer(re.escape(v), text):
-            marks.append((m.start(), m.end(), "clear"))
+    for kind, values in (("clear", chosen), ("policy", policy or [])):
+        for v in values:
+            for m in re.finditer(re.escape(v), text):
+                marks.append((m.start(), m.end(), kind))
     marks.sort()
     out, pos = [], 0
     styles = {
         "ph": f"background:{COLORS.placeholder_bg.name()};color:{COLORS.entity.name()};font-weight:600",
         "withheld": f"background:{COLORS.local_bg.name()};color:{COLORS.local_fg.name()}",
         "clear": f"background:#fbe3e0;color:{COLORS.exposed.name()};font-weight:600",
+        "policy": f"color:{COLORS.sent.name()};text-decoration:underline",
     }
     for a, b, kind in marks:
         if a < pos:
@@ -136,8 +144,8 @@ class ApprovalDialog(QDialog):
         self.payload.setObjectName("approval-payload")
         self.payload.setOpenLinks(False)
 
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Protect", "Placeholder", "What it is", "Value"])
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["Protect", "Placeholder", "What it is", "Value", "Why"])
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setShowGrid(False)
@@ -204,14 +212,19 @@ class ApprovalDialog(QDialog):
                 what = DESCRIPTIONS[EntityType(e.type)]
             except ValueError:
                 what = e.type
+            why = e.reason or "a private detail: replaced by its placeholder"
             cells = [
                 check,
                 QTableWidgetItem(e.placeholder or "(as written)"),
                 QTableWidgetItem(what),
                 QTableWidgetItem(e.value),
+                QTableWidgetItem(why),
             ]
+            cells[4].setToolTip(why)
             if not e.placeholder:
-                cells[1].setToolTip("You chose in the editor to send this value as written.")
+                # Sent in clear by the type policy or by a choice in the editor; the
+                # editor is where it can be protected (the payload is rebuilt there).
+                cells[1].setToolTip(f"Sent as written: {why}. Protect it in the editor.")
             for j, c in enumerate(cells):
                 if j:
                     c.setFlags(Qt.ItemFlag.ItemIsEnabled)

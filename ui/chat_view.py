@@ -361,14 +361,12 @@ class ChatView(QWidget):
         if not text.strip():
             return
         analysis = self.editor.analysis
-        exposed = self.editor.overrides.exposed()
-        unprotect: list[tuple[int, int]] = []
         overrides: dict[int, Route] = {}
+        unprotect: list[tuple[int, int]] = []
+        protect: list[tuple[int, int]] = []
         if analysis is not None:
             overrides = self.editor.overrides.by_index(analysis)
-            unprotect = [
-                (e.start, e.end) for e in analysis.entities if text[e.start : e.end] in exposed
-            ]
+            unprotect, protect = self.editor.overrides.spans(analysis)
         if self._replace_from is not None:
             # Edit and resend: the edited message and what followed are replaced.
             self._remove_from(self._replace_from)
@@ -382,6 +380,7 @@ class ChatView(QWidget):
                 analysis=analysis,
                 overrides=overrides,
                 unprotect=unprotect,
+                protect=protect,
                 replace_from=self._replace_from,
             )
         )

@@ -228,12 +228,10 @@ class DraftView(QWidget):
         analysis = self.editor.analysis
         overrides: dict[int, Route] = {}
         unprotect: list[tuple[int, int]] = []
+        protect: list[tuple[int, int]] = []
         if analysis is not None:
-            exposed = self.editor.overrides.exposed()
             overrides = self.editor.overrides.by_index(analysis)
-            unprotect = [
-                (e.start, e.end) for e in analysis.entities if text[e.start : e.end] in exposed
-            ]
+            unprotect, protect = self.editor.overrides.spans(analysis)
         self._parts = []
         self._previous = self.draft.toPlainText()
         self.turns.start(
@@ -245,6 +243,7 @@ class DraftView(QWidget):
                 analysis=analysis,
                 overrides=overrides,
                 unprotect=unprotect,
+                protect=protect,
             )
         )
 

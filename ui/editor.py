@@ -74,7 +74,9 @@ class EditorOverrides:
 
     ``routes`` maps a sentence's text to the route the person chose;
     ``protect`` maps an entity's text to whether it is replaced by a
-    placeholder (True, the default) or sent as written (False).
+    placeholder (True) or sent as written (False); a value not in it follows
+    the type policy (:mod:`core.policy`): a person's name is protected, a
+    public brand or, at the default level, a city leaves as written.
     """
 
     routes: dict[str, Route] = field(default_factory=dict)
@@ -87,8 +89,28 @@ class EditorOverrides:
             chosen = self.routes.get(plan.sentence.text)
             if chosen is not None and chosen != model_route(plan):
                 plan.route, plan.overridden = chosen, True
-            plan.protected = [self.protect.get(text[e.start : e.end], True) for e in plan.entities]
+            policy = (
+                [d.protect for d in plan.decisions]
+                if len(plan.decisions) == len(plan.entities)
+                else [True] * len(plan.entities)
+            )
+            plan.protected = [
+                self.protect.get(text[e.start : e.end], by_policy)
+                for e, by_policy in zip(plan.entities, policy, strict=True)
+            ]
         return analysis
+
+    def spans(self, analysis: Analysis) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """The entity spans of ``analysis`` the person chose to send, and those chosen to protect."""
+        text = analysis.text
+        send, keep = [], []
+        for e in analysis.entities:
+            chosen = self.protect.get(text[e.start : e.end])
+            if chosen is False:
+                send.append((e.start, e.end))
+            elif chosen is True:
+                keep.append((e.start, e.end))
+        return send, keep
 
     def by_index(self, analysis: Analysis) -> dict[int, Route]:
         """Route overrides as sentence index -> route for ``analysis``."""
@@ -124,7 +146,19 @@ def _formats() -> dict[str, QTextCharFormat]:
     exposed.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
     exposed.setUnderlineColor(COLORS.exposed)
     exposed.setForeground(COLORS.exposed)
-    return {"local": local, "remote": cloud, "entity": entity, "exposed": exposed}
+    # Found, but sent as written by the type policy (a public name, a city at this level).
+    sent = QTextCharFormat()
+    sent.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
+    sent.setUnderlineColor(COLORS.sent)
+    return {"local": local, "remote": cloud, "entity": entity, "exposed": exposed, "sent": sent}
+
+
+def entity_mark(plan: SentencePlan, i: int, protected: bool) -> str:
+    """How entity ``i`` is marked: protected, sent by the policy, or sent by the person's choice."""
+    if protected:
+        return "entity"
+    by_policy = i < len(plan.decisions) and not plan.decisions[i].protect
+    return "sent" if by_policy else "exposed"
 
 
 class RoutingHighlighter(QSyntaxHighlighter):
@@ -137,7 +171,7 @@ class RoutingHighlighter(QSyntaxHighlighter):
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)  # owned by the document: both go together
         self.sentences: list[list[object]] = []  # [start, end, route]
-        self.entities: list[list[object]] = []  # [start, end, protected]
+        self.entities: list[list[object]] = []  # [start, end, mark]: entity, exposed or sent
         self._fmt = _formats()
 
     def set_analysis(self, analysis: Analysis | None) -> None:
@@ -145,8 +179,8 @@ class RoutingHighlighter(QSyntaxHighlighter):
         if analysis is not None:
             for p in analysis.plans:
                 self.sentences.append([p.sentence.start, p.sentence.end, str(p.route)])
-                for e, keep in zip(p.entities, p.protected, strict=True):
-                    self.entities.append([e.start, e.end, keep])
+                for i, (e, keep) in enumerate(zip(p.entities, p.protected, strict=True)):
+                    self.entities.append([e.start, e.end, entity_mark(p, i, keep)])
         self.rehighlight()
 
     def set_entities(self, entities: list[list[object]]) -> None:
@@ -177,8 +211,10 @@ class RoutingHighlighter(QSyntaxHighlighter):
         end = start + len(text)
         for a, b, route in self.sentences:
             self._paint(int(a), int(b), start, end, self._fmt[str(route)])  # type: ignore[call-overload]
-        for a, b, keep in self.entities:
-            fmt = QTextCharFormat(self._fmt["entity" if keep else "exposed"])
+        for a, b, mark in self.entities:
+            if isinstance(mark, bool):  # early marks: protected or not
+                mark = "entity" if mark else "exposed"
+            fmt = QTextCharFormat(self._fmt[str(mark)])
             self._paint(int(a), int(b), start, end, fmt, merge=True)  # type: ignore[call-overload]
 
     def _paint(
@@ -337,7 +373,8 @@ class RoutingLegend(QWidget):
         ("local", "Stays here"),
         ("remote", "To the cloud, anonymized"),
         ("entity", "Private → placeholder"),
-        ("exposed", "Sent as written"),
+        ("sent", "Public or low-risk: sent as written"),
+        ("exposed", "Sent as written by your choice"),
     )
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -513,14 +550,30 @@ class RoutingEditor(QWidget):
         self._show(a)
 
     def set_entity_protected(self, value: str, protect: bool) -> None:
-        """Replace ``value`` by a placeholder (True) or send it as written (False)."""
-        if protect:
+        """Replace ``value`` by a placeholder (True) or send it as written (False).
+
+        A choice that matches the type policy's own decision is forgotten, so
+        the value follows the policy again (and the slider) from then on.
+        """
+        a = self.analysis
+        policy = self._policy_decision(value)
+        if policy is not None and policy == protect:
             self.overrides.protect.pop(value, None)
         else:
-            self.overrides.protect[value] = False
-        a = self.analysis
+            self.overrides.protect[value] = protect
         if a is not None:
             self._show(self.overrides.apply(a))
+
+    def _policy_decision(self, value: str) -> bool | None:
+        """Whether the type policy protects ``value`` in the current analysis (None: not found)."""
+        a = self.analysis
+        if a is None:
+            return None
+        for plan in a.plans:
+            for e, d in zip(plan.entities, plan.decisions, strict=False):
+                if a.text[e.start : e.end] == value:
+                    return d.protect
+        return None
 
     def reset_overrides(self) -> None:
         self.overrides.clear()
@@ -653,6 +706,8 @@ class RoutingEditor(QWidget):
             short = value if len(value) <= 30 else value[:29] + "…"
             if plan.protected[ent]:
                 act2 = menu.addAction(f"Send “{short}” as written")
+            elif entity_mark(plan, ent, False) == "sent":
+                act2 = menu.addAction(f"Protect “{short}” (the policy sends it)")
             else:
                 act2 = menu.addAction(f"Protect “{short}” again")
             act2.triggered.connect(
@@ -702,14 +757,15 @@ def explain_plan(
         for j, (e, keep) in enumerate(zip(plan.entities, plan.protected, strict=True)):
             value = esc(analysis.text[e.start : e.end])
             kind = esc(DESCRIPTIONS.get(e.type, str(e.type)))
-            fate = (
-                ("withheld with the sentence" if local else "replaced by a placeholder")
-                if keep
-                else "<span style='color:#c0392b'>sent as written</span>"
-            )
+            if keep:
+                fate = "withheld with the sentence" if local else "replaced by a placeholder"
+            elif entity_mark(plan, j, keep) == "sent":
+                fate = f"<span style='color:{COLORS.sent.name()}'>sent as written</span>"
+            else:
+                fate = f"<span style='color:{COLORS.exposed.name()}'>sent as written</span>"
             text = (
                 f"“{value}” — {kind} ({esc(str(e.type))}); found by {esc(_views(e))}; "
-                f"score {e.score:.2f}; {fate}"
+                f"score {e.score:.2f}; {fate}; <i>{esc(plan.reason(j))}</i>"
             )
             items.append(f"<li>{'<b>' + text + '</b>' if j == focus else text}</li>")
         lines.append("<ul style='margin:0'>" + "".join(items) + "</ul>")

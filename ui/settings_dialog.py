@@ -39,6 +39,8 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSlider,
     QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -48,6 +50,7 @@ from core.settings import Settings
 from ui import keys
 from ui.editor import AnalyzeFn, EditorOverrides, RoutingEditor
 from ui.errors import report
+from ui.theme import COLORS
 from ui.workers import Worker, run_in_thread
 
 log = logging.getLogger(__name__)
@@ -233,6 +236,56 @@ class RiskSlider(QWidget):
     def _changed(self, *_: object) -> None:
         self.value_label.setText(f"λ = {self.value():.1f}")
         self.valueChanged.emit(self.value())
+
+
+class PolicyTable(QWidget):
+    """What the type policy protects at the slider's level: a row per kind of value.
+
+    Direct identifiers are always protected; each quasi-identifier has the level
+    from which it is protected; public entities leave below the top of the
+    slider (see :mod:`core.policy`). The table follows the slider as it moves.
+    """
+
+    def __init__(self, risk_lambda: float, parent: QWidget | None = None) -> None:
+        from core.policy import PUBLIC_MAX, QUASI_THRESHOLDS
+
+        super().__init__(parent)
+        rows: list[tuple[str, float | None, str]] = [
+            ("names of people, contact details, ID and account numbers, addresses, "
+             "exact dates and dates of birth, credentials", None, "direct identifiers"),
+            *((kind, t, "quasi-identifier") for kind, t in sorted(QUASI_THRESHOLDS.items(), key=lambda x: x[1])),
+            ("public companies, brands, countries, universities, agencies", PUBLIC_MAX, "public"),
+        ]
+        self._rows = rows
+        self.table = QTableWidget(len(rows), 3, self)
+        self.table.setHorizontalHeaderLabels(["Kind of value", "Protected from level", "At this level"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setAccessibleName("What is protected at this privacy level")
+        for i, (kind, threshold, family) in enumerate(rows):
+            item = QTableWidgetItem(kind)
+            item.setToolTip(f"{kind}: {family}")
+            self.table.setItem(i, 0, item)
+            self.table.setItem(i, 1, QTableWidgetItem("always" if threshold is None else f"{threshold:g}"))
+        self.table.resizeColumnsToContents()
+        self.table.setMaximumHeight(self.table.verticalHeader().length() + 34)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.table)
+        self.set_risk_lambda(risk_lambda)
+
+    def set_risk_lambda(self, value: float) -> None:
+        for i, (_kind, threshold, _family) in enumerate(self._rows):
+            protected = threshold is None or value >= threshold
+            item = QTableWidgetItem("protected" if protected else "sent as written")
+            item.setForeground(COLORS.entity if protected else COLORS.sent)
+            self.table.setItem(i, 2, item)
+
+    def protected_at(self, row: int) -> bool:
+        item = self.table.item(row, 2)
+        return item is not None and item.text() == "protected"
 
 
 class GgufPicker(QWidget):
@@ -517,6 +570,12 @@ class SettingsDialog(QDialog):
             )
         lay.addLayout(form)
         if page == "Privacy":
+            policy_box = QGroupBox("What leaves as written at this level (the type policy)")
+            play = QVBoxLayout(policy_box)
+            self.policy_table = PolicyTable(self._original.risk_lambda)
+            play.addWidget(self.policy_table)
+            lay.addWidget(policy_box)
+            self.risk.valueChanged.connect(self.policy_table.set_risk_lambda)
             box = QGroupBox("Preview: how the text in the editor would be routed")
             blay = QVBoxLayout(box)
             self.preview = RoutingEditor(

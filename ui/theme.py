@@ -34,7 +34,8 @@ class Palette:
     cloud_bg: QColor
     cloud_fg: QColor
     entity: QColor  # protected entity underline
-    exposed: QColor  # entity sent as written
+    exposed: QColor  # entity sent as written (the person's choice)
+    sent: QColor  # entity sent as written by the type policy (public, or low-risk at this level)
     placeholder_bg: QColor
     muted: QColor
 
@@ -46,6 +47,7 @@ COLORS = Palette(
     cloud_fg=QColor("#2364aa"),
     entity=QColor("#6b3fa0"),
     exposed=QColor("#c0392b"),
+    sent=QColor("#6b7280"),
     placeholder_bg=QColor("#ece3f7"),
     muted=QColor("#6b7280"),
 )
@@ -191,6 +193,8 @@ def underline_sample(kind: str, width: int = 34, height: int = 16) -> QPixmap:
         color, style = COLORS.cloud_fg, "none"
     elif kind == "entity":
         color, style = COLORS.entity, "solid"
+    elif kind == "sent":
+        color, style = COLORS.sent, "dash"
     else:
         color, style = COLORS.exposed, "wave"
     p.setPen(QPen(QColor("#222222")))
@@ -201,6 +205,9 @@ def underline_sample(kind: str, width: int = 34, height: int = 16) -> QPixmap:
         p.drawLine(QPointF(3, y), QPointF(width - 3, y))
     elif style == "dot":
         p.setPen(QPen(color, 1.5, Qt.PenStyle.DotLine))
+        p.drawLine(QPointF(3, y), QPointF(width - 3, y))
+    elif style == "dash":
+        p.setPen(QPen(color, 1.5, Qt.PenStyle.DashLine))
         p.drawLine(QPointF(3, y), QPointF(width - 3, y))
     elif style == "wave":
         p.setPen(QPen(color, 1.3))

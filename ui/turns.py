@@ -59,6 +59,7 @@ class TurnRequest:
     analysis: Analysis | None = None  # the editor's analysis of exactly ``text``
     overrides: dict[int, Route] = field(default_factory=dict)
     unprotect: list[tuple[int, int]] = field(default_factory=list)
+    protect: list[tuple[int, int]] = field(default_factory=list)  # what the policy would send
     replace_from: int | None = None  # edit and resend / regenerate: drop from this message
 
 
@@ -136,6 +137,7 @@ class TurnController(QObject):
             req.kind,
             overrides=req.overrides or None,
             unprotect=req.unprotect,
+            protect=req.protect,
             analysis=analysis,
             replace_from=req.replace_from if req.conversation_id is not None else None,
         )

@@ -65,11 +65,8 @@ class FakeStore:
     ("remote", "expected_out", "leaked"),
     [
         ((False, False, False), "", 0),
-        (
-            (True, True, True),
-            "Hi, I am [PERSON_1]. I live in [LOCATION_1]. What is a good soup?",
-            0,
-        ),
+        # At lambda 5 the type policy sends a city (a quasi-identifier) as written.
+        ((True, True, True), "Hi, I am [PERSON_1]. I live in Oslo. What is a good soup?", 1),
         ((False, False, True), f"{WITHHELD} What is a good soup?", 0),
         ((True, False, True), f"Hi, I am [PERSON_1]. {WITHHELD} What is a good soup?", 0),
     ],
@@ -79,6 +76,13 @@ def test_outbound_is_the_products_anonymized_text(remote, expected_out, leaked):
     text, n = ep.route(remote)
     assert text == expected_out == outbound(ep, remote)
     assert n == leaked
+
+
+def test_a_high_lambda_protects_the_city_too():
+    ep = make_episode([[NAME], [CITY], []], ["Anna Berg", "Oslo"])
+    text, n = ep.route((True, True, True), 10.0)
+    assert text == "Hi, I am [PERSON_1]. I live in [LOCATION_1]. What is a good soup?"
+    assert n == 0
 
 
 def test_an_undetected_unit_in_a_remote_sentence_leaks():

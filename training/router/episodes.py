@@ -11,8 +11,12 @@ its thresholds), embeddings by content. When the NER view joins the detector,
 only detection and the anonymized embeddings are recomputed.
 
 :func:`outbound` and :func:`leaked_units` are the exact leak of a routing: the
-same :func:`core.analyze.compose_outbound` and :class:`core.box.PrivacyBox`
-the product uses, and EVALUATION.md's normalized match of the gold units.
+same :func:`core.analyze.compose_outbound`, type policy
+(:class:`core.policy.TypePolicy`, at the routing's lambda: which detected
+values leave in clear) and :class:`core.box.PrivacyBox` the product uses, and
+EVALUATION.md's normalized match of the gold units. Training composes only;
+evaluation (``settle=``) also runs the product's settling pass, which
+re-detects on the composed text, exactly as a turn does.
 """
 
 from __future__ import annotations
@@ -30,10 +34,19 @@ from typing import Any
 import numpy as np
 
 import models
-from core.analyze import Analysis, Route, SentencePlan, assign, compose_outbound
+from core.analyze import (
+    Analysis,
+    Route,
+    SentencePlan,
+    _distinctive,
+    assign,
+    compose_outbound,
+    settle,
+)
 from core.box import PrivacyBox
 from core.detect.base import Detector
 from core.entities import EntityType
+from core.policy import PUBLIC_MAX, QUASI_THRESHOLDS, TypePolicy, protection
 from core.router.policy import cloud_view
 from core.segment import Segmenter
 from core.spans import Sentence, Span
@@ -68,7 +81,7 @@ class Episode:
     ntok_anon: np.ndarray  # float32[n], word pieces per sentence anonymized
     det: np.ndarray  # float32[n, DETECT_DIM]
     target: str | None = None
-    _outbound: dict[tuple[bool, ...], tuple[str, int]] = field(default_factory=dict, repr=False)
+    _outbound: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict, repr=False)
 
     @property
     def gold_sentence(self) -> np.ndarray:
@@ -85,12 +98,18 @@ class Episode:
     def detected_sentence(self) -> np.ndarray:
         return np.array([bool(e) for e in self.entities], dtype=bool)
 
-    def route(self, remote: Sequence[bool]) -> tuple[str, int]:
-        """The outbound text of a routing and how many located units it leaks (memoized)."""
-        key = tuple(bool(r) for r in remote)
+    def route(
+        self, remote: Sequence[bool], risk_lambda: float = 5.0, settle_with: Detector | None = None
+    ) -> tuple[str, int]:
+        """The outbound text of a routing and how many located units it leaks (memoized).
+
+        The type policy's decisions change only where lambda crosses a threshold,
+        so the memo is kept per band of lambda.
+        """
+        key = (*(bool(r) for r in remote), lambda_band(risk_lambda), settle_with is not None)
         hit = self._outbound.get(key)
         if hit is None:
-            text = outbound(self, key)
+            text = outbound(self, [bool(r) for r in remote], risk_lambda, settle_with)
             hit = (text, leaked_units(self.units, text))
             if len(self._outbound) < 4096:
                 self._outbound[key] = hit
@@ -100,20 +119,51 @@ class Episode:
 # --- the exact leak -------------------------------------------------------------------
 
 
+_POLICY: list[TypePolicy] = []
+
+
+def type_policy() -> TypePolicy:
+    """The product's type policy (the shipped lexicon), built once."""
+    if not _POLICY:
+        _POLICY.append(TypePolicy())
+    return _POLICY[0]
+
+
+def lambda_band(risk_lambda: float) -> int:
+    """Which of the policy's thresholds ``risk_lambda`` has passed (decisions are equal within a band)."""
+    return sum(risk_lambda >= t for t in sorted({*QUASI_THRESHOLDS.values(), PUBLIC_MAX}))
+
+
 def analysis_of(ep: Episode, remote: Sequence[bool], risk_lambda: float = 5.0) -> Analysis:
-    """The product's :class:`Analysis` for a given routing of an episode."""
+    """The product's :class:`Analysis` for a given routing of an episode, with the type policy."""
+    decisions = protection(ep.text, ep.entities, risk_lambda, type_policy())
     plans = [
-        SentencePlan(i, s, Route.REMOTE if r else Route.LOCAL, 1.0 if r else 0.0, list(ents))
-        for i, (s, ents, r) in enumerate(zip(ep.sentences, ep.entities, remote, strict=True))
+        SentencePlan(
+            i, s, Route.REMOTE if r else Route.LOCAL, 1.0 if r else 0.0, list(ents), decisions=ds
+        )
+        for i, (s, ents, r, ds) in enumerate(
+            zip(ep.sentences, ep.entities, remote, decisions, strict=True)
+        )
     ]
     return Analysis(ep.text, plans, risk_lambda, "training")
 
 
-def outbound(ep: Episode, remote: Sequence[bool]) -> str:
+def outbound(
+    ep: Episode,
+    remote: Sequence[bool],
+    risk_lambda: float = 5.0,
+    settle_with: Detector | None = None,
+) -> str:
     """The user content the cloud would receive: remote sentences anonymized by a fresh box."""
     if not any(remote):
         return ""
-    return compose_outbound(analysis_of(ep, remote), PrivacyBox())
+    policy = type_policy()
+    analysis = analysis_of(ep, remote, risk_lambda)
+    box = PrivacyBox()
+    text = compose_outbound(analysis, box, _distinctive(policy.lexicon))
+    if settle_with is None:
+        return text
+    return settle(text, box, settle_with, analysis, policy).text
 
 
 def outbound_verbatim(ep: Episode) -> str:
@@ -154,15 +204,17 @@ def detector_fingerprint(detector: Detector) -> str:
     and lists. The router's cache of detections and its manifest use it.
     """
     import core.detect.base
+    import core.detect.refine
+    import core.detect.tokens
     import core.spans
 
     h = hashlib.sha256()
-    for mod in (core.detect.base, core.spans):
+    for mod in (core.detect.base, core.detect.refine, core.detect.tokens, core.spans):
         h.update(inspect.getsource(mod).encode())
     for view in detector.views:
         h.update(_class_source(type(view)))
         h.update(f"{getattr(view, 'name', '')}:{getattr(view, 'version', '')}".encode())
-    for name in ("ner",):
+    for name in ("ner", "lexicon"):
         manifest = models.artifact_dir(name) / "manifest.json"
         if manifest.exists():
             h.update(manifest.read_bytes())

@@ -3,7 +3,8 @@
 Every system routes the same queries with the same segmentation and the same
 detected spans (the product's default detector), and every figure is computed
 on the exact outbound user content the product would send
-(:func:`core.analyze.compose_outbound` with a fresh privacy box). Learned
+(:func:`core.analyze.compose_outbound` with a fresh privacy box, the type policy at the
+system's lambda, and the settling pass of a real turn). Learned
 policies run the way the app runs them: the ONNX encoder and the ONNX policy
 through :class:`core.router.policy.PolicyRouter`, decision ``p_remote >= 0.5``.
 
@@ -235,8 +236,13 @@ def run_systems(
     evaluator: Evaluator,
     models_dir: Path | None = None,
     sweep: Sequence[float] = SWEEP,
+    detector: Any | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
-    """Every baseline at lambda 5 and the shipped policy over ``sweep``."""
+    """Every baseline at lambda 5 and the shipped policy over ``sweep``.
+
+    Payloads are the product's: the type policy at each system's lambda, and,
+    with ``detector``, the settling pass a turn runs before anything leaves.
+    """
     from core.router.encoder import SentenceEncoder, load_artifact
     from core.router.policy import PolicyRouter, cloud_view
 
@@ -244,7 +250,9 @@ def run_systems(
     heuristic = HeuristicRouter()
 
     def fixed(fn: Callable[[Episode], np.ndarray]) -> list[tuple[str, np.ndarray]]:
-        return [(outbound(e, fn(e).tolist()), fn(e)) for e in episodes]
+        return [
+            (outbound(e, fn(e).tolist(), DEFAULT_LAMBDA, detector), fn(e)) for e in episodes
+        ]
 
     t0 = time.perf_counter()
     systems["all-local"] = summarize(
@@ -289,7 +297,7 @@ def run_systems(
         out = []
         for e, emb, det in zip(episodes, embeddings, dets, strict=True):
             r = router.route_features(emb, det, lam) >= 0.5
-            out.append((outbound(e, r.tolist()), r))
+            out.append((outbound(e, r.tolist(), lam, detector), r))
         return out
 
     for name, router in routers.items():
@@ -530,7 +538,7 @@ def evaluate_file(
         EmbeddingStore(cache, "minilm-512", SentenceEmbedder(max_tokens=512, batch_size=16))
     )
     evaluator = Evaluator(episodes, exact, PooledRetention(store), judge)
-    systems, sweep, timing = run_systems(episodes, evaluator, models_dir)
+    systems, sweep, timing = run_systems(episodes, evaluator, models_dir, detector=detector)
     judge_name = judge.name if judge is not None else "proxy"
     info = {
         "title": f"{data.name} ({split})",

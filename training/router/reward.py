@@ -36,7 +36,7 @@ def reward(
     penalty: str = "quadratic",
 ) -> Outcome:
     """The reward of one routing of one episode at one lambda."""
-    text, leaked = ep.route(remote)
+    text, leaked = ep.route(remote, risk_lambda)
     leak = leaked / len(ep.units) if ep.units else 0.0
     gain = judge.gain(ep, remote, text)
     r = gain - risk_lambda * leak ** PENALTIES[penalty]
