@@ -142,6 +142,8 @@ _PUBLIC_KINDS_BY_TYPE = {
     EntityType.LOCATION: {"country", "region"},
     EntityType.NRP: {"country", "region", "org"},
     EntityType.OTHER: {"company", "company-word", "brand", "org", "country", "drug"},
+    # A product of a public brand the model read as a code ("Garmin Forerunner 265").
+    EntityType.ID: set(),
     # A name the model typed as a person is public only when the lexicon knows
     # it as a company or brand and nothing around it says person (see decide).
     EntityType.PERSON: {"company", "brand"},
@@ -211,7 +213,7 @@ class TypePolicy:
 
     def _public_kind(self, text: str, span: Span, value: str) -> str | None:
         allowed = _PUBLIC_KINDS_BY_TYPE.get(span.type)
-        if not allowed:
+        if allowed is None:
             return None
         kind = self.lexicon.public_kind(value)
         if span.type is EntityType.PERSON:
@@ -228,6 +230,7 @@ class TypePolicy:
             first
             and span.type is not EntityType.PERSON
             and not _PRIVATE_ORG.search(value)
+            and _PRODUCT.fullmatch(value)
             and self.lexicon.public_kind(first) in {"company", "company-word", "brand"}
         ):
             return "public brand's product"
@@ -247,6 +250,9 @@ _KIND_NAMES = {
     "company-word": "company",
 }
 _ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
+#: A brand's product: the brand, then up to four words, model names or short numbers
+#: (never a long run of digits: "Tesla 5YJ3E1EA7KF317000" is a vehicle's number).
+_PRODUCT = re.compile(r"\S+(?:\s+(?:[A-Za-z][\w\-+]*|\d{1,4}[A-Za-z]{0,3}|[A-Z]{1,4}\d{1,4}[A-Za-z]?)){1,4}")
 
 
 def _person_context(text: str, span: Span) -> bool:

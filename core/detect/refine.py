@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 
 #: NER-only spans below this (calibrated) score are "unsure" for rule 4.
 UNSURE = 0.8
+#: Below this the model barely proposed the span (0.5 is its decoding threshold).
+BARELY = 0.6
 #: A word this frequent in English (Zipf) is a common word for rule 4.
 COMMON_ZIPF = 3.5
 #: A lower-case word this frequent is a function word ("of", "and"): never a value.
@@ -89,7 +91,7 @@ _PER = r"(?:\s?(?:/|per\s|a\s)(?:day|night|week|month|year|hr|hour|yr|mo|wk|pers
 _SECTION_WORDS = (
     r"sections?|secs?\.?|§§?|ss?\.|articles?|arts?\.|chapters?|ch\.|rules?|clauses?|paragraphs?|"
     r"paras?\.|schedules?|parts?|titles?|regulations?|regs?\.|subsections?|amendments?|"
-    r"recitals?|annex|appendix|items?|points?|questions?|steps?|pages?|pp?\."
+    r"recitals?|annex|appendix|items?|points?|questions?|steps?|pages?|pp?\.|forms?|lines?"
 )
 _LAW_TAIL = (
     r"Act|Code|Regulations?|Directive|Statute|Constitution|Convention|Treaty|Ordinance|"
@@ -106,6 +108,11 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
     # Blood pressure "160/95" (checked for plausibility below).
     ("blood pressure", r"(?<![\w/.])(\d{2,3})\s?/\s?(\d{2,3})(?:\s?mm\s?hg)?(?![\w/.])", re.IGNORECASE),
+    # Reference ranges and ratios: "(ref 7-56)", "20-41", "50/50", "3:1".
+    ("quantity", r"(?<=\(ref\s)\d+(?:\.\d+)?\s?[-–]\s?\d+(?:\.\d+)?|\(\s?\d+(?:\.\d+)?\s?[-–]\s?\d+(?:\.\d+)?\s?\)", re.IGNORECASE),
+    ("quantity", r"(?<![\w/.])(?:[4-9]\d|1\d\d)/(?:[4-9]\d|1\d\d)(?![\w/.])", 0),
+    # School years, quarters, tax years: "Year 9", "Q1", "2023-24".
+    ("period", r"\bYear\s\d{1,2}\b|\bQ[1-4]\b|\b(?:19|20)\d{2}[-–/](?:\d{2})\b(?![-/.]\d)", 0),
     # Durations and counts: "6 weeks", "2 puffs", "4 times a day", "x3".
     ("quantity", r"(?<![\w.])x\s?\d{1,3}(?![\w.])", re.IGNORECASE),
     ("frequency", r"\b(?:once|twice|\d{1,2}\s?(?:x|times))\s+(?:a|per|each|every)\s+(?:day|week|month|year|night|hour)\b", re.IGNORECASE),
@@ -124,6 +131,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # calls, camelCase names, snake_case with a code neighbour, file names.
     ("code", r"(?<![\w@/.])(?:[A-Za-z_][\w]*\.)+[A-Za-z_]*(?:[a-z][A-Z]|Error|Exception|Warning)[\w]*(?![\w@])", 0),
     ("code", r"(?<![\w@/])[A-Za-z_][\w.]*(?:::|->)[\w:~<>]+", 0),
+    ("code", r"(?<![\w@/.])[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*\.[a-z0-9]*_[a-z0-9_]*(?![\w@])", 0),  # "pm.max_children"
+    # An SSH remote of a public forge is no one's address: "git@gitlab.com".
+    ("code", r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b", 0),
     ("code", r"(?<![\w@/.])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?:\(\))?(?![\w@])", 0),
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\(\)", 0),
     ("code", r"(?<![\w@/.\\])[\w\-]+\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb)(?![\w.])", re.IGNORECASE),
@@ -150,6 +160,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # "the Landlord and Tenant Act 1985", "§ 1983", "Title VII".
     ("law", rf"\b(?:[A-Z][\w.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
     ("law", r"\b(?:[a-z]+\s+(?:and|of|for|&)\s+)?[a-z]+\s+(?:act|code|regulations?|directive)\s+(?:of\s+)?\d{4}\b", 0),
+    ("law", r"\b(?:schedule|form|annex|appendix|exhibit|part)\s[A-Z]\b", re.IGNORECASE),
     ("law", rf"(?:{_SECTION_WORDS})\s?(?:\d+[\w.]*(?:\(\w{{1,4}}\))*|[IVXLC]+\b)(?:\s?(?:,|and|or|-|–|to)\s?\d+[\w.]*(?:\(\w{{1,4}}\))*)*", re.IGNORECASE),
     ("law", r"\b\d+\s?(?:U\.?S\.?C\.?|C\.?F\.?R\.?)\s?§*\s?\d+[\w.]*", 0),
     # EU acts by number: "Directive 2006/112/EC", "Regulation (EU) 2016/679", "261/2004".
@@ -186,6 +197,9 @@ LABEL_WORDS = frozenset(
     employee staff student registration plate vin tax vat""".split()
 )
 
+#: Short labels that belong to the value after them ("MRN KDH-77419", "ID W284719305").
+CODE_LABELS = frozenset({"mrn", "id", "ssn", "dob", "nhs", "nino", "vin", "pin", "no", "nr", "ref", "#"})
+
 #: Words near a bare small number that make it an age.
 _AGE_CONTEXT = re.compile(
     r"\b(?:son|daughter|child|kid|boy|girl|baby|toddler|teen|teenager|brother|sister|"
@@ -209,7 +223,7 @@ _DIGITS = re.compile(r"\d")
 
 
 _EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
-_URL = re.compile(r"(?:https?|ftp)://\S+|www\.\S+", re.IGNORECASE)
+_URL = re.compile(r"(?:https?|ftp)://\S+|www\.[\w\-]+\.[a-z]{2,}\S*", re.IGNORECASE)
 _IP = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){4,7}\b")
 @lru_cache(maxsize=1)
 def _rule_patterns() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
@@ -220,6 +234,8 @@ def _rule_patterns() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
     return [re.compile(p, flags) for p in USER_PATH], [re.compile(p, flags) for p in SECRET]
 
 
+#: An account, policy or record number, label allowed ("MRN KDH-77419", "#BX-55910273").
+_ACCOUNT_SHAPE = re.compile(r"(?:[A-Za-z#]{1,6}[\s:#.]{0,3})?#?[A-Z0-9]{0,6}[-\s]?\d[\dA-Z\- ]{2,24}", re.IGNORECASE)
 _STREET = re.compile(
     r"\b\d{1,6}[a-z]?,?\s+(?:[\w.'’\-]+\s+){0,4}(?:st|street|ave|avenue|rd|road|blvd|boulevard|"
     r"ln|lane|way|dr|drive|ct|court|pl|place|ter|terrace|close|cl|crescent|row|gardens|sq|square|"
@@ -251,7 +267,7 @@ def _format_ok(text: str, span: Span) -> bool:
     if t is EntityType.ADDRESS:
         return bool(_STREET.search(value) or _POSTCODE.search(value))
     if t in (EntityType.MRN, EntityType.ACCOUNT):
-        return digits >= 4 and "rules" in span.views
+        return digits >= 4 and bool(_ACCOUNT_SHAPE.fullmatch(value))
     return False
 
 
@@ -443,7 +459,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # A label ("invoice", "passport number") is no value; one the model
             # typed like the value right after it ("mrn CHSA-774291") goes with it.
             nxt = next((o for o in kept if 0 < o.start - span.end <= 2), None)
-            if nxt is None or nxt.type is not span.type:
+            if nxt is None or nxt.type is not span.type or value.casefold() not in CODE_LABELS:
                 continue
         if lexicon is not None and words and all(
             w.islower() and lexicon.zipf(w) >= FUNCTION_ZIPF for w in words
@@ -460,6 +476,15 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             # In a text written with capitals, a lower-case word the model was not
             # sure of is no name ("warehouse", "forklift", "salaried").
+            continue
+        if (
+            span.type is EntityType.OTHER
+            and _ner_only_unsure(span)
+            and span.views.get("ner", 0.0) < BARELY
+            and re.fullmatch(r"[A-Z]{2,8}|[^\w\s]*\w{1,3}[^\w\s]+\w*", value)
+        ):
+            # An acronym or a symbol the model barely took for "some other detail"
+            # ("VLOOKUP", "#N/A").
             continue
         if span.type is EntityType.OTHER and _ner_only_unsure(span) and lexicon is not None:
             found_words = re.findall(r"[^\W\d_]+", value)
@@ -489,7 +514,7 @@ def _apply_zones(
         if a < span.end
         and span.start < b
         and reason not in _WORD_ZONES
-        and not (id_context and reason != "placeholder")
+        and not (id_context and reason in _ID_LIKE_ZONES)
     ]
     pieces = [span]
     if covered:
@@ -529,6 +554,8 @@ def _only_words(
     return bool(inside) and all(any(za <= a and b <= zb for za, zb, _ in words) for a, b in inside)
 
 
+#: Zones whose matches could be identifiers after a word such as "account" or "ref".
+_ID_LIKE_ZONES = frozenset({"version", "port", "code", "law", "blood pressure"})
 #: Zones of single words: they drop a span made only of them, and never cut one.
 _WORD_ZONES = frozenset({"title", "term", "drug", "money-code"})
 _NAME_TYPES = frozenset(

@@ -77,7 +77,7 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         r"\b(?:account|acct|policy|member|subscriber|insurance|claim|group|invoice|order|"
         r"case|ticket|reference|ref|booking|confirmation|id|routing)\b"
         r"(?:\s+(?:number|no\.?|num|id|#))?[\s:#.]*(?:is\s+)?"
-        r"(#?[A-Z0-9]{0,6}[-]?\d[A-Z0-9-]{3,20})\b",
+        r"(?=#?[A-Z0-9-]*?(?:\d[A-Z-]*){4})(#?[A-Z0-9]{0,6}[-]?\d[A-Z0-9-]{3,20})\b",
         1,
         0.8,
     ),

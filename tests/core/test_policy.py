@@ -120,3 +120,18 @@ def test_an_exact_date_is_direct_a_partial_one_is_an_event(
     policy: TypePolicy, text: str, value: str, protect: bool
 ) -> None:
     assert decide(policy, text, value, T.DATE, 5.0).protect is protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t", "public"),
+    [
+        ("The item was a Garmin Forerunner 265 worth a lot.", "Garmin Forerunner 265", T.ID, True),
+        ("My Toyota RAV4 was scratched.", "Toyota RAV4", T.ORG, True),
+        ("My Tesla 5YJ3E1EA7KF317000 was towed.", "Tesla 5YJ3E1EA7KF317000", T.ID, False),
+    ],
+)
+def test_a_public_brands_product_passes_its_serial_number_does_not(
+    policy: TypePolicy, text: str, value: str, t: T, public: bool
+) -> None:
+    d = decide(policy, text, value, t, 5.0)
+    assert (d.family is Family.PUBLIC and not d.protect) is public

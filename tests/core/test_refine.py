@@ -170,3 +170,22 @@ def test_deny_list_values_are_kept_whole(lex) -> None:  # type: ignore[no-untype
     text = "Our product 500 mg Zorblax ships."
     out = refine(text, [s(text, "500 mg Zorblax", EntityType.OTHER, 1.0, "deny-list")], lex)
     assert values(text, out) == [("500 mg Zorblax", "OTHER")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("ALT 148 U/L (ref 7-56), AST 96 U/L today.", "7-56"),
+        ("We split it 50/50 then.", "50/50"),
+        ("She is in Year 9 now.", "Year 9"),
+        ("Revenue fell in Q1 again.", "Q1"),
+        ("For the 2023-24 tax year.", "2023-24"),
+        ("Report it on form 8949 and schedule D.", "form 8949"),
+        ("Report it on form 8949 and schedule D.", "schedule D"),
+        ("Set pm.max_children = 5 in the pool.", "pm.max_children"),
+        ("Run ssh -vT git@gitlab.com first.", "git@gitlab.com"),
+        ("My MRI claim ($2,870) was denied.", "$2,870"),
+    ],
+)
+def test_more_things_that_identify_nobody(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert covered(text, value, lex)
