@@ -295,7 +295,8 @@ class AnswerGuard:
         for sentence in split_sentences(merged):
             for m in _CAPITALIZED.finditer(sentence):
                 name = re.sub(r"['’]s$", "", m.group(0))  # "Lucy's" is Lucy
-                if m.start() == 0 or name.casefold() in words | _TITLES:
+                parts = re.split(r"[-'’]", name.casefold())  # "Adebayo-Lindgren"
+                if m.start() == 0 or all(p in words | _TITLES for p in parts):
                     continue
                 if sentence[: m.start()].rstrip().endswith((":", "-", "•", "*")):
                     continue  # the start of a list item

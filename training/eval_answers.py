@@ -101,6 +101,8 @@ def categories(report: GuardReport, min_similarity: float) -> list[str]:
         out.append("lost figures")
     if report.new_names:
         out.append("new names")
+    if any("added more than" in r for r in report.reasons):
+        out.append("added too much")
     if report.kept_sentences is not None and report.kept_sentences < 1.0:
         out.append("left out a sentence")
     if report.similarity is not None and report.similarity < min_similarity:

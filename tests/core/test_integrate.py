@@ -91,6 +91,7 @@ def guard() -> AnswerGuard:
         ("Here is what I would do. " + CLOUD, None),
         (CLOUD + " Dr. Anand Krishnan at Riverside Clinic can see her first.", None),
         (CLOUD + " Keep Lucy Whitfield's temperature chart for Dr. Krishnan.", None),
+        (CLOUD + " Ask Dr. Whitfield-Krishnan first.", None),
         (LOOP, "repeated a sentence 23 times"),
         (CLOUD.replace("40 °C", "38 °C"), "added figures"),
         (CLOUD.replace("40 °C or more, ", ""), "left out figures"),
@@ -100,7 +101,7 @@ def guard() -> AnswerGuard:
         ("To reset a router, hold its button until the lights blink.", "changed the cloud's answer"),
         ("", "wrote nothing"),
     ],
-    ids=["verbatim", "preamble", "private-detail-added", "possessive-and-title", "loop", "changed-figure",
+    ids=["verbatim", "preamble", "private-detail-added", "possessive-and-title", "hyphenated-known-names", "loop", "changed-figure",
          "dropped-figure", "invented-name", "dropped-sentence", "other-answer", "empty"],
 )
 def test_the_guard_keeps_only_merges_that_keep_the_cloud_answer(
