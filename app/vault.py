@@ -46,16 +46,23 @@ def _scrub_environment_block(name: str) -> None:
     try:
         import ctypes
 
+        # Only the block the kernel handed over (what /proc/PID/environ shows):
+        # strings that setenv() allocated belong to the C library, which keeps
+        # them in a search tree that changing them would corrupt.
+        with open("/proc/self/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        env_start, env_end = int(fields[47]), int(fields[48])  # fields 50 and 51 of stat(5)
         env = ctypes.POINTER(ctypes.c_void_p).in_dll(ctypes.CDLL(None), "environ")
         prefix = name.encode() + b"="
         i = 0
         while env[i]:
             address = env[i]
-            entry = ctypes.string_at(address)
-            if entry.startswith(prefix):
-                ctypes.memset(address + len(prefix), 0, len(entry) - len(prefix))
+            if env_start <= address < env_end:
+                entry = ctypes.string_at(address)
+                if entry.startswith(prefix) and address + len(entry) <= env_end:
+                    ctypes.memset(address + len(prefix), 0, len(entry) - len(prefix))
             i += 1
-    except (OSError, ValueError, AttributeError):  # no libc symbol: removing it must do
+    except (OSError, ValueError, IndexError, AttributeError):  # removing it must do
         return
 
 
