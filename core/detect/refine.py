@@ -36,6 +36,7 @@ below, and the tests cover every unit and shape named here.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -375,10 +376,11 @@ def _is_cased(text: str) -> bool:
     return capital / len(words) >= 0.06 and not all(w.isupper() for w in words)
 
 
-def _near_person(spans: Sequence[Span], span: Span, text: str) -> bool:
-    for other in spans:
-        if other.type is EntityType.PERSON and 0 <= span.start - other.end <= 3:
-            return text[other.end : span.start].strip() in ("", "(", ",")
+def _near_person(person_ends: Sequence[int], span: Span, text: str) -> bool:
+    """A person's name ends at most three characters before the span ("Elias Brandt (9)")."""
+    i = bisect.bisect_left(person_ends, span.start - 3)
+    if i < len(person_ends) and person_ends[i] <= span.start:
+        return text[person_ends[i] : span.start].strip() in ("", "(", ",")
     return False
 
 
@@ -423,7 +425,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         return []
     spans += _other_script_names(text, spans)
     table = atoms(text)
-    found = [(*table.covering(a, b), reason) for a, b, reason in zones(text, lexicon, table)]
+    found = _Zones((*table.covering(a, b), reason) for a, b, reason in zones(text, lexicon, table))
     cased = _is_cased(text)
     kept: list[Span] = []
     for span in spans:
@@ -436,12 +438,15 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 continue
             for piece in snap(text, [Span(a, b, span.type, span.score, span.views)], table):
                 kept.extend(_apply_zones(text, piece, found, table))
+    kept.sort(key=lambda x: x.start)
+    kept_starts = [x.start for x in kept]
+    persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)
     out: list[Span] = []
     for span in kept:
         if span.views.keys() & _KEEP_WHOLE:
             out.append(span)
             continue
-        retyped = _retype(text, span, lexicon)
+        retyped = _retype(text, span, lexicon, cased)
         if retyped is None:
             continue
         span = retyped
@@ -451,14 +456,15 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 out.append(span)
             elif span.type is EntityType.AGE or _AGE_CONTEXT.search(
                 _before(text, span.start)
-            ) or _near_person(kept, span, text):
+            ) or _near_person(persons, span, text):
                 out.append(Span(span.start, span.end, EntityType.AGE, span.score, span.views))
             continue
         words = re.findall(r"[^\W\d_]+|\d+", value)
         if words and all(w.casefold() in LABEL_WORDS for w in words):
             # A label ("invoice", "passport number") is no value; one the model
             # typed like the value right after it ("mrn CHSA-774291") goes with it.
-            nxt = next((o for o in kept if 0 < o.start - span.end <= 2), None)
+            j = bisect.bisect_left(kept_starts, span.end + 1)
+            nxt = kept[j] if j < len(kept) and kept[j].start - span.end <= 2 else None
             if nxt is None or nxt.type is not span.type or value.casefold() not in CODE_LABELS:
                 continue
         if lexicon is not None and words and all(
@@ -501,20 +507,38 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     return merge_spans(out)
 
 
-def _apply_zones(
-    text: str, span: Span, found: Sequence[tuple[int, int, str]], table: Atoms
-) -> list[Span]:
+class _Zones:
+    """Zones sorted by start, for the zones overlapping a span in logarithmic time."""
+
+    def __init__(self, found: Iterable[tuple[int, int, str]]) -> None:
+        self.items = sorted(found)
+        self.starts = [a for a, _, _ in self.items]
+        self.longest = max((b - a for a, b, _ in self.items), default=0)
+        words = [z for z in self.items if z[2] in _WORD_ZONES]
+        self.word_items = words
+        self.word_starts = [a for a, _, _ in words]
+
+    def overlapping(self, a: int, b: int) -> list[tuple[int, int, str]]:
+        i = bisect.bisect_left(self.starts, b)
+        lo = bisect.bisect_left(self.starts, a - self.longest)
+        return [z for z in self.items[lo:i] if z[1] > a]
+
+    def word_covers(self, a: int, b: int) -> bool:
+        """True when one word zone holds all of ``[a, b)``."""
+        hi = bisect.bisect_right(self.word_starts, a)
+        lo = bisect.bisect_left(self.word_starts, a - self.longest)
+        return any(z[1] >= b for z in self.word_items[lo:hi])
+
+
+def _apply_zones(text: str, span: Span, found: _Zones, table: Atoms) -> list[Span]:
     if _format_ok(text, span):
         return [span]
     before = _before(text, span.start, 16)
     id_context = _ID_CONTEXT.search(before) is not None
     covered = [
         (a, b)
-        for a, b, reason in found
-        if a < span.end
-        and span.start < b
-        and reason not in _WORD_ZONES
-        and not (id_context and reason in _ID_LIKE_ZONES)
+        for a, b, reason in found.overlapping(span.start, span.end)
+        if reason not in _WORD_ZONES and not (id_context and reason in _ID_LIKE_ZONES)
     ]
     pieces = [span]
     if covered:
@@ -526,14 +550,11 @@ def _apply_zones(
                     pieces.append(piece)
     # Titles and generic terms never cut a span ("Dr. Lena Patel" and "MRN 4471-2290"
     # stay whole): a piece made of nothing else is dropped.
-    words = [(a, b, r) for a, b, r in found if r in _WORD_ZONES]
-    return [p for p in pieces if not _only_words(text, p, table, words)]
+    return [p for p in pieces if not _only_words(text, p, table, found)]
 
 
 def _atoms_in(table: Atoms, a: int, b: int) -> list[tuple[int, int]]:
     """The atoms that start inside ``[a, b)``."""
-    import bisect
-
     i = bisect.bisect_left(table.starts, a)
     out = []
     while i < len(table.starts) and table.starts[i] < b:
@@ -542,16 +563,14 @@ def _atoms_in(table: Atoms, a: int, b: int) -> list[tuple[int, int]]:
     return out
 
 
-def _only_words(
-    text: str, span: Span, table: Atoms, words: Sequence[tuple[int, int, str]]
-) -> bool:
+def _only_words(text: str, span: Span, table: Atoms, found: _Zones) -> bool:
     """True when every atom of ``span`` with a letter or digit is a title or a term."""
     inside = [
         (a, b)
-        for a, b in zip(table.starts, table.ends, strict=True)
-        if span.start <= a and b <= span.end and any(c.isalnum() for c in text[a:b])
+        for a, b in _atoms_in(table, span.start, span.end)
+        if b <= span.end and any(c.isalnum() for c in text[a:b])
     ]
-    return bool(inside) and all(any(za <= a and b <= zb for za, zb, _ in words) for a, b in inside)
+    return bool(inside) and all(found.word_covers(a, b) for a, b in inside)
 
 
 #: Zones whose matches could be identifiers after a word such as "account" or "ref".
@@ -591,7 +610,7 @@ def _other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-def _retype(text: str, span: Span, lexicon: Lexicon | None) -> Span | None:
+def _retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span | None:
     """Give a span the type its own text shows; trim a secret's key; None drops it."""
     value = text[span.start : span.end]
     t = span.type
@@ -616,7 +635,7 @@ def _retype(text: str, span: Span, lexicon: Lexicon | None) -> Span | None:
             t = EntityType.ID
         elif lexicon is not None and lexicon.public_kind(value) == "nationality":
             t = EntityType.NRP
-        elif value.isalpha() and value.isupper() and 2 <= len(value) <= 6 and _is_cased(text):
+        elif value.isalpha() and value.isupper() and 2 <= len(value) <= 6 and cased:
             # An acronym in a cased text names a body or a thing, not a person.
             t = EntityType.ORG
     elif (
