@@ -277,7 +277,11 @@ def _link_appositions(text: str, protected: Sequence[Span], box: PrivacyBox) -> 
     """Make a name in brackets (or after "aka") right after another one its alias."""
     persons = sorted((e for e in protected if e.type is EntityType.PERSON), key=lambda e: e.start)
     for first, second in itertools.pairwise(persons):
-        if _APPOSITION.match(text[first.end : second.start]):
+        between = text[first.end : second.start]
+        if _APPOSITION.match(between) and (
+            "(" not in between or re.match(r"\s*\)", text[second.end :])
+        ):
+            # "Дмитрий Волков (Dmitri Volkov)", not "Rachel (Tobi's mum)".
             box.add_alias(text[second.start : second.end], text[first.start : first.end])
 
 

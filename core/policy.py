@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from core.detect.refine import FLIGHT, flight_context
 from core.entities import DESCRIPTIONS, EntityType
 from core.lexicon import Lexicon
 from core.spans import Span
@@ -72,6 +73,7 @@ QUASI_THRESHOLDS: dict[str, float] = {
     "nationality or group": 7.0,
     # An acronym alone ("FRRO", "CAMHS") names a body or a scheme shared by many.
     "acronym": 7.0,
+    "flight number": 7.0,
     "organisation": 3.0,
 }
 #: Public entities are protected only from this lambda (the slider's top).
@@ -127,6 +129,7 @@ _PUBLIC_ORG = re.compile(
 )
 #: "Georgia Tech", "Virginia Tech": a state or country and "Tech" is a university.
 _PLACE_TECH = re.compile(r"^(.+?)\s+Tech$")
+_OF_PLACE = re.compile(r"\bof\s+(?:the\s+)?([A-Z][\w .'-]+)$")
 #: Where a patient is treated or a child goes to school is never public here.
 _PRIVATE_ORG = re.compile(
     r"\b(?:hospital|clinic|surgery|medical|health\s*cent(?:re|er)|pharmacy|dental|"
@@ -142,8 +145,8 @@ _PUBLIC_KINDS_BY_TYPE = {
     EntityType.LOCATION: {"country", "region"},
     EntityType.NRP: {"country", "region", "org"},
     EntityType.OTHER: {"company", "company-word", "brand", "org", "country", "drug"},
-    # A product of a public brand the model read as a code ("Garmin Forerunner 265").
-    EntityType.ID: set(),
+    # A brand, or a brand's product, the model read as a code ("WordPress", "Garmin Forerunner 265").
+    EntityType.ID: {"company", "brand"},
     # A name the model typed as a person is public only when the lexicon knows
     # it as a company or brand and nothing around it says person (see decide).
     EntityType.PERSON: {"company", "brand"},
@@ -191,7 +194,10 @@ class TypePolicy:
         kind = _QUASI_KIND.get(span.type)
         if span.type is EntityType.ORG and _ACRONYM.fullmatch(value):
             kind = "acronym"
-        if kind is None or span.type in _DIRECT:
+        if FLIGHT.fullmatch(value) and flight_context(text, span.start):
+            # A flight identifies a plane full of people; with a date, a few hundred.
+            kind = "flight number"
+        if kind is None or (span.type in _DIRECT and kind != "flight number"):
             return Decision(True, Family.DIRECT, DESCRIPTIONS.get(span.type, "private detail"), None)
         threshold = self.thresholds[kind]
         return Decision(risk_lambda >= threshold, Family.QUASI, kind, threshold)
@@ -201,12 +207,17 @@ class TypePolicy:
     ) -> list[Decision]:
         """Decisions for every span; a value protected once is protected everywhere."""
         decisions = [self.decide(text, s, risk_lambda) for s in spans]
-        protected = {
-            text[s.start : s.end].casefold() for s, d in zip(spans, decisions, strict=True) if d.protect
-        }
+        protected: set[str] = set()
+        for s, d in zip(spans, decisions, strict=True):
+            if d.protect:
+                value = _bare_name(text[s.start : s.end])
+                protected.add(value)
+                if s.type is EntityType.PERSON:
+                    # "Mr. Ford" protects a later bare "Ford" (the box links them too).
+                    protected.update(p for p in value.split() if len(p) >= 3)
         out = []
         for s, d in zip(spans, decisions, strict=True):
-            if not d.protect and text[s.start : s.end].casefold() in protected:
+            if not d.protect and _bare_name(text[s.start : s.end]) in protected:
                 d = Decision(True, d.family, f"{d.kind}, protected elsewhere in this text", d.threshold)
             out.append(d)
         return out
@@ -217,9 +228,21 @@ class TypePolicy:
             return None
         kind = self.lexicon.public_kind(value)
         if span.type is EntityType.PERSON:
-            if kind not in allowed or _person_context(text, span):
+            if _person_context(text, span):
                 return None
-            return f"public {kind}"
+            if kind in allowed:
+                return f"public {kind}"
+            # A brand's model with its number ("Trek Domane SL 6"); "Ford Focus" stays
+            # a possible name.
+            first = value.split()[0]
+            if (
+                " " in value
+                and any(c.isdigit() for c in value)
+                and _PRODUCT.fullmatch(value)
+                and self.lexicon.public_kind(first) in {"company", "brand"}
+            ):
+                return "public brand's product"
+            return None
         if kind in allowed:
             if span.type is EntityType.LOCATION and kind in _COUNTRY_KINDS:
                 return "country or region"
@@ -240,6 +263,10 @@ class TypePolicy:
             tech = _PLACE_TECH.match(value)
             if tech and self.lexicon.public_kind(tech.group(1)) in _COUNTRY_KINDS | {"place"}:
                 return "public institution"
+            of = _OF_PLACE.search(value)
+            if of and self.lexicon.public_kind(of.group(1)) in _COUNTRY_KINDS:
+                # "State Bank of India", "University of Toronto", "Government of Canada".
+                return "public institution"
         return None
 
 
@@ -253,6 +280,12 @@ _ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
 #: A brand's product: the brand, then up to four words, model names or short numbers
 #: (never a long run of digits: "Tesla 5YJ3E1EA7KF317000" is a vehicle's number).
 _PRODUCT = re.compile(r"\S+(?:\s+(?:[A-Za-z][\w\-+]*|\d{1,4}[A-Za-z]{0,3}|[A-Z]{1,4}\d{1,4}[A-Za-z]?)){1,4}")
+
+
+def _bare_name(value: str) -> str:
+    """A value without a title before it or a possessive after it, case-folded."""
+    value = re.sub(r"^(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame)\.?\s+", "", value, flags=re.IGNORECASE)
+    return re.sub(r"['’]s$", "", value).casefold().strip()
 
 
 def _person_context(text: str, span: Span) -> bool:

@@ -118,7 +118,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("quantity", r"(?<![\w.])x\s?\d{1,3}(?![\w.])", re.IGNORECASE),
     ("frequency", r"\b(?:once|twice|\d{1,2}\s?(?:x|times))\s+(?:a|per|each|every)\s+(?:day|week|month|year|night|hour)\b", re.IGNORECASE),
     # Versions and package specifiers: "numpy==1.26.4", "v2.3.1", "Python 3.12", "python:3.12-slim".
-    ("version", r"(?<![\w.])(?!\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))v?\d+(?:\.\d+){2,3}(?:[-.+]?(?:a|b|rc|alpha|beta|dev|post|final|lts)\d*)?(?![\w.])", re.IGNORECASE),
+    ("version", r"(?<![\w.])(?!\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))v?\d+(?:\.\d+){2,3}(?:[-.+]?(?:a|b|rc|alpha|beta|dev|post|final|lts)\d*)?(?!\w|\.\w)", re.IGNORECASE),
     ("version", r"[\w.\-\[\]]+(?:===?|~=|!=|>=|<=|@)\s?v?\d[\w.*+\-]*", 0),
     ("version", r"\b(?:version|ver\.?|release|v)\s?\d+(?:\.\d+)*[\w.\-]*", re.IGNORECASE),
     ("version", r"\b(?:Python|Java|Node(?:\.js)?|Ruby|Go|PHP|Perl|Rust|Swift|Kotlin|Scala|"
@@ -223,6 +223,11 @@ _SEPARATORS = re.compile(
 _DIGITS = re.compile(r"\d")
 
 
+#: An account's namespace on a forge or a registry ("ghcr.io/mdobrescu/app").
+_NAMESPACE = re.compile(
+    r"\b(?:ghcr\.io|docker\.io|quay\.io|github\.com|gitlab\.com|bitbucket\.org)/[A-Za-z0-9]"
+)
+_FORGE_REMOTE = re.compile(r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b")
 _EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
 _URL = re.compile(r"(?:https?|ftp)://\S+|www\.[\w\-]+\.[a-z]{2,}\S*", re.IGNORECASE)
 _IP = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){4,7}\b")
@@ -256,10 +261,12 @@ def _format_ok(text: str, span: Span) -> bool:
     seven digits or more; a street address a number and a word.
     """
     value = text[span.start : span.end]
+    if _FORGE_REMOTE.search(value):
+        return False
     if _EMAIL.search(value) or _URL.search(value) or _IP.search(value):
         return True
     paths, secrets = _rule_patterns()
-    if any(p.search(value) for p in (*paths, *secrets)):
+    if any(p.search(value) for p in (*paths, *secrets)) or _NAMESPACE.search(value):
         return True
     digits = len(_DIGITS.findall(value))
     t = span.type
@@ -336,7 +343,31 @@ def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
         pieces.append((pos, m.start()))
         pos = m.end()
     pieces.append((pos, span.end))
-    return [(a, b) for a, b in pieces if a < b]
+    out = []
+    for a, b in pieces:
+        # A flight number is a value of its own: "Thai Airways TG 917" is an airline
+        # and a flight (see core.policy), never one name.
+        f = FLIGHT.search(text, a, b)
+        if f is not None and f.start() > a and flight_context(text, f.start()):
+            out += [(a, f.start()), (f.start(), b)]
+        else:
+            out.append((a, b))
+    return [(a, b) for a, b in out if a < b]
+
+
+#: A flight number: an airline's two-character code and one to four digits ("LH 401", "U2 1234").
+FLIGHT = re.compile(r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\b")
+_FLIGHT_WORDS = re.compile(
+    r"\b(?:flights?|flew|fly|flying|airlines?|airways|air\s+\w+|booked on|rebooked on|"
+    r"boarding|departure|arrival|lufthansa|ryanair|easyjet|klm|delta|united|emirates|iberia)\W*"
+    r"(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def flight_context(text: str, start: int) -> bool:
+    """True when the words before ``start`` speak of a flight or an airline."""
+    return bool(_FLIGHT_WORDS.search(text[max(0, start - 40) : start]))
 
 
 def _before(text: str, start: int, n: int = 24) -> str:
@@ -358,6 +389,13 @@ ORG_WORDS = re.compile(
     r"logistics|joinery|builders|bakery|caf[eé]|restaurant|hotel|motel|bank|insurance|"
     r"mortgage|mortgages|capital|ventures|foundation|trust|charity|church|mosque|temple|"
     r"council|agency|house|centre|center|robotics|motors|airways|airlines|travel|energy)\b",
+    re.IGNORECASE,
+)
+_LABEL_END = re.compile(r"\s+(?:member|account|number|no|id|customer|policy|ref)\.?$", re.IGNORECASE)
+_INSTITUTION_AFTER = re.compile(
+    r"\s+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:account|card|bank|app|store|shop|"
+    r"order|plan|policy|subscription|membership|customer service|support|website|"
+    r"dishwasher|washer|fridge|laptop|phone|router|flight|airline|hotel)\b",
     re.IGNORECASE,
 )
 #: A user name or host name: a single token with an underscore or a digit, or a
@@ -420,7 +458,7 @@ _KEEP_WHOLE = frozenset({"deny-list", "box"})
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
-    spans = merge_spans(spans)
+    spans = _join_names(text, merge_spans(spans))
     if not spans:
         return []
     spans += _other_script_names(text, spans)
@@ -437,7 +475,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 # What ran past a separator into part of a word carries nothing.
                 continue
             for piece in snap(text, [Span(a, b, span.type, span.score, span.views)], table):
-                kept.extend(_apply_zones(text, piece, found, table))
+                kept.extend(_apply_zones(text, piece, found, table, lexicon))
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)
@@ -530,7 +568,9 @@ class _Zones:
         return any(z[1] >= b for z in self.word_items[lo:hi])
 
 
-def _apply_zones(text: str, span: Span, found: _Zones, table: Atoms) -> list[Span]:
+def _apply_zones(
+    text: str, span: Span, found: _Zones, table: Atoms, lexicon: Lexicon | None = None
+) -> list[Span]:
     if _format_ok(text, span):
         return [span]
     before = _before(text, span.start, 16)
@@ -550,7 +590,7 @@ def _apply_zones(text: str, span: Span, found: _Zones, table: Atoms) -> list[Spa
                     pieces.append(piece)
     # Titles and generic terms never cut a span ("Dr. Lena Patel" and "MRN 4471-2290"
     # stay whole): a piece made of nothing else is dropped.
-    return [p for p in pieces if not _only_words(text, p, table, found)]
+    return [p for p in pieces if not _only_words(text, p, table, found, lexicon)]
 
 
 def _atoms_in(table: Atoms, a: int, b: int) -> list[tuple[int, int]]:
@@ -563,14 +603,28 @@ def _atoms_in(table: Atoms, a: int, b: int) -> list[tuple[int, int]]:
     return out
 
 
-def _only_words(text: str, span: Span, table: Atoms, found: _Zones) -> bool:
-    """True when every atom of ``span`` with a letter or digit is a title or a term."""
+def _only_words(
+    text: str, span: Span, table: Atoms, found: _Zones, lexicon: Lexicon | None = None
+) -> bool:
+    """True when every atom of ``span`` with a letter or digit is a title, a term or a
+    function word ("and ssh"), and one at least is a title or a term."""
     inside = [
         (a, b)
         for a, b in _atoms_in(table, span.start, span.end)
         if b <= span.end and any(c.isalnum() for c in text[a:b])
     ]
-    return bool(inside) and all(found.word_covers(a, b) for a, b in inside)
+    words = [(a, b) for a, b in inside if found.word_covers(a, b)]
+    rest = [
+        (a, b)
+        for a, b in inside
+        if (a, b) not in words
+        and not (
+            lexicon is not None
+            and text[a:b].islower()
+            and lexicon.zipf(text[a:b]) >= FUNCTION_ZIPF
+        )
+    ]
+    return bool(words) and not rest
 
 
 #: Zones whose matches could be identifiers after a word such as "account" or "ref".
@@ -588,6 +642,42 @@ LOWER_IN_CASED = 0.9
 _OTHER_SCRIPT = r"[^\W\d_A-Za-z\u00c0-\u024f][^\s()]*(?:\s[^\W\d_A-Za-z\u00c0-\u024f][^\s()]*){0,3}"
 _SCRIPT_BEFORE = re.compile(rf"({_OTHER_SCRIPT})\s*\(\s*$")
 _SCRIPT_AFTER = re.compile(rf"^\s*\(\s*({_OTHER_SCRIPT})\s*\)")
+
+
+_INITIALS_AFTER = re.compile(r",\s?(?:[A-Z]\.\s?){1,3}")
+_NAME_JOIN_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
+
+
+def _join_names(text: str, spans: list[Span]) -> list[Span]:
+    """One name, one span: "QUARTEY-MENSAH, E." and pieces one space apart.
+
+    The model sometimes starts a new entity at each word of a name
+    ("Κωνσταντίνος" + "Παπαδόπουλος", "Clínica" + "Dental Sonrisa Azul"); two
+    name pieces separated by a single space are one name. A surname followed
+    by ", E." keeps its initials.
+    """
+    out: list[Span] = []
+    for span in spans:
+        if span.type is EntityType.PERSON:
+            m = _INITIALS_AFTER.match(text, span.end)
+            if m:
+                span = Span(span.start, m.end() - (1 if text[m.end() - 1] == " " else 0), span.type, span.score, span.views)
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type in _NAME_JOIN_TYPES
+            and span.type in _NAME_JOIN_TYPES
+            and text[prev.end : span.start] == " "
+            and text[prev.start].isupper() == text[span.start].isupper()
+        ):
+            joined = merge_spans([prev, Span(prev.end, span.start, prev.type, 0.0), span])[0]
+            out[-1] = Span(joined.start, joined.end, joined.type, joined.score, joined.views)
+            continue
+        if prev is not None and span.start < prev.end:
+            out[-1] = merge_spans([prev, span])[0]
+            continue
+        out.append(span)
+    return out
 
 
 def _other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -629,6 +719,14 @@ def _retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span
         len(value.split()) >= 2
     ):
         # "Cedar Ridge Orthopedics", "Meadowsweet House": a practice, a home, a firm.
+        t = EntityType.ORG
+    elif t in _NAME_JOIN_TYPES and " " in value and _LABEL_END.search(value):
+        # "Gold Plus Rewards member": the label stays out of the name.
+        cut = _LABEL_END.search(value)
+        assert cut is not None
+        return Span(span.start, span.start + cut.start(), t, span.score, span.views)
+    elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
+        # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.
         t = EntityType.ORG
     elif t is EntityType.PERSON:
         if _HANDLE.fullmatch(value) and " " not in value:

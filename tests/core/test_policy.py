@@ -44,7 +44,7 @@ def test_direct_identifiers_are_protected_at_any_level(policy: TypePolicy, text:
         ("It started on 1 October.", "1 October", T.DATE, "date of an event"),
         ("A job in Munich.", "Munich", T.LOCATION, "place"),
         ("I am Egyptian.", "Egyptian", T.NRP, "nationality or group"),
-        ("Report it to the FRRO.", "FRRO", T.ORG, "acronym"),
+        ("Report it to the KLDR.", "KLDR", T.ORG, "acronym"),
         ("I work at Hollis & Brandt Logistics.", "Hollis & Brandt Logistics", T.ORG, "organisation"),
     ],
 )
@@ -135,3 +135,24 @@ def test_a_public_brands_product_passes_its_serial_number_does_not(
 ) -> None:
     d = decide(policy, text, value, t, 5.0)
     assert (d.family is Family.PUBLIC and not d.protect) is public
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t", "expected"),
+    [
+        ("My Lufthansa flight LH 401 was cancelled.", "LH 401", T.ADDRESS, "flight number"),
+        ("We were rebooked on TP 1351 at night.", "TP 1351", T.ID, "flight number"),
+        ("I ride a Trek Domane SL 6 daily.", "Trek Domane SL 6", T.PERSON, "public brand's product"),
+        ("A deposit with State Bank of India matured.", "State Bank of India", T.ORG, "public institution"),
+        ("It runs WordPress on the box.", "WordPress", T.ID, "public brand"),
+    ],
+)
+def test_flights_products_and_national_institutions(
+    policy: TypePolicy, text: str, value: str, t: T, expected: str
+) -> None:
+    d = decide(policy, text, value, t, 5.0)
+    assert d.kind == expected and not d.protect
+
+
+def test_a_room_code_without_a_flight_is_no_flight(policy: TypePolicy) -> None:
+    assert decide(policy, "Her locker is AB 401 in the basement.", "AB 401", T.ID, 5.0).protect

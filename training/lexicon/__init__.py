@@ -10,7 +10,10 @@
   companies of 20 stock indices (``pytickersymbols``), countries, their
   official and common names and subdivisions (``pycountry``), organisations and
   places linked from Wikipedia (WikiANN, train and dev), companies and products
-  of WNUT-17 train, and drug names (``drug-named-entity-recognition``). A
+  of WNUT-17 (train and dev), drug names (``drug-named-entity-recognition``),
+  and two lists written by hand (``brands.txt``: well-known brands, services and
+  public bodies the other sources miss; ``demonyms.txt``: nationalities and
+  groups, which the type policy reads as quasi-identifiers). A
   detected organisation or place found here is public: the type policy lets it
   leave (it is what the task is about: "Bosch", "Georgia Tech", "the EU").
   People are never taken from these sources: a private person may share a

@@ -131,6 +131,11 @@ def public_names(data: Path) -> dict[str, tuple[str, str]]:
                 if label in ("corporation", "product"):
                     add(surface, "brand", "wnut17")
 
+    # Well-known brands, services and public bodies (curated).
+    for line in (HERE / "brands.txt").read_text("utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            names[normalize_name(line)] = ("brand", "curated")
+
     # Nationalities and groups (curated): the type policy reads them as NRP.
     for line in (HERE / "demonyms.txt").read_text("utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
@@ -230,8 +235,9 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "common_en.tsv": f"wordfreq top English words, Zipf >= {MIN_ZIPF} (data CC BY-SA 4.0)",
             "public.tsv": "pytickersymbols (stock indices), pycountry (ISO 3166), WikiANN en "
             "train+dev ORG/LOC mentions (ODC-BY), WNUT-17 train corporation/product mentions "
-            "(CC BY 4.0), drug-named-entity-recognition (drug names), nationalities and "
-            "groups (curated: training/lexicon/demonyms.txt); health-care providers and "
+            "(CC BY 4.0), drug-named-entity-recognition (drug names), well-known brands, "
+            "services and public bodies (curated: training/lexicon/brands.txt), nationalities "
+            "and groups (curated: training/lexicon/demonyms.txt); health-care providers and "
             "schools excluded; no person names",
             "terms.txt": "curated (training/lexicon/terms.txt)",
             "currencies.txt": "pycountry (ISO 4217)",
