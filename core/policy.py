@@ -248,13 +248,13 @@ class TypePolicy:
                 return "country or region"
             return f"public {_KIND_NAMES.get(kind, kind)}"
         # A product of a public brand: "Adobe Creative Cloud", "Toyota RAV4".
-        first = value.split()[0] if " " in value else None
+        head = value.split()[0] if " " in value else None
         if (
-            first
+            head
             and span.type is not EntityType.PERSON
             and not _PRIVATE_ORG.search(value)
             and _PRODUCT.fullmatch(value)
-            and self.lexicon.public_kind(first) in {"company", "company-word", "brand"}
+            and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
             return "public brand's product"
         if span.type is EntityType.ORG and not _PRIVATE_ORG.search(value):
