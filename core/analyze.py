@@ -220,7 +220,14 @@ def compose_outbound(
     protected = [
         e for p in analysis.plans for e, keep in zip(p.entities, p.protected, strict=True) if keep
     ]
-    known: dict[str, EntityType] = {text[e.start : e.end]: e.type for e in protected}
+    generalized = {
+        text[p.entities[i].start : p.entities[i].end]
+        for p in analysis.plans
+        for i in generalizations(p)
+    }
+    known: dict[str, EntityType] = {
+        text[e.start : e.end]: e.type for e in protected if text[e.start : e.end] not in generalized
+    }
     _link_appositions(text, protected, box)
     for entry in box.entries():
         for form in entry.forms:
@@ -247,10 +254,11 @@ def compose_outbound(
             # Sentences are contiguous, so the gap is the original whitespace.
             pieces.append(gap or (" " if withheld else ""))
         withheld = False
+        coarse = generalizations(plan)
         spans = [
             Span(e.start - s.start, e.end - s.start, e.type, e.score, e.views)
-            for e, keep in zip(plan.entities, plan.protected, strict=True)
-            if keep
+            for i, (e, keep) in enumerate(zip(plan.entities, plan.protected, strict=True))
+            if keep and i not in coarse
         ]
         if finder is not None:
             table = atoms(s.text)
@@ -261,10 +269,49 @@ def compose_outbound(
                 a, b = table.covering(m.start(), m.end())
                 type_ = known[value] if (a, b) == m.span() else EntityType.ID
                 spans.append(Span(a, b, type_, 1.0, {"box": 1.0}))
+        gens = [
+            (plan.entities[i].start - s.start, plan.entities[i].end - s.start, g)
+            for i, g in coarse.items()
+        ]
         # Overlaps merge into one placeholder (never half a name in clear).
-        pieces.append(box.anonymize(s.text, spans).text)
+        pieces.append(_anonymize_generalized(box, s.text, spans, gens))
         prev_end = s.end
     return "".join(pieces)
+
+
+def generalizations(plan: SentencePlan) -> dict[int, str]:
+    """Entity index -> the coarser form that leaves instead of it ("5-9", "October").
+
+    Only where the type policy generalizes and the person did not choose
+    otherwise (a value the person protects by hand gets a placeholder).
+    """
+    out = {}
+    for i, (keep, d) in enumerate(zip(plan.protected, plan.decisions, strict=False)):
+        if keep and d.protect and d.generalized is not None:
+            out[i] = d.generalized
+    return out
+
+
+def _anonymize_generalized(
+    box: PrivacyBox, text: str, spans: Sequence[Span], gens: Sequence[tuple[int, int, str]]
+) -> str:
+    """Anonymize ``text``, writing each generalized value's coarse form in its place."""
+    if not gens:
+        return box.anonymize(text, spans).text
+    parts, pos = [], 0
+    for a, b, coarse in sorted(gens):
+        inside = [
+            Span(x.start - pos, x.end - pos, x.type, x.score, x.views)
+            for x in spans
+            if pos <= x.start and x.end <= a
+        ]
+        parts += [box.anonymize(text[pos:a], inside).text, coarse]
+        pos = b
+    tail = [
+        Span(x.start - pos, x.end - pos, x.type, x.score, x.views) for x in spans if x.start >= pos
+    ]
+    parts.append(box.anonymize(text[pos:], tail).text)
+    return "".join(parts)
 
 
 _APPOSITION = re.compile(
@@ -370,7 +417,13 @@ def outbound_of(
         return Outbound(compose_outbound(analysis, box))
     lexicon = getattr(detector, "lexicon", None)
     text = compose_outbound(analysis, box, _distinctive(lexicon) if lexicon is not None else None)
-    return settle(text, box, detector, analysis, policy or TypePolicy(_detector_lexicon(detector)))
+    settled = settle(text, box, detector, analysis, policy or TypePolicy(_detector_lexicon(detector)))
+    coarse = tuple(
+        SentValue(g, plan.entities[i].type, plan.decisions[i].reason)
+        for plan in analysis.remote()
+        for i, g in generalizations(plan).items()
+    )
+    return Outbound(settled.text, settled.sent + coarse)
 
 
 def _distinctive(lexicon: Any) -> Callable[[str], bool]:
@@ -412,6 +465,8 @@ def settle(
         for e, keep in zip(p.entities, p.protected, strict=True)
         if not keep
     }
+    # What generalizing wrote ("5-9", "October") is the policy's own output.
+    clear |= {g.casefold() for p in analysis.plans for g in generalizations(p).values()}
     sent: dict[str, SentValue] = {}
     for _ in range(passes):
         covered = [False] * len(outbound)

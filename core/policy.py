@@ -54,14 +54,22 @@ class Decision:
     family: Family
     kind: str  # "person's name", "city", "public company"...
     threshold: float | None  # the lambda from which it is protected (None: always)
+    #: What leaves instead of the value when it is generalized ("5-9" for an age of 7,
+    #: "October" for "1 October"); None: a placeholder (or the value, when not protected).
+    generalized: str | None = None
 
     @property
     def reason(self) -> str:
         """One line for a person: what it is and why it is (not) protected."""
         if self.family is Family.DIRECT:
             return f"{self.kind}: a direct identifier, always protected"
-        verb = "protected" if self.protect else "sent as written"
         assert self.threshold is not None
+        if self.protect and self.generalized is not None:
+            return (
+                f"{self.kind}: {self.family}, sent as “{self.generalized}” (generalized from "
+                f"privacy level {self.threshold:g}, hidden from {GENERALIZE_UNTIL:g})"
+            )
+        verb = "protected" if self.protect else "sent as written"
         return f"{self.kind}: {self.family}, {verb} (protected from privacy level {self.threshold:g})"
 
 
@@ -76,6 +84,10 @@ QUASI_THRESHOLDS: dict[str, float] = {
     "flight number": 7.0,
     "organisation": 3.0,
 }
+#: Between its threshold and this lambda an age leaves as a range and an event date as
+#: its month (measured: better retention than a placeholder on the utility dev set);
+#: from here on both are hidden by a placeholder.
+GENERALIZE_UNTIL = 9.0
 #: Public entities are protected only from this lambda (the slider's top).
 PUBLIC_MAX = 9.5
 
@@ -200,7 +212,9 @@ class TypePolicy:
         if kind is None or (span.type in _DIRECT and kind != "flight number"):
             return Decision(True, Family.DIRECT, DESCRIPTIONS.get(span.type, "private detail"), None)
         threshold = self.thresholds[kind]
-        return Decision(risk_lambda >= threshold, Family.QUASI, kind, threshold)
+        protect = risk_lambda >= threshold
+        coarse = generalize(span.type, value) if protect and risk_lambda < GENERALIZE_UNTIL else None
+        return Decision(protect, Family.QUASI, kind, threshold, coarse)
 
     def decide_all(
         self, text: str, spans: Sequence[Span], risk_lambda: float
@@ -280,6 +294,34 @@ _ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
 #: A brand's product: the brand, then up to four words, model names or short numbers
 #: (never a long run of digits: "Tesla 5YJ3E1EA7KF317000" is a vehicle's number).
 _PRODUCT = re.compile(r"\S+(?:\s+(?:[A-Za-z][\w\-+]*|\d{1,4}[A-Za-z]{0,3}|[A-Z]{1,4}\d{1,4}[A-Za-z]?)){1,4}")
+
+
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December"
+).split()
+
+
+def generalize(t: EntityType, value: str) -> str | None:
+    """A coarser form that keeps what a task needs: an age as a range, a date as its month.
+
+    Ages under 20 go in bands of five ("5-9"), older ones by decade ("30s"); a date
+    keeps only its month name, when it names one. None when there is nothing coarser.
+    """
+    if t is EntityType.AGE:
+        m = re.search(r"\d{1,3}", value)
+        if m is None:
+            return None
+        n = int(m.group(0))
+        if n < 20:
+            lo = n // 5 * 5
+            return f"{lo}-{lo + 4}"
+        return f"{n // 10 * 10}s"
+    if t is EntityType.DATE:
+        low = value.casefold()
+        for i, name in enumerate(_MONTH_NAMES):
+            if re.search(rf"\b{name[:3].casefold()}", low):
+                return _MONTH_NAMES[i]
+    return None
 
 
 def _bare_name(value: str) -> str:

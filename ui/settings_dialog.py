@@ -277,15 +277,25 @@ class PolicyTable(QWidget):
         self.set_risk_lambda(risk_lambda)
 
     def set_risk_lambda(self, value: float) -> None:
-        for i, (_kind, threshold, _family) in enumerate(self._rows):
+        from core.policy import GENERALIZE_UNTIL
+
+        for i, (kind, threshold, _family) in enumerate(self._rows):
             protected = threshold is None or value >= threshold
-            item = QTableWidgetItem("protected" if protected else "sent as written")
+            text = "protected" if protected else "sent as written"
+            if protected and kind in _GENERALIZED and value < GENERALIZE_UNTIL:
+                text = f"generalized ({_GENERALIZED[kind]})"
+            item = QTableWidgetItem(text)
             item.setForeground(COLORS.entity if protected else COLORS.sent)
             self.table.setItem(i, 2, item)
 
     def protected_at(self, row: int) -> bool:
+        """True when the row's values do not leave as written at the current level."""
         item = self.table.item(row, 2)
-        return item is not None and item.text() == "protected"
+        return item is not None and item.text() != "sent as written"
+
+
+#: Kinds the policy generalizes before it hides them, and how.
+_GENERALIZED = {"age": "as a range, e.g. 5-9", "date of an event": "as its month"}
 
 
 class GgufPicker(QWidget):

@@ -56,7 +56,7 @@ def test_quasi_identifiers_follow_their_threshold(
     at = decide(policy, text, value, t, threshold)
     assert below.family is Family.QUASI and below.kind == kind
     assert not below.protect and at.protect
-    assert f"protected from privacy level {threshold:g}" in at.reason
+    assert f"from privacy level {threshold:g}" in at.reason
 
 
 @pytest.mark.parametrize(
@@ -156,3 +156,19 @@ def test_flights_products_and_national_institutions(
 
 def test_a_room_code_without_a_flight_is_no_flight(policy: TypePolicy) -> None:
     assert decide(policy, "Her locker is AB 401 in the basement.", "AB 401", T.ID, 5.0).protect
+
+
+@pytest.mark.parametrize(
+    ("value", "t", "coarse"),
+    [("7", T.AGE, "5-9"), ("34", T.AGE, "30s"), ("1 October", T.DATE, "October"), ("Tuesday", T.DATE, None)],
+)
+def test_ages_and_event_dates_are_generalized_below_nine(
+    policy: TypePolicy, value: str, t: T, coarse: str | None
+) -> None:
+    text = f"It is about {value} here."
+    at8 = decide(policy, text, value, t, 8.0)
+    assert at8.protect and at8.generalized == coarse
+    if coarse is not None:
+        assert f"sent as “{coarse}”" in at8.reason
+    at9 = decide(policy, text, value, t, 9.0)
+    assert at9.protect and at9.generalized is None

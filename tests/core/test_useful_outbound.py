@@ -173,3 +173,9 @@ def test_a_megabyte_of_mixed_scripts_is_rewritten_whole_and_linearly() -> None:
     assert "$2,400" in out.text and "160/95" in out.text and "Anna Berg" not in out.text
     # Ten times the text costs about ten times the time, not a hundred.
     assert t_big < 30 * t_small + 2
+
+
+def test_between_seven_and_nine_ages_and_dates_leave_coarse(analyzer: Analyzer) -> None:
+    text = "My daughter Lucy Whitfield, 7, has had a fever since 1 October."
+    out = send_all(analyzer, text, risk_lambda=8.0)
+    assert "5-9" in out and "since October" in out and "Lucy" not in out

@@ -56,3 +56,12 @@ def test_the_policy_table_follows_the_slider(qtbot: Any) -> None:
     assert all(table.protected_at(i) for i in range(len(kinds)))
     table.set_risk_lambda(0.0)
     assert table.protected_at(0) and not table.protected_at(org)
+
+
+def test_the_policy_table_says_when_ages_and_dates_are_generalized(qtbot: Any) -> None:
+    table = PolicyTable(8.0)
+    qtbot.addWidget(table)
+    kinds = [table.table.item(i, 0).text() for i in range(table.table.rowCount())]
+    assert table.table.item(kinds.index("age"), 2).text().startswith("generalized")
+    table.set_risk_lambda(9.5)
+    assert table.table.item(kinds.index("age"), 2).text() == "protected"
