@@ -47,11 +47,16 @@ def register(sub: Any) -> None:
 
     d = esub.add_parser("detect", help="detection: unit recall and span F1/F2 against Presidio")
     d.add_argument("--data", required=True, help="a data file")
-    d.add_argument("--format", required=True, choices=["medpcd", "pupa", "presidio"])
+    d.add_argument("--format", required=True, choices=["medpcd", "pupa", "presidio", "conll"],
+                   help="conll: token/BIO-tag lines (WNUT-17, WikiANN); adds recall per label")
     d.add_argument("--out", required=True, help="output folder")
     d.add_argument("--limit", type=int, help="evaluate only the first N records")
     d.add_argument("--split", choices=["all", "eval", "train"], default="all",
-                   help="which part of the fixed split to use (default: all records)")
+                   help="which part of the fixed split to use (default: all records; "
+                   "a held-out CoNLL file is used whole)")
+    d.add_argument("--ner", help="another NER artifact folder (default: the shipped models/ner)")
+    d.add_argument("--lowercase", action="store_true",
+                   help="evaluate on lower-cased copies of the texts (reliance on capitals)")
     d.set_defaults(handler=_lazy("training.eval_detect:run"))
 
     r = esub.add_parser("route", help="routing: the privacy-utility frontier of every baseline")

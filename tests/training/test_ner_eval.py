@@ -96,3 +96,72 @@ def test_gold_spans_survive_to_typed_scores():
     tally.add(record, [Span(5, 12, E.PERSON, 0.9)], None)
     out = tally.to_json()
     assert out["span_f2"] == 1.0 and out["spans"]["strict"]["typed"]["tp"] == 1
+
+
+def test_recall_by_label_counts_each_gold_span_whatever_type_we_gave():
+    text = "met anna lee at wipro in noida"
+    record = Record(
+        "c",
+        text,
+        ["anna lee", "wipro", "noida"],
+        spans=[GoldSpan(4, 12, "person"), GoldSpan(16, 21, "corporation"), GoldSpan(25, 30, "location")],
+    )
+    tally = Tally(with_spans=True)
+    # "anna lee" caught in two pieces (the space needs no cover), wipro typed wrongly, noida missed.
+    tally.add(record, [Span(4, 8, E.PERSON, 0.9), Span(9, 12, E.PERSON, 0.9), Span(16, 21, E.PERSON, 0.9)], None)
+    by_label = tally.to_json()["recall_by_label"]
+    assert by_label["person"] == {"gold": 1, "caught": 1, "recall": 1.0}
+    assert by_label["corporation"]["recall"] == 1.0
+    assert by_label["location"] == {"gold": 1, "caught": 0, "recall": 0.0}
+
+
+def test_gold_type_maps_conll_labels_before_other_vocabularies():
+    from training.eval_detect import gold_type
+
+    assert gold_type("corporation") == "ORG" and gold_type("group") == "ORG"
+    assert gold_type("LOC") == "LOCATION" and gold_type("PER") == "PERSON"
+    assert gold_type("ORGANIZATION") == "ORG"  # Presidio's
+    assert gold_type("product") == "OTHER"
+
+
+@pytest.mark.integration
+def test_eval_detect_on_a_conll_file_reports_recall_per_label(tmp_path: Path):
+    from training.eval_detect import run
+
+    data = tmp_path / "dev.conll"
+    data.write_text(
+        "my\tO\nfriend\tO\nMaria\tB-person\nLopez\tI-person\nworks\tO\nat\tO\nGoogle\tB-corporation\n"
+        "in\tO\nBerlin\tB-location\n\nnothing\tO\nhere\tO\n\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    args = argparse.Namespace(data=str(data), format="conll", out=str(out), limit=None, split="all")
+    assert run(args) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["records"] == 2 and results["units"] == 3
+    assert set(results["recall_by_label"]) == {"person", "corporation", "location"}
+    assert results["recall_by_label"]["person"]["gold"] == 1
+    assert "recall_by_label" in results["presidio"]
+    assert results["span_precision"] is not None
+    assert "Recall by gold label" in (out / "report.md").read_text()
+
+
+def test_recall_by_case_splits_units_by_how_they_are_written():
+    text = "ask maria lopez or Anna Berg"
+    record = Record("k", text, ["maria lopez", "Anna Berg"], case_sensitive=True)
+    tally = Tally(with_spans=False)
+    tally.add(record, [Span(19, 28, E.PERSON, 0.9)], None)
+    by_case = tally.to_json()["recall_by_case"]
+    assert by_case == {
+        "cased": {"units": 1, "caught": 1, "recall": 1.0},
+        "lower": {"units": 1, "caught": 0, "recall": 0.0},
+    }
+
+
+def test_lowercased_records_keep_offsets_and_spans():
+    from training.eval_detect import lowercased
+
+    record = Record("p", TEXT, ["Ann Lee"], spans=[GoldSpan(5, 12, "PERSON")])
+    (low,) = lowercased([record])
+    assert low.text == TEXT.lower() and low.units == ["ann lee"]
+    assert low.text[5:12] == "ann lee" and low.spans == record.spans

@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             limit=args.limit,
             repeat={"pupa": args.pupa_repeat},
+            **build_mod.source_options(args),
         )
         data.save(built, Path(args.work) / "data")
         print(json.dumps(built.stats, indent=2))

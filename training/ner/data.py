@@ -1,6 +1,6 @@
 """Training data for the privacy NER: synthetic sentences plus weak labels from real prompts.
 
-Two sources (see ``docs/data-card-ner.md``):
+Sources (see ``docs/data-card-ner.md``):
 
 * **Synthetic**: presidio-evaluator's Faker-based sentence generator over its
   templates, restricted to the templates of the *train* fold
@@ -10,6 +10,10 @@ Two sources (see ``docs/data-card-ner.md``):
 * **Weak labels**: the PII units of Med-PCD and PUPA records of the *train* fold
   (:func:`training.metrics.split_of`), located in their queries as spans and
   typed by :func:`type_unit` (rules of its own, then the rules view, then spaCy).
+* **Mentions**: WNUT-17 train and WikiANN-en train (:mod:`training.ner.conll`):
+  what a name looks like in noisy, lower-case and rare text. Their dev files
+  are never read here (they are evaluation sets).
+* **Chat-style prompts and hard negatives** (:mod:`training.ner.chat`).
 
 Records of the train fold are further cut into ``fit`` and ``dev`` (a second
 salted hash); the decoding threshold is tuned on ``dev``, never on ``eval``.
@@ -53,14 +57,19 @@ class Example:
     source: str
     id: str = ""
     units: list[str] = field(default_factory=list)
+    #: Character ranges the model is taught nothing about (no loss on their tokens).
+    ignore: list[tuple[int, int]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "source": self.source,
             "text": self.text,
             "spans": [[s, e, str(t)] for s, e, t in self.spans],
         }
+        if self.ignore:
+            out["ignore"] = [list(r) for r in self.ignore]
+        return out
 
 
 def template_split(template_id: int) -> str:
@@ -143,18 +152,75 @@ def pack(examples: Sequence[Example], max_chars: int = 400, seed: int = 0) -> li
     items = list(examples)
     rng.shuffle(items)
     out: list[Example] = []
-    text, spans, ids = "", [], []  # type: ignore[var-annotated]
+    text, spans, ids, ignore = "", [], [], []  # type: ignore[var-annotated]
     for ex in items:
         if text and len(text) + 1 + len(ex.text) > max_chars:
-            out.append(Example(text, spans, ex.source, "+".join(ids)))
-            text, spans, ids = "", [], []
+            out.append(Example(text, spans, ex.source, "+".join(ids), ignore=ignore))
+            text, spans, ids, ignore = "", [], [], []
         offset = len(text) + (1 if text else 0)
         text = f"{text}\n{ex.text}" if text else ex.text
         spans.extend((a + offset, b + offset, t) for a, b, t in ex.spans)
+        ignore.extend((a + offset, b + offset) for a, b in ex.ignore)
         ids.append(ex.id)
     if text:
-        out.append(Example(text, spans, items[-1].source, "+".join(ids)))
+        out.append(Example(text, spans, items[-1].source, "+".join(ids), ignore=ignore))
     return out
+
+
+# --- entity mentions from CoNLL sets ------------------------------------------------
+
+
+_UNTAGGED = re.compile(r"@\w|https?://|www\.", re.IGNORECASE)
+
+
+def conll_examples(
+    path: Path, source: str, limit: int | None = None, seed: int = 13
+) -> list[Example]:
+    """One example per sentence, mentions typed by :data:`training.ner.conll.LABEL_TYPES`.
+
+    Untyped mentions (WNUT-17's product and creative-work), @-handles and links
+    become ``ignore`` ranges. ``limit`` keeps a seeded random sample of that many sentences.
+    """
+    from training.ner.conll import entity_spans, label_type, read_conll, sentence_text
+
+    sentences = read_conll(path)
+    order = list(range(len(sentences)))
+    if limit is not None and limit < len(order):
+        order = sorted(random.Random(seed).sample(order, limit))
+    out = []
+    for i in order:
+        s = sentences[i]
+        text, offsets = sentence_text(s.tokens)
+        spans, ignore = [], []
+        # The sets tag @-handles and links O, we protect them: no lesson either way.
+        ignore += [o for tok, o in zip(s.tokens, offsets, strict=True) if _UNTAGGED.match(tok)]
+        for a, b, label in entity_spans(s.tags, offsets):
+            t = label_type(label)
+            if t is None:
+                ignore.append((a, b))
+            else:
+                spans.append((a, b, t))
+        out.append(Example(text, spans, source, f"{source}-{i:05d}", ignore=ignore))
+    return out
+
+
+def lower_copies(examples: Sequence[Example], share: float, seed: int = 13) -> list[Example]:
+    """Lower-cased copies of a seeded ``share`` of ``examples`` (same spans)."""
+    rng = random.Random(seed)
+    out = []
+    for ex in examples:
+        low = ex.text.lower()
+        if rng.random() < share and low != ex.text and len(low) == len(ex.text):
+            out.append(Example(low, ex.spans, ex.source, ex.id + "-lower", ignore=ex.ignore))
+    return out
+
+
+def tokenizer_is_cased() -> bool:
+    """Whether the base model's tokenizer tells ``Paris`` from ``paris``."""
+    from training.ner.train import load_tokenizer
+
+    tok = load_tokenizer()
+    return bool(tok.encode("Paris").ids != tok.encode("paris").ids)
 
 
 # --- weak labels from the units of real prompts ------------------------------------------
@@ -358,11 +424,25 @@ def build(
     seed: int = 13,
     limit: int | None = None,
     repeat: dict[str, int] | None = None,
+    wnut: Path | None = None,
+    wikiann: Path | None = None,
+    wikiann_limit: int | None = None,
+    n_chat: int = 0,
+    n_negatives: int = 0,
+    lower_share: float = 0.5,
 ) -> NerData:
     """Build the fit and dev sets from every source (train folds only).
 
-    ``repeat`` oversamples a source's fit records (``{"pupa": 2}``).
+    ``repeat`` oversamples a source's fit records (``{"pupa": 2}``). ``wnut``
+    and ``wikiann`` are the *train* files of those sets (their dev files are
+    evaluation sets); ``wikiann_limit`` samples that many WikiANN sentences.
+    ``n_chat`` chat-style prompts and ``n_negatives`` hard negatives are
+    generated. ``lower_share`` of the CoNLL sentences get a lower-cased copy
+    when the tokenizer is cased (an uncased one would see the same input twice).
     """
+    if limit is not None:
+        n_chat, n_negatives = min(n_chat, limit), min(n_negatives, limit)
+        wikiann_limit = limit if wikiann_limit is None else min(wikiann_limit, limit)
     typer = UnitTyper()
     fit: list[Example] = []
     dev: list[Example] = []
@@ -401,6 +481,49 @@ def build(
         "dev_sentences": len(sd),
         "spans": sum(len(e.spans) for e in synth),
     }
+    conll: list[Example] = []
+    for name, conll_path, cap in (("wnut17", wnut, limit), ("wikiann", wikiann, wikiann_limit)):
+        if conll_path is None:
+            continue
+        examples = conll_examples(conll_path, name, limit=cap, seed=seed)
+        if name == "wnut17":
+            # Noisy text like real prompts: a held-back part tunes the decoder too.
+            f = [e for e in examples if not dev_of(e.id)]
+            dev += [e for e in examples if dev_of(e.id)]
+        else:
+            f = examples
+        conll += f
+        stats["sources"][name] = {
+            "file": str(conll_path),
+            "sentences": len(examples),
+            "fit_sentences": len(f),
+            "dev_sentences": len(examples) - len(f),
+            "spans": sum(len(e.spans) for e in examples),
+            "ignored_mentions": sum(len(e.ignore) for e in examples),
+        }
+    if conll:
+        cased = tokenizer_is_cased()
+        copies = lower_copies(conll, lower_share, seed) if cased else []
+        fit += pack(conll + copies, seed=seed)
+        stats["lower_case_copies"] = (
+            len(copies) if cased else "none: the tokenizer is uncased, a copy would be the same input"
+        )
+    if n_chat or n_negatives:
+        from training.ner.chat import chat_examples, hard_negative_examples
+
+        chat = chat_examples(n_chat, seed=seed)
+        negatives = hard_negative_examples(n_negatives, seed=seed)
+        fit += chat + pack(negatives, seed=seed)
+        stats["sources"]["chat"] = {
+            "generator": "training.ner.chat (templates of our own, Faker values)",
+            "messages": len(chat),
+            "spans": sum(len(e.spans) for e in chat),
+        }
+        stats["sources"]["hard_negatives"] = {
+            "generator": "training.ner.chat.hard_negative_examples",
+            "texts": len(negatives),
+            "spans": sum(len(e.spans) for e in negatives),
+        }
     types: Counter[str] = Counter(str(t) for e in fit for _, _, t in e.spans)
     stats["fit_span_types"] = dict(types.most_common())
     stats["fit_examples"] = len(fit)

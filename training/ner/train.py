@@ -80,6 +80,10 @@ def featurize(examples: Sequence[Example], tokenizer: Any, max_len: int = MAX_LE
         if not enc.ids:
             continue
         labs = token_labels(enc.offsets, ex.spans)
+        for a, b in ex.ignore:
+            for k, (s, e) in enumerate(enc.offsets):
+                if s < b and e > a:
+                    labs[k] = IGNORE
         for s, e in windows(len(enc.ids), max_len - 2, OVERLAP):
             out.append(Window([cls_id, *enc.ids[s:e], sep_id], [IGNORE, *labs[s:e], IGNORE]))
     return out
