@@ -561,7 +561,13 @@ class EgressGuard:
         entries = box.entries() if box is not None else []
         if allowed:
             entries = [e for e in entries if _normalize_cached(e.value) not in allowed]
-        values = tuple((e.value, str(e.type)) for e in entries)
+        # Every form of a value: its aliases ("Tadeusz", "Mr. Wielgosz") are the same person's.
+        values = tuple(
+            (form, str(e.type))
+            for e in entries
+            for form in e.forms
+            if not allowed or _normalize_cached(form) not in allowed
+        )
         with self._lock:
             found = self._matchers.get(values)
             if found is not None:

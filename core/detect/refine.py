@@ -99,6 +99,15 @@ _LAW_TAIL = (
     r"Rules of [A-Z][a-z]+ Procedure|Bill of Rights|Amendment|GDPR|HIPAA|FERPA|FMLA|ADA|CCPA"
 )
 
+#: Namespaces of widely used libraries and platforms (a dotted name under one of them is
+#: code: "System.Windows.Media", "org.springframework.dao", "np.linalg.norm").
+_LIBRARIES = (
+    r"System|Microsoft|java|javax|android|androidx|kotlin|org\.springframework|org\.apache|"
+    r"org\.hibernate|o\.h|com\.google|com\.fasterxml|os|sys|re|json|np|numpy|pd|pandas|torch|tf|"
+    r"psycopg2|sqlalchemy|django|flask|requests|urllib|asyncio|std|boost|React|Vue|angular|"
+    r"document|window|console|Math|JSON|Object|Array|String|Promise|process|fs|path|http"
+)
+
 #: (reason, pattern) of every zone; patterns run over the whole text.
 _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Money: "$2,400", "£3,850.00", "35 EUR", "EUR 35", "USD 1.2m", "2,400 dollars".
@@ -130,14 +139,15 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("port", r"\bports?\s\d{2,5}\b", re.IGNORECASE),
     # Code identifiers: dotted paths with a capitalised or error part, scopes,
     # calls, camelCase names, snake_case with a code neighbour, file names.
-    ("code", r"(?<![\w@/.])(?:[A-Za-z_][\w]*\.)+[A-Za-z_]*(?:[a-z][A-Z]|Error|Exception|Warning)[\w]*(?![\w@])", 0),
+    ("code", r"(?<![\w@/.])(?!(?:com|org|net|io|de|uk|fr)\.)(?:[A-Za-z_][\w]*\.)+[A-Za-z_]*(?:Error|Exception|Warning|Exit|Interrupt)[\w]*(?![\w@])", 0),
+    ("code", rf"(?<![\w@/.])(?:{_LIBRARIES})(?:\.[A-Za-z_]\w*)+(?:\(\))?(?![\w@])", 0),
     ("code", r"(?<![\w@/])[A-Za-z_][\w.]*(?:::|->)[\w:~<>]+", 0),
     ("code", r"(?<![\w@/.])[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*\.[a-z0-9]*_[a-z0-9_]*(?![\w@])", 0),  # "pm.max_children"
     # An SSH remote of a public forge is no one's address: "git@gitlab.com".
     ("code", r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b", 0),
     ("code", r"(?<![\w@/.])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?:\(\))?(?![\w@])", 0),
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\(\)", 0),
-    ("code", r"(?<![\w@/.\\])[\w\-]+\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb)(?![\w.])", re.IGNORECASE),
+    ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb)(?![\w.])", 0),
     ("code", r"\b[a-z][a-z0-9\-]*:[\d][\w.\-]*", 0),  # "python:3.12-slim"
     ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\([^()\n]{0,60}\)", 0),  # calls "connect(dsn)"
@@ -471,7 +481,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             kept.append(span)
             continue
         for k, (a, b) in enumerate(_split_separators(text, span)):
-            if k > 0 and not any(a <= x and y <= b for x, y in _atoms_in(table, a, b)):
+            if k > 0 and not _holds_word(text, table, a, b):
                 # What ran past a separator into part of a word carries nothing.
                 continue
             for piece in snap(text, [Span(a, b, span.type, span.score, span.views)], table):
@@ -593,6 +603,14 @@ def _apply_zones(
     return [p for p in pieces if not _only_words(text, p, table, found, lexicon)]
 
 
+def _holds_word(text: str, table: Atoms, a: int, b: int) -> bool:
+    """True when ``[a, b)`` holds a whole atom, or a run of letters that starts after a
+    bracket or a slash inside one ("Guangzhou" of "Collection(Guangzhou)")."""
+    if any(a <= x and y <= b for x, y in _atoms_in(table, a, b)):
+        return True
+    return a > 0 and text[a - 1] in "([{/" and b - a >= 2 and text[a:b].strip().isalnum()
+
+
 def _atoms_in(table: Atoms, a: int, b: int) -> list[tuple[int, int]]:
     """The atoms that start inside ``[a, b)``."""
     i = bisect.bisect_left(table.starts, a)
@@ -645,6 +663,12 @@ _SCRIPT_AFTER = re.compile(rf"^\s*\(\s*({_OTHER_SCRIPT})\s*\)")
 
 
 _INITIALS_AFTER = re.compile(r",\s?(?:[A-Z]\.\s?){1,3}")
+#: What belongs to a name written before it: a title ("Mr. Rasooli", "dr lena patel").
+_TITLE_BEFORE_NAME = re.compile(
+    r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme)\.?\s+$", re.IGNORECASE
+)
+#: ... and after it: a possessive ("Joseph's"), a citation's "et al.".
+_NAME_TAIL = re.compile(r"['’][sS]\b|\s+et\s+al\.?", re.IGNORECASE)
 _NAME_JOIN_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
 
 
@@ -658,10 +682,19 @@ def _join_names(text: str, spans: list[Span]) -> list[Span]:
     """
     out: list[Span] = []
     for span in spans:
-        if span.type is EntityType.PERSON:
-            m = _INITIALS_AFTER.match(text, span.end)
+        if span.type in _NAME_JOIN_TYPES:
+            start, end = span.start, span.end
+            m = _INITIALS_AFTER.match(text, end) if span.type is EntityType.PERSON else None
             if m:
-                span = Span(span.start, m.end() - (1 if text[m.end() - 1] == " " else 0), span.type, span.score, span.views)
+                end = m.end() - (1 if text[m.end() - 1] == " " else 0)
+            after = _NAME_TAIL.match(text, end)
+            if after:
+                end = after.end()
+            before = _TITLE_BEFORE_NAME.search(text, max(0, start - 12), start)
+            if before and span.type is EntityType.PERSON:
+                start = before.start()
+            if (start, end) != (span.start, span.end):
+                span = Span(start, end, span.type, span.score, span.views)
         prev = out[-1] if out else None
         if (
             prev is not None

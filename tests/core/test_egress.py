@@ -598,3 +598,22 @@ def test_answers_in_the_stores_ledger_count_as_received(tmp_path: Any) -> None:
         guard.prepare([*user("Hi."), {"role": "assistant", "content": "Ask Maria."}, {"role": "user", "content": "Ok."}], box=box)
         with pytest.raises(EgressBlocked):
             guard.prepare([*user("Hi."), {"role": "assistant", "content": "Ask Maria!"}], box=box)
+
+
+def test_the_guard_looks_for_every_alias_of_a_box_value() -> None:
+    """A later bare given name is the same person's: the guard blocks it like the full name."""
+    from core.box import PrivacyBox
+    from core.egress import EgressGuard
+    from core.entities import EntityType
+
+    class Client:
+        endpoint = "http://127.0.0.1:9/v1"
+        model = "m"
+
+    box = PrivacyBox()
+    box.placeholder_for("Tadeusz Wielgosz", EntityType.PERSON)
+    box.placeholder_for("Tadeusz", EntityType.PERSON)  # linked: an alias of the same entry
+    assert len(box) == 1
+    guard = EgressGuard(Client())  # type: ignore[arg-type]
+    hits = guard.scan([{"role": "user", "content": "Please tell Tadeusz the news."}], box=box)
+    assert [h.type for h in hits] == ["PERSON"]
