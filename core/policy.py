@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from core.detect.refine import FLIGHT, flight_context
+from core.detect.refine import FLIGHT, JOB_TITLE, flight_context
 from core.entities import DESCRIPTIONS, EntityType
 from core.lexicon import Lexicon
 from core.spans import Span
@@ -82,6 +82,7 @@ QUASI_THRESHOLDS: dict[str, float] = {
     # An acronym alone ("FRRO", "CAMHS") names a body or a scheme shared by many.
     "acronym": 7.0,
     "flight number": 7.0,
+    "job title": 7.0,
     "organisation": 3.0,
 }
 #: Between its threshold and this lambda an age leaves as a range and an event date as
@@ -206,10 +207,13 @@ class TypePolicy:
         kind = _QUASI_KIND.get(span.type)
         if span.type is EntityType.ORG and _ACRONYM.fullmatch(value):
             kind = "acronym"
+        if span.type is EntityType.OTHER and JOB_TITLE.search(value) and len(value.split()) <= 5:
+            # A job names a role many people hold; with an employer it narrows.
+            kind = "job title"
         if FLIGHT.fullmatch(value) and flight_context(text, span.start):
             # A flight identifies a plane full of people; with a date, a few hundred.
             kind = "flight number"
-        if kind is None or (span.type in _DIRECT and kind != "flight number"):
+        if kind is None or (span.type in _DIRECT and kind not in ("flight number", "job title")):
             return Decision(True, Family.DIRECT, DESCRIPTIONS.get(span.type, "private detail"), None)
         threshold = self.thresholds[kind]
         protect = risk_lambda >= threshold

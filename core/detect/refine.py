@@ -65,7 +65,7 @@ _SIGNED = rf"[-+−~≈]?{_NUM}"
 #: Kept as one block of words: it is data, read like a table.
 _UNITS_SPACED = sorted(
     """
-    °c °f ℃ ℉ mg g kg mcg µg μg ug ng lb lbs oz ml l dl cl cc µl ul tsp tbsp mmol/l
+    °c °f ℃ ℉ mg g kg mcg µg μg ug ng lb lbs oz ml l dl cl cc µl tsp tbsp mmol/l
     mmol/mol µmol/l umol/l mg/dl mg/l g/dl g/l mg/kg mcg/kg meq/l iu iu/l u/l units unit
     ml/min ml/min/1.73m2 ml/min/1.73m² l/min bpm breaths/min /min mmhg cmh2o kpa hpa psi %
     percent pct bps mm cm km inch inches ft feet foot mi mile miles yd yards m² m2 sqft
@@ -152,7 +152,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\([^()\n]{0,60}\)", 0),  # calls "connect(dsn)"
     ("code", r"\b(?!PRESIDIO_)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", 0),  # constants "POSTGRES_USER"
-    ("code", r"\b\d{2,5}:\d{2,5}\b(?![:.]\d)", 0),  # port maps "5432:5432"
+    ("code", r"(?<![\d:])(?=\d{3}|\d{2}:\d{3})\d{2,5}:\d{2,5}\b(?![:.]\d)", 0),  # port maps "5432:5432"
     # Absolute paths outside a home folder ("/opt/etl/load.py", "/var/run/x.sock").
     ("code", r"(?<![\w~.])/(?!home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]+", 0),
     ("code", r"(?<![\w~])~?/?\.[\w\-]+(?:/[\w.\-]+)+", 0),  # "~/.ssh/id_ed25519", ".npm/_cacache"
@@ -184,7 +184,7 @@ _ZONES = [(reason, re.compile(p, flags)) for reason, p, flags in _ZONE_SOURCES]
 #: A unit after a number: "180 L/min", "9.8 mmol/L", "39.2 °C", "6 weeks", "20p".
 _UNIT_RE = re.compile(
     rf"(?<![\w.,]){_SIGNED}(?:\s?(?:-|–|to)\s?{_NUM})?(?:\s?(?:{'|'.join(re.escape(u) for u in _UNITS_SPACED)})"
-    rf"|(?:{'|'.join(_UNITS_ATTACHED)}))(?![\w])",
+    rf"|(?:{'|'.join(_UNITS_ATTACHED)}))(?![\w])(?![- ]olds?\b)",
     re.IGNORECASE,
 )
 
@@ -207,6 +207,24 @@ LABEL_WORDS = frozenset(
     address user username login password dob date birth ssn postcode zip serial badge
     employee staff student registration plate vin tax vat""".split()
 )
+
+#: A job title ("Technical writer", "sewer pipe cleaner"): a quasi-identifier (core.policy).
+JOB_TITLE = re.compile(
+    r"\b(?:writer|editor|operator|cleaner|consultant|clerk|engineer|manager|nurse|teacher|officer|"
+    r"assistant|analyst|director|designer|developer|programmer|technician|specialist|coordinator|"
+    r"administrator|worker|driver|agent|representative|accountant|lawyer|attorney|solicitor|"
+    r"doctor|physician|surgeon|therapist|pharmacist|dentist|midwife|paramedic|cashier|clerk|"
+    r"secretary|receptionist|supervisor|foreman|mechanic|electrician|plumber|carpenter|"
+    r"builder|chef|cook|waiter|waitress|bartender|salesperson|advisor|adviser|planner|"
+    r"scientist|researcher|professor|lecturer|tutor|instructor|architect|surveyor|inspector|"
+    r"auditor|economist|journalist|reporter|photographer|artist|musician|actor|producer|"
+    r"executive|president|founder|owner|intern|apprentice|trainee|guard|firefighter|"
+    r"police officer|soldier|pilot|steward|stewardess|librarian|counsellor|counselor|"
+    r"caregiver|carer|housekeeper|janitor|labourer|laborer|farmer|fisherman|tailor|baker|"
+    r"butcher|barber|hairdresser|fumigator|geologist|biologist|chemist|physicist)s?\b",
+    re.IGNORECASE,
+)
+_TITLE_CASE_NAME = re.compile(r"[A-Z][\w'’&.-]*(?:\s+(?:of|and|the|for|&)?\s*[A-Z][\w'’&.-]*)+")
 
 #: Short labels that belong to the value after them ("MRN KDH-77419", "ID W284719305").
 CODE_LABELS = frozenset({"mrn", "id", "ssn", "dob", "nhs", "nino", "vin", "pin", "no", "nr", "ref", "#"})
@@ -440,8 +458,10 @@ def _common_only(text: str, span: Span, lexicon: Lexicon) -> bool:
     """
     value = text[span.start : span.end]
     words = re.findall(r"[^\W\d_]+", value)
-    if not words or (span.type is EntityType.PERSON and len(words) > 1):
+    if not words or (span.type is EntityType.PERSON and len(words) > 1) or _DIGITS.search(value):
         return False
+    if JOB_TITLE.search(value):
+        return False  # a job title is made of common words and is a quasi-identifier
     if lexicon.public_kind(value) is not None:
         return False
     return all(
@@ -480,7 +500,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.views.keys() & _KEEP_WHOLE:
             kept.append(span)
             continue
-        for k, (a, b) in enumerate(_split_separators(text, span)):
+        pieces = _split_separators(text, span) if span.type in _NAME_TYPES else [(span.start, span.end)]
+        for k, (a, b) in enumerate(pieces):
             if k > 0 and not _holds_word(text, table, a, b):
                 # What ran past a separator into part of a word carries nothing.
                 continue
@@ -525,6 +546,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             and span.type in _NAME_TYPES
             and value.islower()
             and not _HANDLE.fullmatch(value)
+            and (lexicon is None or lexicon.public_kind(value) is None)
+            and not JOB_TITLE.search(value)
             and span.views.get("ner", 0.0) < LOWER_IN_CASED
             and set(span.views) - {"name-extent"} == {"ner"}
         ):
@@ -540,7 +563,13 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # An acronym or a symbol the model barely took for "some other detail"
             # ("VLOOKUP", "#N/A").
             continue
-        if span.type is EntityType.OTHER and _ner_only_unsure(span) and lexicon is not None:
+        if (
+            span.type is EntityType.OTHER
+            and _ner_only_unsure(span)
+            and lexicon is not None
+            and not JOB_TITLE.search(value)
+            and not _TITLE_CASE_NAME.fullmatch(value)
+        ):
             found_words = re.findall(r"[^\W\d_]+", value)
             if found_words and all(
                 len(w) >= 3 and lexicon.zipf(w) >= COMMON_ZIPF for w in found_words
@@ -696,12 +725,21 @@ def _join_names(text: str, spans: list[Span]) -> list[Span]:
             if (start, end) != (span.start, span.end):
                 span = Span(start, end, span.type, span.score, span.views)
         prev = out[-1] if out else None
+        joins_org = (
+            prev is not None
+            and prev.type is EntityType.ORG
+            and span.type is EntityType.OTHER
+            and text[span.start].isupper()
+        )
         if (
             prev is not None
             and prev.type in _NAME_JOIN_TYPES
-            and span.type in _NAME_JOIN_TYPES
+            and (span.type in _NAME_JOIN_TYPES or joins_org)
             and text[prev.end : span.start] == " "
-            and text[prev.start].isupper() == text[span.start].isupper()
+            and (
+                text[prev.start].isupper() == text[span.start].isupper()
+                or (prev.type is not EntityType.PERSON and text[span.start : span.end].isdigit())
+            )
         ):
             joined = merge_spans([prev, Span(prev.end, span.start, prev.type, 0.0), span])[0]
             out[-1] = Span(joined.start, joined.end, joined.type, joined.score, joined.views)

@@ -36,6 +36,7 @@ from core.spans import Span
 _WRAP_LEFT = "([{\"'“‘«‹¿¡*_`"
 _WRAP_RIGHT = ")]}\"'”’»›.,;:!?…*_`"
 _POSSESSIVE = re.compile(r"['’][sS]$")
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
 #: A blank line (possibly with spaces on it): a paragraph break.
 PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n")
 
@@ -158,6 +159,8 @@ def snap(text: str, spans: Iterable[Span], table: Atoms | None = None) -> list[S
             a, b = table.covering(a, b)
             # Whitespace and wrapping punctuation at the edges carry nothing.
             while a < b and not text[a].isalnum() and not _atom_starts_at(table, a):
+                if text[a] in _OPENERS and _OPENERS[text[a]] in text[a + 1 : b]:
+                    break  # "(37) 788-063": a bracket the value closes is part of it
                 a += 1
             while b > a and not text[b - 1].isalnum() and not _atom_ends_at(table, b):
                 b -= 1

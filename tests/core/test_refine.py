@@ -189,3 +189,31 @@ def test_deny_list_values_are_kept_whole(lex) -> None:  # type: ignore[no-untype
 )
 def test_more_things_that_identify_nobody(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
     assert covered(text, value, lex)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t", "expected"),
+    [
+        ("This 79 year old female complains of pain.", "79 year old", EntityType.AGE, "79 year old"),
+        ("When: 2000-04-16 11:34:35 at the club.", "2000-04-16 11:34:35", EntityType.DATE, "2000-04-16 11:34:35"),
+        ("Office (37) 788-063-Office now.", "(37) 788-063", EntityType.PHONE, "(37) 788-063-Office"),
+        ("The bus stops at 9383 ul. Chrzanowska 61 St.", "9383", EntityType.ADDRESS, "9383"),
+        ("I used to work as a sewer pipe cleaner there.", "sewer pipe cleaner", EntityType.OTHER, "sewer pipe cleaner"),
+        ("I am cambodian but I live in Leeds now.", "cambodian", EntityType.LOCATION, "cambodian"),
+    ],
+)
+def test_ages_times_phones_addresses_jobs_and_nationalities_stay_whole(
+    text: str, value: str, t: EntityType, expected: str, lex  # type: ignore[no-untyped-def]
+) -> None:
+    assert [v for v, _ in values(text, refine(text, [s(text, value, t, 0.7)], lex))] == [expected]
+
+
+def test_a_place_and_its_number_and_an_organisation_and_its_kind_are_one_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "They moved to Cheb 2 and later joined Tableau Software in town."
+    spans = [
+        s(text, "Cheb", EntityType.LOCATION),
+        s(text, "2", EntityType.ORG),
+        s(text, "Tableau", EntityType.ORG),
+        s(text, "Software", EntityType.OTHER, 0.71),
+    ]
+    assert [v for v, _ in values(text, refine(text, spans, lex))] == ["Cheb 2", "Tableau Software"]
