@@ -14,6 +14,7 @@ clock budget.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 
@@ -108,7 +109,7 @@ ANSWERS = st.lists(PIECE, max_size=40).map("".join)
 def _chunks(text: str, cuts: list[int]) -> list[str]:
     points = sorted({c % (len(text) + 1) for c in cuts})
     edges = [0, *points, len(text)]
-    return [text[a:b] for a, b in zip(edges, edges[1:], strict=False)]
+    return [text[a:b] for a, b in itertools.pairwise(edges)]
 
 
 def _streamed(box: PrivacyBox, chunks: list[str]) -> tuple[str, list[str]]:
