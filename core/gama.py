@@ -196,7 +196,7 @@ class PublicSpace:
             consented=ctx.get("consented", ()),
             cancel=cancel,
             max_tokens=self.max_tokens,
-            trusted=trusted,
+            trusted=(*trusted, *ctx.get("trusted", ())),
         ):
             if cancel is not None and cancel.is_set():
                 raise Cancelled()
@@ -306,9 +306,17 @@ class PublicSpace:
         conversation_id: int | None,
         consented: Sequence[str] = (),
         cancel: threading.Event | None = None,
+        trusted: Sequence[str] = (),
     ) -> Iterator[str]:
-        """Answer the anonymized ``messages`` with the enabled modules; yields the answer."""
-        ctx = {"box": box, "conversation_id": conversation_id, "consented": consented, "cancel": cancel}
+        """Answer the anonymized ``messages`` with the enabled modules; yields the answer.
+
+        ``trusted`` are texts already checked and sent (earlier turns of the
+        conversation): the detector need not re-read them.
+        """
+        ctx = {
+            "box": box, "conversation_id": conversation_id, "consented": consented,
+            "cancel": cancel, "trusted": tuple(trusted),
+        }
         self.trace = []
         s = self.settings
         msgs = list(messages)

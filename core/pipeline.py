@@ -203,6 +203,10 @@ class PreparedTurn:
     needs_approval: bool
     outbound: str
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Earlier user turns as the cloud already received them: checked and sent
+    #: with consent then, so the detector does not judge them again (box
+    #: values are still looked for in them).
+    history: tuple[str, ...] = ()
 
     @property
     def local_only(self) -> bool:
@@ -323,8 +327,11 @@ class Assistant:
         outbound = settled.text
         system = prompts.DRAFT_SYSTEM if kind is TurnKind.DRAFT else prompts.CHAT_SYSTEM
         messages = [{"role": "system", "content": system}]
+        history: tuple[str, ...] = ()
         if kind is TurnKind.CHAT:
-            messages += self.cloud_history(conversation_id, before=replace_from)
+            earlier = self.cloud_history(conversation_id, before=replace_from)
+            messages += earlier
+            history = tuple(m["content"] for m in earlier if m["role"] == "user")
         messages.append({"role": "user", "content": outbound})
         payload = "\n".join(m["content"] for m in messages)
         entities = [
@@ -369,6 +376,7 @@ class Assistant:
             self._needs_approval(conversation_id, request),
             outbound,
             extra,
+            history,
         )
 
     def _needs_approval(self, conversation_id: int, request: ApprovalRequest) -> bool:
@@ -466,7 +474,7 @@ class Assistant:
         if self.public_space is not None and self.public_space.enabled():
             chunks: Iterator[str] = self.public_space.run(
                 prepared.messages, box=prepared.box, conversation_id=prepared.conversation_id,
-                consented=consented, cancel=cancel,
+                consented=consented, cancel=cancel, trusted=prepared.history,
             )
         else:
             chunks = self.cloud.stream(
@@ -477,6 +485,7 @@ class Assistant:
                 consented=consented,
                 cancel=cancel,
                 max_tokens=self.settings.cloud_max_tokens,
+                trusted=prepared.history,
             )
         first = True
         # The cloud's answer always streams as it arrives: a merge, if any, is
