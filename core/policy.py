@@ -81,7 +81,8 @@ QUASI_THRESHOLDS: dict[str, float] = {
     "nationality or group": 7.0,
     # An acronym alone ("FRRO", "CAMHS") names a body or a scheme shared by many.
     "acronym": 7.0,
-    "flight number": 7.0,
+    # A flight and a day narrow a person to a few hundred: protected at the default level.
+    "flight number": 5.0,
     "job title": 7.0,
     "organisation": 3.0,
 }
@@ -257,6 +258,7 @@ class TypePolicy:
                 " " in value
                 and any(c.isdigit() for c in value)
                 and _PRODUCT.fullmatch(value)
+                and not _BRANCH.search(value.split(None, 1)[1])
                 and self.lexicon.public_kind(first) in {"company", "brand"}
             ):
                 return "public brand's product"
@@ -272,6 +274,9 @@ class TypePolicy:
             and span.type is not EntityType.PERSON
             and not _PRIVATE_ORG.search(value)
             and _PRODUCT.fullmatch(value)
+            and not _BRANCH.search(value.split(None, 1)[1])
+            # A code after the brand is its number, not a model's name ("Delta DL1842").
+            and (span.type is not EntityType.ID or re.search(r"\s[A-Za-z]{3,}", value))
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
             return "public brand's product"
@@ -298,6 +303,13 @@ _ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
 #: A brand's product: the brand, then up to four words, model names or short numbers
 #: (never a long run of digits: "Tesla 5YJ3E1EA7KF317000" is a vehicle's number).
 _PRODUCT = re.compile(r"\S+(?:\s+(?:[A-Za-z][\w\-+]*|\d{1,4}[A-Za-z]{0,3}|[A-Z]{1,4}\d{1,4}[A-Za-z]?)){1,4}")
+#: A brand with a place after it is a branch, not a product ("CVS on Maple Ave", "Boots on
+#: King St", "Clicks Sea Point"): a place, and where someone goes.
+_BRANCH = re.compile(
+    r"\b(?:on|in|at|near|by|off|of)\b|\b(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|"
+    r"way|dr|drive|sq|square|pl|place|plaza|mall|centre|center|point|park|market)\.?$|\d+(?:st|nd|rd|th)\b",
+    re.IGNORECASE,
+)
 
 
 _MONTH_NAMES = (

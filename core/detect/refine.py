@@ -384,7 +384,7 @@ def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
 
 
 #: A flight number: an airline's two-character code and one to four digits ("LH 401", "U2 1234").
-FLIGHT = re.compile(r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\b")
+FLIGHT = re.compile(r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\b", re.IGNORECASE)
 _FLIGHT_WORDS = re.compile(
     r"\b(?:flights?|flew|fly|flying|airlines?|airways|air\s+\w+|booked on|rebooked on|"
     r"boarding|departure|arrival|lufthansa|ryanair|easyjet|klm|delta|united|emirates|iberia)\W*"

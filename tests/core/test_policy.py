@@ -140,8 +140,7 @@ def test_a_public_brands_product_passes_its_serial_number_does_not(
 @pytest.mark.parametrize(
     ("text", "value", "t", "expected"),
     [
-        ("My Lufthansa flight LH 401 was cancelled.", "LH 401", T.ADDRESS, "flight number"),
-        ("We were rebooked on TP 1351 at night.", "TP 1351", T.ID, "flight number"),
+
         ("I ride a Trek Domane SL 6 daily.", "Trek Domane SL 6", T.PERSON, "public brand's product"),
         ("A deposit with State Bank of India matured.", "State Bank of India", T.ORG, "public institution"),
         ("It runs WordPress on the box.", "WordPress", T.ID, "public brand"),
@@ -172,3 +171,26 @@ def test_ages_and_event_dates_are_generalized_below_nine(
         assert f"sent as “{coarse}”" in at8.reason
     at9 = decide(policy, text, value, t, 9.0)
     assert at9.protect and at9.generalized is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        ("My Lufthansa flight LH 401 was cancelled.", "LH 401", T.ADDRESS),
+        ("We were rebooked on TP 1351 at night.", "TP 1351", T.ID),
+    ],
+)
+def test_a_flight_number_is_a_quasi_identifier_protected_from_five(
+    policy: TypePolicy, text: str, value: str, t: T
+) -> None:
+    assert decide(policy, text, value, t, 5.0).protect
+    low = decide(policy, text, value, t, 4.0)
+    assert low.kind == "flight number" and not low.protect
+
+
+@pytest.mark.parametrize(
+    "value", ["cvs on maple ave", "CVS on 19th and Chestnut", "Boots on King St", "walgreens on 5th ave"]
+)
+def test_a_brand_with_a_place_is_a_branch_not_a_product(policy: TypePolicy, value: str) -> None:
+    text = f"I picked them up at {value} yesterday."
+    assert decide(policy, text, value, T.ORG, 5.0).protect
