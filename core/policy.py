@@ -85,6 +85,10 @@ QUASI_THRESHOLDS: dict[str, float] = {
     "flight number": 5.0,
     "job title": 7.0,
     "organisation": 3.0,
+    # A well-known company or university is public as a subject ("my Bosch dishwasher",
+    # "apply to Georgia Tech"), but where a person works or studies narrows them down
+    # like any employer: protected from the same level as an organisation.
+    "employer or school": 3.0,
 }
 #: Between its threshold and this lambda an age leaves as a range and an event date as
 #: its month (measured: better retention than a placeholder on the utility dev set);
@@ -195,8 +199,15 @@ class TypePolicy:
         if "deny-list" in span.views:
             return Decision(True, Family.DIRECT, "on your always-private list", None)
         public = self._public_kind(text, span, value)
-        if public is not None:
+        if public is not None and not (
+            span.type is not EntityType.LOCATION
+            and public not in ("country or region", "public drug name")
+            and affiliation(text, span.start)
+        ):
             return Decision(risk_lambda >= self.public_max, Family.PUBLIC, public, self.public_max)
+        if public is not None:
+            threshold = self.thresholds["employer or school"]
+            return Decision(risk_lambda >= threshold, Family.QUASI, "employer or school", threshold)
         if span.type is EntityType.AGE and _age(value) >= 90:
             return Decision(True, Family.DIRECT, "age of 90 or over", None)
         if span.type is EntityType.DATE and _BIRTH.search(text[max(0, span.start - 24) : span.start]):
@@ -344,6 +355,39 @@ def _bare_name(value: str) -> str:
     """A value without a title before it or a possessive after it, case-folded."""
     value = re.sub(r"^(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame)\.?\s+", "", value, flags=re.IGNORECASE)
     return re.sub(r"['’]s$", "", value).casefold().strip()
+
+
+#: Words that make the organisation after them where someone works or studies:
+#: "works at", "a nurse at", "joined", "offer from", "studying at", "graduated from".
+_AFFILIATION = re.compile(
+    r"\b(?:work(?:s|ed|ing)?|job|jobs|employed|employee|employer|intern(?:ship|ing)?|role|"
+    r"position|post|joined|hired|promoted|"
+    r"engineer|developer|designer|manager|analyst|consultant|accountant|nurse|doctor|"
+    r"physician|resident|residency|teacher|professor|lecturer|researcher|scientist|"
+    r"staff|colleagues?|boss|team|student|studying|studied|study|studies|major(?:ing)?|"
+    r"graduat(?:e|ed|ing)|alumn(?:us|a|i)|enrolled|attend(?:s|ed|ing)?|degree|phd|"
+    r"freshman|sophomore|junior|senior|semester)\b"
+    r"[^.!?\n]{0,30}?\b(?:at|for|with|from|by|in|of|to)\s+(?:the\s+)?$"
+    r"|\bmy\s+(?:company|employer|firm|school|university|college|uni)\s*,?\s*$",
+    re.IGNORECASE,
+)
+
+
+#: Where someone wants to go is a destination many share, not an affiliation yet
+#: ("an offer from Siemens", "want to study at Georgia Tech", "applying to MIT").
+_DESTINATION = re.compile(
+    r"\b(?:want(?:s|ed)?|plan(?:s|ning)?|hop(?:e|es|ing)|apply(?:ing)?|applied|applications?|"
+    r"would like|'d like|dream(?:s|ing)?|consider(?:s|ing)?|offers?|interview(?:s|ed|ing)?|"
+    r"admission|admitted|visit(?:s|ed|ing)?|tour)\b",
+    re.IGNORECASE,
+)
+
+
+def affiliation(text: str, start: int) -> bool:
+    """True when the words before ``start`` say someone works or studies there."""
+    window = text[max(0, start - 60) : start]
+    m = _AFFILIATION.search(window)
+    return bool(m) and not _DESTINATION.search(window[max(0, m.start() - 20) :])
 
 
 def _person_context(text: str, span: Span) -> bool:

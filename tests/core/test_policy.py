@@ -194,3 +194,36 @@ def test_a_flight_number_is_a_quasi_identifier_protected_from_five(
 def test_a_brand_with_a_place_is_a_branch_not_a_product(policy: TypePolicy, value: str) -> None:
     text = f"I picked them up at {value} yesterday."
     assert decide(policy, text, value, T.ORG, 5.0).protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        ("I work at Google as a senior engineer.", "Google", T.ORG),
+        ("She graduated from Stanford University in 2019.", "Stanford University", T.ORG),
+        ("My manager at Microsoft asked me to stay.", "Microsoft", T.ORG),
+    ],
+)
+def test_a_public_company_or_university_where_someone_works_or_studies_is_an_employer(
+    policy: TypePolicy, text: str, value: str, t: T
+) -> None:
+    threshold = QUASI_THRESHOLDS["employer or school"]
+    below = decide(policy, text, value, t, threshold - 0.5)
+    at = decide(policy, text, value, t, 5.0)
+    assert below.family is Family.QUASI and below.kind == "employer or school"
+    assert not below.protect and at.protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        ("My Bosch dishwasher shows error E15.", "Bosch", T.ORG),
+        ("My son wants to apply to Georgia Tech next year.", "Georgia Tech", T.ORG),
+        ("Compare Google and Microsoft for cloud storage.", "Microsoft", T.ORG),
+    ],
+)
+def test_a_public_company_as_the_subject_stays_public(
+    policy: TypePolicy, text: str, value: str, t: T
+) -> None:
+    d = decide(policy, text, value, t, 5.0)
+    assert d.family is Family.PUBLIC and not d.protect
