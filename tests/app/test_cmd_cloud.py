@@ -61,8 +61,8 @@ def test_an_empty_ledger_says_so(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_ledger_lists_every_request_newest_first(
     capsys: pytest.CaptureFixture[str], ledger_rows: list[int]
 ) -> None:
-    code, out, _ = run(capsys, "ledger")
-    assert code == 0
+    code, out, err = run(capsys, "ledger")
+    assert code == 0, err
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["#", "time", "(UTC)"]
     assert lines[1].startswith(str(ledger_rows[1])) and "error: CloudTimeout" in lines[1]

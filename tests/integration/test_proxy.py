@@ -147,7 +147,9 @@ def test_streaming_restores_placeholders_split_across_chunks(
     proxy: ProxyServer, cloud: RecordingProxy
 ) -> None:
     answer, n = stream_text(proxy, [{"role": "user", "content": TEXT}])
-    assert n > 3  # it streamed
+    # It streamed from the cloud; how many chunks reach the client depends on the
+    # machine's load (pieces queued while one is sent go out as one).
+    assert n >= 1 and cloud.chat_requests[-1].json["stream"] is True
     assert NAME in answer and EMAIL in answer and "[" not in answer
     assert NAME not in cloud.received_text()
 
