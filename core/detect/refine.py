@@ -117,12 +117,15 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Percentages: "8.4%", "15 percent".
     ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
     # Blood pressure "160/95" (checked for plausibility below).
-    ("blood pressure", r"(?<![\w/.])(\d{2,3})\s?/\s?(\d{2,3})(?:\s?mm\s?hg)?(?![\w/.])", re.IGNORECASE),
+    ("blood pressure", r"(?<![\w/.])(\d{2,3})\s?/\s?(\d{2,3})(?:\s?mm\s?hg)?(?![\w/]|\.\d)", re.IGNORECASE),
     # Reference ranges and ratios: "(ref 7-56)", "20-41", "50/50", "3:1".
     ("quantity", r"(?<=\(ref\s)\d+(?:\.\d+)?\s?[-–]\s?\d+(?:\.\d+)?|\(\s?\d+(?:\.\d+)?\s?[-–]\s?\d+(?:\.\d+)?\s?\)", re.IGNORECASE),
-    ("quantity", r"(?<![\w/.])(?:[4-9]\d|1\d\d)/(?:[4-9]\d|1\d\d)(?![\w/.])", 0),
+    ("quantity", r"(?<![\w/.])(?:[4-9]\d|1\d\d)/(?:[4-9]\d|1\d\d)(?![\w/]|\.\d)", 0),
+    # A range of two small numbers, lower first: "20-41" in a lab table, "ages 8-12"
+    # (checked below: never a day and a month, never after an identifier's label).
+    ("range", r"(?<![\w/.:\-])(\d{1,3}(?:\.\d+)?)\s?[-–]\s?(\d{1,3}(?:\.\d+)?)(?![\w/:\-]|\.\d)", 0),
     # School years, quarters, tax years: "Year 9", "Q1", "2023-24".
-    ("period", r"\bYear\s\d{1,2}\b|\bQ[1-4]\b|\b(?:19|20)\d{2}[-–/](?:\d{2})\b(?![-/.]\d)", 0),
+    ("period", r"\b(?:[Yy]ear|[Gg]rade|Class|Key Stage|KS)\s?\d{1,2}\b|\bQ[1-4]\b|\b(?:19|20)\d{2}[-–/](?:\d{2})\b(?![-/.]\d)", 0),
     # Durations and counts: "6 weeks", "2 puffs", "4 times a day", "x3".
     ("quantity", r"(?<![\w.])x\s?\d{1,3}(?![\w.])", re.IGNORECASE),
     ("frequency", r"\b(?:once|twice|\d{1,2}\s?(?:x|times))\s+(?:a|per|each|every)\s+(?:day|week|month|year|night|hour)\b", re.IGNORECASE),
@@ -314,6 +317,10 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
         for m in pattern.finditer(text):
             if reason == "blood pressure" and not _plausible_pressure(text, m):
                 continue
+            if reason == "range":
+                if not _plausible_range(text, m):
+                    continue
+                reason = "quantity"
             if m.end() > m.start():
                 out.append((m.start(), m.end(), reason))
     for m in _UNIT_RE.finditer(text):
@@ -335,6 +342,22 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
             if _TITLE_RE.match(text[a:b]):
                 out.append((a, b, "title"))
     return out
+
+
+_RANGE_CUE = re.compile(r"\b(?:range|ref|reference|normal|target|between|ages?|aged|scores?|grades?|levels?)\b", re.IGNORECASE)
+
+
+def _plausible_range(text: str, m: re.Match[str]) -> bool:
+    low, high = float(m.group(1)), float(m.group(2))
+    if not low < high:
+        return False
+    before = text[max(0, m.start() - 24) : m.start()]
+    if _ID_CONTEXT.search(before):
+        return False
+    # "3-12" may be a day and a month; a range only with a word that says so.
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    header = text[max(0, text.rfind("\n", 0, max(0, line_start - 1)) + 1) : line_start]
+    return high > 31 or bool(_RANGE_CUE.search(before) or _RANGE_CUE.search(header))
 
 
 def _plausible_pressure(text: str, m: re.Match[str]) -> bool:

@@ -58,6 +58,11 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
         ("Bind for 0.0.0.0:5432 failed.", "0.0.0.0:5432"),
         ("Text like [PERSON_1] works.", "[PERSON_1]"),
         ("It took 1841ms to load.", "1841ms"),
+        ("BP was 160/95.", "160/95"),
+        ("The insurer now says 50/50.", "50/50"),
+        ("HbA1c   58 mmol/mol   20-41\n", "20-41"),
+        ("Open to kids aged 8-12 only.", "8-12"),
+        ("Student: Ava, grade 3, at school.", "grade 3"),
     ],
 )
 def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
@@ -75,6 +80,9 @@ def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex)
         ("his laptop (ravi-thinkpad, 192.168.4.23)", "192.168.4.23"),
         ("the appt was at 8:30 pm", "8:30"),
         ("Booking reference QX7T4M for two.", "QX7T4M"),
+        ("Call 555-0199 now.", "555-0199"),
+        ("Room number 12-45 is mine.", "12-45"),
+        ("We met on 3-12 at noon.", "3-12"),
     ],
 )
 def test_identifiers_are_never_zones(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
