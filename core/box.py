@@ -84,7 +84,10 @@ def _is_initial(part: str) -> bool:
 
 def _name_parts(name: str) -> list[str]:
     """A name's words, without a title or a possessive, case-folded ("T." stays an initial)."""
-    return [p.casefold() for p in _strip_possessive(_strip_title(name)).split() if p.strip(".")]
+    # "QUARTEY-MENSAH, E." is the surname and an initial: commas separate parts.
+    return [
+        p.casefold() for p in re.split(r"[\s,]+", _strip_possessive(_strip_title(name))) if p.strip(".")
+    ]
 
 
 def _same_person(value: str, forms: Sequence[str]) -> bool:

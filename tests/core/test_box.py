@@ -270,3 +270,12 @@ def test_an_initial_alone_links_to_nobody() -> None:
     box = PrivacyBox()
     box.placeholder_for("Tadeusz Wielgosz", EntityType.PERSON)
     assert box.placeholder_for("T.", EntityType.PERSON) == "[PERSON_2]"
+
+
+def test_surname_comma_initial_links_to_the_person_it_names() -> None:
+    box = PrivacyBox()
+    ph = box.placeholder_for("Mr Ebenezer Quartey-Mensah", EntityType.PERSON)
+    assert box.placeholder_for("QUARTEY-MENSAH, E.", EntityType.PERSON) == ph
+    assert box.placeholder_for("Quartey-Mensah, K.", EntityType.PERSON) != ph
+    restored = box.deanonymize(f"The chart says {ph}.").text
+    assert "Quartey-Mensah" in restored
