@@ -395,8 +395,16 @@ def _person_context(text: str, span: Span) -> bool:
     before = text[max(0, span.start - 12) : span.start]
     if _TITLE_BEFORE.search(before):
         return True
+    if not text[span.start : span.start + 1].isupper():
+        # "Run aws s3 sync": a word written in lower case is no name by its neighbours.
+        return False
     after = text[span.end : span.end + 20]
-    prev = re.search(r"([A-Z][a-z]+)\s+$", text[max(0, span.start - 20) : span.start])
+    # A capital at the start of a sentence or a line says nothing ("Run", "We").
+    prev = re.search(r"\b[A-Z][a-z]+\s+$", text[max(0, span.start - 20) : span.start])
+    if prev is not None:
+        at = max(0, span.start - 20) + prev.start()
+        if re.search(r"(?:^|[.!?:\n])\s*$", text[max(0, at - 3) : at]):
+            prev = None
     nxt = re.match(r"\s+([A-Z][a-z]+)", after)
     return bool(prev or nxt)
 

@@ -227,3 +227,10 @@ def test_a_public_company_as_the_subject_stays_public(
 ) -> None:
     d = decide(policy, text, value, t, 5.0)
     assert d.family is Family.PUBLIC and not d.protect
+
+
+def test_a_brand_in_lower_case_after_a_sentences_first_word_stays_public(policy: TypePolicy) -> None:
+    d = decide(policy, "Run aws s3 sync ./dist --delete", "aws", T.PERSON)
+    assert d.family is Family.PUBLIC and not d.protect
+    # Capitalised next to another capitalised word inside a sentence: a person.
+    assert decide(policy, "I met Tesla Ramos today.", "Tesla", T.PERSON).protect
