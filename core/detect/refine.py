@@ -398,9 +398,10 @@ def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
     for a, b in pieces:
         # A flight number is a value of its own: "Thai Airways TG 917" is an airline
         # and a flight (see core.policy), never one name.
-        f = FLIGHT.search(text, a, b)
-        if f is not None and f.start() > a and flight_context(text, f.start()):
-            out += [(a, f.start()), (f.start(), b)]
+        # The code may close the span with its digits outside it ("air canada AC" 868).
+        f = FLIGHT.search(text, a, min(len(text), b + 6))
+        if f is not None and a < f.start() < b and flight_context(text, f.start()):
+            out += [(a, f.start()), (f.start(), max(b, f.end()))]
         else:
             out.append((a, b))
     return [(a, b) for a, b in out if a < b]

@@ -225,3 +225,15 @@ def test_a_place_and_its_number_and_an_organisation_and_its_kind_are_one_name(le
         s(text, "Software", EntityType.OTHER, 0.71),
     ]
     assert [v for v, _ in values(text, refine(text, spans, lex))] == ["Cheb 2", "Tableau Software"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ("We flew Thai Airways TG 917 home.", "Thai Airways TG 917", ["Thai Airways", "TG 917"]),
+        ("flying on air canada AC 868 on 5 june", "air canada AC", ["air canada", "AC 868"]),
+    ],
+)
+def test_an_airline_and_its_flight_number_are_two_values(text: str, name: str, expected: list[str], lex) -> None:  # type: ignore[no-untyped-def]
+    got = [v for v, _ in values(text, refine(text, [s(text, name, EntityType.ORG)], lex))]
+    assert got == expected
