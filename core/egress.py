@@ -651,7 +651,11 @@ class EgressGuard:
                         if view.changed:
                             found = found + self._detect(view.text, view)
                 for type_, norm in found:
-                    if norm not in allowed and type_ not in seen:
+                    # A piece of a value sent in clear with consent ("LH" of "LH 401")
+                    # is in clear already.
+                    if norm in allowed or _part_of_any(norm, allowed):
+                        continue
+                    if type_ not in seen:
                         seen.add(type_)
                         hits.append(Hit(type_, "detector"))
         return hits
@@ -973,3 +977,11 @@ class GuardedStream(Iterator[str]):
 def blocked_types(hits: Sequence[Hit]) -> list[str]:
     """The entity types of some hits, sorted and unique (for messages)."""
     return sorted({h.type for h in hits})
+
+
+def _part_of_any(norm: str, allowed: Iterable[str]) -> bool:
+    """True when ``norm`` is whole words of a consented value (two characters or more)."""
+    if len(norm) < 2:
+        return False
+    pattern = re.compile(rf"(?<!\w){re.escape(norm)}(?!\w)")
+    return any(pattern.search(a) for a in allowed)

@@ -617,3 +617,12 @@ def test_the_guard_looks_for_every_alias_of_a_box_value() -> None:
     guard = EgressGuard(Client())  # type: ignore[arg-type]
     hits = guard.scan([{"role": "user", "content": "Please tell Tadeusz the news."}], box=box)
     assert [h.type for h in hits] == ["PERSON"]
+
+
+def test_a_piece_of_a_consented_value_is_not_blocked() -> None:
+    from core.egress import _part_of_any
+
+    allowed = {"lh 401", "7 weeks"}
+    assert _part_of_any("lh", allowed) and _part_of_any("401", allowed)
+    assert not _part_of_any("4", allowed) and not _part_of_any("lh 4", allowed)
+    assert not _part_of_any("anna", allowed)
