@@ -819,7 +819,10 @@ def _retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span
         # "Gold Plus Rewards member": the label stays out of the name.
         cut = _LABEL_END.search(value)
         assert cut is not None
-        return Span(span.start, span.start + cut.start(), t, span.score, span.views)
+        end = span.start + cut.start()
+        while end > span.start and text[end - 1] in " \t,;:-–":
+            end -= 1  # "Allianz Travel, policy": the comma goes with the label
+        return Span(span.start, end, t, span.score, span.views) if end > span.start else None
     elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
         # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.
         t = EntityType.ORG

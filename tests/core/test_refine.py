@@ -237,3 +237,9 @@ def test_a_place_and_its_number_and_an_organisation_and_its_kind_are_one_name(le
 def test_an_airline_and_its_flight_number_are_two_values(text: str, name: str, expected: list[str], lex) -> None:  # type: ignore[no-untyped-def]
     got = [v for v, _ in values(text, refine(text, [s(text, name, EntityType.ORG)], lex))]
     assert got == expected
+
+
+def test_a_label_cut_off_a_name_takes_its_comma(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My insurer is Allianz Travel, policy 991-TRV-44812, with cover."
+    got = values(text, refine(text, [s(text, "Allianz Travel, policy", EntityType.ORG)], lex))
+    assert got == [("Allianz Travel", "ORG")]
