@@ -360,14 +360,16 @@ def _bare_name(value: str) -> str:
 #: Words that make the organisation after them where someone works or studies:
 #: "works at", "a nurse at", "joined", "offer from", "studying at", "graduated from".
 _AFFILIATION = re.compile(
-    r"\b(?:work(?:s|ed|ing)?|job|jobs|employed|employee|employer|intern(?:ship|ing)?|role|"
-    r"position|post|joined|hired|promoted|"
-    r"engineer|developer|designer|manager|analyst|consultant|accountant|nurse|doctor|"
-    r"physician|resident|residency|teacher|professor|lecturer|researcher|scientist|"
-    r"staff|colleagues?|boss|team|student|studying|studied|study|studies|major(?:ing)?|"
-    r"graduat(?:e|ed|ing)|alumn(?:us|a|i)|enrolled|attend(?:s|ed|ing)?|degree|phd|"
-    r"freshman|sophomore|junior|senior|semester)\b"
-    r"[^.!?\n]{0,30}?\b(?:at|for|with|from|by|in|of|to)\s+(?:the\s+)?$"
+    # A verb of working or studying, up to two words, then the preposition ...
+    r"\b(?:work(?:s|ed|ing)?|employed|studying|studied|enrolled|graduat(?:e|ed|ing)|"
+    r"interned|teach(?:es|ing)?|taught|joined|hired|promoted)\b(?:\s+[a-z\-]+){0,2}?"
+    r"\s+(?:at|for|with|from|by|in|to)\s+(?:the\s+)?$"
+    # ... or a role or a tie right before it ("a nurse at", "student of", "alumni of").
+    r"|\b(?:job|jobs|employee|employer|intern(?:ship)?|role|position|post|engineer|"
+    r"developer|designer|manager|analyst|consultant|accountant|nurse|doctor|physician|"
+    r"resident|residency|teacher|professor|lecturer|researcher|scientist|staff|"
+    r"colleagues?|boss|team|student|study|studies|alumn(?:us|a|i)|degree|phd|freshman|sophomore|"
+    r"junior|senior|semester)\s+(?:at|for|with|from|of|in)\s+(?:the\s+)?$"
     r"|\bmy\s+(?:company|employer|firm|school|university|college|uni)\s*,?\s*$",
     re.IGNORECASE,
 )

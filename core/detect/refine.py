@@ -388,6 +388,16 @@ def _subtract(span: Span, covered: Sequence[tuple[int, int]]) -> list[tuple[int,
     return pieces
 
 
+def _split_open_bracket(text: str, span: Span) -> list[tuple[int, int]]:
+    """A bracket opened inside a span and not closed there separates two values:
+    "Mercedes-Benz GLC 300 (VIN W1N0G8EB4MF912345" is a car and its number."""
+    value = text[span.start : span.end]
+    i = value.find(" (")
+    if i <= 0 or ")" in value[i:]:
+        return [(span.start, span.end)]
+    return [(span.start, span.start + i), (span.start + i + 2, span.end)]
+
+
 def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
     pieces, pos = [], span.start
     for m in _SEPARATORS.finditer(text, span.start, span.end):
@@ -524,7 +534,11 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.views.keys() & _KEEP_WHOLE:
             kept.append(span)
             continue
-        pieces = _split_separators(text, span) if span.type in _NAME_TYPES else [(span.start, span.end)]
+        pieces = (
+            _split_separators(text, span)
+            if span.type in _NAME_TYPES
+            else _split_open_bracket(text, span)
+        )
         for k, (a, b) in enumerate(pieces):
             if k > 0 and not _holds_word(text, table, a, b):
                 # What ran past a separator into part of a word carries nothing.

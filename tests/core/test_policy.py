@@ -234,3 +234,16 @@ def test_a_brand_in_lower_case_after_a_sentences_first_word_stays_public(policy:
     assert d.family is Family.PUBLIC and not d.protect
     # Capitalised next to another capitalised word inside a sentence: a person.
     assert decide(policy, "I met Tesla Ramos today.", "Tesla", T.PERSON).protect
+
+
+def test_a_permit_from_an_office_is_no_affiliation(policy: TypePolicy) -> None:
+    from core.policy import affiliation
+
+    text = "would that delay her study permit from IRCC?"
+    assert not affiliation(text, text.index("IRCC"))
+    for text, name in [
+        ("I study at MIT now.", "MIT"),
+        ("He has worked part-time at Tesco for years.", "Tesco"),
+        ("She is a nurse at Guy's.", "Guy's"),
+    ]:
+        assert affiliation(text, text.index(name)), text

@@ -243,3 +243,10 @@ def test_a_label_cut_off_a_name_takes_its_comma(lex) -> None:  # type: ignore[no
     text = "My insurer is Allianz Travel, policy 991-TRV-44812, with cover."
     got = values(text, refine(text, [s(text, "Allianz Travel, policy", EntityType.ORG)], lex))
     assert got == [("Allianz Travel", "ORG")]
+
+
+def test_a_bracket_opened_inside_an_identifier_separates_two_values(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My 2021 Mercedes-Benz GLC 300 (VIN W1N0G8EB4MF912345) needs a new gearbox."
+    got = values(text, refine(text, [s(text, "Mercedes-Benz GLC 300 (VIN W1N0G8EB4MF912345", EntityType.ID)], lex))
+    assert got[0] == ("Mercedes-Benz GLC 300", "ID")
+    assert got[-1][0].endswith("W1N0G8EB4MF912345")
