@@ -475,15 +475,20 @@ def settle(
         for m in re.finditer(re.escape(WITHHELD), outbound):
             covered[m.start() : m.end()] = [True] * (m.end() - m.start())
         # A value sent in clear is not judged again in pieces ("LH" of the flight
-        # "LH 401", which the type policy let through whole).
+        # "LH 401", which the type policy let through whole), nor what touches it
+        # ("'s" of "Ofcom's").
+        in_clear = [False] * len(outbound)
         for value in clear:
             if len(value) >= 2:
                 for m in re.finditer(re.escape(value), outbound, re.IGNORECASE):
-                    covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+                    in_clear[m.start() : m.end()] = [True] * (m.end() - m.start())
+        covered = [c or k for c, k in zip(covered, in_clear, strict=True)]
         table = atoms(outbound)
         runs: list[tuple[int, int, EntityType]] = []
         for span in detector.analyze(outbound):
             for a, b in _uncovered_runs(outbound, table, span, covered):
+                if (a > 0 and in_clear[a - 1]) or (b < len(outbound) and in_clear[b]):
+                    continue
                 value = outbound[a:b]
                 key = value.casefold()
                 if key in clear or key in sent or key.strip(".") in _TITLES:

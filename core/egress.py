@@ -632,6 +632,7 @@ class EgressGuard:
         hits = [Hit(t, "box") for t in sorted(matcher.find(folded, cased))]
         if self.detector is not None:
             allowed = {normalize(a) for a in consented}
+            pieces = _word_runs(consented)
             seen: set[str] = set()
             # The cloud's own earlier answers cannot leak anything to it, and
             # system prompts are the app's own text: the detector skips both (a
@@ -653,7 +654,7 @@ class EgressGuard:
                 for type_, norm in found:
                     # A piece of a value sent in clear with consent ("LH" of "LH 401")
                     # is in clear already.
-                    if norm in allowed or _part_of_any(norm, allowed):
+                    if norm in allowed or norm in pieces:
                         continue
                     if type_ not in seen:
                         seen.add(type_)
@@ -685,7 +686,8 @@ class EgressGuard:
             )
             words = [w for w in re.split(r"\W+", rest) if w and w.casefold() not in _TITLES]
             if words:
-                out.append((str(span.type), normalize(found)))
+                # "Ofcom's" is Ofcom: a possessive adds nothing to the value.
+                out.append((str(span.type), normalize(_POSSESSIVE_END.sub("", found))))
         with self._lock:
             self._spans[key] = out
             while len(self._spans) > self._cache_size:
@@ -979,9 +981,21 @@ def blocked_types(hits: Sequence[Hit]) -> list[str]:
     return sorted({h.type for h in hits})
 
 
-def _part_of_any(norm: str, allowed: Iterable[str]) -> bool:
-    """True when ``norm`` is whole words of a consented value (two characters or more)."""
-    if len(norm) < 2:
-        return False
-    pattern = re.compile(rf"(?<!\w){re.escape(norm)}(?!\w)")
-    return any(pattern.search(a) for a in allowed)
+_POSSESSIVE_END = re.compile(r"['’][sS]?$")
+
+
+def _word_runs(values: Iterable[str]) -> set[str]:
+    """Every run of whole words of each value, normalized ("LH 401": "lh", "401", "lh401").
+
+    A piece of a value sent in clear with consent is in clear already; a run of
+    whole words, never a part of one ("anna" of "Joanna" is no piece).
+    """
+    out: set[str] = set()
+    for value in values:
+        words = re.findall(r"\w+", value)
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + 8) + 1):
+                piece = normalize(" ".join(words[i:j]))
+                if len(piece) >= 2:
+                    out.add(piece)
+    return out

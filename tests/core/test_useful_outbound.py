@@ -106,6 +106,12 @@ def test_a_flight_sent_in_clear_is_not_masked_in_pieces(analyzer: Analyzer) -> N
         assert private not in out, private
 
 
+def test_a_possessive_of_a_public_name_stays_with_it(analyzer: Analyzer) -> None:
+    text = "I want the roaming charges removed. Mention Ofcom's rules on bill shock if they apply."
+    out = send_all(analyzer, text)
+    assert "Ofcom's rules" in out, out
+
+
 def test_a_high_lambda_protects_every_quasi_identifier(analyzer: Analyzer) -> None:
     text = "I start a job in Munich on 1 October with my daughter, 7."
     out = send_all(analyzer, text, risk_lambda=10.0)
