@@ -150,7 +150,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b", 0),
     ("code", r"(?<![\w@/.])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?:\(\))?(?![\w@])", 0),
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\(\)", 0),
-    ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb)(?![\w.])", 0),
+    ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb|pem|crt|cer|csr|p12|pfx|jks|keystore)(?![\w]|\.\w)", 0),
     ("code", r"\b[a-z][a-z0-9\-]*:[\d][\w.\-]*", 0),  # "python:3.12-slim"
     ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\([^()\n]{0,60}\)", 0),  # calls "connect(dsn)"
@@ -168,12 +168,16 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("placeholder", r"\[[A-Z][A-Z_]*_\d{1,4}\]", 0),
     # Hex colours "#4c51bf" and hashes of commits are not people.
     ("code", r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})(?![\w-])(?=\s*[;,)\"'}]|\s*$)", re.MULTILINE),
+    # A Kubernetes pod's generated name: "ledger-api-7d9f8c6b5-x2kq4".
+    ("code", r"\b[a-z][a-z0-9\-]*-[a-f0-9]{8,10}-[a-z0-9]{5}\b", 0),
+    # A product's acronym and its version: "EKS 1.29", "TLS 1.3".
+    ("version", r"\b[A-Z]{2,6}\s?v?\d{1,2}\.\d{1,3}(?:\.\d+)?\b(?!\.\d)", 0),
     # Timings in logs: "1841ms", "0.3s".
     ("quantity", r"(?<![\w.])\d+(?:\.\d+)?(?:ms|µs|us|ns)(?![\w])", 0),
     # Laws and their sections: "Texas Property Code section 92.103", "Article 17 GDPR",
     # "the Landlord and Tenant Act 1985", "§ 1983", "Title VII".
     ("law", rf"\b(?:[A-Z][\w.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
-    ("law", r"\b(?:[a-z]+\s+(?:and|of|for|&)\s+)?[a-z]+\s+(?:act|code|regulations?|directive)\s+(?:of\s+)?\d{4}\b", 0),
+    ("law", r"\b(?:[a-z]+\s+(?:and|of|for|&)\s+)?(?:[a-z]+\s+){0,2}[a-z]+\s+(?:act|code|regulations?|directive)\s+(?:of\s+)?\d{4}\b", 0),
     ("law", r"\b(?:schedule|form|annex|appendix|exhibit|part)\s[A-Z]\b", re.IGNORECASE),
     ("law", rf"(?:{_SECTION_WORDS})\s?(?:\d+[\w.]*(?:\(\w{{1,4}}\))*|[IVXLC]+\b)(?:\s?(?:,|and|or|-|–|to)\s?\d+[\w.]*(?:\(\w{{1,4}}\))*)*", re.IGNORECASE),
     ("law", r"\b\d+\s?(?:U\.?S\.?C\.?|C\.?F\.?R\.?)\s?§*\s?\d+[\w.]*", 0),
@@ -465,6 +469,9 @@ _INSTITUTION_AFTER = re.compile(
 _HANDLE = re.compile(r"(?=\S*[_\d])[\w.\-]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 #: A secret written as key = value: only the value is the secret.
 _KEY_VALUE = re.compile(r"""^([\w.\-]+["']?\s*[:=]\s*["'“‘]?)(\S.*)$""")
+#: A setting's name before its value ("POSTGRES_PASSWORD: hX9#", "api_key=..."): the name is
+#: code, the value may be a secret.
+_SETTING_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*[:=]")
 
 
 def _is_cased(text: str) -> bool:
@@ -819,9 +826,13 @@ def _retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span
         t = EntityType.EMAIL
     elif _URL.fullmatch(value):
         t = EntityType.URL
-    elif t is EntityType.ID and "rules" in span.views:
+    elif t is EntityType.ID and _KEY_VALUE.match(value) and (
+        "rules" in span.views or _SETTING_KEY.match(value)
+    ):
         kv = _KEY_VALUE.match(value)
-        if kv and any(p.search(value) for p in _rule_patterns()[1]):
+        if kv and (
+            _SETTING_KEY.match(value) or any(p.search(value) for p in _rule_patterns()[1])
+        ):
             a = span.start + len(kv.group(1))
             return Span(a, span.end, t, span.score, span.views) if a < span.end else None
     elif t in (EntityType.PERSON, EntityType.LOCATION) and ORG_WORDS.search(value) and (

@@ -63,6 +63,10 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
         ("HbA1c   58 mmol/mol   20-41\n", "20-41"),
         ("Open to kids aged 8-12 only.", "8-12"),
         ("Student: Ava, grade 3, at school.", "grade 3"),
+        ("kubectl logs ledger-api-7d9f8c6b5-x2kq4 -n payments", "ledger-api-7d9f8c6b5-x2kq4"),
+        ("It runs on EKS 1.29 now.", "EKS 1.29"),
+        ("created with --from-file=signing.pem.", "signing.pem"),
+        ("is this fair under the employment rights act 1996 section 98", "employment rights act 1996"),
     ],
 )
 def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
@@ -250,3 +254,9 @@ def test_a_bracket_opened_inside_an_identifier_separates_two_values(lex) -> None
     got = values(text, refine(text, [s(text, "Mercedes-Benz GLC 300 (VIN W1N0G8EB4MF912345", EntityType.ID)], lex))
     assert got[0] == ("Mercedes-Benz GLC 300", "ID")
     assert got[-1][0].endswith("W1N0G8EB4MF912345")
+
+
+def test_a_settings_name_is_code_its_value_a_secret(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "environment:\n  POSTGRES_PASSWORD: hX9#vQ2!kLp7\n"
+    got = values(text, refine(text, [s(text, "POSTGRES_PASSWORD: hX9#vQ2!kLp7", EntityType.ID)], lex))
+    assert got == [("hX9#vQ2!kLp7", "ID")]
