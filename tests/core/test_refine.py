@@ -260,3 +260,9 @@ def test_a_settings_name_is_code_its_value_a_secret(lex) -> None:  # type: ignor
     text = "environment:\n  POSTGRES_PASSWORD: hX9#vQ2!kLp7\n"
     got = values(text, refine(text, [s(text, "POSTGRES_PASSWORD: hX9#vQ2!kLp7", EntityType.ID)], lex))
     assert got == [("hX9#vQ2!kLp7", "ID")]
+
+
+def test_an_address_of_every_machine_is_no_ones(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Bind for 0.0.0.0:5432 failed on 192.168.1.50."
+    spans = [s(text, "0.0.0.0:5432", EntityType.IP), s(text, "192.168.1.50", EntityType.IP)]
+    assert values(text, refine(text, spans, lex)) == [("192.168.1.50", "IP")]
