@@ -35,6 +35,7 @@ run: $(RUN_STAMP)
 test: $(ALL_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
 	$(BIN)/ruff check .
+	$(BIN)/mypy core app ui training
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 
 bench: $(ALL_STAMP)

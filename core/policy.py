@@ -389,7 +389,7 @@ def affiliation(text: str, start: int) -> bool:
     """True when the words before ``start`` say someone works or studies there."""
     window = text[max(0, start - 60) : start]
     m = _AFFILIATION.search(window)
-    return bool(m) and not _DESTINATION.search(window[max(0, m.start() - 20) :])
+    return m is not None and not _DESTINATION.search(window[max(0, m.start() - 20) :])
 
 
 def _person_context(text: str, span: Span) -> bool:
