@@ -153,11 +153,12 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb|pem|crt|cer|csr|p12|pfx|jks|keystore)(?![\w]|\.\w)", 0),
     ("code", r"\b[a-z][a-z0-9\-]*:[\d][\w.\-]*", 0),  # "python:3.12-slim"
     ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code
-    ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\([^()\n]{0,60}\)", 0),  # calls "connect(dsn)"
+    # Calls "connect(dsn)", "ValueError(msg)"; "Hermann(Germany)" is a name and its country.
+    ("code", r"(?<![\w@/.])(?:[a-z_][\w.]*|[A-Z][\w]*[._][\w.]*)\([^()\n]{0,60}\)|(?<![\w@/.])[A-Z]\w*\((?:[^()\nA-Z][^()\n]{0,59})?\)", 0),
     ("code", r"\b(?!PRESIDIO_)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", 0),  # constants "POSTGRES_USER"
     ("code", r"(?<![\d:])(?=\d{3}|\d{2}:\d{3})\d{2,5}:\d{2,5}\b(?![:.]\d)", 0),  # port maps "5432:5432"
     # Absolute paths outside a home folder ("/opt/etl/load.py", "/var/run/x.sock").
-    ("code", r"(?<![\w~.])/(?!home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]+", 0),
+    ("code", r"(?<![\w~./:])/(?!home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]+", 0),
     ("code", r"(?<![\w~])~?/?\.[\w\-]+(?:/[\w.\-]+)+", 0),  # "~/.ssh/id_ed25519", ".npm/_cacache"
     # Error and fault codes: "error E:24", "code 0x80070005".
     ("code", r"\b(?:error|fault|status|exit)(?:\s+code)?\s+[A-Z]{0,3}[:\-]?\d{1,5}\b", re.IGNORECASE),
@@ -264,7 +265,7 @@ _NAMESPACE = re.compile(
 )
 _FORGE_REMOTE = re.compile(r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b")
 _EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
-_URL = re.compile(r"(?:https?|ftp)://\S+|www\.[\w\-]+\.[a-z]{2,}\S*", re.IGNORECASE)
+_URL = re.compile(r"(?:https?|wss?|ftps?|sftp|ssh|s3|gs)://\S+|www\.[\w\-]+\.[a-z]{2,}\S*", re.IGNORECASE)
 _IP = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){4,7}\b")
 @lru_cache(maxsize=1)
 def _rule_patterns() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
@@ -739,7 +740,7 @@ _SCRIPT_AFTER = re.compile(rf"^\s*\(\s*({_OTHER_SCRIPT})\s*\)")
 _INITIALS_AFTER = re.compile(r",\s?(?:[A-Z]\.\s?){1,3}")
 #: What belongs to a name written before it: a title ("Mr. Rasooli", "dr lena patel").
 _TITLE_BEFORE_NAME = re.compile(
-    r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme)\.?\s+$", re.IGNORECASE
+    r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme)\.?,?\s+$", re.IGNORECASE
 )
 #: ... and after it: a possessive ("Joseph's"), a citation's "et al.".
 _NAME_TAIL = re.compile(r"['’][sS]\b|\s+et\s+al\.?", re.IGNORECASE)

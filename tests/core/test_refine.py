@@ -266,3 +266,18 @@ def test_an_address_of_every_machine_is_no_ones(lex) -> None:  # type: ignore[no
     text = "Bind for 0.0.0.0:5432 failed on 192.168.1.50."
     spans = [s(text, "0.0.0.0:5432", EntityType.IP), s(text, "192.168.1.50", EntityType.IP)]
     assert values(text, refine(text, spans, lex)) == [("192.168.1.50", "IP")]
+
+
+@pytest.mark.parametrize(
+    "url", ["wss://yuntian-deng-chatgpt.hf.space/queue/join", "s3://haverford-quilts-site/index.html"]
+)
+def test_a_link_of_any_scheme_is_a_link_not_a_path(url: str, lex) -> None:  # type: ignore[no-untyped-def]
+    text = f'and "{url}": let chat = []'
+    assert values(text, refine(text, [s(text, url, EntityType.URL)], lex)) == [(url, "URL")]
+
+
+def test_a_name_with_its_country_in_brackets_is_no_call(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "we did CKD orders with brands like VIMS(France) and Hermann(Germany) last year"
+    got = [v for v, _ in values(text, refine(text, [s(text, "Hermann", EntityType.PERSON, 0.73)], lex))]
+    assert len(got) == 1 and got[0].startswith("Hermann")  # kept, not dropped as code
+    assert covered("call connect(dsn) or ValueError(msg) now", "connect(dsn)", lex)
