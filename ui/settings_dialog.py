@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -262,15 +263,24 @@ class PolicyTable(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setAccessibleName("What is protected at this privacy level")
         for i, (kind, threshold, family) in enumerate(rows):
             item = QTableWidgetItem(kind)
             item.setToolTip(f"{kind}: {family}")
             self.table.setItem(i, 0, item)
             self.table.setItem(i, 1, QTableWidgetItem("always" if threshold is None else f"{threshold:g}"))
-        self.table.resizeColumnsToContents()
-        self.table.setMaximumHeight(self.table.verticalHeader().length() + 34)
+        # The kind column takes the room that is left (a long kind is elided, its
+        # tooltip whole); the level and the verdict keep their width, so nothing
+        # hides behind a scroll bar.
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        height = self.table.verticalHeader().length() + header.height() + 4
+        self.table.setFixedHeight(height)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.table)
