@@ -173,12 +173,17 @@ def run_utility(
 def summarize(rows: Sequence[Mapping[str, Any]], latency: Sequence[float]) -> dict[str, Any]:
     kept = sum(r["kept"] for r in rows)
     total = sum(r["keep_total"] for r in rows)
+    withheld = sum(1 for r in rows for x in r["lost"] if x["why"] == "withheld")
     return {
         "n": len(rows),
         "leaks": sum(len(r["leaks"]) for r in rows),
         "keep_rate": round(kept / total, 4) if total else None,
         "kept": kept,
         "keep_total": total,
+        # Apart, the two causes of a lost string: a sentence kept on the machine by the
+        # router, or anonymization (replaced or cut) in a sentence that left.
+        "lost_withheld": withheld,
+        "keep_rate_sent": round(kept / (total - withheld), 4) if total - withheld else None,
         "glued": sum(len(r["glued"]) for r in rows),
         "person_splits": sum(1 for r in rows if r["person_split"]),
         "person_scored": sum(1 for r in rows if not r["withheld"]),
@@ -188,6 +193,8 @@ def summarize(rows: Sequence[Mapping[str, Any]], latency: Sequence[float]) -> di
         "definitions": {
             "leaks": "protected values in the payload (NFKC, case-folded, whitespace collapsed)",
             "keep_rate": "task-critical strings present verbatim in the user content / all",
+            "keep_rate_sent": "the same among strings whose sentence left (router withholding "
+            "set apart)",
             "glued": "placeholders touching a letter or digit",
             "person_splits": "texts without a withheld sentence whose user content has another "
             "number of distinct [PERSON_n] than people named",
@@ -203,9 +210,11 @@ def report(r: Mapping[str, Any]) -> str:
         f"Real prepare path at lambda {r['risk_lambda']:g}; {r['n']} texts. "
         "Figures on the exact payload that would leave.",
         "",
-        "| leaks | keep rate | glued | person splits | withheld texts | blocked by the guard | prepare p50 |",
-        "|---|---|---|---|---|---|---|",
-        f"| {r['leaks']} | {r['keep_rate']} ({r['kept']}/{r['keep_total']}) | {r['glued']} | "
+        "| leaks | keep rate | of sentences that left | glued | person splits | withheld texts "
+        "| blocked by the guard | prepare p50 |",
+        "|---|---|---|---|---|---|---|---|",
+        f"| {r['leaks']} | {r['keep_rate']} ({r['kept']}/{r['keep_total']}) | "
+        f"{r['keep_rate_sent']} ({r['lost_withheld']} lost to withheld sentences) | {r['glued']} | "
         f"{r['person_splits']} of {r['person_scored']} scored | {r['withheld_texts']} | "
         f"{r['blocked']} | {r['prepare_ms_p50']} ms |",
         "",
@@ -238,7 +247,8 @@ def run(args: argparse.Namespace) -> int:
     results = run_utility(args.data, args.out, risk_lambda=args.risk_lambda, limit=args.limit)
     print(
         f"{results['n']} texts at lambda {results['risk_lambda']:g}: {results['leaks']} leaks, "
-        f"keep rate {results['keep_rate']} ({results['kept']}/{results['keep_total']}), "
+        f"keep rate {results['keep_rate']} ({results['kept']}/{results['keep_total']}; "
+        f"{results['keep_rate_sent']} of strings whose sentence left), "
         f"{results['glued']} glued, {results['person_splits']} person splits "
         f"(of {results['person_scored']} scored), {results['blocked']} blocked; "
         f"prepare p50 {results['prepare_ms_p50']} ms. Report: {args.out}/report.md"

@@ -42,6 +42,9 @@ def test_utility_figures_on_the_exact_outbound(tmp_path: Path) -> None:
         assert row["glued"] == GLUED.findall(row["outbound"])
         assert not any(v.lower() in row["outbound"].lower() for v in ITEMS[r["texts"].index(row)]["protect"])
     assert r["leaks"] == 0
+    withheld = sum(1 for row in r["texts"] for x in row["lost"] if x["why"] == "withheld")
+    assert r["lost_withheld"] == withheld
+    assert r["keep_rate_sent"] == round(r["kept"] / (r["keep_total"] - withheld), 4)
     assert (out / "results.json").exists() and "keep rate" in (out / "report.md").read_text("utf-8")
 
 
