@@ -81,8 +81,9 @@ QUASI_THRESHOLDS: dict[str, float] = {
     "nationality or group": 7.0,
     # An acronym alone ("FRRO", "CAMHS") names a body or a scheme shared by many.
     "acronym": 7.0,
-    # A flight names a plane full of people, like a place or a day of an event.
-    "flight number": 7.0,
+    # A flight and a day narrow a person to a plane of a few hundred, and with an age or a
+    # city to one: protected at the default level (Med-PCD labels them private).
+    "flight number": 5.0,
     "job title": 7.0,
     "organisation": 3.0,
     # A well-known company or university is public as a subject ("my Bosch dishwasher",

@@ -180,11 +180,11 @@ def test_ages_and_event_dates_are_generalized_below_nine(
         ("We were rebooked on TP 1351 at night.", "TP 1351", T.ID),
     ],
 )
-def test_a_flight_number_is_a_quasi_identifier_protected_from_seven(
+def test_a_flight_number_is_a_quasi_identifier_protected_from_five(
     policy: TypePolicy, text: str, value: str, t: T
 ) -> None:
-    assert decide(policy, text, value, t, 7.0).protect
-    low = decide(policy, text, value, t, 5.0)
+    assert decide(policy, text, value, t, 5.0).protect
+    low = decide(policy, text, value, t, 4.0)
     assert low.kind == "flight number" and not low.protect
 
 

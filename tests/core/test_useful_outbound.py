@@ -99,7 +99,7 @@ def test_a_flight_sent_in_clear_is_not_masked_in_pieces(analyzer: Analyzer) -> N
         "My Lufthansa flight LH 401 from Frankfurt to New York JFK on 12 July was cancelled. "
         "Booking reference QX7T4M, passenger Henrike Albrecht-Sørensen."
     )
-    out = send_all(analyzer, text)
+    out = send_all(analyzer, text, risk_lambda=4.0)
     for keep in ("Lufthansa", "LH 401", "Frankfurt"):
         assert keep in out, out
     for private in ("QX7T4M", "Henrike", "Albrecht"):
