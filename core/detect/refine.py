@@ -566,6 +566,13 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = retyped
         value = text[span.start : span.end]
+        if span.type in _DIGIT_TYPES and not any(c.isdigit() for c in value):
+            # A phone, card or account number without a digit is a word the model
+            # read next to one ("net" of "net 30").
+            continue
+        if span.type is EntityType.AGE and (m := re.search(r"\d+", value)) and int(m.group(0)) > 125:
+            # "below 200" is no one's age.
+            continue
         if _small_number(value) and span.type not in (EntityType.DATE, EntityType.ADDRESS):
             if _ID_CONTEXT.search(_before(text, span.start)):
                 out.append(span)
@@ -720,6 +727,13 @@ def _only_words(
     return bool(words) and not rest
 
 
+#: Types whose values are numbers: never without a digit.
+_DIGIT_TYPES = frozenset(
+    {
+        EntityType.PHONE, EntityType.CREDIT_CARD, EntityType.SSN, EntityType.IBAN,
+        EntityType.ACCOUNT, EntityType.MRN, EntityType.IP,
+    }
+)
 #: Zones whose matches could be identifiers after a word such as "account" or "ref".
 _ID_LIKE_ZONES = frozenset({"version", "port", "code", "law", "blood pressure"})
 #: Zones of single words: they drop a span made only of them, and never cut one.

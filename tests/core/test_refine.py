@@ -281,3 +281,9 @@ def test_a_name_with_its_country_in_brackets_is_no_call(lex) -> None:  # type: i
     got = [v for v, _ in values(text, refine(text, [s(text, "Hermann", EntityType.PERSON, 0.73)], lex))]
     assert len(got) == 1 and got[0].startswith("Hermann")  # kept, not dropped as code
     assert covered("call connect(dsn) or ValueError(msg) now", "connect(dsn)", lex)
+
+
+def test_a_number_type_needs_a_digit_and_an_age_a_lifetime(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Invoice for £3,850.00 (net 30) is overdue; call if it falls below 200 today."
+    spans = [s(text, "net", EntityType.PHONE), s(text, "200", EntityType.AGE)]
+    assert values(text, refine(text, spans, lex)) == []
