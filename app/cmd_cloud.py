@@ -194,13 +194,14 @@ def cmd_demo_cloud(args: argparse.Namespace) -> int:
     _stop_on_ctrl_c()
     print("Starting llama_cpp.server with the embedded model...", file=sys.stderr)
     with demo:
-        print(f"Demo cloud ready: {demo.base_url}  (model: {demo.model})")
-        print(
-            "Use it with `sottovoce --demo-cloud`, or set Settings > Cloud endpoint to this URL. "
-            "Ctrl-C stops it.",
-            flush=True,
-        )
+        # Ctrl-C may come as soon as the ready line is out: the prints are inside.
         try:
+            print(f"Demo cloud ready: {demo.base_url}  (model: {demo.model})")
+            print(
+                "Use it with `sottovoce --demo-cloud`, or set Settings > Cloud endpoint to this "
+                "URL. Ctrl-C stops it.",
+                flush=True,
+            )
             status = demo.wait()
         except KeyboardInterrupt:
             print("\nStopping the demo cloud.", file=sys.stderr)
