@@ -154,11 +154,11 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"\b[a-z][a-z0-9\-]*:[\d][\w.\-]*", 0),  # "python:3.12-slim"
     ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code
     # Calls "connect(dsn)", "ValueError(msg)"; "Hermann(Germany)" is a name and its country.
-    ("code", r"(?<![\w@/.])(?:[a-z_][\w.]*|[A-Z][\w]*[._][\w.]*)\([^()\n]{0,60}\)|(?<![\w@/.])[A-Z]\w*\((?:[^()\nA-Z][^()\n]{0,59})?\)", 0),
+    ("code", r"(?<![\w@/.])(?:[a-z_][\w.]*|[A-Z][\w]*[._][\w.]*)\([^()\n]{0,60}\)|(?<![\w@/.])[A-Z]\w*\((?:[^()\nA-Z][^()\n]{0,59}|[^()\n]{0,30}[,:=\d\"'][^()\n]{0,30})?\)", 0),
     ("code", r"\b(?!PRESIDIO_)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", 0),  # constants "POSTGRES_USER"
     ("code", r"(?<![\d:])(?=\d{3}|\d{2}:\d{3})\d{2,5}:\d{2,5}\b(?![:.]\d)", 0),  # port maps "5432:5432"
     # Absolute paths outside a home folder ("/opt/etl/load.py", "/var/run/x.sock").
-    ("code", r"(?<![\w~./:])/(?!home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]+", 0),
+    ("code", r"(?<![\w~./])/(?!/|home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]+", 0),
     ("code", r"(?<![\w~])~?/?\.[\w\-]+(?:/[\w.\-]+)+", 0),  # "~/.ssh/id_ed25519", ".npm/_cacache"
     # Error and fault codes: "error E:24", "code 0x80070005".
     ("code", r"\b(?:error|fault|status|exit)(?:\s+code)?\s+[A-Z]{0,3}[:\-]?\d{1,5}\b", re.IGNORECASE),

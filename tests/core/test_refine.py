@@ -287,3 +287,14 @@ def test_a_number_type_needs_a_digit_and_an_age_a_lifetime(lex) -> None:  # type
     text = "Invoice for £3,850.00 (net 30) is overdue; call if it falls below 200 today."
     spans = [s(text, "net", EntityType.PHONE), s(text, "200", EntityType.AGE)]
     assert values(text, refine(text, spans, lex)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("In Excel =VLOOKUP(B3,Vendors!A:C,3,FALSE) fails.", "VLOOKUP(B3,Vendors!A:C,3,FALSE)"),
+        ("connect() to unix:/run/php/php8.2-fpm.sock failed", "/run/php/php8.2-fpm.sock"),
+    ],
+)
+def test_formulas_and_socket_paths_are_code(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert covered(text, value, lex)
