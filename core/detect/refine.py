@@ -216,6 +216,19 @@ LABEL_WORDS = frozenset(
     employee staff student registration plate vin tax vat""".split()
 )
 
+#: A possessive and a word for a relative in the languages people mix into English
+#: messages ("Mi madre", "ma mère", "meine Mutter", "minha mãe").
+_KINSHIP = re.compile(
+    r"(?:(?:mi|mis|tu|su|ma|mon|mes|ta|ton|sa|son|meine?|meinem|deine?|mia|mio|miei|"
+    r"minha|meu|meus|minhas|mijn|moja|mój|moj)\s+)"  # the possessive is required: "Mann" is a surname
+    r"(?:madre|padre|mamá|mama|papá|papa|abuela|abuelo|hija|hijo|hermana|hermano|esposa|esposo|"
+    r"tía|tio|tío|tia|mère|père|grand-mère|grand-père|fille|fils|sœur|soeur|frère|frere|femme|mari|"
+    r"mutter|vater|oma|opa|tochter|sohn|schwester|bruder|frau|mann|nonna|nonno|figlia|figlio|"
+    r"sorella|fratello|moglie|marito|mãe|mae|pai|avó|avô|filha|filho|irmã|irmão|moeder|vader|"
+    r"matka|ojciec|babcia|dziadek|córka|syn)",
+    re.IGNORECASE,
+)
+
 #: A job title ("Technical writer", "sewer pipe cleaner"): a quasi-identifier (core.policy).
 JOB_TITLE = re.compile(
     r"\b(?:writer|editor|operator|cleaner|consultant|clerk|engineer|manager|nurse|teacher|officer|"
@@ -593,6 +606,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             w.islower() and lexicon.zipf(w) >= FUNCTION_ZIPF for w in words
         ):
             # "of", "and", "the": function words are never a value.
+            continue
+        if span.type is EntityType.PERSON and _KINSHIP.fullmatch(value):
+            # "Mi madre", "ma mère", "meine Mutter": a relative named by the relation,
+            # in the language a person writes about family in; no one's name.
             continue
         if (
             cased

@@ -298,3 +298,15 @@ def test_a_number_type_needs_a_digit_and_an_age_a_lifetime(lex) -> None:  # type
 )
 def test_formulas_and_socket_paths_are_code(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
     assert covered(text, value, lex)
+
+
+@pytest.mark.parametrize("value", ["Mi madre", "ma mère", "meine Mutter", "minha mãe"])
+def test_a_relative_named_by_the_relation_is_no_name(value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    text = f"{value}, Encarnación Ruiz, had a molar extracted."
+    spans = [s(text, value, EntityType.PERSON), s(text, "Encarnación Ruiz", EntityType.PERSON)]
+    assert [v for v, _ in values(text, refine(text, spans, lex))] == ["Encarnación Ruiz"]
+
+
+def test_a_surname_that_is_a_word_for_a_relative_stays_a_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I wrote to Mann about the lease."
+    assert values(text, refine(text, [s(text, "Mann", EntityType.PERSON)], lex)) == [("Mann", "PERSON")]
