@@ -200,15 +200,15 @@ class TypePolicy:
         if "deny-list" in span.views:
             return Decision(True, Family.DIRECT, "on your always-private list", None)
         public = self._public_kind(text, span, value)
-        if public is not None and not (
-            span.type is not EntityType.LOCATION
-            and public not in ("country or region", "public drug name")
-            and affiliation(text, span.start)
-        ):
-            return Decision(risk_lambda >= self.public_max, Family.PUBLIC, public, self.public_max)
         if public is not None:
-            threshold = self.thresholds["employer or school"]
-            return Decision(risk_lambda >= threshold, Family.QUASI, "employer or school", threshold)
+            if (
+                span.type is not EntityType.LOCATION
+                and public not in ("country or region", "public drug name")
+                and affiliation(text, span.start)
+            ):
+                threshold = self.thresholds["employer or school"]
+                return Decision(risk_lambda >= threshold, Family.QUASI, "employer or school", threshold)
+            return Decision(risk_lambda >= self.public_max, Family.PUBLIC, public, self.public_max)
         if span.type is EntityType.AGE and _age(value) >= 90:
             return Decision(True, Family.DIRECT, "age of 90 or over", None)
         if span.type is EntityType.DATE and _BIRTH.search(text[max(0, span.start - 24) : span.start]):

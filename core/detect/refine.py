@@ -108,6 +108,9 @@ _LIBRARIES = (
     r"document|window|console|Math|JSON|Object|Array|String|Promise|process|fs|path|http"
 )
 
+#: Addresses of every machine, no one's: any address, loopback, broadcast and netmasks.
+_EVERY_MACHINE = r"0\.0\.0\.0|127(?:\.\d{1,3}){3}|255\.255\.255\.\d{1,3}"
+
 #: (reason, pattern) of every zone; patterns run over the whole text.
 _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Money: "$2,400", "£3,850.00", "35 EUR", "EUR 35", "USD 1.2m", "2,400 dollars".
@@ -164,7 +167,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"\b(?:error|fault|status|exit)(?:\s+code)?\s+[A-Z]{0,3}[:\-]?\d{1,5}\b", re.IGNORECASE),
     ("code", r"\b0x[0-9a-fA-F]{2,16}\b", 0),
     # Addresses that identify no machine: "0.0.0.0", "127.0.0.1", "localhost".
-    ("code", r"(?<![\d.])(?:0\.0\.0\.0|127(?:\.\d{1,3}){3}|255\.255\.255\.\d{1,3})(?:\:\d{2,5})?(?![\d.])|\blocalhost(?::\d{2,5})?\b", 0),
+    ("code", rf"(?<![\d.])(?:{_EVERY_MACHINE})(?:\:\d{{2,5}})?(?![\d.])|\blocalhost(?::\d{{2,5}})?\b", 0),
     # A placeholder-like string the person wrote is text, not a value.
     ("placeholder", r"\[[A-Z][A-Z_]*_\d{1,4}\]", 0),
     # Hex colours "#4c51bf" and hashes of commits are not people.
@@ -848,10 +851,7 @@ def _other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-_NO_MACHINE = re.compile(
-    r"(?:0\.0\.0\.0|127(?:\.\d{1,3}){3}|255\.255\.255\.255|::1?|localhost)(?::\d{1,5})?",
-    re.IGNORECASE,
-)
+_NO_MACHINE = re.compile(rf"(?:{_EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", re.IGNORECASE)
 
 
 def _retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span | None:
