@@ -596,8 +596,24 @@ _FOREIGN = {
     b"%PDF": "a PDF document",
     b"PK\x03\x04": "a ZIP archive (or an office document)",
     b"\x89PNG": "a PNG image",
-    b"\x1f\x8b": "a gzip archive",
+    b"\x1f\x8b\x08": "a gzip archive",
 }
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """True when ``head`` reads as text: UTF-8 (a character may be cut at the end)
+    with no control character but tabs and line breaks.
+
+    A store begins with random bytes (its salt): judging by the first byte alone
+    ("{", "[" or "<") called one store in 85 a text file.
+    """
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:
+            return False
+        text = head[: exc.start].decode("utf-8")
+    return bool(text) and all(c.isprintable() or c in "\t\r\n" for c in text)
 
 
 def _check_file(path: Path) -> None:
@@ -610,7 +626,7 @@ def _check_file(path: Path) -> None:
     for magic, kind in _FOREIGN.items():
         if head.startswith(magic):
             raise WrongKeyError(f"{path.name} is {kind}, not a Sottovoce store.")
-    if head[:1] in (b"{", b"[", b"<") or all(32 <= b < 127 or b in b"\t\r\n" for b in head):
+    if _looks_like_text(head):
         raise WrongKeyError(f"{path.name} is a text file, not a Sottovoce store.")
     # SQLCipher writes whole pages (512 bytes at the least): anything else was cut short.
     if size % 512:
