@@ -37,10 +37,12 @@ def test_the_token_is_made_once_kept_and_rotated(
     code, first, err = run(capsys, "proxy", "token")
     assert code == 0 and first.startswith("svp-") and len(first.strip()) > 40
     assert ("keyring" if where == "keyring" else "vault") in err
-    assert run(capsys, "proxy", "token")[1] == first
-    code, rotated, _ = run(capsys, "proxy", "token", "--rotate")
-    assert code == 0 and rotated != first
-    assert run(capsys, "proxy", "token")[1] == rotated
+    _, again, err = run(capsys, "proxy", "token")
+    assert again == first, err  # stderr says why when it is not
+    code, rotated, err = run(capsys, "proxy", "token", "--rotate")
+    assert code == 0 and rotated != first, err
+    _, again, err = run(capsys, "proxy", "token")
+    assert again == rotated, err
 
 
 def test_the_environment_token_wins(
