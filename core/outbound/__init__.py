@@ -6,12 +6,14 @@ written; this package gives it the rest to look at:
 - :func:`decoded_views`: the payload with percent-encoding, HTML references,
   JSON/Python escapes, quoted-printable and base64 undone;
 - :func:`name_variants` and :class:`InitialsFinder`: a person's name in
-  another order, with a middle name dropped, or with initials.
+  another order, with a middle name dropped, or with initials;
+- :func:`payload_digest`: the digest that binds an approval to the exact bytes.
 """
 
 from __future__ import annotations
 
 from core.outbound.decode import FAMILIES, View, decoded_views
+from core.outbound.digest import payload_digest
 from core.outbound.names import InitialsFinder, initial_forms, name_parts, name_variants
 
 __all__ = [
@@ -22,4 +24,5 @@ __all__ = [
     "initial_forms",
     "name_parts",
     "name_variants",
+    "payload_digest",
 ]
