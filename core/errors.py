@@ -137,3 +137,17 @@ class ApprovalDeclined(Cancelled):
 
     def __init__(self) -> None:
         super().__init__("Not sent: you cancelled before anything left the machine.")
+
+
+class PayloadChanged(SottovoceError):
+    """What would be sent is not the payload the person approved; nothing was sent.
+
+    The approval binds the digest of the exact messages shown (see
+    :func:`core.outbound.payload_digest`); any change needs a new approval.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Not sent: the message changed after you approved it. Nothing left the machine.",
+            hint="review the new message and approve it again",
+        )
