@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from core.detect.refine import FLIGHT, JOB_TITLE, flight_context
+from core.detect.names import FLIGHT, JOB_TITLE, flight_context
 from core.entities import DESCRIPTIONS, EntityType
 from core.lexicon import Lexicon
 from core.spans import Span

@@ -34,18 +34,11 @@ from typing import Any
 import numpy as np
 
 import models
-from core.analyze import (
-    Analysis,
-    Route,
-    SentencePlan,
-    _distinctive,
-    assign,
-    compose_outbound,
-    settle,
-)
+from core.analyze import Analysis, Route, SentencePlan, assign
 from core.box import PrivacyBox
 from core.detect.base import Detector
 from core.entities import EntityType
+from core.outbound.compose import compose_outbound, distinctive, settle
 from core.policy import PUBLIC_MAX, QUASI_THRESHOLDS, TypePolicy, protection
 from core.router.policy import cloud_view
 from core.segment import Segmenter
@@ -160,7 +153,7 @@ def outbound(
     policy = type_policy()
     analysis = analysis_of(ep, remote, risk_lambda)
     box = PrivacyBox()
-    text = compose_outbound(analysis, box, _distinctive(policy.lexicon))
+    text = compose_outbound(analysis, box, distinctive(policy.lexicon))
     if settle_with is None:
         return text
     return settle(text, box, settle_with, analysis, policy).text
@@ -204,12 +197,21 @@ def detector_fingerprint(detector: Detector) -> str:
     and lists. The router's cache of detections and its manifest use it.
     """
     import core.detect.base
+    import core.detect.names
     import core.detect.refine
     import core.detect.tokens
+    import core.detect.zones
     import core.spans
 
     h = hashlib.sha256()
-    for mod in (core.detect.base, core.detect.refine, core.detect.tokens, core.spans):
+    for mod in (
+        core.detect.base,
+        core.detect.refine,
+        core.detect.zones,
+        core.detect.names,
+        core.detect.tokens,
+        core.spans,
+    ):
         h.update(inspect.getsource(mod).encode())
     for view in detector.views:
         h.update(_class_source(type(view)))

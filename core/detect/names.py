@@ -1,0 +1,240 @@
+"""What a name is: one span per name, the type its own text shows, and words that are no name.
+
+Rules of :mod:`core.detect.refine` about names: pieces of one name are joined
+(:func:`join_names`), a name written a second time in another script is found
+(:func:`other_script_names`), and a span is given the type its own text shows
+(:func:`retype`: an address, an e-mail, a firm, a nationality). The word lists
+here (job titles, flight numbers, organisation words, relatives) are data that
+:mod:`core.policy` reads too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.detect.zones import EMAIL, EVERY_MACHINE, IP, URL, rule_patterns
+from core.entities import EntityType
+from core.lexicon import Lexicon
+from core.spans import Span, merge_spans
+
+#: A possessive and a word for a relative in the languages people mix into English
+#: messages ("Mi madre", "ma mère", "meine Mutter", "minha mãe").
+KINSHIP = re.compile(
+    r"(?:(?:mi|mis|tu|su|ma|mon|mes|ta|ton|sa|son|meine?|meinem|deine?|mia|mio|miei|"
+    r"minha|meu|meus|minhas|mijn|moja|mój|moj)\s+)"  # the possessive is required: "Mann" is a surname
+    r"(?:madre|padre|mamá|mama|papá|papa|abuela|abuelo|hija|hijo|hermana|hermano|esposa|esposo|"
+    r"tía|tio|tío|tia|mère|père|grand-mère|grand-père|fille|fils|sœur|soeur|frère|frere|femme|mari|"
+    r"mutter|vater|oma|opa|tochter|sohn|schwester|bruder|frau|mann|nonna|nonno|figlia|figlio|"
+    r"sorella|fratello|moglie|marito|mãe|mae|pai|avó|avô|filha|filho|irmã|irmão|moeder|vader|"
+    r"matka|ojciec|babcia|dziadek|córka|syn)",
+    re.IGNORECASE,
+)
+
+#: A job title ("Technical writer", "sewer pipe cleaner"): a quasi-identifier (core.policy).
+JOB_TITLE = re.compile(
+    r"\b(?:writer|editor|operator|cleaner|consultant|clerk|engineer|manager|nurse|teacher|officer|"
+    r"assistant|analyst|director|designer|developer|programmer|technician|specialist|coordinator|"
+    r"administrator|worker|driver|agent|representative|accountant|lawyer|attorney|solicitor|"
+    r"doctor|physician|surgeon|therapist|pharmacist|dentist|midwife|paramedic|cashier|clerk|"
+    r"secretary|receptionist|supervisor|foreman|mechanic|electrician|plumber|carpenter|"
+    r"builder|chef|cook|waiter|waitress|bartender|salesperson|advisor|adviser|planner|"
+    r"scientist|researcher|professor|lecturer|tutor|instructor|architect|surveyor|inspector|"
+    r"auditor|economist|journalist|reporter|photographer|artist|musician|actor|producer|"
+    r"executive|president|founder|owner|intern|apprentice|trainee|guard|firefighter|"
+    r"police officer|soldier|pilot|steward|stewardess|librarian|counsellor|counselor|"
+    r"caregiver|carer|housekeeper|janitor|labourer|laborer|farmer|fisherman|tailor|baker|"
+    r"butcher|barber|hairdresser|fumigator|geologist|biologist|chemist|physicist)s?\b",
+    re.IGNORECASE,
+)
+TITLE_CASE_NAME = re.compile(r"[A-Z][\w'’&.-]*(?:\s+(?:of|and|the|for|&)?\s*[A-Z][\w'’&.-]*)+")
+
+
+#: A flight number: an airline's two-character code and one to four digits ("LH 401", "U2 1234").
+FLIGHT = re.compile(r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\b", re.IGNORECASE)
+_FLIGHT_WORDS = re.compile(
+    r"\b(?:flights?|flew|fly|flying|airlines?|airways|air\s+\w+|booked on|rebooked on|"
+    r"boarding|departure|arrival|lufthansa|ryanair|easyjet|klm|delta|united|emirates|iberia)\W*"
+    r"(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def flight_context(text: str, start: int) -> bool:
+    """True when the words before ``start`` speak of a flight or an airline."""
+    return bool(_FLIGHT_WORDS.search(text[max(0, start - 40) : start]))
+
+
+#: Words that make a name an organisation's ("Cedar Ridge Orthopedics", "Clínica Dental ...").
+ORG_WORDS = re.compile(
+    r"\b(?:hospital|clinic|cl[ií]nica|klinik|surgery|medical|health|healthcare|dental|dentistry|"
+    r"orthopedics|orthopaedics|pediatrics|paediatrics|veterinary|vets|pharmacy|practice|"
+    r"general|infirmary|hospice|care|school|academy|college|university|institute|nursery|"
+    r"ltd|llc|llp|inc|plc|gmbh|ag|sa|bv|co|corp|corporation|company|group|holdings|partners|"
+    r"associates|consulting|services|solutions|systems|technologies|tech|labs?|studios?|"
+    r"logistics|joinery|builders|bakery|caf[eé]|restaurant|hotel|motel|bank|insurance|"
+    r"mortgage|mortgages|capital|ventures|foundation|trust|charity|church|mosque|temple|"
+    r"council|agency|house|centre|center|robotics|motors|airways|airlines|travel|energy)\b",
+    re.IGNORECASE,
+)
+_LABEL_END = re.compile(r"\s+(?:member|account|number|no|id|customer|policy|ref)\.?$", re.IGNORECASE)
+_INSTITUTION_AFTER = re.compile(
+    r"\s+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:account|card|bank|app|store|shop|"
+    r"order|plan|policy|subscription|membership|customer service|support|website|"
+    r"dishwasher|washer|fridge|laptop|phone|router|flight|airline|hotel)\b",
+    re.IGNORECASE,
+)
+#: A user name or host name: a single token with an underscore or a digit, or a
+#: lower-case hyphenated one ("etl_rbaptiste", "nas-dobrescu", "tzack88").
+HANDLE = re.compile(r"(?=\S*[_\d])[\w.\-]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
+#: A secret written as key = value: only the value is the secret.
+_KEY_VALUE = re.compile(r"""^([\w.\-]+["']?\s*[:=]\s*["'“‘]?)(\S.*)$""")
+#: A setting's name before its value ("POSTGRES_PASSWORD: hX9#", "api_key=..."): the name is
+#: code, the value may be a secret.
+_SETTING_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*[:=]")
+
+
+#: One to four words of a non-Latin script right before "(", or inside "( )" right after.
+_OTHER_SCRIPT = r"[^\W\d_A-Za-z\u00c0-\u024f][^\s()]*(?:\s[^\W\d_A-Za-z\u00c0-\u024f][^\s()]*){0,3}"
+_SCRIPT_BEFORE = re.compile(rf"({_OTHER_SCRIPT})\s*\(\s*$")
+_SCRIPT_AFTER = re.compile(rf"^\s*\(\s*({_OTHER_SCRIPT})\s*\)")
+
+
+_INITIALS_AFTER = re.compile(r",\s?(?:[A-Z]\.\s?){1,3}")
+#: What belongs to a name written before it: a title ("Mr. Rasooli", "dr lena patel").
+_TITLE_BEFORE_NAME = re.compile(
+    r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme)\.?,?\s+$", re.IGNORECASE
+)
+#: ... and after it: a possessive ("Joseph's"), a citation's "et al.".
+_NAME_TAIL = re.compile(r"['’][sS]\b|\s+et\s+al\.?", re.IGNORECASE)
+_NAME_JOIN_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
+
+
+def join_names(text: str, spans: list[Span]) -> list[Span]:
+    """One name, one span: "QUARTEY-MENSAH, E." and pieces one space apart.
+
+    The model sometimes starts a new entity at each word of a name
+    ("Κωνσταντίνος" + "Παπαδόπουλος", "Clínica" + "Dental Sonrisa Azul"); two
+    name pieces separated by a single space are one name. A surname followed
+    by ", E." keeps its initials.
+    """
+    out: list[Span] = []
+    for span in spans:
+        if span.type in _NAME_JOIN_TYPES:
+            start, end = span.start, span.end
+            m = _INITIALS_AFTER.match(text, end) if span.type is EntityType.PERSON else None
+            if m:
+                end = m.end() - (1 if text[m.end() - 1] == " " else 0)
+            after = _NAME_TAIL.match(text, end)
+            if after:
+                end = after.end()
+            before = _TITLE_BEFORE_NAME.search(text, max(0, start - 12), start)
+            if before and span.type is EntityType.PERSON:
+                start = before.start()
+            if (start, end) != (span.start, span.end):
+                span = Span(start, end, span.type, span.score, span.views)
+        prev = out[-1] if out else None
+        joins_org = (
+            prev is not None
+            and prev.type is EntityType.ORG
+            and span.type is EntityType.OTHER
+            and text[span.start].isupper()
+        )
+        if (
+            prev is not None
+            and prev.type in _NAME_JOIN_TYPES
+            and (span.type in _NAME_JOIN_TYPES or joins_org)
+            and text[prev.end : span.start] == " "
+            and (
+                text[prev.start].isupper() == text[span.start].isupper()
+                or (prev.type is not EntityType.PERSON and text[span.start : span.end].isdigit())
+            )
+        ):
+            joined = merge_spans([prev, Span(prev.end, span.start, prev.type, 0.0), span])[0]
+            out[-1] = Span(joined.start, joined.end, joined.type, joined.score, joined.views)
+            continue
+        if prev is not None and span.start < prev.end:
+            out[-1] = merge_spans([prev, span])[0]
+            continue
+        out.append(span)
+    return out
+
+
+def other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A name written in a second script next to a found one: "李若曦 (Li Ruoxi)".
+
+    The NER model reads Latin script well and others poorly; a person's name
+    in brackets right after (or before) a run of another script's letters is
+    the same name written twice, so the other run is a name too.
+    """
+    out = []
+    for s in spans:
+        if s.type is not EntityType.PERSON:
+            continue
+        before = _SCRIPT_BEFORE.search(text, max(0, s.start - 60), s.start)
+        if before:
+            out.append(Span(before.start(1), before.end(1), EntityType.PERSON, 0.7, {"rules": 0.7}))
+        after = _SCRIPT_AFTER.match(text, s.end, min(len(text), s.end + 60))
+        if after:
+            out.append(Span(after.start(1), after.end(1), EntityType.PERSON, 0.7, {"rules": 0.7}))
+    return out
+
+
+_NO_MACHINE = re.compile(rf"(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", re.IGNORECASE)
+
+
+def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span | None:
+    """Give a span the type its own text shows; trim a secret's key; None drops it."""
+    value = text[span.start : span.end]
+    t = span.type
+    if _NO_MACHINE.fullmatch(value):
+        # "0.0.0.0:5432", "127.0.0.1", "localhost": an address of every machine, no one's.
+        return None
+    if IP.fullmatch(value):
+        t = EntityType.IP
+    elif EMAIL.fullmatch(value):
+        t = EntityType.EMAIL
+    elif URL.fullmatch(value):
+        t = EntityType.URL
+    elif t is EntityType.ID and _KEY_VALUE.match(value) and (
+        "rules" in span.views or _SETTING_KEY.match(value)
+    ):
+        kv = _KEY_VALUE.match(value)
+        if kv and (
+            _SETTING_KEY.match(value) or any(p.search(value) for p in rule_patterns()[1])
+        ):
+            a = span.start + len(kv.group(1))
+            return Span(a, span.end, t, span.score, span.views) if a < span.end else None
+    elif t in (EntityType.PERSON, EntityType.LOCATION) and ORG_WORDS.search(value) and (
+        len(value.split()) >= 2
+    ):
+        # "Cedar Ridge Orthopedics", "Meadowsweet House": a practice, a home, a firm.
+        t = EntityType.ORG
+    elif t in _NAME_JOIN_TYPES and " " in value and _LABEL_END.search(value):
+        # "Gold Plus Rewards member": the label stays out of the name.
+        cut = _LABEL_END.search(value)
+        assert cut is not None
+        end = span.start + cut.start()
+        while end > span.start and text[end - 1] in " \t,;:-–":
+            end -= 1  # "Allianz Travel, policy": the comma goes with the label
+        return Span(span.start, end, t, span.score, span.views) if end > span.start else None
+    elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
+        # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.
+        t = EntityType.ORG
+    elif t is EntityType.PERSON:
+        if HANDLE.fullmatch(value) and " " not in value:
+            t = EntityType.ID
+        elif lexicon is not None and lexicon.public_kind(value) == "nationality":
+            t = EntityType.NRP
+        elif value.isalpha() and value.isupper() and 2 <= len(value) <= 6 and cased:
+            # An acronym in a cased text names a body or a thing, not a person.
+            t = EntityType.ORG
+    elif (
+        t in (EntityType.ORG, EntityType.LOCATION, EntityType.OTHER)
+        and lexicon is not None
+        and lexicon.public_kind(value) == "nationality"
+    ):
+        t = EntityType.NRP
+    if t is span.type:
+        return span
+    return Span(span.start, span.end, t, span.score, span.views)

@@ -1,0 +1,425 @@
+"""Stretches of a text that identify nobody: quantities, money, code, laws, titles.
+
+Rule 2 of :mod:`core.detect.refine`. The zones are found by pattern over the
+whole text (quantities with units, money, percentages, blood pressures,
+durations and counts, versions and package specifiers, ports, code
+identifiers and file names, hex colours, law names and their sections) and,
+with a lexicon, word by word (honorifics, generic terms such as HbA1c or HR,
+drug names). :func:`apply_zones` cuts what lies in a zone out of a span; a span
+whose own text has the shape of an identifier format (an e-mail, a phone
+number with seven digits or more, a user path, a credential) is never cut.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from core.detect.tokens import Atoms, atoms, snap
+from core.entities import EntityType
+from core.lexicon import Lexicon
+from core.spans import Span
+
+#: A lower-case word this frequent is a function word ("of", "and"): never a value.
+FUNCTION_ZIPF = 5.5
+
+_NUM = r"(?:\d{1,3}(?:[,\u00a0\u202f ]\d{3})+|\d+)(?:[.,]\d+)?"
+_SIGNED = rf"[-+−~≈]?{_NUM}"
+#: Units written after a number (longest first in the alternation). Case is
+#: ignored; single letters ("m", "s", "h", "k", "p") must touch the number.
+#: Kept as one block of words: it is data, read like a table.
+_UNITS_SPACED = sorted(
+    """
+    °c °f ℃ ℉ mg g kg mcg µg μg ug ng lb lbs oz ml l dl cl cc µl tsp tbsp mmol/l
+    mmol/mol µmol/l umol/l mg/dl mg/l g/dl g/l mg/kg mcg/kg meq/l iu iu/l u/l units unit
+    ml/min ml/min/1.73m2 ml/min/1.73m² l/min bpm breaths/min /min mmhg cmh2o kpa hpa psi %
+    percent pct bps mm cm km inch inches ft feet foot mi mile miles yd yards m² m2 sqft
+    acres hectares ms sec secs second seconds min mins minute minutes hr hrs hour hours day
+    days week weeks wk wks month months mos year years yr yrs night nights decade decades
+    kb mb gb tb kib mib gib tib kbps mbps gbps hz khz mhz ghz kw kwh mwh mah wh kcal cal
+    calories kj x times time puff puffs tablet tablets tab tabs capsule capsules caps pill
+    pills drop drops spray sprays dose doses injection injections session sessions cycle
+    cycles shot shots sachet sachets patch patches vial vials ampoule ampoules people
+    persons employees staff students users items pcs pieces pages words characters lines
+    rows servings steps reps sets laps stars points pts votes seats beds rooms bedrooms
+    floors storeys stories pounds dollars euros cents pence yen rupees kids children adults
+    grams litres liters kilos kilograms metres meters
+    """.split(),
+    key=len,
+    reverse=True,
+)
+_UNITS_ATTACHED = ["m", "s", "h", "k", "p", "d", "w", "y", "g", "l", "x"]
+_CURRENCY_SIGN = r"[$£€¥₹₩₽₺¢₪₫₱฿]|R\$|A\$|C\$|NZ\$|HK\$|S\$|US\$|CHF|Fr\.?"
+_MONEY_WORDS = r"dollars?|euros?|pounds?|pence|cents?|yen|yuan|rupees?|francs?|bucks|quid|usd|eur|gbp|元|円|원|块"
+_SCALE = r"(?:\s?(?:k|m|bn|mn|million|billion|thousand|grand))?"
+_PER = r"(?:\s?(?:/|per\s|a\s)(?:day|night|week|month|year|hr|hour|yr|mo|wk|person|pp|kg|unit|head|seat|year)\b)?"
+
+_SECTION_WORDS = (
+    r"sections?|secs?\.?|§§?|ss?\.|articles?|arts?\.|chapters?|ch\.|rules?|clauses?|paragraphs?|"
+    r"paras?\.|schedules?|parts?|titles?|regulations?|regs?\.|subsections?|amendments?|"
+    r"recitals?|annex|appendix|items?|points?|questions?|steps?|pages?|pp?\.|forms?|lines?"
+)
+_LAW_TAIL = (
+    r"Act|Code|Regulations?|Directive|Statute|Constitution|Convention|Treaty|Ordinance|"
+    r"Rules of [A-Z][a-z]+ Procedure|Bill of Rights|Amendment|GDPR|HIPAA|FERPA|FMLA|ADA|CCPA"
+)
+
+#: Namespaces of widely used libraries and platforms (a dotted name under one of them is
+#: code: "System.Windows.Media", "org.springframework.dao", "np.linalg.norm").
+_LIBRARIES = (
+    r"System|Microsoft|java|javax|android|androidx|kotlin|org\.springframework|org\.apache|"
+    r"org\.hibernate|o\.h|com\.google|com\.fasterxml|os|sys|re|json|np|numpy|pd|pandas|torch|tf|"
+    r"psycopg2|sqlalchemy|django|flask|requests|urllib|asyncio|std|boost|React|Vue|angular|"
+    r"document|window|console|Math|JSON|Object|Array|String|Promise|process|fs|path|http"
+)
+
+#: Addresses of every machine, no one's: any address, loopback, broadcast and netmasks.
+EVERY_MACHINE = r"0\.0\.0\.0|127(?:\.\d{1,3}){3}|255\.255\.255\.\d{1,3}"
+
+#: (reason, pattern) of every zone; patterns run over the whole text.
+_ZONE_SOURCES: list[tuple[str, str, int]] = [
+    # Money: "$2,400", "£3,850.00", "35 EUR", "EUR 35", "USD 1.2m", "2,400 dollars".
+    ("money", rf"(?:{_CURRENCY_SIGN})\s?{_SIGNED}{_SCALE}{_PER}(?![\w/])", re.IGNORECASE),
+    ("money", rf"(?<![\w.,]){_SIGNED}{_SCALE}\s?(?:{_CURRENCY_SIGN})(?!\w)", 0),
+    ("money", rf"(?<![\w.,]){_SIGNED}{_SCALE}\s?(?:{_MONEY_WORDS})\b", re.IGNORECASE),
+    # Percentages: "8.4%", "15 percent".
+    ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
+    # Blood pressure "160/95" (checked for plausibility below).
+    ("blood pressure", r"(?<![\w/.])(\d{2,3})\s?/\s?(\d{2,3})(?:\s?mm\s?hg)?(?![\w/]|\.\d)", re.IGNORECASE),
+    # Reference ranges and ratios: "(ref 7-56)", "20-41", "50/50", "3:1".
+    ("quantity", r"(?<=\(ref\s)\d+(?:\.\d+)?\s?[-–]\s?\d+(?:\.\d+)?|\(\s?\d+(?:\.\d+)?\s?[-–]\s?\d+(?:\.\d+)?\s?\)", re.IGNORECASE),
+    ("quantity", r"(?<![\w/.])(?:[4-9]\d|1\d\d)/(?:[4-9]\d|1\d\d)(?![\w/]|\.\d)", 0),
+    # A range of two small numbers, lower first: "20-41" in a lab table, "ages 8-12"
+    # (checked below: never a day and a month, never after an identifier's label).
+    ("range", r"(?<![\w/.:\-])(\d{1,3}(?:\.\d+)?)\s?[-–]\s?(\d{1,3}(?:\.\d+)?)(?![\w/:\-]|\.\d)", 0),
+    # School years, quarters, tax years: "Year 9", "Q1", "2023-24".
+    ("period", r"\b(?:[Yy]ear|[Gg]rade|Class|Key Stage|KS)\s?\d{1,2}\b|\bQ[1-4]\b|\b(?:19|20)\d{2}[-–/](?:\d{2})\b(?![-/.]\d)", 0),
+    # Durations and counts: "6 weeks", "2 puffs", "4 times a day", "x3".
+    ("quantity", r"(?<![\w.])x\s?\d{1,3}(?![\w.])", re.IGNORECASE),
+    ("frequency", r"\b(?:once|twice|\d{1,2}\s?(?:x|times))\s+(?:a|per|each|every)\s+(?:day|week|month|year|night|hour)\b", re.IGNORECASE),
+    # Versions and package specifiers: "numpy==1.26.4", "v2.3.1", "Python 3.12", "python:3.12-slim".
+    ("version", r"(?<![\w.])(?!\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))v?\d+(?:\.\d+){2,3}(?:[-.+]?(?:a|b|rc|alpha|beta|dev|post|final|lts)\d*)?(?!\w|\.\w)", re.IGNORECASE),
+    ("version", r"[\w.\-\[\]]+(?:===?|~=|!=|>=|<=|@)\s?v?\d[\w.*+\-]*", 0),
+    ("version", r"\b(?:version|ver\.?|release|v)\s?\d+(?:\.\d+)*[\w.\-]*", re.IGNORECASE),
+    ("version", r"\b(?:Python|Java|Node(?:\.js)?|Ruby|Go|PHP|Perl|Rust|Swift|Kotlin|Scala|"
+     r"Ubuntu|Debian|Fedora|CentOS|Windows|macOS|iOS|Android|Chrome|Firefox|Safari|Edge|"
+     r"PostgreSQL|Postgres|MySQL|Redis|Django|Flask|React|Angular|Vue|Qt|PySide6|GCC|"
+     r"CUDA|Excel|Office|SQL Server)\s\d+(?:\.\d+)*\b", 0),
+    # Ports: "localhost:5432", "port 8080".
+    ("port", r"(?<=[A-Za-z\]]):\d{2,5}(?![\w.:])", 0),
+    ("port", r"\bports?\s\d{2,5}\b", re.IGNORECASE),
+    # Code identifiers: dotted paths with a capitalised or error part, scopes,
+    # calls, camelCase names, snake_case with a code neighbour, file names.
+    ("code", r"(?<![\w@/.])(?!(?:com|org|net|io|de|uk|fr)\.)(?:[A-Za-z_][\w]*\.)+[A-Za-z_]*(?:Error|Exception|Warning|Exit|Interrupt)[\w]*(?![\w@])", 0),
+    ("code", rf"(?<![\w@/.])(?:{_LIBRARIES})(?:\.[A-Za-z_]\w*)+(?:\(\))?(?![\w@])", 0),
+    ("code", r"(?<![\w@/])[A-Za-z_][\w.]*(?:::|->)[\w:~<>]+", 0),
+    ("code", r"(?<![\w@/.])[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*\.[a-z0-9]*_[a-z0-9_]*(?![\w@])", 0),  # "pm.max_children"
+    # An SSH remote of a public forge is no one's address: "git@gitlab.com".
+    ("code", r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b", 0),
+    ("code", r"(?<![\w@/.])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?:\(\))?(?![\w@])", 0),
+    ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\(\)", 0),
+    ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb|pem|crt|cer|csr|p12|pfx|jks|keystore)(?![\w]|\.\w)", 0),
+    ("code", r"\b[a-z][a-z0-9\-]*:[\d][\w.\-]*", 0),  # "python:3.12-slim"
+    ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code
+    # Calls "connect(dsn)", "ValueError(msg)"; "Hermann(Germany)" is a name and its country.
+    ("code", r"(?<![\w@/.])(?:[a-z_][\w.]*|[A-Z][\w]*[._][\w.]*)\([^()\n]{0,60}\)|(?<![\w@/.])[A-Z]\w*\((?:[^()\nA-Z][^()\n]{0,59}|[^()\n]{0,30}[,:=\d\"'][^()\n]{0,30})?\)", 0),
+    ("code", r"\b(?!PRESIDIO_)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", 0),  # constants "POSTGRES_USER"
+    ("code", r"(?<![\d:])(?=\d{3}|\d{2}:\d{3})\d{2,5}:\d{2,5}\b(?![:.]\d)", 0),  # port maps "5432:5432"
+    # Absolute paths outside a home folder ("/opt/etl/load.py", "/var/run/x.sock").
+    ("code", r"(?<![\w~./])/(?!/|home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]+", 0),
+    ("code", r"(?<![\w~])~?/?\.[\w\-]+(?:/[\w.\-]+)+", 0),  # "~/.ssh/id_ed25519", ".npm/_cacache"
+    # Error and fault codes: "error E:24", "code 0x80070005".
+    ("code", r"\b(?:error|fault|status|exit)(?:\s+code)?\s+[A-Z]{0,3}[:\-]?\d{1,5}\b", re.IGNORECASE),
+    ("code", r"\b0x[0-9a-fA-F]{2,16}\b", 0),
+    # Addresses that identify no machine: "0.0.0.0", "127.0.0.1", "localhost".
+    ("code", rf"(?<![\d.])(?:{EVERY_MACHINE})(?:\:\d{{2,5}})?(?![\d.])|\blocalhost(?::\d{{2,5}})?\b", 0),
+    # A placeholder-like string the person wrote is text, not a value.
+    ("placeholder", r"\[[A-Z][A-Z_]*_\d{1,4}\]", 0),
+    # Hex colours "#4c51bf" and hashes of commits are not people.
+    ("code", r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})(?![\w-])(?=\s*[;,)\"'}]|\s*$)", re.MULTILINE),
+    # A Kubernetes pod's generated name: "ledger-api-7d9f8c6b5-x2kq4".
+    ("code", r"\b[a-z][a-z0-9\-]*-[a-f0-9]{8,10}-[a-z0-9]{5}\b", 0),
+    # A product's acronym and its version: "EKS 1.29", "TLS 1.3".
+    ("version", r"\b[A-Z]{2,6}\s?v?\d{1,2}\.\d{1,3}(?:\.\d+)?\b(?!\.\d)", 0),
+    # Timings in logs: "1841ms", "0.3s".
+    ("quantity", r"(?<![\w.])\d+(?:\.\d+)?(?:ms|µs|us|ns)(?![\w])", 0),
+    # Laws and their sections: "Texas Property Code section 92.103", "Article 17 GDPR",
+    # "the Landlord and Tenant Act 1985", "§ 1983", "Title VII".
+    ("law", rf"\b(?:[A-Z][\w.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
+    ("law", r"\b(?:[a-z]+\s+(?:and|of|for|&)\s+)?(?:[a-z]+\s+){0,2}[a-z]+\s+(?:act|code|regulations?|directive)\s+(?:of\s+)?\d{4}\b", 0),
+    ("law", r"\b(?:schedule|form|annex|appendix|exhibit|part)\s[A-Z]\b", re.IGNORECASE),
+    ("law", rf"(?:{_SECTION_WORDS})\s?(?:\d+[\w.]*(?:\(\w{{1,4}}\))*|[IVXLC]+\b)(?:\s?(?:,|and|or|-|–|to)\s?\d+[\w.]*(?:\(\w{{1,4}}\))*)*", re.IGNORECASE),
+    ("law", r"\b\d+\s?(?:U\.?S\.?C\.?|C\.?F\.?R\.?)\s?§*\s?\d+[\w.]*", 0),
+    # EU acts by number: "Directive 2006/112/EC", "Regulation (EU) 2016/679", "261/2004".
+    ("law", r"\b(?:Directive|Regulation|Decision)\s+(?:\((?:EU|EC|EEC)\)\s+)?(?:No\.?\s+)?"
+     r"\d{2,4}/\d{1,4}(?:/(?:EC|EU|EEC|CE))?\b", re.IGNORECASE),
+]
+
+_ZONES = [(reason, re.compile(p, flags)) for reason, p, flags in _ZONE_SOURCES]
+
+#: A unit after a number: "180 L/min", "9.8 mmol/L", "39.2 °C", "6 weeks", "20p".
+_UNIT_RE = re.compile(
+    rf"(?<![\w.,]){_SIGNED}(?:\s?(?:-|–|to)\s?{_NUM})?(?:\s?(?:{'|'.join(re.escape(u) for u in _UNITS_SPACED)})"
+    rf"|(?:{'|'.join(_UNITS_ATTACHED)}))(?![\w])(?![- ]olds?\b)",
+    re.IGNORECASE,
+)
+
+#: Words that say the number after them identifies something (then no zone applies to it).
+ID_CONTEXT = re.compile(
+    r"\b(?:(?:sort|zip|postal|post|area|security|access|verification|promo|discount|"
+    r"booking|reference|confirmation)\s+code|"
+    r"account|acct|a/c|number|no|num|nr|#|id|mrn|chart|record|patient|member|policy|"
+    r"claim|case|ticket|order|invoice|ref|reference|booking|confirmation|passport|licen[cs]e|"
+    r"ssn|nhs|nino|card|iban|sort|routing|pin|phone|tel|mobile|cell|fax|ext|extension|room|"
+    r"flat|apt|apartment|unit|suite|bed|ward|badge|employee|staff|student|roll|serial|"
+    r"vin|plate|registration|reg|zip|postcode|postal)\W{0,3}$",
+    re.IGNORECASE,
+)
+
+
+_TITLE_RE = re.compile(
+    r"^(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|dame|rev|fr|capt|sgt|lt|col|gen|hon|"
+    r"herr|frau|mme|mlle|m|sr|sra|srta|dott|ing)$",
+    re.IGNORECASE,
+)
+#: A digit, counted by the shapes of numbers below.
+DIGITS = re.compile(r"\d")
+
+
+#: An account's namespace on a forge or a registry ("ghcr.io/mdobrescu/app").
+_NAMESPACE = re.compile(
+    r"\b(?:ghcr\.io|docker\.io|quay\.io|github\.com|gitlab\.com|bitbucket\.org)/[A-Za-z0-9]"
+)
+_FORGE_REMOTE = re.compile(r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b")
+EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
+URL = re.compile(r"(?:https?|wss?|ftps?|sftp|ssh|s3|gs)://\S+|www\.[\w\-]+\.[a-z]{2,}\S*", re.IGNORECASE)
+IP = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){4,7}\b")
+
+
+@lru_cache(maxsize=1)
+def rule_patterns() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    """The rules view's user-path and credential patterns, compiled once."""
+    from core.detect.rules import SECRET, USER_PATH
+
+    flags = re.IGNORECASE | re.MULTILINE
+    return [re.compile(p, flags) for p in USER_PATH], [re.compile(p, flags) for p in SECRET]
+
+
+#: An account, policy or record number, label allowed ("MRN KDH-77419", "#BX-55910273").
+_ACCOUNT_SHAPE = re.compile(r"(?:[A-Za-z#]{1,6}[\s:#.]{0,3})?#?[A-Z0-9]{0,6}[-\s]?\d[\dA-Z\- ]{2,24}", re.IGNORECASE)
+_STREET = re.compile(
+    r"\b\d{1,6}[a-z]?,?\s+(?:[\w.'’\-]+\s+){0,4}(?:st|street|ave|avenue|rd|road|blvd|boulevard|"
+    r"ln|lane|way|dr|drive|ct|court|pl|place|ter|terrace|close|cl|crescent|row|gardens|sq|square|"
+    r"hwy|highway|pkwy|parkway|cir|circle|walk|mews|grove|hill|park|rue|strasse|straße|calle|via)\b",
+    re.IGNORECASE,
+)
+_POSTCODE = re.compile(
+    r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b", re.IGNORECASE
+)
+
+
+def text_before(text: str, start: int, n: int = 24) -> str:
+    """The ``n`` characters before ``start``, where the words that label a value stand."""
+    return text[max(0, start - n) : start]
+
+
+def _format_ok(text: str, span: Span) -> bool:
+    """True when the span's text has the shape of an identifier format (then zones never cut it).
+
+    An e-mail, a URL, an IP address, a user's home path or a credential keeps
+    its span whatever type fusion gave it; a phone, card, SSN or IBAN needs
+    seven digits or more; a street address a number and a word.
+    """
+    value = text[span.start : span.end]
+    if _FORGE_REMOTE.search(value):
+        return False
+    if EMAIL.search(value) or URL.search(value) or IP.search(value):
+        return True
+    paths, secrets = rule_patterns()
+    if any(p.search(value) for p in (*paths, *secrets)) or _NAMESPACE.search(value):
+        return True
+    digits = len(DIGITS.findall(value))
+    t = span.type
+    if t in (EntityType.PHONE, EntityType.CREDIT_CARD, EntityType.SSN, EntityType.IBAN):
+        return digits >= 7
+    if t is EntityType.ADDRESS:
+        return bool(_STREET.search(value) or _POSTCODE.search(value))
+    if t in (EntityType.MRN, EntityType.ACCOUNT):
+        return digits >= 4 and bool(_ACCOUNT_SHAPE.fullmatch(value))
+    return False
+
+
+def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> list[tuple[int, int, str]]:
+    """Stretches of ``text`` that identify nobody, as ``(start, end, reason)``."""
+    out: list[tuple[int, int, str]] = []
+    for reason, pattern in _ZONES:
+        for m in pattern.finditer(text):
+            if reason == "blood pressure" and not _plausible_pressure(text, m):
+                continue
+            if reason == "range":
+                if not _plausible_range(text, m):
+                    continue
+                reason = "quantity"
+            if m.end() > m.start():
+                out.append((m.start(), m.end(), reason))
+    for m in _UNIT_RE.finditer(text):
+        out.append((m.start(), m.end(), "quantity"))
+    table = table or atoms(text)
+    if lexicon is not None:
+        for a, b in zip(table.starts, table.ends, strict=True):
+            word = text[a:b]
+            if _TITLE_RE.match(word):
+                out.append((a, b, "title"))
+            elif lexicon.is_term(word):
+                out.append((a, b, "term"))
+            elif word.upper() in lexicon.currencies and word.isupper():
+                out.append((a, b, "money-code"))
+            elif len(word) >= 4 and lexicon.public_kind(word) == "drug" and lexicon.zipf(word) < 3.0:
+                out.append((a, b, "drug"))
+    else:
+        for a, b in zip(table.starts, table.ends, strict=True):
+            if _TITLE_RE.match(text[a:b]):
+                out.append((a, b, "title"))
+    return out
+
+
+_RANGE_CUE = re.compile(r"\b(?:range|ref|reference|normal|target|between|ages?|aged|scores?|grades?|levels?)\b", re.IGNORECASE)
+
+
+def _plausible_range(text: str, m: re.Match[str]) -> bool:
+    low, high = float(m.group(1)), float(m.group(2))
+    if not low < high:
+        return False
+    before = text[max(0, m.start() - 24) : m.start()]
+    if ID_CONTEXT.search(before):
+        return False
+    # "3-12" may be a day and a month; a range only with a word that says so.
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    header = text[max(0, text.rfind("\n", 0, max(0, line_start - 1)) + 1) : line_start]
+    return high > 31 or bool(_RANGE_CUE.search(before) or _RANGE_CUE.search(header))
+
+
+def _plausible_pressure(text: str, m: re.Match[str]) -> bool:
+    sys_, dia = int(m.group(1)), int(m.group(2))
+    if not (60 <= sys_ <= 280 and 30 <= dia <= 180 and sys_ > dia):
+        return False
+    if sys_ > 31:  # not a day or a month: no date reads this way
+        return True
+    before = text[max(0, m.start() - 30) : m.start()].lower()
+    return "bp" in before or "pressure" in before or "mmhg" in m.group(0).lower()
+
+
+def _subtract(span: Span, covered: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    pieces = [(span.start, span.end)]
+    for a, b in covered:
+        if b <= span.start or a >= span.end:
+            continue
+        nxt = []
+        for x, y in pieces:
+            if b <= x or a >= y:
+                nxt.append((x, y))
+                continue
+            if x < a:
+                nxt.append((x, a))
+            if b < y:
+                nxt.append((b, y))
+        pieces = nxt
+    return pieces
+
+
+class Zones:
+    """Zones sorted by start, for the zones overlapping a span in logarithmic time."""
+
+    def __init__(self, found: Iterable[tuple[int, int, str]]) -> None:
+        self.items = sorted(found)
+        self.starts = [a for a, _, _ in self.items]
+        self.longest = max((b - a for a, b, _ in self.items), default=0)
+        words = [z for z in self.items if z[2] in _WORD_ZONES]
+        self.word_items = words
+        self.word_starts = [a for a, _, _ in words]
+
+    def overlapping(self, a: int, b: int) -> list[tuple[int, int, str]]:
+        i = bisect.bisect_left(self.starts, b)
+        lo = bisect.bisect_left(self.starts, a - self.longest)
+        return [z for z in self.items[lo:i] if z[1] > a]
+
+    def word_covers(self, a: int, b: int) -> bool:
+        """True when one word zone holds all of ``[a, b)``."""
+        hi = bisect.bisect_right(self.word_starts, a)
+        lo = bisect.bisect_left(self.word_starts, a - self.longest)
+        return any(z[1] >= b for z in self.word_items[lo:hi])
+
+
+def apply_zones(
+    text: str, span: Span, found: Zones, table: Atoms, lexicon: Lexicon | None = None
+) -> list[Span]:
+    if _format_ok(text, span):
+        return [span]
+    before = text_before(text, span.start, 16)
+    id_context = ID_CONTEXT.search(before) is not None
+    covered = [
+        (a, b)
+        for a, b, reason in found.overlapping(span.start, span.end)
+        if reason not in _WORD_ZONES and not (id_context and reason in _ID_LIKE_ZONES)
+    ]
+    pieces = [span]
+    if covered:
+        pieces = []
+        for a, b in _subtract(span, covered):
+            for piece in snap(text, [Span(a, b, span.type, span.score, span.views)], table):
+                # A piece that snapping widened back over a zone is no piece at all.
+                if not any(za <= piece.start and piece.end <= zb for za, zb in covered):
+                    pieces.append(piece)
+    # Titles and generic terms never cut a span ("Dr. Lena Patel" and "MRN 4471-2290"
+    # stay whole): a piece made of nothing else is dropped.
+    return [p for p in pieces if not _only_words(text, p, table, found, lexicon)]
+
+
+def holds_word(text: str, table: Atoms, a: int, b: int) -> bool:
+    """True when ``[a, b)`` holds a whole atom, or a run of letters that starts after a
+    bracket or a slash inside one ("Guangzhou" of "Collection(Guangzhou)")."""
+    if any(a <= x and y <= b for x, y in _atoms_in(table, a, b)):
+        return True
+    return a > 0 and text[a - 1] in "([{/" and b - a >= 2 and text[a:b].strip().isalnum()
+
+
+def _atoms_in(table: Atoms, a: int, b: int) -> list[tuple[int, int]]:
+    """The atoms that start inside ``[a, b)``."""
+    i = bisect.bisect_left(table.starts, a)
+    out = []
+    while i < len(table.starts) and table.starts[i] < b:
+        out.append((table.starts[i], table.ends[i]))
+        i += 1
+    return out
+
+
+def _only_words(
+    text: str, span: Span, table: Atoms, found: Zones, lexicon: Lexicon | None = None
+) -> bool:
+    """True when every atom of ``span`` with a letter or digit is a title, a term or a
+    function word ("and ssh"), and one at least is a title or a term."""
+    inside = [
+        (a, b)
+        for a, b in _atoms_in(table, span.start, span.end)
+        if b <= span.end and any(c.isalnum() for c in text[a:b])
+    ]
+    words = [(a, b) for a, b in inside if found.word_covers(a, b)]
+    rest = [
+        (a, b)
+        for a, b in inside
+        if (a, b) not in words
+        and not (
+            lexicon is not None
+            and text[a:b].islower()
+            and lexicon.zipf(text[a:b]) >= FUNCTION_ZIPF
+        )
+    ]
+    return bool(words) and not rest
+
+
+#: Zones whose matches could be identifiers after a word such as "account" or "ref".
+_ID_LIKE_ZONES = frozenset({"version", "port", "code", "law", "blood pressure"})
+#: Zones of single words: they drop a span made only of them, and never cut one.
+_WORD_ZONES = frozenset({"title", "term", "drug", "money-code"})
