@@ -82,7 +82,7 @@ def print_table(analysis: Any, out: Any = None) -> None:
 @command("analyze")
 def cmd_analyze(args: argparse.Namespace) -> int:
     from app.io import read_text
-    from core.analyze import outbound_of
+    from core.outbound.compose import outbound_of
     from core.box import PrivacyBox
 
     text = read_text(args.file)

@@ -257,7 +257,7 @@ def main() -> None:
     print(json.dumps({"name": "egress_scan_box_encoded", "unit": "ms", "value": round(enc, 3),
                       "comparison": {"target_ms": 5.0, "without_decoding_ms": round(enc_before, 3)},
                       **common, "payload_chars": sum(len(m["content"]) for m in encoded)}))  # fmt: skip
-    prep = median_ms(lambda: guard.prepare(messages, box=box, max_tokens=512), args.runs)
+    prep = median_ms(lambda: guard.check(messages, box=box, max_tokens=512), args.runs)
     print(json.dumps({"name": "egress_prepare", "unit": "ms", "value": round(prep, 3),
                       "comparison": {"target_ms": 5.0}, **common}))  # fmt: skip
 

@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.analyze import Analyzer, compose_outbound  # noqa: E402
+from core.analyze import Analyzer  # noqa: E402
+from core.outbound.compose import compose_outbound  # noqa: E402
 from core.box import PrivacyBox  # noqa: E402
 from core.detect.base import Detector  # noqa: E402
 from core.detect.rules import RulesView  # noqa: E402

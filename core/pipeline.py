@@ -32,10 +32,11 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from core import prompts
-from core.analyze import Analysis, Analyzer, Route, outbound_of
+from core.analyze import Analysis, Analyzer, Route
 from core.box import PrivacyBox
 from core.errors import ApprovalDeclined, Cancelled, SottovoceError
 from core.integrate import Integrator, Mode, Notice, Outcome, kept_sentences
+from core.outbound.compose import outbound_of
 from core.settings import ApprovalPolicy, Integration, Settings
 from core.store import Store
 

@@ -34,9 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.analyze import WITHHELD
 from core.box import PLACEHOLDER_RE
 from core.entities import DESCRIPTIONS, EntityType
+from core.outbound.compose import WITHHELD
 from core.pipeline import Approval, ApprovalRequest, Decision, PreparedTurn
 from ui.theme import COLORS, cloud_pixmap, std_icon
 

@@ -11,19 +11,12 @@ from typing import Any
 import pytest
 
 from core.box import PrivacyBox
-from core.egress import (
-    AlreadySent,
-    ApprovalRequired,
-    BoxMatcher,
-    EgressGuard,
-    MemoryLedger,
-    RequestState,
-    fold,
-    normalize,
-)
+from core.egress import EgressGuard, MemoryLedger
 from core.entities import EntityType
 from core.errors import Cancelled, CloudServerError, CloudUnreachable, EgressBlocked
 from core.llm.base import Reply
+from core.outbound.fold import cased, fold, normalize
+from core.outbound.matcher import BoxMatcher, word_runs
 from core.spans import Span
 
 # --- a fake transport: records what would have been sent ------------------------------
@@ -140,9 +133,7 @@ BOX = [
 
 
 def found(text: str) -> set[str]:
-    from core.egress import _CASED
-
-    return BoxMatcher(BOX).find(fold(text), text.translate(_CASED))
+    return BoxMatcher(BOX).find(fold(text), cased(text))
 
 
 @pytest.mark.parametrize(
@@ -190,12 +181,12 @@ def test_ordinary_text_is_not_blocked(text: str) -> None:
 # --- the guard ----------------------------------------------------------------------------
 
 
-def test_prepare_blocks_a_box_value_and_names_only_its_type() -> None:
+def test_check_blocks_a_box_value_and_names_only_its_type() -> None:
     client = FakeClient()
     guard = EgressGuard(client)
     box = make_box(("Maria Gonzalez", EntityType.PERSON))
     with pytest.raises(EgressBlocked) as info:
-        guard.prepare(user("Please write to MARIA  GONZALEZ."), box=box)
+        guard.check(user("Please write to MARIA  GONZALEZ."), box=box)
     assert info.value.entity_types == ["PERSON"]
     assert "maria" not in str(info.value).lower()
     assert "gonzalez" not in str(info.value).lower()
@@ -214,24 +205,22 @@ def test_every_part_of_the_payload_is_scanned(where: str) -> None:
     index = {"system": 0, "history": 2, "user": 3}[where]
     messages[index]["content"] += " Maria Gonzalez"
     with pytest.raises(EgressBlocked):
-        EgressGuard(FakeClient()).prepare(messages, box=box)
+        EgressGuard(FakeClient()).check(messages, box=box)
 
 
-def test_a_clean_payload_is_sent_once_after_approval_and_ledgered() -> None:
+def test_a_clean_payload_is_sent_once_and_ledgered() -> None:
     client = FakeClient()
     ledger = MemoryLedger()
     guard = EgressGuard(client, ledger=ledger)
     box = make_box(("Maria Gonzalez", EntityType.PERSON))
-    req = guard.prepare(user("Write to [PERSON_1]."), box=box, conversation_id=7, purpose="draft")
-    with pytest.raises(ApprovalRequired):
-        guard.send_request(req)
-    assert client.sent == []
-    req.approve()
-    reply = guard.send_request(req)
+    messages = user("Write to [PERSON_1].")
+    body = guard.check(messages, box=box)
+    assert client.sent == [] and ledger.rows == []  # checking sends and records nothing
+    reply = guard.complete(messages, box=box, conversation_id=7, purpose="draft")
     assert reply.text == "Hi [PERSON_1]."
-    assert client.sent == [req.payload]
+    assert client.sent == [body]
     (row,) = ledger.rows
-    assert row["payload"] == req.payload
+    assert row["payload"] == body
     assert (row["status"], row["response"], row["prompt_tokens"], row["completion_tokens"]) == (
         "ok",
         "Hi [PERSON_1].",
@@ -244,8 +233,6 @@ def test_a_clean_payload_is_sent_once_after_approval_and_ledgered() -> None:
         "draft",
         7,
     )
-    with pytest.raises(AlreadySent):
-        guard.send_request(req)
     assert len(client.sent) == 1
 
 
@@ -254,44 +241,34 @@ def test_a_failed_request_is_never_resent_without_a_new_approval() -> None:
     client.fail = CloudServerError("The cloud endpoint failed (HTTP 500).")
     ledger = MemoryLedger()
     guard = EgressGuard(client, ledger=ledger)
-    req = guard.prepare(user("Hello."))
-    req.approve()
-    with pytest.raises(CloudServerError):
-        guard.send_request(req)
-    assert req.state is RequestState.FAILED
+    with pytest.raises(CloudServerError) as info:
+        guard.complete(user("Hello."), box=None)
     assert ledger.rows[0]["status"] == "error: CloudServerError"
-    for again in (lambda: guard.send_request(req), req.approve):
-        with pytest.raises(AlreadySent):
-            again()
-    assert len(client.sent) == 1
-    # Sending the same content again means a new request and a new approval.
+    assert info.value.ledger_id == 1  # type: ignore[attr-defined]
+    assert len(client.sent) == 1  # the guard never retries on its own
+    # Sending the same content again is a new call (the caller's new approval).
     client.fail = None
-    second = guard.prepare(user("Hello."))
-    second.approve()
-    assert guard.send_request(second).text
-    assert len(client.sent) == 2
+    assert guard.complete(user("Hello."), box=None).text
+    assert len(client.sent) == 2 and len(ledger.rows) == 2
 
 
-def test_values_added_to_the_box_after_approval_block_at_send_time() -> None:
+def test_values_added_to_the_box_after_a_check_block_at_send_time() -> None:
     client = FakeClient()
     guard = EgressGuard(client)
     box = make_box(("Maria Gonzalez", EntityType.PERSON))
-    req = guard.prepare(user("Meet Jonas Berg at noon."), box=box)
-    req.approve()
+    guard.check(user("Meet Jonas Berg at noon."), box=box)
     box.placeholder_for("Jonas Berg", EntityType.PERSON)
     with pytest.raises(EgressBlocked):
-        guard.send_request(req)
-    assert req.state is RequestState.BLOCKED
-    assert client.sent == []
+        guard.complete(user("Meet Jonas Berg at noon."), box=box)
+    assert client.sent == [] and guard.ledger.rows == []  # type: ignore[attr-defined]
 
 
 def test_values_the_person_consented_to_are_let_through() -> None:
     guard = EgressGuard(FakeClient())
     box = make_box(("Acme Corp", EntityType.ORG), ("Maria Gonzalez", EntityType.PERSON))
-    req = guard.prepare(user("Acme Corp's annual report."), box=box, consented=["Acme Corp"])
-    assert req.state is RequestState.CHECKED
+    guard.check(user("Acme Corp's annual report."), box=box, consented=["Acme Corp"])
     with pytest.raises(EgressBlocked):
-        guard.prepare(user("Acme Corp and Maria Gonzalez."), box=box, consented=["Acme Corp"])
+        guard.check(user("Acme Corp and Maria Gonzalez."), box=box, consented=["Acme Corp"])
 
 
 class ListDetector:
@@ -315,14 +292,14 @@ def test_entities_the_detector_finds_block_even_when_not_in_the_box() -> None:
     detector = ListDetector({"jane@example.com": EntityType.EMAIL})
     guard = EgressGuard(FakeClient(), detector=detector)
     with pytest.raises(EgressBlocked) as info:
-        guard.prepare(user("Mail jane@example.com please."))
+        guard.check(user("Mail jane@example.com please."))
     assert info.value.entity_types == ["EMAIL"]
 
 
 def test_placeholders_and_titles_found_by_the_detector_do_not_block() -> None:
     detector = ListDetector({"Dr. [PERSON_1]": EntityType.PERSON, "[DATE_1]": EntityType.DATE})
     guard = EgressGuard(FakeClient(), detector=detector)
-    guard.prepare(user("Dr. [PERSON_1] saw me on [DATE_1]."))
+    guard.check(user("Dr. [PERSON_1] saw me on [DATE_1]."))
 
 
 def test_detection_results_are_cached_per_string() -> None:
@@ -341,16 +318,16 @@ def test_system_prompts_and_trusted_instructions_skip_the_detector_not_the_box()
     box = PrivacyBox()
     box.placeholder_for("Harriet Vance", EntityType.PERSON)
     # The app's own words are not private...
-    guard.prepare([{"role": "system", "content": instruction}, {"role": "user", "content": "Task."}])
-    guard.prepare(
+    guard.check([{"role": "system", "content": instruction}, {"role": "user", "content": "Task."}])
+    guard.check(
         [{"role": "system", "content": "Hi."}, {"role": "user", "content": instruction}],
         trusted=[instruction],
     )
     # ...but the person's words still are, and box values are found everywhere.
     with pytest.raises(EgressBlocked):
-        guard.prepare([{"role": "system", "content": "Hi."}, {"role": "user", "content": "My bank is Finance."}])
+        guard.check([{"role": "system", "content": "Hi."}, {"role": "user", "content": "My bank is Finance."}])
     with pytest.raises(EgressBlocked):
-        guard.prepare(
+        guard.check(
             [{"role": "system", "content": "About harriet vance."}, {"role": "user", "content": instruction}],
             box=box,
             trusted=[instruction],
@@ -360,30 +337,25 @@ def test_system_prompts_and_trusted_instructions_skip_the_detector_not_the_box()
 def test_the_rules_view_is_a_usable_detector(rules_view: Any) -> None:
     guard = EgressGuard(FakeClient(), detector=rules_view)
     with pytest.raises(EgressBlocked) as info:
-        guard.prepare(user("Card 4111 1111 1111 1111, mail bob.stone@example.org."))
+        guard.check(user("Card 4111 1111 1111 1111, mail bob.stone@example.org."))
     assert {"CREDIT_CARD", "EMAIL"} <= set(info.value.entity_types)
-    guard.prepare(user("Summarize the attached note for [PERSON_1]."))
+    guard.check(user("Summarize the attached note for [PERSON_1]."))
 
 
 def test_a_streamed_answer_completes_its_ledger_row() -> None:
     client = FakeClient()
     guard = EgressGuard(client)
-    req = guard.prepare(user("Hello."), stream=True)
-    req.approve()
-    stream = guard.stream_request(req)
+    stream = guard.stream(user("Hello."), box=None)
     assert "".join(stream) == "Hello [PERSON_1]."
     row = guard.ledger.rows[0]  # type: ignore[attr-defined]
     assert (row["status"], row["response"]) == ("ok", "Hello [PERSON_1].")
-    assert req.state is RequestState.SENT
 
 
 def test_a_stream_cut_midway_keeps_the_partial_answer_and_is_not_resent() -> None:
     client = FakeClient()
     client.fail = CloudUnreachable("cut")
     guard = EgressGuard(client)
-    req = guard.prepare(user("Hello."), stream=True)
-    req.approve()
-    stream = guard.stream_request(req)
+    stream = guard.stream(user("Hello."), box=None)
     got: list[str] = []
     with pytest.raises(CloudUnreachable) as info:
         for piece in stream:
@@ -392,16 +364,12 @@ def test_a_stream_cut_midway_keeps_the_partial_answer_and_is_not_resent() -> Non
     assert info.value.__context__ is None or not isinstance(info.value.__context__, Exception)
     row = guard.ledger.rows[0]  # type: ignore[attr-defined]
     assert (row["status"], row["response"]) == ("error: CloudUnreachable", "Hello [PERSON_1]")
-    with pytest.raises(AlreadySent):
-        guard.stream_request(req)
     assert len(client.sent) == 1
 
 
 def test_closing_a_stream_early_records_what_arrived() -> None:
     guard = EgressGuard(FakeClient())
-    req = guard.prepare(user("Hello."), stream=True)
-    req.approve()
-    stream = guard.stream_request(req)
+    stream = guard.stream(user("Hello."), box=None)
     next(stream)
     stream.close()
     row = guard.ledger.rows[0]  # type: ignore[attr-defined]
@@ -412,11 +380,8 @@ def test_a_cancelled_send_is_recorded_and_spent() -> None:
     client = FakeClient()
     client.fail = Cancelled()
     guard = EgressGuard(client)
-    req = guard.prepare(user("Hello."))
-    req.approve()
     with pytest.raises(Cancelled):
-        guard.send_request(req)
-    assert req.state is RequestState.CANCELLED
+        guard.complete(user("Hello."), box=None)
     assert guard.ledger.rows[0]["status"] == "cancelled"  # type: ignore[attr-defined]
 
 
@@ -434,9 +399,7 @@ def test_the_ledger_row_is_written_before_the_request_leaves() -> None:
             return super().post(body)
 
     guard = EgressGuard(OrderClient(), ledger=OrderLedger())
-    req = guard.prepare(user("Hello."))
-    req.approve()
-    guard.send_request(req)
+    guard.complete(user("Hello."), box=None)
     assert order == ["ledger", "send"]
 
 
@@ -447,10 +410,8 @@ def test_no_request_leaves_when_the_ledger_cannot_be_written() -> None:
 
     client = FakeClient()
     guard = EgressGuard(client, ledger=BrokenLedger())
-    req = guard.prepare(user("Hello."))
-    req.approve()
     with pytest.raises(OSError):
-        guard.send_request(req)
+        guard.complete(user("Hello."), box=None)
     assert client.sent == []
 
 
@@ -459,11 +420,9 @@ def test_the_encrypted_store_is_a_ledger(tmp_path: Any) -> None:
 
     store = Store.create(tmp_path / "s.db", passphrase="pw")
     guard = EgressGuard(FakeClient(), ledger=store)
-    req = guard.prepare(user("Hello [PERSON_1]."), conversation_id=None, purpose="chat")
-    req.approve()
-    guard.send_request(req)
+    guard.complete(user("Hello [PERSON_1]."), box=None, conversation_id=None, purpose="chat")
     (row,) = store.ledger()
-    assert row["payload"] == req.payload
+    assert row["payload"] == guard.check(user("Hello [PERSON_1]."))
     assert row["status"] == "ok" and row["response"] == "Hi [PERSON_1]."
     assert json.dumps(row["payload"]).count("Hello [PERSON_1].") == 1
     store.close()
@@ -493,7 +452,7 @@ def test_the_one_call_stream_checks_records_and_sends_once() -> None:
     client = FakeClient()
     guard = EgressGuard(client)
     box = make_box(("Maria Gonzalez", EntityType.PERSON))
-    # The keywords core.pipeline and core.gama pass to their CloudDoor.
+    # The keywords core.turn and core.gama pass to their CloudDoor.
     chunks = guard.stream(
         user("Write to [PERSON_1]."),
         box=box,
@@ -545,7 +504,7 @@ def test_the_boxs_own_placeholders_never_match_a_value_named_like_their_type(
 def test_a_value_written_like_a_loose_placeholder_still_blocks(text: str) -> None:
     box = make_box(("MRN 00482913", EntityType.MRN))
     with pytest.raises(EgressBlocked):
-        EgressGuard(FakeClient()).prepare(user(text), box=box)
+        EgressGuard(FakeClient()).check(user(text), box=box)
 
 
 def test_no_value_is_matched_across_two_strings_of_the_payload() -> None:
@@ -581,10 +540,10 @@ def test_the_clouds_own_answer_may_go_back_verbatim_but_not_edited() -> None:
     answer = "".join(guard.stream(user("Who was the next [NRP_1] prime minister?"), box=box))
     assert answer == "The British prime minister..."
     history = [*user("Who was it?"), {"role": "assistant", "content": answer}, {"role": "user", "content": "And then?"}]
-    guard.prepare(history, box=box)  # the cloud said it itself: nothing new leaves
+    guard.check(history, box=box)  # the cloud said it itself: nothing new leaves
     edited = [*history[:2], {"role": "assistant", "content": answer + " (British)"}, history[-1]]
     with pytest.raises(EgressBlocked):
-        guard.prepare(edited, box=box)
+        guard.check(edited, box=box)
 
 
 def test_answers_in_the_stores_ledger_count_as_received(tmp_path: Any) -> None:
@@ -595,15 +554,14 @@ def test_answers_in_the_stores_ledger_count_as_received(tmp_path: Any) -> None:
         store.finish_ledger(lid, status="ok", response="Ask Maria.")
         guard = EgressGuard(FakeClient(), ledger=store)
         box = make_box(("Maria", EntityType.PERSON))
-        guard.prepare([*user("Hi."), {"role": "assistant", "content": "Ask Maria."}, {"role": "user", "content": "Ok."}], box=box)
+        guard.check([*user("Hi."), {"role": "assistant", "content": "Ask Maria."}, {"role": "user", "content": "Ok."}], box=box)
         with pytest.raises(EgressBlocked):
-            guard.prepare([*user("Hi."), {"role": "assistant", "content": "Ask Maria!"}], box=box)
+            guard.check([*user("Hi."), {"role": "assistant", "content": "Ask Maria!"}], box=box)
 
 
 def test_the_guard_looks_for_every_alias_of_a_box_value() -> None:
     """A later bare given name is the same person's: the guard blocks it like the full name."""
     from core.box import PrivacyBox
-    from core.egress import EgressGuard
     from core.entities import EntityType
 
     class Client:
@@ -620,8 +578,6 @@ def test_the_guard_looks_for_every_alias_of_a_box_value() -> None:
 
 
 def test_a_piece_of_a_consented_value_is_not_blocked() -> None:
-    from core.egress import _word_runs, normalize
-
-    pieces = _word_runs(["LH 401", "Joanna Doe"])
+    pieces = word_runs(["LH 401", "Joanna Doe"])
     assert {normalize("LH"), normalize("401"), normalize("lh 401"), normalize("Joanna")} <= pieces
     assert normalize("anna") not in pieces and normalize("4") not in pieces

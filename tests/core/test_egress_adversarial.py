@@ -12,7 +12,6 @@ to reach the network.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import socket
 from collections.abc import Callable, Iterator
@@ -21,10 +20,11 @@ from typing import Any
 import pytest
 
 from core.box import PrivacyBox
-from core.egress import EgressGuard, MemoryLedger, normalize
+from core.egress import EgressGuard, MemoryLedger
 from core.entities import EntityType
 from core.errors import EgressBlocked
 from core.llm.cloud import CloudClient
+from core.outbound.fold import normalize
 
 VALUES: list[tuple[str, EntityType]] = [
     ("Maria Gonzalez", EntityType.PERSON),
@@ -276,14 +276,13 @@ def test_every_obfuscated_variant_is_blocked_before_any_socket_opens(
     for case_id, _value, obfuscated, slot in CASES:
         text = rng.choice(CARRIERS).format(v=obfuscated)
         try:
-            req = guard.prepare(_messages(slot, text), box=box, conversation_id=1)
+            # Were the guard to let it through, this is where it would leave.
+            guard.complete(_messages(slot, text), box=box, conversation_id=1)
         except EgressBlocked:
             continue
+        except Exception:
+            pass
         missed.append(case_id)
-        # Were the guard to let it through, this is where it would leave.
-        req.approve()
-        with contextlib.suppress(Exception):
-            guard.send_request(req)
     assert missed == []
     assert no_network == []
     assert ledger.rows == []
@@ -293,10 +292,8 @@ def test_the_trap_would_catch_a_request_that_got_through(no_network: list[Any]) 
     """The control: a clean request does try to connect (and is stopped by the trap)."""
     client = CloudClient("https://cloud.example.invalid/v1", "gpt-test", api_key="sk-test")
     guard = EgressGuard(client)
-    req = guard.prepare(_messages("user", "What is the capital of France?"))
-    req.approve()
     with pytest.raises(Exception):  # noqa: B017 - the trap's error, as the client wraps it
-        guard.send_request(req)
+        guard.complete(_messages("user", "What is the capital of France?"), box=None)
     assert no_network != []
 
 
@@ -306,4 +303,4 @@ def test_without_the_box_the_variants_would_have_gone_out() -> None:
     rng = random.Random(7)
     for _case_id, _value, obfuscated, slot in CASES[:50]:
         text = rng.choice(CARRIERS).format(v=obfuscated)
-        guard.prepare(_messages(slot, text), box=PrivacyBox())
+        guard.check(_messages(slot, text), box=PrivacyBox())

@@ -2,7 +2,7 @@
 
 Checked on the source: network-capable modules are imported only where they
 are allowed, and the cloud client's sending methods are called only by
-``core/egress.py``. (``training/`` is evaluation tooling that talks to judge
+``core/egress/guard.py``. (``training/`` is evaluation tooling that talks to judge
 endpoints on purpose; it is not part of the app.)
 """
 
@@ -71,7 +71,7 @@ def test_only_the_egress_guard_calls_the_cloud_clients_sending_methods() -> None
     offenders = []
     for path in _sources():
         rel = path.relative_to(ROOT).as_posix()
-        if rel in ("core/egress.py", "core/llm/cloud.py"):
+        if rel in ("core/egress/guard.py", "core/llm/cloud.py"):
             continue
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if (
@@ -85,6 +85,6 @@ def test_only_the_egress_guard_calls_the_cloud_clients_sending_methods() -> None
 
 def test_the_checks_see_the_files_they_guard() -> None:
     rels = {p.relative_to(ROOT).as_posix() for p in _sources()}
-    assert {"core/egress.py", "core/llm/cloud.py", "core/llm/demo.py"} <= rels
+    assert {"core/egress/guard.py", "core/llm/cloud.py", "core/llm/demo.py"} <= rels
     cloud = _imports(ast.parse((ROOT / "core/llm/cloud.py").read_text("utf-8")))
     assert _violations("openai", cloud)

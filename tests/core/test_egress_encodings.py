@@ -20,7 +20,6 @@ blocks them).
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import quopri
 import random
@@ -33,11 +32,12 @@ from typing import Any
 import pytest
 
 from core.box import PrivacyBox
-from core.egress import EgressGuard, MemoryLedger, normalize
+from core.egress import EgressGuard, MemoryLedger
 from core.entities import EntityType
 from core.errors import EgressBlocked
 from core.llm.cloud import CloudClient
 from core.outbound import decoded_views, name_parts, name_variants
+from core.outbound.fold import normalize
 from tests.core.test_egress_adversarial import NUMBER_TRANSFORMS, TEXT_TRANSFORMS
 
 PERSONS = [
@@ -397,14 +397,13 @@ def test_every_encoded_or_reordered_value_is_blocked_before_any_socket_opens(
     missed = []
     for case_id, _family, text, slot in CASES:
         try:
-            req = guard.prepare(_messages(slot, text), box=box, conversation_id=1)
+            # Were the guard to let it through, this is where it would leave.
+            guard.complete(_messages(slot, text), box=box, conversation_id=1)
         except EgressBlocked:
             continue
+        except Exception:
+            pass
         missed.append(case_id)
-        # Were the guard to let it through, this is where it would leave.
-        req.approve()
-        with contextlib.suppress(Exception):
-            guard.send_request(req)
     assert missed == []
     assert no_network == []
     assert ledger.rows == []
@@ -412,17 +411,15 @@ def test_every_encoded_or_reordered_value_is_blocked_before_any_socket_opens(
 
 def test_the_trap_would_catch_a_request_that_got_through(no_network: list[Any]) -> None:
     guard = EgressGuard(_client())
-    req = guard.prepare(_messages("user", "What is the capital of France?"))
-    req.approve()
     with pytest.raises(Exception):  # noqa: B017 - the trap's error, as the client wraps it
-        guard.send_request(req)
+        guard.complete(_messages("user", "What is the capital of France?"), box=None)
     assert no_network != []
 
 
 def test_without_the_box_every_case_would_have_gone_out() -> None:
     guard = EgressGuard(_client())
     for _case_id, _family, text, slot in CASES:
-        guard.prepare(_messages(slot, text), box=PrivacyBox())
+        guard.check(_messages(slot, text), box=PrivacyBox())
 
 
 def test_the_guard_as_it_was_would_have_let_them_out(box: PrivacyBox) -> None:
@@ -433,7 +430,7 @@ def test_the_guard_as_it_was_would_have_let_them_out(box: PrivacyBox) -> None:
     for _case_id, family, text, slot in CASES:
         total[family] += 1
         try:
-            old.prepare(_messages(slot, text), box=box)
+            old.check(_messages(slot, text), box=box)
         except EgressBlocked:
             continue
         passed[family] += 1

@@ -249,7 +249,7 @@ def test_resend_replaces_history_only_when_the_new_turn_succeeds(store: Store, a
 
 
 def test_every_occurrence_of_a_protected_value_is_replaced(store: Store, analyzer: Analyzer) -> None:
-    from core.analyze import compose_outbound
+    from core.outbound.compose import compose_outbound
     from core.box import PrivacyBox
 
     text = "Call 215-555-4078 now. The number 215-555-4078 is mine; ask al, AL or user_al."

@@ -10,9 +10,10 @@ import re
 
 import pytest
 
-from core.analyze import Analyzer, Route, outbound_of
+from core.analyze import Analyzer, Route
+from core.assembly import default_detector
 from core.box import PrivacyBox
-from core.defaults import default_detector
+from core.outbound.compose import outbound_of
 from core.router.base import HeuristicRouter
 from core.settings import Settings
 

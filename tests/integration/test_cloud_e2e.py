@@ -7,15 +7,16 @@ was sent.
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
 import pytest
 
 from core.box import PrivacyBox
-from core.egress import EgressGuard, RequestState, normalize
+from core.egress import EgressGuard
 from core.entities import EntityType
 from core.errors import EgressBlocked
 from core.llm.cloud import CloudClient
+from core.outbound.fold import normalize
 from core.store import Store
 from tests.integration.recording_proxy import RecordingProxy
 
@@ -58,17 +59,9 @@ def test_the_server_receives_no_box_value_and_the_ledger_matches_it(
         {"role": "user", "content": anonymized},
     ]
     guard = EgressGuard(demo_client, ledger=store)
-    req = guard.prepare(
-        messages, box=box, conversation_id=conv, purpose="chat", stream=stream, max_tokens=8
-    )
-    req.approve()
-    if stream:
-        s = guard.stream_request(req)
-        answer = "".join(s)
-    else:
-        answer = guard.send_request(req).text
+    kw: dict[str, Any] = {"box": box, "conversation_id": conv, "purpose": "chat", "max_tokens": 8}
+    answer = "".join(guard.stream(messages, **kw)) if stream else guard.complete(messages, **kw).text
     assert answer.strip()
-    assert req.state is RequestState.SENT
 
     (received,) = recorder.chat_requests
     seen = normalize(recorder.received_text())
@@ -93,7 +86,7 @@ def test_a_payload_that_still_holds_a_value_never_reaches_the_server(
     guard = EgressGuard(demo_client, ledger=store)
     leaky = [{"role": "user", "content": "Write to MARIA GONZALEZ's family."}]
     with pytest.raises(EgressBlocked) as info:
-        guard.prepare(leaky, box=box, max_tokens=8)
+        guard.complete(leaky, box=box, max_tokens=8)
     assert info.value.entity_types == ["PERSON"]
     assert recorder.requests == []
     assert store.ledger() == []
@@ -103,10 +96,8 @@ def test_the_ledger_row_shows_the_exact_json_sent(
     demo_client: CloudClient, recorder: RecordingProxy
 ) -> None:
     guard = EgressGuard(demo_client)
-    req = guard.prepare(
-        [{"role": "user", "content": "Say «bonjour» to [PERSON_1] ✓"}], max_tokens=4, temperature=0
-    )
-    req.approve()
-    guard.send_request(req)
+    messages = [{"role": "user", "content": "Say «bonjour» to [PERSON_1] ✓"}]
+    guard.complete(messages, box=None, max_tokens=4, temperature=0)
     (received,) = recorder.chat_requests
-    assert received.json == json.loads(req.payload_json) == guard.ledger.rows[0]["payload"]  # type: ignore[attr-defined]
+    body = guard.check(messages, max_tokens=4, temperature=0)
+    assert received.json == body == guard.ledger.rows[0]["payload"]  # type: ignore[attr-defined]

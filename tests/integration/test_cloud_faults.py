@@ -1,10 +1,10 @@
 """Faults between the guard and the loopback server, through the real openai client.
 
 Each fault must give its typed error (a SottovoceError the UI can show), must
-not crash, and must not resend content without a new approval: the failed
-request is spent, its ledger row says what happened, and the error carries
-nothing that could be replayed. Retrying the *same approved* request after a
-429 or a 5xx is allowed and checked.
+not crash, and must not resend content on its own: one call is one send, its
+ledger row says what happened, and the error carries nothing that could be
+replayed. Retrying the *same approved* request after a 429 or a 5xx is
+allowed and checked.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from core.egress import AlreadySent, EgressGuard, RequestState
+from core.egress import EgressGuard
 from core.errors import (
     CloudError,
     CloudMalformedResponse,
@@ -40,19 +40,16 @@ FAULTS: list[tuple[str, list[Fault], type[CloudError]]] = [
 ]
 
 
-def _send(guard: EgressGuard, stream: bool) -> tuple[Any, str]:
-    req = guard.prepare(DRAFT, stream=stream, max_tokens=8, purpose="draft")
-    req.approve()
+def _send(guard: EgressGuard, stream: bool) -> str:
     if stream:
-        s = guard.stream_request(req)
+        s = guard.stream(DRAFT, box=None, max_tokens=8, purpose="draft")
         try:
             for _ in s:
                 pass
         finally:
             partial = s.text
-        return req, partial
-    guard.send_request(req)
-    return req, ""
+        return partial
+    return guard.complete(DRAFT, box=None, max_tokens=8, purpose="draft").text
 
 
 @pytest.mark.parametrize(("name", "faults", "error"), FAULTS, ids=[f[0] for f in FAULTS])
@@ -68,27 +65,15 @@ def test_a_fault_gives_its_typed_error_and_nothing_is_resent(
     client = CloudClient(demo_cloud, DEMO_MODEL, timeout=2.0, max_retries=2, sleep=lambda s: None)
     guard = EgressGuard(client)
     recorder.inject(*faults)
-    req = guard.prepare(DRAFT, stream=stream, max_tokens=8, purpose="draft")
-    req.approve()
     with pytest.raises(error) as info:
-        if stream:
-            s = guard.stream_request(req)
-            for _ in s:
-                pass
-        else:
-            guard.send_request(req)
+        _send(guard, stream)
     exc = info.value
     assert isinstance(exc, SottovoceError) and exc.message
     assert exc.__context__ is None and exc.__cause__ is None  # nothing to replay
-    assert req.state is RequestState.FAILED
     sent = len(recorder.chat_requests)
     assert sent == (3 if name == "500" else 1)  # 5xx: the same approved request, retried
     row = guard.ledger.rows[0]  # type: ignore[attr-defined]
     assert row["status"].startswith(f"error: {error.__name__}")
-    # The spent request cannot go again; the content needs a new approval.
-    with pytest.raises(AlreadySent):
-        (guard.stream_request if stream else guard.send_request)(req)
-    assert len(recorder.chat_requests) == sent
     assert len(guard.ledger.rows) == 1  # type: ignore[attr-defined]
 
 
@@ -97,9 +82,7 @@ def test_a_cut_stream_keeps_the_text_that_arrived(
 ) -> None:
     guard = EgressGuard(CloudClient(demo_cloud, DEMO_MODEL, timeout=5.0))
     recorder.inject(Fault("cut", after_events=4))
-    req = guard.prepare(DRAFT, stream=True, max_tokens=16)
-    req.approve()
-    s = guard.stream_request(req)
+    s = guard.stream(DRAFT, box=None, max_tokens=16)
     got = []
     with pytest.raises(CloudUnreachable):
         for piece in s:
@@ -114,8 +97,7 @@ def test_429_then_success_waits_as_asked_and_sends_the_same_body(
 ) -> None:
     guard = EgressGuard(demo_client)
     recorder.inject(Fault("status", 429, retry_after="2"))
-    req, _ = _send(guard, stream)
-    assert req.state is RequestState.SENT
+    _send(guard, stream)
     first, second = recorder.chat_requests
     assert first.body == second.body
     assert demo_client.slept == [2.0]
@@ -125,10 +107,8 @@ def test_429_then_success_waits_as_asked_and_sends_the_same_body(
 def test_a_server_that_is_not_running_is_unreachable(recorder: RecordingProxy) -> None:
     client = CloudClient(f"http://127.0.0.1:{free_port()}/v1", DEMO_MODEL, max_retries=2)
     guard = EgressGuard(client)
-    req = guard.prepare(DRAFT, max_tokens=8)
-    req.approve()
     with pytest.raises(CloudUnreachable) as info:
-        guard.send_request(req)
+        guard.complete(DRAFT, box=None, max_tokens=8)
     assert "running" in (info.value.hint or "")
     assert guard.ledger.rows[0]["status"] == "error: CloudUnreachable"  # type: ignore[attr-defined]
 
@@ -140,8 +120,7 @@ def test_after_a_fault_a_new_approval_sends_again(
     recorder.inject(Fault("status", 401))
     with pytest.raises(CloudUnauthorized):
         _send(guard, stream=False)
-    req, _ = _send(guard, stream=False)  # a new prepare + approve: the person's decision
-    assert req.state is RequestState.SENT
+    assert _send(guard, stream=False)  # a new call: the person's new decision
     assert len(recorder.chat_requests) == 2
     assert [r["status"] for r in guard.ledger.rows] == [  # type: ignore[attr-defined]
         "error: CloudUnauthorized (HTTP 401)",

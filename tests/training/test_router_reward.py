@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from core.analyze import WITHHELD
 from core.entities import EntityType
+from core.outbound.compose import WITHHELD
 from core.router.policy import detection_features
 from core.spans import Sentence, Span
 from training.router.episodes import Episode, leaked_units, outbound

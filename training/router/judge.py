@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from core.analyze import WITHHELD
+from core.outbound.compose import WITHHELD
 
 if TYPE_CHECKING:
     from training.router.episodes import Episode

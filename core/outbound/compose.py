@@ -1,0 +1,357 @@
+"""Composing the outbound: what of an analysed text leaves, and in what form.
+
+:func:`compose_outbound` keeps the sentences routed to the cloud, writes one
+``[private sentence withheld]`` marker for each run of local ones, and
+replaces protected values by their placeholders (or by a coarser form the
+type policy chose). :func:`settle` then anonymizes what the guard's detector
+would still find in the result; :func:`outbound_of` does both and lists the
+values that leave in clear by policy.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.analyze import Analysis, Route, SentencePlan, detector_lexicon
+from core.box import PLACEHOLDER_RE, PrivacyBox
+from core.detect.base import Detector
+from core.detect.tokens import Atoms, atoms
+from core.entities import EntityType
+from core.outbound.matcher import TITLES, value_pattern
+from core.policy import TypePolicy
+from core.spans import Span
+
+#: What stands for a run of sentences kept on this machine.
+WITHHELD = "[private sentence withheld]"
+
+
+def compose_outbound(
+    analysis: Analysis,
+    box: PrivacyBox,
+    distinctive: Callable[[str], bool] | None = None,
+) -> str:
+    """The user content the cloud would receive: remote sentences, anonymized.
+
+    Each run of sentences kept local becomes one ``[private sentence withheld]``
+    marker, so the cloud knows that context is missing. Protected entities of
+    remote sentences are replaced by their placeholders (the box is updated);
+    an entity sent in clear (by the type policy or the person's choice) is left
+    as it is. Nothing else of the text changes: the whitespace between
+    sentences is the original's.
+
+    A value is private wherever it occurs: every other occurrence of a
+    protected value (found in this text or already in the box) in a remote
+    sentence is replaced too, even where no view flagged it there, as a whole
+    token. With ``distinctive`` (a test that a word is rare enough to name
+    someone), so is each distinctive part of a protected person's name: a later
+    bare "Mabry" of "Trent Mabry" becomes Trent Mabry's placeholder. A name
+    given in brackets or with "aka" right after another ("Дмитрий Волков
+    (Dmitri Volkov)") is the same person's, and shares the placeholder.
+    """
+    text = analysis.text
+    clear = {
+        text[e.start : e.end]
+        for p in analysis.plans
+        for e, keep in zip(p.entities, p.protected, strict=True)
+        if not keep
+    }
+    protected = [
+        e for p in analysis.plans for e, keep in zip(p.entities, p.protected, strict=True) if keep
+    ]
+    generalized = {
+        text[p.entities[i].start : p.entities[i].end]
+        for p in analysis.plans
+        for i in generalizations(p)
+    }
+    known: dict[str, EntityType] = {
+        text[e.start : e.end]: e.type for e in protected if text[e.start : e.end] not in generalized
+    }
+    _link_appositions(text, protected, box)
+    for entry in box.entries():
+        for form in entry.forms:
+            known.setdefault(form, entry.type)
+    if distinctive is not None:
+        for part in _person_parts(text, protected, box, distinctive):
+            known.setdefault(part, EntityType.PERSON)
+    finder = value_pattern([v for v in known if v not in clear])
+    pieces: list[str] = []
+    prev_end: int | None = None
+    withheld = False
+    for plan in analysis.plans:
+        s = plan.sentence
+        gap = text[prev_end : s.start] if prev_end is not None else ""
+        if plan.route is Route.LOCAL:
+            if not withheld:
+                if pieces:
+                    pieces.append(gap or " ")
+                pieces.append(WITHHELD)
+                withheld = True
+            prev_end = s.end
+            continue
+        if pieces:
+            # Sentences are contiguous, so the gap is the original whitespace.
+            pieces.append(gap or (" " if withheld else ""))
+        withheld = False
+        coarse = generalizations(plan)
+        spans = [
+            Span(e.start - s.start, e.end - s.start, e.type, e.score, e.views)
+            for i, (e, keep) in enumerate(zip(plan.entities, plan.protected, strict=True))
+            if keep and i not in coarse
+        ]
+        if finder is not None:
+            table = atoms(s.text)
+            for m in finder.finditer(s.text):
+                value = _canonical(m.group(0), known)
+                # Whole tokens only: a value inside a longer token hides that
+                # token, as an identifier of its own ("s3://haverford-quilts").
+                a, b = table.covering(m.start(), m.end())
+                type_ = known[value] if (a, b) == m.span() else EntityType.ID
+                spans.append(Span(a, b, type_, 1.0, {"box": 1.0}))
+        gens = [
+            (plan.entities[i].start - s.start, plan.entities[i].end - s.start, g)
+            for i, g in coarse.items()
+        ]
+        # Overlaps merge into one placeholder (never half a name in clear).
+        pieces.append(_anonymize_generalized(box, s.text, spans, gens))
+        prev_end = s.end
+    return "".join(pieces)
+
+
+def generalizations(plan: SentencePlan) -> dict[int, str]:
+    """Entity index -> the coarser form that leaves instead of it ("5-9", "October").
+
+    Only where the type policy generalizes and the person did not choose
+    otherwise (a value the person protects by hand gets a placeholder).
+    """
+    out = {}
+    for i, (keep, d) in enumerate(zip(plan.protected, plan.decisions, strict=False)):
+        if keep and d.protect and d.generalized is not None:
+            out[i] = d.generalized
+    return out
+
+
+def _anonymize_generalized(
+    box: PrivacyBox, text: str, spans: Sequence[Span], gens: Sequence[tuple[int, int, str]]
+) -> str:
+    """Anonymize ``text``, writing each generalized value's coarse form in its place."""
+    if not gens:
+        return box.anonymize(text, spans).text
+    parts, pos = [], 0
+    for a, b, coarse in sorted(gens):
+        inside = [
+            Span(x.start - pos, x.end - pos, x.type, x.score, x.views)
+            for x in spans
+            if pos <= x.start and x.end <= a
+        ]
+        parts += [box.anonymize(text[pos:a], inside).text, coarse]
+        pos = b
+    tail = [
+        Span(x.start - pos, x.end - pos, x.type, x.score, x.views) for x in spans if x.start >= pos
+    ]
+    parts.append(box.anonymize(text[pos:], tail).text)
+    return "".join(parts)
+
+
+_APPOSITION = re.compile(
+    r"^\s*(?:\((?:[a-z][a-z ]{0,24}\s)?|,?\s*(?:aka|a\.k\.a\.|also known as|known as|n[ée]e|"
+    r"called|alias)\s+)$"
+)
+
+
+def _link_appositions(text: str, protected: Sequence[Span], box: PrivacyBox) -> None:
+    """Make a name in brackets (or after "aka") right after another one its alias."""
+    persons = sorted((e for e in protected if e.type is EntityType.PERSON), key=lambda e: e.start)
+    for first, second in itertools.pairwise(persons):
+        between = text[first.end : second.start]
+        if _APPOSITION.match(between) and (
+            "(" not in between or re.match(r"\s*\)", text[second.end :])
+        ):
+            # "Дмитрий Волков (Dmitri Volkov)", not "Rachel (Tobi's mum)".
+            box.add_alias(text[second.start : second.end], text[first.start : first.end])
+
+
+def _person_parts(
+    text: str, protected: Sequence[Span], box: PrivacyBox, distinctive: Callable[[str], bool]
+) -> list[str]:
+    """Distinctive words of protected names that belong to one person only."""
+    owners: dict[str, set[str]] = {}
+    names = [text[e.start : e.end] for e in protected if e.type is EntityType.PERSON]
+    names += [e.value for e in box.entries() if e.type is EntityType.PERSON]
+    for name in names:
+        for part in re.findall(r"[^\W\d_][\w'’\-]*[^\W\d_]", re.sub(r"['’]s\b", "", name)):
+            if len(part) >= 3 and distinctive(part):
+                owners.setdefault(part.casefold(), set()).add(box_key(box, name))
+    return [part for part, who in owners.items() if len(who) == 1]
+
+
+def box_key(box: PrivacyBox, name: str) -> str:
+    """The placeholder a name has (or the name itself when it has none yet)."""
+    return box.placeholder_of(name) or name
+
+
+def _canonical(found: str, known: dict[str, EntityType]) -> str:
+    if found in known:
+        return found
+    low = found.casefold()
+    return next(v for v in known if v.casefold() == low)
+
+
+@dataclass(frozen=True)
+class SentValue:
+    """A value the type policy lets leave in clear, with its reason."""
+
+    value: str
+    type: EntityType
+    reason: str
+
+
+@dataclass(frozen=True)
+class Outbound:
+    """The user content that would leave, and the values it carries in clear by policy."""
+
+    text: str
+    sent: tuple[SentValue, ...] = ()
+
+
+def outbound_of(
+    analysis: Analysis, box: PrivacyBox, detector: Detector | None = None,
+    policy: TypePolicy | None = None,
+) -> Outbound:
+    """The user content the cloud would receive: composed, then settled (see :func:`settle`)."""
+    if detector is None:
+        return Outbound(compose_outbound(analysis, box))
+    lexicon = getattr(detector, "lexicon", None)
+    text = compose_outbound(analysis, box, distinctive(lexicon) if lexicon is not None else None)
+    settled = settle(text, box, detector, analysis, policy or TypePolicy(detector_lexicon(detector)))
+    coarse = tuple(
+        SentValue(g, plan.entities[i].type, plan.decisions[i].reason)
+        for plan in analysis.remote()
+        for i, g in generalizations(plan).items()
+    )
+    return Outbound(settled.text, settled.sent + coarse)
+
+
+def distinctive(lexicon: Any) -> Callable[[str], bool]:
+    """A word rare enough in English to name someone on its own ("Mabry", not "Grant")."""
+
+    def test(word: str) -> bool:
+        return bool(lexicon.zipf(word) < 3.5 and not lexicon.is_term(word))
+
+    return test
+
+
+def settle(
+    outbound: str,
+    box: PrivacyBox,
+    detector: Detector,
+    analysis: Analysis,
+    policy: TypePolicy,
+    passes: int = 3,
+) -> Outbound:
+    """Anonymize what the detector still finds in the composed outbound text.
+
+    Detection depends on context: once names become placeholders, a view may
+    flag a word it passed over before. The egress guard runs the same detector
+    on the payload and blocks on any find, so the pipeline looks first: each
+    new find outside placeholders is decided by the type policy like any other
+    entity (whole tokens only). Protected ones are replaced; the others leave
+    in clear and are returned in :attr:`Outbound.sent`, so the approval shows
+    them and the guard treats them as consented. Every other occurrence of a
+    box value goes too (the guard looks for box values everywhere). What is
+    still found after ``passes`` rounds is left for the guard, which then
+    blocks: fail closed.
+    """
+    text = analysis.text
+    clear = {
+        text[e.start : e.end].casefold()
+        for p in analysis.plans
+        for e, keep in zip(p.entities, p.protected, strict=True)
+        if not keep
+    }
+    # What generalizing wrote ("5-9", "October") is the policy's own output.
+    clear |= {g.casefold() for p in analysis.plans for g in generalizations(p).values()}
+    sent: dict[str, SentValue] = {}
+    for _ in range(passes):
+        covered = [False] * len(outbound)
+        for m in PLACEHOLDER_RE.finditer(outbound):
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+        for m in re.finditer(re.escape(WITHHELD), outbound):
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+        # A value sent in clear is not judged again in pieces ("LH" of the flight
+        # "LH 401", which the type policy let through whole), nor what touches it
+        # ("'s" of "Ofcom's").
+        in_clear = [False] * len(outbound)
+        for value in clear:
+            if len(value) >= 2:
+                for m in re.finditer(re.escape(value), outbound, re.IGNORECASE):
+                    in_clear[m.start() : m.end()] = [True] * (m.end() - m.start())
+        covered = [c or k for c, k in zip(covered, in_clear, strict=True)]
+        table = atoms(outbound)
+        runs: list[tuple[int, int, EntityType]] = []
+        for span in detector.analyze(outbound):
+            for a, b in _uncovered_runs(outbound, table, span, covered):
+                if (a > 0 and in_clear[a - 1]) or (b < len(outbound) and in_clear[b]):
+                    continue
+                value = outbound[a:b]
+                key = value.casefold()
+                if key in clear or key in sent or key.strip(".") in TITLES:
+                    continue
+                decision = policy.decide(
+                    outbound, Span(a, b, span.type, span.score, span.views), analysis.risk_lambda
+                )
+                if decision.protect:
+                    runs.append((a, b, span.type))
+                else:
+                    sent[key] = SentValue(value, span.type, decision.reason)
+        values = [f for e in box.entries() for f in e.forms if f.casefold() not in clear]
+        finder = value_pattern(values)
+        if finder is not None:
+            for m in finder.finditer(outbound):
+                a, b = table.covering(m.start(), m.end())
+                if not any(covered[a:b]):
+                    runs.append((a, b, _type_of(box, m.group(0))))
+        if not runs:
+            break
+        parts, pos = [], 0
+        for a, b, type_ in sorted(set(runs)):
+            if a < pos:
+                continue
+            parts += [outbound[pos:a], box.placeholder_for(outbound[a:b], type_)]
+            pos = b
+        outbound = "".join(parts) + outbound[pos:]
+    return Outbound(outbound, tuple(sent.values()))
+
+
+def _uncovered_runs(
+    text: str, table: Atoms, span: Span, covered: Sequence[bool]
+) -> list[tuple[int, int]]:
+    """Runs of whole atoms of ``span`` outside placeholders (spaces between atoms allowed)."""
+    runs: list[tuple[int, int]] = []
+    cur: tuple[int, int] | None = None
+    for a, b in zip(table.starts, table.ends, strict=True):
+        if b <= span.start:
+            continue
+        if a >= span.end:
+            break
+        if any(covered[a:b]):
+            if cur is not None:
+                runs.append(cur)
+            cur = None
+            continue
+        cur = (cur[0], b) if cur is not None else (a, b)
+    if cur is not None:
+        runs.append(cur)
+    return [(a, b) for a, b in runs if any(c.isalnum() for c in text[a:b])]
+
+
+def _type_of(box: PrivacyBox, value: str) -> EntityType:
+    low = value.casefold()
+    for e in box.entries():
+        if any(f.casefold() == low for f in e.forms):
+            return e.type
+    return EntityType.OTHER
+

@@ -1,0 +1,191 @@
+"""The one matcher of box values: where a text holds a value of the privacy box.
+
+:class:`BoxMatcher` is built once per box version from the values (and the
+other forms of person names) and finds them in a payload's folded form (see
+:mod:`core.outbound.fold`) by the egress guard's rules (see
+:mod:`core.egress`): short values as whole words in their own case or in
+capitals, middle ones as whole words with any separators inside, long ones
+anywhere. :func:`value_pattern` finds values in a text as written, with their
+positions, for composing the outbound (:mod:`core.outbound.compose`).
+:data:`TITLES` are the words around a name that name no one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.outbound.fold import LONG_MIN, MIN_LEN, SEP, SHORT_MAX, ZW, cased, normalize, strip_marks
+from core.outbound.names import InitialsFinder
+
+#: Words next to a name or a placeholder that identify no one ("Dr. [PERSON_1]",
+#: "Dear [PERSON_1]"); what the detector finds there leaks nothing. (One list
+#: for the guard and the settling step: the union of the two they had.)
+TITLES = frozenset(
+    {"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "sir", "madam", "st", "mt", "dear", "hi",
+     "hello"}
+)  # fmt: skip
+
+_LETTER = r"[^\W\d_]"
+_LETTER_END = rf"(?:(?!{_LETTER})|(?=s(?!{_LETTER})))"  # possessive "Johns" counts
+_DIGIT_END = r"(?!\d)(?![.,]\d)"
+
+
+class _Trie:
+    def __init__(self) -> None:
+        self.root: dict[str, Any] = {}
+
+    def add(self, word: str, end: str) -> None:
+        node = self.root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = end  # "" is never a character of a word
+
+    def pattern(self, joiner: str, left: bool) -> str:
+        def rest(node: dict[str, Any]) -> str:
+            kids = sorted(k for k in node if k)
+            parts = []
+            if kids:
+                parts.append(
+                    joiner + "(?:" + "|".join(re.escape(k) + rest(node[k]) for k in kids) + ")"
+                )
+            if "" in node:
+                parts.append(node[""])
+            return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+        branches = []
+        for k in sorted(self.root):
+            head = re.escape(k)
+            if left:
+                # The literal first keeps sre's fast branch check; the lookbehind
+                # then looks at the character before it.
+                cls = r"\d" if k.isdigit() else _LETTER
+                head += f"(?<!{cls}{re.escape(k)})"
+                if k.isdigit():
+                    head += rf"(?<!\d[.,]{re.escape(k)})"
+            branches.append(head + rest(self.root[k]))
+        return "(?:" + "|".join(branches) + ")" if branches else ""
+
+
+class BoxMatcher:
+    """Finds box values in a folded payload; built once per box version."""
+
+    def __init__(
+        self,
+        values: Iterable[tuple[str, str]],
+        variants: Iterable[tuple[str, str]] = (),
+        initials: InitialsFinder | None = None,
+    ) -> None:
+        self.types: dict[str, set[str]] = {}  # normalized value -> entity types
+        self.initials = initials  # names written with initials, found in the cased form
+        self.short: dict[str, set[str]] = {}  # cased short form -> types
+        self.placeholders: dict[str, set[str]] = {}
+        bounded, unbounded, short = _Trie(), _Trie(), _Trie()
+        self.skipped = 0
+        for value, type_ in values:
+            norm = normalize(value)
+            if len(norm) < MIN_LEN:
+                self.skipped += 1
+                continue
+            if len(norm) <= SHORT_MAX:
+                own = strip_marks(cased(value))
+                if len(own) != len(norm):  # a character that folds to several
+                    own = norm
+                for form in {own, own.upper(), own[:1].upper() + own[1:]}:
+                    end = _DIGIT_END if form[-1].isdigit() else f"(?!{_LETTER})"
+                    short.add(form, end)
+                    self.short.setdefault(form, set()).add(type_)
+                continue
+            self.types.setdefault(norm, set()).add(type_)
+            if len(norm) >= LONG_MIN:
+                unbounded.add(norm, "")
+            else:
+                bounded.add(norm, r"(?!\d)" if norm[-1].isdigit() else _LETTER_END)
+        # Other forms of a value ("Wielgosz, T." for "Tadeusz Wielgosz") match as
+        # whole words whatever their length: a form is a guess, the value is not.
+        for form, type_ in variants:
+            norm = normalize(form)
+            if len(norm) > SHORT_MAX:
+                self.types.setdefault(norm, set()).add(type_)
+                bounded.add(norm, r"(?!\d)" if norm[-1].isdigit() else _LETTER_END)
+        joiner = f"[{SEP}{ZW}]*"
+        parts = [p for p in (bounded.pattern(joiner, True), unbounded.pattern(joiner, False)) if p]
+        self.regex = re.compile("|".join(parts)) if parts else None
+        short_pattern = short.pattern(f"{ZW}*", True)
+        self.short_regex = re.compile(short_pattern) if short_pattern else None
+
+    def find(self, folded: str, cased: str | None) -> set[str]:
+        """Entity types of the values found; ``cased`` is needed only for short values."""
+        found: set[str] = set()
+        if self.regex is not None:
+            # A hit is rare: a first match decides, then the rest are listed.
+            for m in self.regex.finditer(folded):
+                found |= self.types.get(strip_marks(m.group(0)), set())
+        if self.short_regex is not None and cased is not None:
+            for m in self.short_regex.finditer(cased):
+                found |= self.short.get(strip_marks(m.group(0)), set())
+        if self.initials is not None and cased is not None:
+            found |= self.initials.find(cased)
+        return found
+
+    @property
+    def needs_cased(self) -> bool:
+        """True when :meth:`find` needs the cased form of the payload."""
+        return self.short_regex is not None or self.initials is not None
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Private data found in a payload: its type and where it came from (never the value)."""
+
+    type: str
+    source: str  # "box" or "detector"
+
+
+def value_pattern(values: Sequence[str]) -> re.Pattern[str] | None:
+    """One pattern for every value in a text as written, longest first, as whole words.
+
+    Values of four characters or more match in any case; shorter ones only in
+    their own case or in capitals (as the guard reads them: "May" the name
+    must not turn every "may" into a placeholder).
+    """
+    values = [v for v in values if len(v.strip()) >= MIN_LEN]
+    if not values:
+        return None
+    alts = []
+    for v in sorted(set(values), key=len, reverse=True):
+        esc = re.escape(v)
+        if len(v) > SHORT_MAX:
+            body = f"(?i:{esc})"
+        else:
+            body = esc if v == v.upper() else f"(?:{esc}|{re.escape(v.upper())})"
+        # Word edges as the guard sees them: a change of class (letter, digit,
+        # anything else), so "id" is a word in "email_id" and "u789x" holds "u789".
+        alts.append(_edge(v[0], before=True) + body + _edge(v[-1], before=False))
+    return re.compile("|".join(alts))
+
+
+def _edge(ch: str, *, before: bool) -> str:
+    same = r"\d" if ch.isdigit() else _LETTER if ch.isalpha() else None
+    if same is None:
+        return ""
+    return f"(?<!{same})" if before else f"(?!{same})"
+
+
+def word_runs(values: Iterable[str]) -> set[str]:
+    """Every run of whole words of each value, normalized ("LH 401": "lh", "401", "lh401").
+
+    A piece of a value sent in clear with consent is in clear already; a run of
+    whole words, never a part of one ("anna" of "Joanna" is no piece).
+    """
+    out: set[str] = set()
+    for value in values:
+        words = re.findall(r"\w+", value)
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + 8) + 1):
+                piece = normalize(" ".join(words[i:j]))
+                if len(piece) >= MIN_LEN:
+                    out.add(piece)
+    return out
