@@ -31,7 +31,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from core.errors import Cancelled
+from core.errors import Cancelled, PayloadChanged
+from core.outbound import payload_digest
 
 if TYPE_CHECKING:
     from core.box import PrivacyBox
@@ -307,12 +308,28 @@ class PublicSpace:
         consented: Sequence[str] = (),
         cancel: threading.Event | None = None,
         trusted: Sequence[str] = (),
+        approved: str | None = None,
     ) -> Iterator[str]:
         """Answer the anonymized ``messages`` with the enabled modules; yields the answer.
 
         ``trusted`` are texts already checked and sent (earlier turns of the
-        conversation): the detector need not re-read them.
+        conversation): the detector need not re-read them. ``approved`` is the
+        digest of the messages the person approved: messages that differ raise
+        :class:`~core.errors.PayloadChanged` here, before any module sends.
         """
+        if approved is not None and payload_digest(messages) != approved:
+            raise PayloadChanged()
+        return self._run(messages, box, conversation_id, consented, cancel, trusted)
+
+    def _run(
+        self,
+        messages: Sequence[Message],
+        box: PrivacyBox,
+        conversation_id: int | None,
+        consented: Sequence[str],
+        cancel: threading.Event | None,
+        trusted: Sequence[str],
+    ) -> Iterator[str]:
         ctx = {
             "box": box, "conversation_id": conversation_id, "consented": consented,
             "cancel": cancel, "trusted": tuple(trusted),

@@ -41,7 +41,7 @@ from core.errors import StoreBusyError, StoreError, VaultLockedError, WrongKeyEr
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Prefix of the ``meta`` rows that hold secrets (see :meth:`Store.get_secret`).
 _SECRET = "secret:"
 KEYRING_SERVICE = "sottovoce"
@@ -336,6 +336,9 @@ class Store:
                         response TEXT, status TEXT NOT NULL)"""
                 )
                 db.execute("CREATE INDEX messages_conv ON messages(conversation_id)")
+            if version < 2:
+                # The digest of the messages sent, to match a row to its approval.
+                db.execute("ALTER TABLE ledger ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
             db.execute(
                 "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)]
             )
@@ -476,13 +479,19 @@ class Store:
         purpose: str,
         conversation_id: int | None = None,
         status: str = "sending",
+        digest: str = "",
     ) -> int:
-        """Record a request before it is sent (the ledger never misses one)."""
+        """Record a request before it is sent (the ledger never misses one).
+
+        ``digest`` is :func:`core.outbound.payload_digest` of the messages sent.
+        """
         with self.transaction() as db:
             cur = db.execute(
-                "INSERT INTO ledger (time, endpoint, model, conversation_id, purpose, payload, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [now(), endpoint, model, conversation_id, purpose, json.dumps(payload), status],
+                "INSERT INTO ledger"
+                " (time, endpoint, model, conversation_id, purpose, payload, status, digest)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [now(), endpoint, model, conversation_id, purpose, json.dumps(payload), status,
+                 digest],
             )
             return int(cur.lastrowid)
 

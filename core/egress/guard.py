@@ -58,9 +58,9 @@ from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.egress.ledger import Ledger, MemoryLedger
 from core.egress.stream import GuardedStream, error_status, ok_status
 from core.entities import EntityType
-from core.errors import Cancelled, CloudError, EgressBlocked
+from core.errors import Cancelled, CloudError, EgressBlocked, PayloadChanged
 from core.llm.base import Cancel, Messages, Reply
-from core.outbound import InitialsFinder, View, decoded_views, name_variants
+from core.outbound import InitialsFinder, View, decoded_views, name_variants, payload_digest
 from core.outbound.fold import (
     BARRIER,
     CANONICAL_PLACEHOLDER,
@@ -356,6 +356,7 @@ class EgressGuard:
         max_tokens: int | None = None,
         temperature: float | None = None,
         trusted: Iterable[str] = (),
+        approved: str | None = None,
     ) -> GuardedStream:
         """Check, record and send approved ``messages`` once, streaming the answer.
 
@@ -363,13 +364,17 @@ class EgressGuard:
         exactly these messages, or the person's settings waive it: each call
         is one send. After a failure, call again only with a new approval.
         ``purpose`` labels the ledger row (``chat``, ``draft``,
-        ``gama:disproof``...).
+        ``gama:disproof``...). ``approved`` is the digest of the messages the
+        person approved (:func:`core.outbound.payload_digest`): when given and
+        ``messages`` differ, :class:`~core.errors.PayloadChanged` is raised and
+        nothing is sent or recorded.
         """
+        digest = _bound(messages, approved)
         body = self.check(
             messages, box=box, consented=consented, trusted=trusted, stream=True,
             max_tokens=max_tokens, temperature=temperature,
         )
-        ledger_id = self._record(body, purpose, conversation_id)
+        ledger_id = self._record(body, purpose, conversation_id, digest)
         raw = self._sending(ledger_id, lambda: self.client.post_stream(body, cancel=cancel))
         return GuardedStream(self._finish, ledger_id, raw)
 
@@ -385,18 +390,22 @@ class EgressGuard:
         max_tokens: int | None = None,
         temperature: float | None = None,
         trusted: Iterable[str] = (),
+        approved: str | None = None,
     ) -> Reply:
         """As :meth:`stream`, without streaming: check, record, send once, return the answer."""
+        digest = _bound(messages, approved)
         body = self.check(
             messages, box=box, consented=consented, trusted=trusted,
             max_tokens=max_tokens, temperature=temperature,
         )
-        ledger_id = self._record(body, purpose, conversation_id)
+        ledger_id = self._record(body, purpose, conversation_id, digest)
         reply = self._sending(ledger_id, lambda: self.client.post(body, cancel=cancel))
         self._finish(ledger_id, ok_status(reply.attempts), reply)
         return reply
 
-    def _record(self, body: dict[str, Any], purpose: str, conversation_id: int | None) -> int:
+    def _record(
+        self, body: dict[str, Any], purpose: str, conversation_id: int | None, digest: str
+    ) -> int:
         # The row is written before anything leaves; no row, no request.
         return self.ledger.add_ledger(
             endpoint=self.client.endpoint,
@@ -404,6 +413,7 @@ class EgressGuard:
             payload=body,
             purpose=purpose,
             conversation_id=conversation_id,
+            digest=digest,
         )
 
     def _sending(self, ledger_id: int, send: Callable[[], _T]) -> _T:
@@ -441,6 +451,15 @@ class EgressGuard:
             )
         except Exception:
             log.exception("could not complete ledger row %s", ledger_id)
+
+
+def _bound(messages: Messages, approved: str | None) -> str:
+    """The digest of ``messages``; raises PayloadChanged when it is not the one approved."""
+    digest = payload_digest(messages)
+    if approved is not None and digest != approved:
+        log.info("egress refused: the payload is not the one approved")
+        raise PayloadChanged()
+    return digest
 
 
 _POSSESSIVE_END = re.compile(r"['’][sS]?$")

@@ -19,6 +19,7 @@ class Ledger(Protocol):
         purpose: str,
         conversation_id: int | None = None,
         status: str = "sending",
+        digest: str = "",
     ) -> int: ...
 
     def finish_ledger(
@@ -48,6 +49,7 @@ class MemoryLedger:
         purpose: str,
         conversation_id: int | None = None,
         status: str = "sending",
+        digest: str = "",
     ) -> int:
         with self._lock:
             self.rows.append(
@@ -62,6 +64,7 @@ class MemoryLedger:
                     "response": None,
                     "prompt_tokens": None,
                     "completion_tokens": None,
+                    "digest": digest,
                 }
             )
             return len(self.rows)

@@ -13,8 +13,15 @@ import pytest
 from core.box import PrivacyBox
 from core.egress import EgressGuard, MemoryLedger
 from core.entities import EntityType
-from core.errors import Cancelled, CloudServerError, CloudUnreachable, EgressBlocked
+from core.errors import (
+    Cancelled,
+    CloudServerError,
+    CloudUnreachable,
+    EgressBlocked,
+    PayloadChanged,
+)
 from core.llm.base import Reply
+from core.outbound import payload_digest
 from core.outbound.fold import cased, fold, normalize
 from core.outbound.matcher import BoxMatcher, word_runs
 from core.spans import Span
@@ -581,3 +588,38 @@ def test_a_piece_of_a_consented_value_is_not_blocked() -> None:
     pieces = word_runs(["LH 401", "Joanna Doe"])
     assert {normalize("LH"), normalize("401"), normalize("lh 401"), normalize("Joanna")} <= pieces
     assert normalize("anna") not in pieces and normalize("4") not in pieces
+
+
+# --- the approval binds the exact bytes ----------------------------------------------------
+
+
+@pytest.mark.parametrize("send", ["stream", "complete"])
+def test_a_payload_that_changed_after_approval_is_refused_and_nothing_is_sent(send: str) -> None:
+    client = FakeClient()
+    guard = EgressGuard(client)
+    shown = user("Write to [PERSON_1] about Tuesday.")
+    approved = payload_digest(shown)
+    changed = user("Write to [PERSON_1] about Wednesday.")
+    with pytest.raises(PayloadChanged):
+        getattr(guard, send)(changed, box=None, approved=approved)
+    assert client.sent == [] and guard.ledger.rows == []  # type: ignore[attr-defined]
+    # The approved bytes themselves go, and the ledger row carries their digest.
+    if send == "stream":
+        assert "".join(guard.stream(shown, box=None, approved=approved))
+    else:
+        assert guard.complete(shown, box=None, approved=approved).text
+    (row,) = guard.ledger.rows  # type: ignore[attr-defined]
+    assert row["digest"] == approved and row["status"] == "ok"
+    assert len(client.sent) == 1
+
+
+def test_every_ledger_row_carries_the_digest_of_its_payload(tmp_path: Any) -> None:
+    from core.store import Store
+
+    store = Store.create(tmp_path / "s.db", passphrase="pw")
+    guard = EgressGuard(FakeClient(), ledger=store)
+    messages = user("Hello [PERSON_1].")
+    guard.complete(messages, box=None)  # no approval asked (the settings waive it)
+    (row,) = store.ledger()
+    assert row["digest"] == payload_digest(messages)
+    store.close()

@@ -107,3 +107,18 @@ def test_auto_prompt_alone_frames_one_call() -> None:
     run(Settings(gama_auto_prompt=True, gama_top_k=1), cloud)
     assert [p for p, _ in cloud.calls] == ["gama:domains", "gama:answer"]
     assert cloud.calls[1][1][0]["content"].startswith("You are an expert in Medicine")
+
+
+def test_a_changed_payload_is_refused_before_any_module_sends() -> None:
+    from core.errors import PayloadChanged
+    from core.outbound import payload_digest
+
+    cloud = ScriptedCloud({"domains": ['{"Medicine": 10}']})
+    ps = PublicSpace(Settings(gama_auto_prompt=True, gama_disproof=True), cloud)
+    approved = payload_digest(MSGS)
+    changed = [MSGS[0], {"role": "user", "content": MSGS[1]["content"] + " today"}]
+    with pytest.raises(PayloadChanged):
+        ps.run(changed, box=PrivacyBox(), conversation_id=None, approved=approved)
+    assert cloud.calls == []
+    answer = "".join(ps.run(MSGS, box=PrivacyBox(), conversation_id=None, approved=approved))
+    assert answer and cloud.calls

@@ -440,3 +440,19 @@ def test_a_store_whose_salt_begins_like_text_still_opens(first: bytes) -> None:
         assert not _looks_like_text(head)
     assert _looks_like_text('{"notes": "mine", "city": "Zürich"}'.encode())
     assert _looks_like_text("<html><body>Grüße".encode()[:-2])  # "ß" cut in half at the end
+
+
+def test_a_store_of_the_first_schema_gains_the_ledgers_digest_column(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    with Store.create(path, "pw") as store:
+        store.add_ledger(endpoint="e", model="m", payload={"x": 1}, purpose="chat")
+        # As a store written before the digest existed: no column, schema 1.
+        with store.transaction() as db:
+            db.execute("ALTER TABLE ledger DROP COLUMN digest")
+            db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    with Store.open(path, "pw") as store:
+        assert store.schema_version == SCHEMA_VERSION == 2
+        (old,) = store.ledger()
+        assert old["digest"] == "" and old["payload"] == {"x": 1}
+        lid = store.add_ledger(endpoint="e", model="m", payload={}, purpose="chat", digest="ab12")
+        assert store.ledger_entry(lid)["digest"] == "ab12"

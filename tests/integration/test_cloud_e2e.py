@@ -101,3 +101,20 @@ def test_the_ledger_row_shows_the_exact_json_sent(
     (received,) = recorder.chat_requests
     body = guard.check(messages, max_tokens=4, temperature=0)
     assert received.json == body == guard.ledger.rows[0]["payload"]  # type: ignore[attr-defined]
+
+
+def test_a_payload_changed_after_approval_never_reaches_the_server(
+    demo_client: CloudClient, recorder: RecordingProxy, store: Store
+) -> None:
+    from core.errors import PayloadChanged
+    from core.outbound import payload_digest
+
+    guard = EgressGuard(demo_client, ledger=store)
+    shown = [{"role": "user", "content": "Write one line to [PERSON_1]."}]
+    changed = [{"role": "user", "content": "Write one line to [PERSON_1], warmly."}]
+    with pytest.raises(PayloadChanged):
+        "".join(guard.stream(changed, box=None, max_tokens=8, approved=payload_digest(shown)))
+    assert recorder.requests == [] and store.ledger() == []
+    guard.complete(shown, box=None, max_tokens=8, approved=payload_digest(shown))
+    (row,) = store.ledger()
+    assert row["digest"] == payload_digest(shown) and len(recorder.chat_requests) == 1
