@@ -325,8 +325,8 @@ def _ask_sha256(computed: str) -> str | None:
 
 
 def _add(args: argparse.Namespace) -> int:
-    from core.llm.download import HashUnconfirmed
     from core.llm.library import Library
+    from core.llm.modelfile import HashUnconfirmed
 
     lib = Library()
     name, req, entry = lib.resolve(args.what, sha256=args.sha256, name=args.name)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from core import paths
 from core.errors import Cancelled, InputError
-from core.llm import catalog
+from core.llm import catalog, modelfile
 from core.llm import download as dl
 from core.llm.base import Cancel, is_cancelled
 from core.llm.catalog import CatalogEntry
@@ -175,13 +175,13 @@ class Library:
 
     def partials(self) -> list[Partial]:
         """Downloads that did not finish; none of them is ever used as a model."""
-        folder = self.root / dl.PARTIAL_DIR
+        folder = self.root / modelfile.PARTIAL_DIR
         out: list[Partial] = []
         if not folder.is_dir():
             return out
-        for part in sorted(folder.glob("*" + dl.PART_SUFFIX)):
-            filename = part.name[: -len(dl.PART_SUFFIX)]
-            meta = dl.read_meta(part)
+        for part in sorted(folder.glob("*" + modelfile.PART_SUFFIX)):
+            filename = part.name[: -len(modelfile.PART_SUFFIX)]
+            meta = modelfile.read_meta(part)
             entry = next((e for e in catalog.CATALOG if e.filename == filename), None)
             out.append(
                 Partial(
@@ -216,29 +216,29 @@ class Library:
 
     def resolve(
         self, what: str, *, sha256: str | None = None, name: str | None = None
-    ) -> tuple[str, dl.Request, CatalogEntry | None]:
+    ) -> tuple[str, modelfile.Request, CatalogEntry | None]:
         """(model name, download request, catalogue entry) for a catalogue name or a URL."""
         what = what.strip()
         if "://" in what:
             entry = catalog.by_url(what)
             if entry is not None:
                 return self._from_entry(entry, sha256)
-            filename = dl.filename_from_url(what)
+            filename = modelfile.filename_from_url(what)
             model = name or name_for(filename)
             _check_name(model)
-            return model, dl.check_request(dl.Request(what, filename, sha256, None)), None
+            return model, modelfile.check_request(modelfile.Request(what, filename, sha256, None)), None
         return self._from_entry(catalog.find(what), sha256)
 
     @staticmethod
     def _from_entry(
         entry: CatalogEntry, sha256: str | None
-    ) -> tuple[str, dl.Request, CatalogEntry]:
+    ) -> tuple[str, modelfile.Request, CatalogEntry]:
         if sha256 and entry.sha256 and sha256.strip().lower() != entry.sha256:
             raise InputError(
                 f"The sha256 given differs from the catalogue's for {entry.name}.",
                 hint="leave --sha256 out for catalogue models",
             )
-        req = dl.Request(entry.url, entry.filename, entry.sha256 or sha256, entry.size)
+        req = modelfile.Request(entry.url, entry.filename, entry.sha256 or sha256, entry.size)
         return entry.name, req, entry
 
     def download(
@@ -251,7 +251,7 @@ class Library:
         client: Any = None,
         retries: int = 5,
         retry_wait: float = 1.0,
-    ) -> Generator[dl.Progress, None, Installed]:
+    ) -> Generator[modelfile.Progress, None, Installed]:
         """Download a catalogue model (by name) or any GGUF URL; resumes a partial one."""
         model, req, entry = self.resolve(what, sha256=sha256, name=name)
         existing = self.find_installed(model)
@@ -264,14 +264,14 @@ class Library:
 
     def finish(
         self, what: str, sha256: str, *, name: str | None = None, cancel: Cancel = None
-    ) -> Generator[dl.Progress, None, Installed]:
+    ) -> Generator[modelfile.Progress, None, Installed]:
         """Install a downloaded file that waited for the person to confirm its sha256."""
         model, req, entry = self.resolve(what, sha256=sha256, name=name)
-        path = yield from dl.finish(self.root, req.filename, sha256, cancel=cancel)
-        return self._downloaded(model, dl.Request(req.url, req.filename, sha256.lower()), entry, path)
+        path = yield from modelfile.finish(self.root, req.filename, sha256, cancel=cancel)
+        return self._downloaded(model, modelfile.Request(req.url, req.filename, sha256.lower()), entry, path)
 
     def _downloaded(
-        self, model: str, req: dl.Request, entry: CatalogEntry | None, path: Path
+        self, model: str, req: modelfile.Request, entry: CatalogEntry | None, path: Path
     ) -> Installed:
         source = "catalog" if entry else "url"
         self._record(
@@ -288,8 +288,8 @@ class Library:
         """Delete the partial download of ``name`` (a model or file name); its path, if any."""
         for p in self.partials():
             if name.strip().lower() in (p.name, p.filename.lower()):
-                dl.discard_partial(self.root, p.filename)
-                return dl.partial_path(self.root, p.filename)
+                modelfile.discard_partial(self.root, p.filename)
+                return modelfile.partial_path(self.root, p.filename)
         return None
 
     # --- importing --------------------------------------------------------------------
@@ -301,7 +301,7 @@ class Library:
         name: str | None = None,
         in_place: bool = False,
         cancel: Cancel = None,
-    ) -> Generator[dl.Progress, None, Installed]:
+    ) -> Generator[modelfile.Progress, None, Installed]:
         """Add a GGUF file the person already has (checked with the GGUF header check).
 
         The file is copied into the models folder through a partial file (a
@@ -324,19 +324,19 @@ class Library:
         final = self.root / f"{model}.gguf"
         if final.exists():
             raise InputError(f"{final.name} is already in the models folder.", hint="use --name")
-        part = dl.partial_path(self.root, final.name)
+        part = modelfile.partial_path(self.root, final.name)
         part.parent.mkdir(parents=True, exist_ok=True)
         total = src.stat().st_size
-        dl.ensure_room(part.parent, total)
+        modelfile.ensure_room(part.parent, total)
         hasher = hashlib.sha256()
         done = 0
-        meter = dl.Meter(0, total, 0)
+        meter = modelfile.Meter(0, total, 0)
         try:
             with src.open("rb") as fin, part.open("wb") as fout:
-                while block := fin.read(dl.CHUNK):
+                while block := fin.read(modelfile.CHUNK):
                     if is_cancelled(cancel):
                         raise Cancelled()
-                    dl.write_chunk(fout, block, done, part.parent)
+                    modelfile.write_chunk(fout, block, done, part.parent)
                     hasher.update(block)
                     done += len(block)
                     if meter.due():
@@ -349,10 +349,10 @@ class Library:
                 part.unlink()
             raise
         part.replace(final)
-        dl.fsync_dir(self.root)
+        modelfile.fsync_dir(self.root)
         digest = hasher.hexdigest()
         self._record(name=model, file=final.name, sha256=digest, source="import")
-        yield dl.Progress(done, done, phase="done")
+        yield modelfile.Progress(done, done, phase="done")
         return Installed(model, final, done, digest, "import")
 
     # --- choosing and removing --------------------------------------------------------

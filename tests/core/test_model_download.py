@@ -8,9 +8,11 @@ and what goes on the wire. CI never leaves 127.0.0.1.
 
 from __future__ import annotations
 
+import ast
 import errno
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +26,7 @@ import pytest
 
 from core.errors import Cancelled
 from core.llm import download as dl
+from core.llm import modelfile
 from core.llm.library import Library, ModelNotInstalled
 from core.llm.local import embedded_model_path
 from tests.model_server import ModelServer
@@ -57,8 +60,8 @@ def server(model_bytes: bytes) -> Iterator[ModelServer]:
 
 
 @pytest.fixture
-def request_(server: ModelServer, model_bytes: bytes, model_sha: str) -> dl.Request:
-    return dl.Request(server.url(NAME), NAME, model_sha, len(model_bytes))
+def request_(server: ModelServer, model_bytes: bytes, model_sha: str) -> modelfile.Request:
+    return modelfile.Request(server.url(NAME), NAME, model_sha, len(model_bytes))
 
 
 def models_in(folder: Path) -> list[str]:
@@ -74,12 +77,12 @@ def range_start(rec: Any) -> int | None:
 
 
 def test_a_download_is_verified_then_moved_into_the_models_folder(
-    tmp_path: Path, request_: dl.Request, model_bytes: bytes
+    tmp_path: Path, request_: modelfile.Request, model_bytes: bytes
 ) -> None:
     path, seen = run(dl.download(request_, tmp_path))
     assert path == tmp_path / NAME and path.read_bytes() == model_bytes
     assert models_in(tmp_path) == [NAME]
-    assert not list((tmp_path / dl.PARTIAL_DIR).iterdir())  # no part, no sidecar left
+    assert not list((tmp_path / modelfile.PARTIAL_DIR).iterdir())  # no part, no sidecar left
     phases = [p.phase for p in seen]
     assert phases[-2:] == ["verify", "done"]
     dones = [p.done for p in seen if p.phase == "download"]
@@ -88,7 +91,7 @@ def test_a_download_is_verified_then_moved_into_the_models_folder(
 
 
 def test_progress_reports_bytes_speed_and_time_left(
-    tmp_path: Path, server: ModelServer, request_: dl.Request
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request
 ) -> None:
     server.faults.delay = 0.01  # about 25 MB/s: several reports with a measured speed
     _, seen = run(dl.download(request_, tmp_path))
@@ -112,14 +115,14 @@ def test_progress_reports_bytes_speed_and_time_left(
 def test_progress_reads_well(
     done: int, total: int | None, speed: float | None, eta: float | None, text: str
 ) -> None:
-    assert dl.Progress(done, total, speed, eta).describe() == text
+    assert modelfile.Progress(done, total, speed, eta).describe() == text
 
 
 # --- resume ---------------------------------------------------------------------------------
 
 
 def test_a_cut_connection_resumes_with_a_range_request(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, model_bytes: bytes
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_bytes: bytes
 ) -> None:
     server.faults.cut_after = [30_000_000]
     path, _ = run(dl.download(request_, tmp_path, retry_wait=0))
@@ -132,13 +135,13 @@ def test_a_cut_connection_resumes_with_a_range_request(
 
 
 def test_a_connection_that_keeps_failing_keeps_the_part_and_the_next_run_resumes(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, model_bytes: bytes
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_bytes: bytes
 ) -> None:
     server.faults.cut_after = [20_000_000, 0, 0, 0]  # some bytes, then nothing at all
-    with pytest.raises(dl.DownloadInterrupted, match="keeps failing") as err:
+    with pytest.raises(modelfile.DownloadInterrupted, match="keeps failing") as err:
         run(dl.download(request_, tmp_path, retries=2, retry_wait=0))
     assert "resumes" in (err.value.hint or "")
-    part = dl.partial_path(tmp_path, NAME)
+    part = modelfile.partial_path(tmp_path, NAME)
     kept = part.stat().st_size
     assert 0 < kept <= 20_000_000
     assert models_in(tmp_path) == []  # nothing the app could load
@@ -154,7 +157,7 @@ def test_a_connection_that_keeps_failing_keeps_the_part_and_the_next_run_resumes
 
 
 def test_a_server_that_ignores_ranges_starts_the_file_over(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, model_bytes: bytes
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_bytes: bytes
 ) -> None:
     server.faults.cut_after = [10_000_000]
     server.faults.ignore_range = True
@@ -164,7 +167,7 @@ def test_a_server_that_ignores_ranges_starts_the_file_over(
 
 
 def test_cancel_stops_between_chunks_and_keeps_what_arrived(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, model_bytes: bytes
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_bytes: bytes
 ) -> None:
     server.faults.delay = 0.002
     cancel = threading.Event()
@@ -173,7 +176,7 @@ def test_cancel_stops_between_chunks_and_keeps_what_arrived(
         for p in gen:
             if p.done > 20_000_000:
                 cancel.set()
-    kept = dl.partial_path(tmp_path, NAME).stat().st_size
+    kept = modelfile.partial_path(tmp_path, NAME).stat().st_size
     assert 20_000_000 < kept < len(model_bytes)
     assert models_in(tmp_path) == []
     server.faults.delay = 0
@@ -182,11 +185,11 @@ def test_cancel_stops_between_chunks_and_keeps_what_arrived(
 
 
 def test_a_second_download_of_the_same_file_is_refused_while_one_runs(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, model_bytes: bytes
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_bytes: bytes
 ) -> None:
-    part = dl.partial_path(tmp_path, NAME)
+    part = modelfile.partial_path(tmp_path, NAME)
     part.parent.mkdir(parents=True)
-    with dl.exclusive(part), pytest.raises(dl.DownloadRefused, match="already being downloaded"):
+    with modelfile.exclusive(part), pytest.raises(modelfile.DownloadRefused, match="already being downloaded"):
         run(dl.download(request_, tmp_path))
     assert server.requests == []
     path, _ = run(dl.download(request_, tmp_path))  # the lock went with its holder
@@ -198,29 +201,29 @@ def test_a_second_download_of_the_same_file_is_refused_while_one_runs(
 
 
 def test_a_404_is_a_clear_error_and_leaves_nothing(
-    tmp_path: Path, server: ModelServer, request_: dl.Request
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request
 ) -> None:
     server.faults.missing = {NAME}
-    with pytest.raises(dl.DownloadNotFound, match=r"no file at .*smol\.gguf \(HTTP 404\)"):
+    with pytest.raises(modelfile.DownloadNotFound, match=r"no file at .*smol\.gguf \(HTTP 404\)"):
         run(dl.download(request_, tmp_path))
     assert list(tmp_path.rglob("*.gguf*")) == []
     assert Library(tmp_path).partials() == []
 
 
 def test_a_server_error_is_retried_then_reported(
-    tmp_path: Path, server: ModelServer, request_: dl.Request
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request
 ) -> None:
     server.faults.status = 503
-    with pytest.raises(dl.DownloadInterrupted, match="HTTP 503"):
+    with pytest.raises(modelfile.DownloadInterrupted, match="HTTP 503"):
         run(dl.download(request_, tmp_path, retries=2, retry_wait=0))
     assert len(server.requests) == 3
 
 
 def test_a_wrong_checksum_deletes_the_file_and_installs_nothing(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, model_sha: str
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_sha: str
 ) -> None:
     server.faults.corrupt = True
-    with pytest.raises(dl.ChecksumMismatch, match="corrupt or not the expected file") as err:
+    with pytest.raises(modelfile.ChecksumMismatch, match="corrupt or not the expected file") as err:
         run(dl.download(request_, tmp_path))
     assert model_sha in err.value.message and "deleted" in err.value.message
     assert list(tmp_path.rglob("*.gguf*")) == []
@@ -229,8 +232,8 @@ def test_a_wrong_checksum_deletes_the_file_and_installs_nothing(
 def test_a_file_of_another_size_is_refused_before_its_bytes_arrive(
     tmp_path: Path, server: ModelServer, model_bytes: bytes, model_sha: str
 ) -> None:
-    req = dl.Request(server.url(NAME), NAME, model_sha, len(model_bytes) + 1)
-    with pytest.raises(dl.SizeMismatch, match=f"{len(model_bytes):,} bytes"):
+    req = modelfile.Request(server.url(NAME), NAME, model_sha, len(model_bytes) + 1)
+    with pytest.raises(modelfile.SizeMismatch, match=f"{len(model_bytes):,} bytes"):
         run(dl.download(req, tmp_path))
     assert list(tmp_path.rglob("*.gguf*")) == []
 
@@ -238,8 +241,8 @@ def test_a_file_of_another_size_is_refused_before_its_bytes_arrive(
 def test_a_file_that_matches_its_hash_but_is_no_gguf_is_refused(tmp_path: Path) -> None:
     junk = os.urandom(300_000)
     with ModelServer(junk) as srv:
-        req = dl.Request(srv.url("x.gguf"), "x.gguf", hashlib.sha256(junk).hexdigest(), len(junk))
-        with pytest.raises(dl.DownloadError, match="not a usable GGUF model"):
+        req = modelfile.Request(srv.url("x.gguf"), "x.gguf", hashlib.sha256(junk).hexdigest(), len(junk))
+        with pytest.raises(modelfile.DownloadError, match="not a usable GGUF model"):
             run(dl.download(req, tmp_path))
     assert list(tmp_path.rglob("*.gguf*")) == []
 
@@ -257,8 +260,8 @@ def test_a_file_that_matches_its_hash_but_is_no_gguf_is_refused(tmp_path: Path) 
 def test_requests_that_cannot_be_downloaded_safely_are_refused(
     tmp_path: Path, url: str, filename: str, sha: str | None, match: str
 ) -> None:
-    with pytest.raises(dl.DownloadRefused, match=match):
-        run(dl.download(dl.Request(url, filename, sha), tmp_path))
+    with pytest.raises(modelfile.DownloadRefused, match=match):
+        run(dl.download(modelfile.Request(url, filename, sha), tmp_path))
     assert not any(tmp_path.iterdir())
 
 
@@ -268,8 +271,8 @@ def test_requests_that_cannot_be_downloaded_safely_are_refused(
 def test_without_a_published_hash_the_file_waits_for_the_person_to_confirm_one(
     tmp_path: Path, server: ModelServer, model_bytes: bytes, model_sha: str
 ) -> None:
-    req = dl.Request(server.url(NAME), NAME, None, None)
-    with pytest.raises(dl.HashUnconfirmed) as err:
+    req = modelfile.Request(server.url(NAME), NAME, None, None)
+    with pytest.raises(modelfile.HashUnconfirmed) as err:
         run(dl.download(req, tmp_path))
     assert err.value.sha256 == model_sha and model_sha in err.value.message
     assert models_in(tmp_path) == []
@@ -277,15 +280,15 @@ def test_without_a_published_hash_the_file_waits_for_the_person_to_confirm_one(
     assert partial.complete and partial.done == len(model_bytes)
 
     wrong = "0" * 64
-    with pytest.raises(dl.ChecksumMismatch):
-        run(dl.finish(tmp_path, NAME, wrong))
+    with pytest.raises(modelfile.ChecksumMismatch):
+        run(modelfile.finish(tmp_path, NAME, wrong))
     assert Library(tmp_path).partials() == []  # a refused file is not kept
 
-    with pytest.raises(dl.HashUnconfirmed):
+    with pytest.raises(modelfile.HashUnconfirmed):
         run(dl.download(req, tmp_path))
     n = len(server.requests)
     # Confirming by downloading again with the hash checks the bytes already here.
-    path, _ = run(dl.download(dl.Request(req.url, NAME, model_sha.upper(), None), tmp_path))
+    path, _ = run(dl.download(modelfile.Request(req.url, NAME, model_sha.upper(), None), tmp_path))
     assert path.read_bytes() == model_bytes and len(server.requests) == n
 
 
@@ -293,22 +296,22 @@ def test_without_a_published_hash_the_file_waits_for_the_person_to_confirm_one(
 
 
 def test_a_full_disk_found_before_the_download_refuses_it(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     class Usage:
         free = 10_000_000
 
-    monkeypatch.setattr(dl.shutil, "disk_usage", lambda path: Usage())
-    with pytest.raises(dl.DiskFull, match="Not enough disk space"):
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage())
+    with pytest.raises(modelfile.DiskFull, match="Not enough disk space"):
         run(dl.download(request_, tmp_path))
     assert server.requests == []
 
 
 def test_a_write_error_mid_download_keeps_the_whole_bytes_and_resumes(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, model_bytes: bytes,
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_bytes: bytes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = dl.write_chunk
+    real = modelfile.write_chunk
 
     class HalfWrite:
         """A file that takes half of a chunk, then reports the disk full."""
@@ -331,10 +334,10 @@ def test_a_write_error_mid_download_keeps_the_whole_bytes_and_resumes(
         real(HalfWrite(fh) if done >= 40_000_000 else fh, chunk, done, folder)
 
     monkeypatch.setattr(dl, "write_chunk", write_chunk)
-    with pytest.raises(dl.DiskFull, match="The disk is full") as err:
+    with pytest.raises(modelfile.DiskFull, match="The disk is full") as err:
         run(dl.download(request_, tmp_path))
     assert "No space left on device" in err.value.message
-    kept = dl.partial_path(tmp_path, NAME).read_bytes()
+    kept = modelfile.partial_path(tmp_path, NAME).read_bytes()
     assert len(kept) >= 40_000_000 and kept == model_bytes[: len(kept)]  # no half chunk
     monkeypatch.setattr(dl, "write_chunk", real)
     path, _ = run(dl.download(request_, tmp_path))
@@ -369,13 +372,13 @@ def test_a_really_full_file_system_stops_the_download_and_it_resumes_after_clean
     if not _mount_tmpfs(disk, len(model_bytes) + 4 * 2**20):
         pytest.skip("cannot mount a small tmpfs here (needs root on Linux)")
     try:
-        req = dl.Request(server.url(NAME), NAME, model_sha, len(model_bytes))
+        req = modelfile.Request(server.url(NAME), NAME, model_sha, len(model_bytes))
         filler = disk / "filler"
-        with pytest.raises(dl.DiskFull, match="The disk is full"):
+        with pytest.raises(modelfile.DiskFull, match="The disk is full"):
             for p in dl.download(req, disk):
                 if p.done > 30_000_000 and not filler.exists():
                     fill(filler)  # another program takes every free byte
-        kept = dl.partial_path(disk, NAME).read_bytes()
+        kept = modelfile.partial_path(disk, NAME).read_bytes()
         assert 30_000_000 < len(kept) < len(model_bytes)
         assert kept == model_bytes[: len(kept)]
         assert models_in(disk) == []
@@ -392,14 +395,15 @@ _CHILD = """
 import sys
 from pathlib import Path
 from core.llm import download as dl
-req = dl.Request(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]))
+from core.llm import modelfile
+req = modelfile.Request(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]))
 for p in dl.download(req, Path(sys.argv[5])):
     pass
 """
 
 
 def test_a_download_killed_midway_leaves_no_file_the_app_would_use(
-    tmp_path: Path, server: ModelServer, request_: dl.Request, model_bytes: bytes
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_bytes: bytes
 ) -> None:
     server.faults.delay = 0.005
     models = tmp_path / "models"
@@ -407,7 +411,7 @@ def test_a_download_killed_midway_leaves_no_file_the_app_would_use(
         [sys.executable, "-c", _CHILD, request_.url, NAME, str(request_.sha256), str(request_.size), str(models)],
         cwd=ROOT,
     )
-    part = dl.partial_path(models, NAME)
+    part = modelfile.partial_path(models, NAME)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not part.exists() or part.stat().st_size < 20_000_000):
         time.sleep(0.05)
@@ -436,7 +440,7 @@ def _settings() -> Any:
 
 
 def test_a_download_sends_a_bare_get_and_nothing_else(
-    tmp_path: Path, server: ModelServer, request_: dl.Request
+    tmp_path: Path, server: ModelServer, request_: modelfile.Request
 ) -> None:
     server.faults.cut_after = [5_000_000]
     run(dl.download(request_, tmp_path, retry_wait=0))
@@ -448,13 +452,20 @@ def test_a_download_sends_a_bare_get_and_nothing_else(
         assert rec.headers["User-Agent"] == dl.USER_AGENT
 
 
-def test_the_download_module_cannot_see_conversation_data() -> None:
-    # The import-linter contract, checked here too so a failure names the rule.
-    src = (ROOT / "core" / "llm" / "download.py").read_text()
-    imports = [line for line in src.splitlines() if line.startswith(("import ", "from "))]
-    ours = [line for line in imports if "core" in line]
-    assert sorted(ours) == [
-        "from core import __version__",
-        "from core.errors import Cancelled, SottovoceError",
-        "from core.llm.base import Cancel, is_cancelled",
-    ]
+@pytest.mark.parametrize("module", ["download.py", "modelfile.py"])
+def test_the_download_modules_cannot_see_conversation_data(module: str) -> None:
+    # The import-linter contract, checked here too so a failure names the rule;
+    # imports made inside functions count as well.
+    tree = ast.parse((ROOT / "core" / "llm" / module).read_text("utf-8"))
+    ours = {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "core"
+    } | {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name.split(".")[0] == "core"
+    }
+    assert ours <= {"core", "core.errors", "core.llm.base", "core.llm.modelfile", "core.llm.gguf_file"}

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import InputError
-from core.llm import catalog
-from core.llm import download as dl
+from core.llm import catalog, modelfile
 from core.llm.catalog import GIB, CatalogEntry, Machine, Where, assess
 from core.llm.gguf_file import GGUFError
 from core.llm.library import EMBEDDED, Library, ModelNotInstalled, models_dir
@@ -53,7 +52,7 @@ def test_every_entry_is_complete_and_cites_its_hash(entry: CatalogEntry) -> None
     assert "sha256" in entry.source and len(entry.source) > 60
     assert entry.n_layers > 0 and entry.kv_bytes_per_token > 0
     # What the download will check, in the form it checks it.
-    assert dl.check_request(dl.Request(entry.url, entry.filename, entry.sha256, entry.size))
+    assert modelfile.check_request(modelfile.Request(entry.url, entry.filename, entry.sha256, entry.size))
 
 
 def test_hashes_and_files_are_distinct() -> None:
@@ -189,7 +188,7 @@ def test_a_partial_download_is_listed_and_can_be_removed(
 ) -> None:
     server.faults.cut_after = [10_000_000, 0]
     lib = Library(tmp_path)
-    with pytest.raises(dl.DownloadInterrupted):
+    with pytest.raises(modelfile.DownloadInterrupted):
         run(lib.download("smol-test", retries=0, retry_wait=0))
     (p,) = lib.partials()
     assert p.name == "smol-test" and 0 < p.done <= 10_000_000 and not p.complete
@@ -211,7 +210,7 @@ def test_a_url_without_hash_is_installed_only_once_the_person_confirms_it(
 ) -> None:
     lib = Library(tmp_path)
     url = server.url("other.gguf")
-    with pytest.raises(dl.HashUnconfirmed) as err:
+    with pytest.raises(modelfile.HashUnconfirmed) as err:
         run(lib.download(url))
     assert lib.installed() == []
     m, _ = run(lib.finish(url, err.value.sha256))
@@ -232,7 +231,7 @@ def test_import_copies_a_checked_gguf(tmp_path: Path, model_bytes: bytes) -> Non
     assert m.path.read_bytes() == model_bytes and src.exists()
     assert m.sha256 == hashlib.sha256(model_bytes).hexdigest()
     assert seen[-1].phase == "done"
-    assert not list((tmp_path / "models" / dl.PARTIAL_DIR).iterdir())
+    assert not list((tmp_path / "models" / modelfile.PARTIAL_DIR).iterdir())
     with pytest.raises(InputError, match="already installed"):
         run(lib.import_file(src))
 
@@ -272,8 +271,8 @@ def test_import_refuses_a_truncated_gguf(tmp_path: Path, model_bytes: bytes) -> 
 
 def test_a_gguf_dropped_into_the_folder_is_found(tmp_path: Path, model_bytes: bytes) -> None:
     (tmp_path / "Hand-Copied.gguf").write_bytes(model_bytes)
-    (tmp_path / dl.PARTIAL_DIR).mkdir()
-    (tmp_path / dl.PARTIAL_DIR / "half.gguf.part").write_bytes(model_bytes[:1000])
+    (tmp_path / modelfile.PARTIAL_DIR).mkdir()
+    (tmp_path / modelfile.PARTIAL_DIR / "half.gguf.part").write_bytes(model_bytes[:1000])
     lib = Library(tmp_path)
     (m,) = lib.installed()
     assert (m.name, m.source) == ("hand-copied", "found")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from core.llm import catalog
-from core.llm import download as dl
+from core.llm import modelfile as dl
 from core.llm.catalog import CatalogEntry
 from core.llm.library import models_dir
 from core.llm.local import embedded_model_path

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from core.llm import catalog
-from core.llm import download as dl
+from core.llm import modelfile as dl
 from core.llm.catalog import CatalogEntry
 from core.llm.library import Library, models_dir
 from core.llm.local import embedded_model_path
