@@ -214,7 +214,7 @@ def cmd_demo_cloud(args: argparse.Namespace) -> int:
 
 
 def cmd_api_key(args: argparse.Namespace) -> int:
-    from core.llm.cloud import api_key_location, delete_api_key, set_api_key
+    from core.llm.endpoints import api_key_location, delete_api_key, set_api_key
     from core.settings import Settings
 
     endpoint = (args.endpoint or Settings.load().cloud_base_url).rstrip("/")

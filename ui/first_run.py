@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from core.llm.cloud import CLOUD_PRESETS, CloudPreset, is_loopback
+from core.llm.endpoints import CLOUD_PRESETS, CloudPreset, is_loopback
 from core.settings import Settings
 from ui import keys
 from ui.errors import describe, report

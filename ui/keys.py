@@ -19,7 +19,7 @@ def load_api_key(base_url: str, vault: Any = None) -> str | None:
     ``vault`` is the open store: where no keyring exists, the key is kept there.
     """
     from core.errors import CloudError
-    from core.llm.cloud import get_api_key
+    from core.llm.endpoints import get_api_key
 
     try:
         return get_api_key(base_url, vault)
@@ -30,20 +30,20 @@ def load_api_key(base_url: str, vault: Any = None) -> str | None:
 
 def save_api_key(base_url: str, key: str, vault: Any = None) -> str:
     """Store the key (keyring first, else the vault); returns where it went."""
-    from core.llm.cloud import set_api_key
+    from core.llm.endpoints import set_api_key
 
     return set_api_key(base_url, key.strip(), vault)
 
 
 def delete_api_key(base_url: str, vault: Any = None) -> None:
-    from core.llm.cloud import delete_api_key as delete
+    from core.llm.endpoints import delete_api_key as delete
 
     delete(base_url, vault)
 
 
 def where_kept(vault: Any = None) -> str:
     """Where a key is kept on this machine, in words for the person."""
-    from core.llm.cloud import api_key_location
+    from core.llm.endpoints import api_key_location
 
     return {
         "keyring": "the system keyring",

@@ -11,7 +11,8 @@ Heavy libraries (llama_cpp, openai) are imported only when a model is used.
 """
 
 from core.llm.base import Cancel, ChatMessage, Messages, Reply, is_cancelled
-from core.llm.cloud import CloudClient, CloudStream, get_api_key, set_api_key
+from core.llm.cloud import CloudClient, CloudStream
+from core.llm.endpoints import get_api_key, set_api_key
 from core.llm.gguf_file import GGUFError, GGUFInfo, read_gguf
 from core.llm.local import LocalModel, ModelTooLarge, embedded_model_path
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.main import main
-from core.llm.cloud import KEYRING_SERVICE
+from core.llm.endpoints import KEYRING_SERVICE
 
 PAYLOAD = {
     "model": "gpt-test",
@@ -133,7 +133,7 @@ def test_without_a_keyring_api_key_set_keeps_the_key_in_the_vault(
     from keyring.backends.fail import Keyring as FailKeyring
 
     from app.vault import open_store
-    from core.llm.cloud import get_api_key
+    from core.llm.endpoints import get_api_key
 
     keyring.set_keyring(FailKeyring())
     try:

@@ -15,8 +15,8 @@ import pytest
 from keyring.backends.fail import Keyring as FailKeyring
 
 from core.errors import CloudError, CloudUnauthorized
-from core.llm.cloud import (
-    CloudClient,
+from core.llm.cloud import CloudClient
+from core.llm.endpoints import (
     api_key_location,
     delete_api_key,
     get_api_key,

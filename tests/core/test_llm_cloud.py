@@ -23,14 +23,13 @@ from core.errors import (
     CloudUnauthorized,
     CloudUnreachable,
 )
-from core.llm.cloud import (
+from core.llm.cloud import CloudClient, retry_after_seconds
+from core.llm.endpoints import (
     API_KEY_ENV,
     KEYRING_SERVICE,
     NO_KEY,
-    CloudClient,
     delete_api_key,
     get_api_key,
-    retry_after_seconds,
     set_api_key,
 )
 from tests.integration.recording_proxy import CANNED_ANSWER, Fault, RecordingProxy

@@ -18,7 +18,7 @@ from keyring.backends.fail import Keyring as FailKeyring
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from core.llm.cloud import get_api_key
+from core.llm.endpoints import get_api_key
 from core.llm.local import embedded_model_path
 from core.settings import Settings
 from tests.integration.test_answer_preservation import MESSAGE, RESTORED, capable_answer

@@ -101,7 +101,7 @@ def test_accepting_saves_the_settings(qtbot: Any, dialog: SettingsDialog) -> Non
 def test_the_api_key_goes_to_the_keyring_and_is_never_shown_in_full(
     qtbot: Any, lambda_analyzer: Analyzer
 ) -> None:
-    from core.llm.cloud import get_api_key
+    from core.llm.endpoints import get_api_key
 
     key = "sk-test-0123456789abcdefWXYZ"
     d = SettingsDialog(Settings(), analyze=lambda_analyzer.analyze)
