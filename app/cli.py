@@ -43,13 +43,6 @@ def load_settings(args: argparse.Namespace) -> Any:
     return settings
 
 
-def build_analyzer(settings: Any) -> Any:
-    from core.analyze import Analyzer
-    from core.defaults import default_detector, default_router
-
-    return Analyzer(detector=default_detector(settings), router=default_router(settings))
-
-
 def _truncate(text: str, width: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -82,12 +75,13 @@ def print_table(analysis: Any, out: Any = None) -> None:
 @command("analyze")
 def cmd_analyze(args: argparse.Namespace) -> int:
     from app.io import read_text
-    from core.outbound.compose import outbound_of
+    from core.assembly import make_analyzer
     from core.box import PrivacyBox
+    from core.outbound.compose import outbound_of
 
     text = read_text(args.file)
     settings = load_settings(args)
-    analyzer = build_analyzer(settings)
+    analyzer = make_analyzer(settings)
     analysis = analyzer.analyze(text, settings.risk_lambda)
     # A scratch box: analyze never writes the person's store. The outbound is
     # composed and settled exactly as a turn would send it.
@@ -122,11 +116,12 @@ def _conversation(store: Any, conv: int | None) -> int:
 def cmd_anonymize(args: argparse.Namespace) -> int:
     from app.io import read_text
     from app.vault import open_store
+    from core.assembly import make_analyzer
     from core.box import PrivacyBox
 
     text = read_text(args.file)
     settings = load_settings(args)
-    analyzer = build_analyzer(settings)
+    analyzer = make_analyzer(settings)
     spans = analyzer.detector.analyze(text)
     with open_store() as store:
         conv = _conversation(store, args.conversation)

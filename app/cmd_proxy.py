@@ -74,7 +74,7 @@ def _serve(args: argparse.Namespace) -> int:
     from app.cmd_cloud import _stop_on_ctrl_c
     from app.proxy_server import ProxyApp, ProxyServer, check_bind
     from app.vault import open_store
-    from core.engine import cloud_endpoint, make_assistant
+    from core.assembly import cloud_endpoint, make_assistant
     from core.proxy import ProxyService
     from core.proxy.token import proxy_token, token_source
     from core.settings import ApprovalPolicy

@@ -186,7 +186,7 @@ def check_rules(ctx: Context) -> str:
 
 
 def check_detector(ctx: Context) -> str:
-    from core.defaults import default_detector
+    from core.assembly import default_detector
 
     detector = default_detector(ctx.settings)
     views = [v.name for v in detector.views]
@@ -203,7 +203,7 @@ def check_detector(ctx: Context) -> str:
 
 def check_router(ctx: Context) -> str:
     from core.analyze import Analyzer
-    from core.defaults import default_router
+    from core.assembly import default_router
 
     router = default_router(ctx.settings)
     if {"router", "encoder"} <= set(ctx.shipped):
@@ -331,6 +331,7 @@ def check_window(ctx: Context) -> str:
     from PySide6.QtWidgets import QApplication
 
     from app.bundle import icon_file, is_frozen
+    from core.assembly import Parts
     from core.store import Store
     from ui.engine import Engine
     from ui.main_window import MainWindow
@@ -349,7 +350,9 @@ def check_window(ctx: Context) -> str:
     icon = QIcon(str(icon_path)) if icon_path is not None else None
     expect(icon is None or not icon.isNull(), "the application icon does not load")
     store = Store.open(ctx.parts["store_path"], ctx.parts["passphrase"])
-    window = MainWindow(Engine(ctx.settings, store, save_settings=False), load_models=False)
+    # No cloud door and no local model: the window only has to paint.
+    engine = Engine(ctx.settings, store, Parts(cloud=None, local=None), save_settings=False)
+    window = MainWindow(engine, load_models=False)
     try:
         if icon is not None:
             window.setWindowIcon(icon)

@@ -1,9 +1,9 @@
 """Start-up of the window: `sottovoce` with no command.
 
-Wiring only: load the settings, open (or on first run create) the vault, build
-the :class:`~ui.engine.Engine` with the real parts of :mod:`core.engine` (the
-egress guard as the cloud door, the local model), show the window, and clean
-up on exit. Models load lazily after the window is shown. With
+Wiring only: load the settings, open (or on first run create) the vault, hand
+the :class:`~ui.engine.Engine` the factories of :mod:`core.assembly` (the egress
+guard as the cloud door, the local model, the assistant), show the window, and
+clean up on exit. Models load lazily after the window is shown. With
 ``--demo-cloud`` the loopback demo cloud starts in the background and this
 run's cloud door points at it (the settings file keeps the person's endpoint).
 """
@@ -17,7 +17,14 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.assembly import CloudFactory, Parts
+    from core.detect.base import Detector
+    from core.egress import EgressGuard
+    from core.settings import Settings
+    from core.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -44,23 +51,15 @@ class Started:
         self.cleanup.clear()
 
 
-def local_factory(settings: Any) -> Any:
-    """The local model the settings describe (the embedded SmolLM2 by default)."""
-    from core.engine import make_local
-
-    return make_local(settings)
-
-
-def make_cloud_factory(endpoint: Future[tuple[str, str]] | None = None) -> Callable[..., Any]:
+def make_cloud_factory(endpoint: Future[tuple[str, str]] | None = None) -> CloudFactory:
     """A factory of the cloud door (the egress guard) for settings, store and detector.
 
     ``endpoint`` (the demo cloud, starting in the background) replaces the
     settings' base URL and model for this run only; a turn waits for it.
     """
+    from core.assembly import make_cloud_door
 
-    def factory(settings: Any, store: Any, detector: Any = None) -> Any:
-        from core.engine import make_cloud_door
-
+    def factory(settings: Settings, store: Store, detector: Detector | None = None) -> EgressGuard:
         s = settings
         if endpoint is not None:
             base_url, model = endpoint.result(timeout=DEMO_START_TIMEOUT_S)
@@ -68,6 +67,14 @@ def make_cloud_factory(endpoint: Future[tuple[str, str]] | None = None) -> Calla
         return make_cloud_door(s, store, detector)
 
     return factory
+
+
+def make_parts(endpoint: Future[tuple[str, str]] | None = None) -> Parts:
+    """The window's parts: the real ones of :mod:`core.assembly`, the cloud door
+    pointed at ``endpoint`` when it is given (see :func:`make_cloud_factory`)."""
+    from core.assembly import Parts
+
+    return Parts(cloud=make_cloud_factory(endpoint))
 
 
 class DemoCloudStarter:
@@ -136,7 +143,12 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     # Read once and removed from the environment: child processes inherit it.
     scripted_passphrase = take_env_passphrase()
     try:
-        store = open_vault(passphrase=scripted_passphrase)
+        opened: list[Store | None] = []
+        asking = open_vault(passphrase=scripted_passphrase, done=opened.append)
+        if asking is not None:  # the vault dialog: the event loop runs until it is answered
+            asking.finished.connect(app.quit)
+            app.exec()
+        store = opened[0] if opened else None
     except Exception as exc:
         box = report(exc)
         if box is not None:
@@ -153,7 +165,10 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     if wants_guide(settings, demo_cloud=demo, scripted=scripted_passphrase is not None):
         # After the vault (the API key may have to live in it): connect a cloud,
         # choose the local model. Settings and key are saved when it finishes.
-        settings = run_guide(settings, store)
+        chosen: list[Settings] = []
+        run_guide(settings, store, done=chosen.append).finished.connect(app.quit)
+        app.exec()  # the guide is the only window: the event loop runs until it closes
+        settings = chosen[0] if chosen else settings
 
     endpoint: Future[tuple[str, str]] | None = None
     note = ""
@@ -162,12 +177,7 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
         started.cleanup.append(starter.stop)
         endpoint = starter.endpoint
         note = "demo cloud on 127.0.0.1"
-    engine = Engine(
-        settings,
-        store,
-        cloud_factory=make_cloud_factory(endpoint),
-        local_factory=local_factory,
-    )
+    engine = Engine(settings, store, make_parts(endpoint))
     window = MainWindow(engine, cloud_note=note)
     if icon is not None:
         window.setWindowIcon(icon)

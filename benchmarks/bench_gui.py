@@ -70,13 +70,14 @@ def bench_highlight(runs: int) -> list[dict[str, object]]:
     from PySide6.QtCore import QEventLoop
     from PySide6.QtWidgets import QApplication
 
+    from core.assembly import Parts
     from core.settings import Settings
     from ui.editor import RoutingEditor
     from ui.engine import Engine
     from ui.workers import Worker, serial_pool
 
     _app = QApplication.instance() or QApplication([])  # kept alive for the run
-    engine = Engine(Settings(), None, save_settings=False)
+    engine = Engine(Settings(), None, Parts(), save_settings=False)
     list(engine.warm_up(include_local=False))
     text = EMAIL[:2000]
     engine.analyze(text, 5.0)  # first-call costs are not what the person waits for

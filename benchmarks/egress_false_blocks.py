@@ -80,7 +80,7 @@ def main() -> None:
 
     detector: Any = None
     if not args.no_detector:
-        from core.defaults import default_detector
+        from core.assembly import default_detector
         from core.settings import Settings
 
         detector = default_detector(Settings())  # type: ignore[call-arg]

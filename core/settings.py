@@ -13,11 +13,12 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, JsonValue, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from core import paths
@@ -44,6 +45,24 @@ class NoteMode(StrEnum):
     OFF = "off"
 
 
+class Part(StrEnum):
+    """A part of a turn built from the settings (:mod:`core.assembly`)."""
+
+    DETECTOR = "detector"
+    LOCAL = "local"  # the local model
+    CLOUD = "cloud"  # the cloud door: the egress guard and its client
+    ASSISTANT = "assistant"  # the turn itself (and GAMA's public space, which it holds)
+
+
+def rebuilds(*parts: Part) -> dict[str, JsonValue]:
+    """A field's ``json_schema_extra``: the parts a change of the field rebuilds.
+
+    Declared beside each field that a built part reads once, when it is built;
+    fields not declared are read at each turn and rebuild nothing.
+    """
+    return {"rebuilds": [str(p) for p in parts]}
+
+
 class Settings(BaseSettings):
     """Everything a person can set. Never holds a secret."""
 
@@ -54,22 +73,17 @@ class Settings(BaseSettings):
     schema_version: int = Field(SCHEMA_VERSION, title="Settings schema version")
 
     risk_lambda: float = Field(
-        5.0,
-        ge=0.0,
-        le=10.0,
-        title="Privacy (lambda)",
+        5.0, ge=0.0, le=10.0, title="Privacy (lambda)",
         description="How much a leak costs against answer quality: 0 sends as much as is "
         "useful, 10 keeps anything doubtful on this machine.",
     )
     approval_policy: ApprovalPolicy = Field(
-        ApprovalPolicy.ALWAYS,
-        title="Ask before sending",
+        ApprovalPolicy.ALWAYS, title="Ask before sending",
         description="always: show every request before it leaves; when_entities: only when "
         "it carried private data; never: send without asking.",
     )
     chat_integration: Integration = Field(
-        Integration.LOCAL,
-        title="Chat answers",
+        Integration.LOCAL, title="Chat answers",
         description="local: a capable local model (see the size below) merges the cloud's "
         "answer with the sentences that stayed private, under a guard that keeps the cloud's "
         "answer when the merge would lose or invent anything; a smaller model never rewrites "
@@ -79,26 +93,19 @@ class Settings(BaseSettings):
         Integration.PASS_THROUGH, title="Email drafts", description="As for chat answers."
     )
     capable_model_b: float = Field(
-        1.0,
-        ge=0.0,
-        le=1000.0,
-        title="Local model may merge answers from (billion parameters)",
+        1.0, ge=0.0, le=1000.0, title="Local model may merge answers from (billion parameters)",
         description="Counted from the GGUF file. Below this size the local model never "
         "rewrites the cloud's answer: you see the cloud's answer and which sentences stayed "
         "here. 0 lets any model try (its merge is still checked).",
     )
     private_note: NoteMode = Field(
-        NoteMode.AUTO,
-        title="Note about the private sentences",
+        NoteMode.AUTO, title="Note about the private sentences",
         description="When the cloud's answer is shown as it is, the local model may add a "
         "short note about the sentences the cloud did not see, marked as its own. auto: "
         "only a capable model writes one; on: any model; off: never.",
     )
     merge_min_similarity: float = Field(
-        0.85,
-        ge=0.0,
-        le=1.0,
-        title="A merged answer must keep the cloud's answer (similarity)",
+        0.85, ge=0.0, le=1.0, title="A merged answer must keep the cloud's answer (similarity)",
         description="How much of the cloud's restored answer a merged answer must keep: the "
         "mean MiniLM similarity of each of the cloud's sentences to its closest sentence in "
         "the merge (each must also reach 0.70). Below it the merge is discarded and the "
@@ -108,100 +115,97 @@ class Settings(BaseSettings):
     )
 
     first_run_done: bool = Field(
-        False,
-        title="First-run guide completed",
+        False, title="First-run guide completed",
         description="Set once the person has been through (or skipped) the guide that "
         "connects a cloud and chooses the local model.",
     )
 
     # --- local model
     local_model_path: str | None = Field(
-        None,
-        title="Local model (GGUF)",
+        None, title="Local model (GGUF)",
         description="A GGUF file; empty uses the embedded SmolLM2-135M-Instruct.",
+        json_schema_extra=rebuilds(Part.LOCAL),
     )
     n_gpu_layers: int | None = Field(
-        None,
-        ge=-1,
-        le=1000,
-        title="GPU layers",
+        None, ge=-1, le=1000, title="GPU layers",
         description="Layers offloaded to the GPU; empty chooses automatically (all when "
         "llama.cpp was built with GPU support, else none).",
+        json_schema_extra=rebuilds(Part.LOCAL),
     )
-    n_ctx: int = Field(4096, ge=512, le=131072, title="Context size (tokens)")
+    n_ctx: int = Field(
+        4096, ge=512, le=131072, title="Context size (tokens)",
+        json_schema_extra=rebuilds(Part.LOCAL),
+    )
     n_threads: int | None = Field(
-        None,
-        ge=1,
-        le=256,
-        title="Threads",
+        None, ge=1, le=256, title="Threads",
         description="Empty lets llama.cpp choose (half the CPUs for generation).",
+        json_schema_extra=rebuilds(Part.LOCAL),
     )
 
     # --- cloud
     cloud_base_url: str = Field(
-        "https://api.openai.com/v1",
-        title="Cloud endpoint",
+        "https://api.openai.com/v1", title="Cloud endpoint",
         description="Base URL of any OpenAI-compatible API.",
+        json_schema_extra=rebuilds(Part.CLOUD),
     )
-    cloud_model: str = Field("gpt-4o-mini", title="Cloud model")
-    cloud_timeout_s: float = Field(60.0, ge=1.0, le=600.0, title="Cloud timeout (seconds)")
-    cloud_max_retries: int = Field(3, ge=0, le=10, title="Retries on 429 and 5xx")
+    cloud_model: str = Field(
+        "gpt-4o-mini", title="Cloud model",
+        json_schema_extra=rebuilds(Part.CLOUD),
+    )
+    cloud_timeout_s: float = Field(
+        60.0, ge=1.0, le=600.0, title="Cloud timeout (seconds)",
+        json_schema_extra=rebuilds(Part.CLOUD),
+    )
+    cloud_max_retries: int = Field(
+        3, ge=0, le=10, title="Retries on 429 and 5xx",
+        json_schema_extra=rebuilds(Part.CLOUD),
+    )
     cloud_max_tokens: int = Field(
-        1024,
-        ge=16,
-        le=32768,
-        title="Longest cloud answer (tokens)",
+        1024, ge=16, le=32768, title="Longest cloud answer (tokens)",
         description="Caps each answer, so a conversation's history stays within the model's context.",
+        json_schema_extra=rebuilds(Part.ASSISTANT),
     )
 
     # --- the proxy for other apps (`sottovoce proxy`)
     proxy_port: int = Field(
-        8765,
-        ge=1,
-        le=65535,
-        title="Proxy port",
+        8765, ge=1, le=65535, title="Proxy port",
         description="The port on 127.0.0.1 where other apps reach the cloud through Sottovoce.",
     )
     proxy_approval_timeout_s: float = Field(
-        120.0,
-        ge=5.0,
-        le=3600.0,
-        title="Proxy: wait for approval (seconds)",
+        120.0, ge=5.0, le=3600.0, title="Proxy: wait for approval (seconds)",
         description="How long an app's request waits for your approval in the window before "
         "it fails (nothing is sent).",
     )
     proxy_in_window: bool = Field(
-        False,
-        title="Serve other apps while the window is open",
+        False, title="Serve other apps while the window is open",
         description="Start the proxy with the window, so apps' requests are approved here.",
     )
 
     # --- detection
     allow_list: list[str] = Field(
-        default_factory=list,
-        title="Never private",
+        default_factory=list, title="Never private",
         description="Words that are never treated as private (public names, your product).",
+        json_schema_extra=rebuilds(Part.DETECTOR),
     )
     deny_list: list[str] = Field(
-        default_factory=list,
-        title="Always private",
+        default_factory=list, title="Always private",
         description="Words that are always protected wherever they appear.",
+        json_schema_extra=rebuilds(Part.DETECTOR),
     )
     detect_min_score: float = Field(
-        0.35, ge=0.0, le=1.0, title="Detection threshold", description="Lowest score kept."
+        0.35, ge=0.0, le=1.0, title="Detection threshold", description="Lowest score kept.",
+        json_schema_extra=rebuilds(Part.DETECTOR),
     )
     fusion_single_view_min: float = Field(
-        0.5,
-        ge=0.0,
-        le=1.0,
-        title="Single-view threshold",
+        0.5, ge=0.0, le=1.0, title="Single-view threshold",
         description="A span found by one view only is kept when its score reaches this.",
+        json_schema_extra=rebuilds(Part.DETECTOR),
     )
     agent_view: bool = Field(
-        False,
-        title="Ask the local model about names",
+        False, title="Ask the local model about names",
         description="GAMA's privacy-identifying agent: the local model judges whether each "
         "name or place is private in context (public figures are not). Slow with small models.",
+        json_schema_extra=rebuilds(Part.DETECTOR),
     )
 
     # --- GAMA public-space modules
@@ -230,6 +234,21 @@ class Settings(BaseSettings):
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         # The environment wins over the file; the file is read by load().
         return (env_settings, init_settings)
+
+    @classmethod
+    def rebuilt_by(cls, names: Iterable[str]) -> set[Part]:
+        """The parts that a change of the fields ``names`` rebuilds (see :func:`rebuilds`)."""
+        parts: set[Part] = set()
+        for name in names:
+            extra = cls.model_fields[name].json_schema_extra
+            declared = extra.get("rebuilds") if isinstance(extra, dict) else None
+            if isinstance(declared, list):
+                parts.update(Part(str(p)) for p in declared)
+        return parts
+
+    def changed_from(self, other: Settings) -> set[str]:
+        """The names of the fields whose value differs in ``other``."""
+        return {n for n in type(self).model_fields if getattr(self, n) != getattr(other, n)}
 
     # --- persistence ------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 On any file of the Med-PCD, PUPA, Presidio research or CoNLL (WNUT-17,
 WikiANN; :mod:`training.ner.conll`) formats, the shipped
-detector (:func:`core.defaults.default_detector`) and Presidio's
+detector (:func:`core.assembly.default_detector`) and Presidio's
 ``AnalyzerEngine`` with spaCy small (``en_core_web_sm``, configured through an
 ``NlpEngineProvider``) run in the same process, on the same texts, query by
 query in alternating order, so the latency figures are a fair pair.
@@ -148,7 +148,7 @@ def presidio_detect(engine: Any) -> Detect:
 
 def our_detector(ner_folder: Path | None = None) -> Any:
     """The detector the app uses (settings defaults), optionally on another NER folder."""
-    from core.defaults import default_detector
+    from core.assembly import default_detector
     from core.detect.fusion import fused_detector
     from core.settings import Settings
 

@@ -1,46 +1,65 @@
 """The core objects the window drives, built lazily from the settings.
 
 :class:`Engine` holds the person's :class:`~core.settings.Settings`, the open
-:class:`~core.store.Store`, and builds, on first use and off the GUI thread,
-the :class:`~core.analyze.Analyzer` (the editor's live analysis) and the
-:class:`~core.pipeline.Assistant` (turns). Parts are injected (tests pass
-fakes; ``app.window`` passes the real cloud door and local model factories);
-nothing here decides anything about privacy.
+:class:`~core.store.Store`, and :class:`Parts`, the factories ``app`` hands it
+(``core.assembly.Parts``; tests pass fakes). Through them it builds, on first
+use and off the GUI thread, the :class:`~core.analyze.Analyzer` (the editor's
+live analysis) and the :class:`~core.turn.Assistant` (turns). It builds no
+core part itself and decides nothing about privacy; which part a settings
+change rebuilds is declared beside each field of the settings.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.analyze import Analysis, Analyzer, check_text
-from core.settings import Settings
+from core.settings import Part, Settings
 from core.spans import Span
 from core.store import Store
 
+if TYPE_CHECKING:
+    from core.detect.base import Detector
+    from core.egress import EgressGuard
+    from core.llm.local import LocalModel
+    from core.turn import Assistant
+
 log = logging.getLogger(__name__)
 
-#: Builds the egress guard (the cloud door) for the settings, the store (its
-#: ledger) and the detector it re-scans with; may raise.
-CloudFactory = Callable[[Settings, Store, Any], Any]
-#: Builds the local model for the settings; may raise ModelLoadError.
-LocalFactory = Callable[[Settings], Any]
 
-# Fields whose change means the detector must be rebuilt (models are kept).
-_DETECT_FIELDS = {
-    "allow_list",
-    "deny_list",
-    "detect_min_score",
-    "fusion_single_view_min",
-    "agent_view",
-}
-_LOCAL_FIELDS = {"local_model_path", "n_gpu_layers", "n_ctx", "n_threads"}
-_CLOUD_FIELDS = {"cloud_base_url", "cloud_model", "cloud_timeout_s", "cloud_max_retries"}
+class Parts(Protocol):
+    """The factories the engine builds its parts with, each from the settings.
+
+    ``cloud`` (the egress guard for the settings, the store that is its ledger,
+    and the detector it re-scans with) and ``local`` (may raise ModelLoadError)
+    are None where there is no cloud door or no local model.
+    """
+
+    @property
+    def detector(self) -> Callable[[Settings], Detector]: ...
+    @property
+    def analyzer(self) -> Callable[[Settings], Analyzer]: ...
+    @property
+    def cloud(self) -> Callable[[Settings, Store, Detector], EgressGuard] | None: ...
+    @property
+    def local(self) -> Callable[[Settings], LocalModel] | None: ...
+
+    def assistant(
+        self,
+        settings: Settings,
+        store: Store,
+        *,
+        cloud: EgressGuard | None,
+        local: LocalModel | None,
+        analyzer: Analyzer,
+    ) -> Assistant: ...
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -105,23 +124,20 @@ class Engine:
         self,
         settings: Settings,
         store: Store | None,
+        parts: Parts,
         *,
-        analyzer: Analyzer | None = None,
-        cloud_factory: CloudFactory | None = None,
-        local_factory: LocalFactory | None = None,
         save_settings: bool = True,
     ) -> None:
         self.settings = settings
         self.store = store
-        self._analyzer = analyzer
-        self._cloud_factory = cloud_factory
-        self._local_factory = local_factory
+        self.parts = parts
         self._save = save_settings
-        self._assistant: Any | None = None
+        self._analyzer: Analyzer | None = None
+        self._assistant: Assistant | None = None
         self._live: Analyzer | None = None
         self._detector_stale = False
-        self._local: Any | None = None
-        self._cloud: Any | None = None
+        self._local: LocalModel | None = None
+        self._cloud: EgressGuard | None = None
         self._lock = threading.RLock()
         #: (model, base URL) shown instead of the settings' endpoint (the demo cloud).
         self.display_cloud: tuple[str, str] | None = None
@@ -132,15 +148,11 @@ class Engine:
 
     def analyzer(self) -> Analyzer:
         """The analyzer of turns (built on first use; call from a worker)."""
-        from core.defaults import default_detector, default_router
-
         with self._lock:
             if self._analyzer is None:
-                self._analyzer = Analyzer(
-                    detector=default_detector(self.settings), router=default_router(self.settings)
-                )
+                self._analyzer = self.parts.analyzer(self.settings)
             elif self._detector_stale:
-                self._analyzer.detector = default_detector(self.settings)
+                self._analyzer.detector = self.parts.detector(self.settings)
                 self._live = None
             self._detector_stale = False
             return self._analyzer
@@ -154,9 +166,12 @@ class Engine:
         base = self.analyzer()
         with self._lock:
             if self._live is None or self._live.router is not base.router:
-                # The Analyzer only calls ``detector.analyze(text)``: duck-typed.
+                # The turns' analyzer (its segmenter, router and policy), whose
+                # detector is only called as ``detector.analyze(text)``: duck-typed.
+                live = copy.copy(base)
                 cache: Any = ParagraphCache(base.detector)
-                self._live = Analyzer(base.segmenter, cache, base.router)
+                live.detector = cache
+                self._live = live
             return self._live
 
     def analyze_staged(
@@ -170,46 +185,36 @@ class Engine:
         yield list(live.detector.analyze(text))
         return live.analyze(text, risk_lambda)
 
-    def local_model(self) -> Any | None:
+    def local_model(self) -> LocalModel | None:
+        """The local model (built on first use; call from a worker), None without a factory."""
         with self._lock:
-            if self._local is None and self._local_factory is not None:
-                self._local = self._local_factory(self.settings)
+            if self._local is None and self.parts.local is not None:
+                self._local = self.parts.local(self.settings)
             return self._local
 
-    def cloud_door(self) -> Any | None:
+    def cloud_door(self) -> EgressGuard | None:
+        """The egress guard (built on first use), None without a factory or a store."""
         with self._lock:
-            if self._cloud is None and self._cloud_factory is not None and self.store is not None:
-                self._cloud = self._cloud_factory(
-                    self.settings, self.store, self.analyzer().detector
-                )
+            if self._cloud is None and self.parts.cloud is not None and self.store is not None:
+                self._cloud = self.parts.cloud(self.settings, self.store, self.analyzer().detector)
             return self._cloud
 
-    def assistant(self) -> Any:
+    def assistant(self) -> Assistant:
         """The turn pipeline; builds the cloud door and the local model on first use."""
-        from core.gama import PublicSpace
-        from core.pipeline import Assistant
-
         with self._lock:
             if self._assistant is None:
                 if self.store is None:
                     from core.errors import VaultLockedError
 
                     raise VaultLockedError("The vault is not open.")
-                door = self.cloud_door()
-                self._assistant = Assistant(
+                self._assistant = self.parts.assistant(
                     self.settings,
                     self.store,
-                    cloud=door,
+                    cloud=self.cloud_door(),
                     local=self.local_model(),
                     analyzer=self.analyzer(),
-                    # GAMA's public space runs only when a toggle in the settings is on.
-                    public_space=PublicSpace(self.settings, door) if door is not None else None,
                 )
             return self._assistant
-
-    @property
-    def has_local_factory(self) -> bool:
-        return self._local_factory is not None
 
     # --- loading ----------------------------------------------------------
 
@@ -219,7 +224,7 @@ class Engine:
             ("Loading the sentence splitter", lambda: self.analyzer().segmenter.nlp),
             ("Loading the privacy detectors", self._warm_detector),
         ]
-        if include_local and self._local_factory is not None:
+        if include_local and self.parts.local is not None:
             steps.append(("Loading the local model", self.local_model))
         total = len(steps)
         for i, (label, fn) in enumerate(steps):
@@ -234,27 +239,26 @@ class Engine:
     # --- settings ---------------------------------------------------------
 
     def update_settings(self, new: Settings) -> None:
-        """Adopt ``new`` (save it) and drop the parts it invalidates (GUI thread)."""
-        old = self.settings
-        changed = {
-            name for name in Settings.model_fields if getattr(old, name) != getattr(new, name)
-        }
+        """Adopt ``new`` (save it) and drop the parts it invalidates (GUI thread).
+
+        Dropped parts are rebuilt on next use, in a worker, with the new values.
+        """
+        changed = self.settings.changed_from(new)
+        stale = Settings.rebuilt_by(changed)
         with self._lock:
             # Mutate in place: the Assistant and the window hold this object.
             for name in changed:
                 setattr(self.settings, name, getattr(new, name))
-            if changed & _DETECT_FIELDS:
-                # Rebuilt on next use, in a worker: the new lists and thresholds apply.
+            if Part.DETECTOR in stale:
                 self._detector_stale = True
                 self._live = None
-                self._cloud = None  # the door re-scans with the detector
-                self._assistant = None
-            if changed & _LOCAL_FIELDS:
+                stale.add(Part.CLOUD)  # the door re-scans with the detector
+            if Part.LOCAL in stale:
                 self._local = None
-                self._assistant = None
-            if changed & _CLOUD_FIELDS:
+            if Part.CLOUD in stale:
                 self._cloud = None
-                self._assistant = None
+            if stale:
+                self._assistant = None  # it holds every other part
         if self._save:
             self.settings.save()
         for cb in list(self.on_settings_changed):

@@ -117,7 +117,7 @@ def test_cuda_provider_is_used_when_present(monkeypatch, available, cuda, expect
 
 @needs_model
 def test_default_detector_fuses_ner_and_rules():
-    from core.defaults import default_detector
+    from core.assembly import default_detector
     from core.detect.fusion import Fusion
     from core.settings import Settings
 

@@ -147,7 +147,7 @@ def test_a_damaged_artifact_names_the_rebuild_command(tmp_path, damage):
 
 
 def test_default_router_is_the_policy_when_built_else_the_heuristic(monkeypatch, tmp_path, caplog):
-    from core.defaults import default_router
+    from core.assembly import default_router
     from core.settings import Settings
 
     assert default_router(Settings()).name == "policy"

@@ -62,3 +62,21 @@ def test_old_schema_is_migrated() -> None:
 def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOTTOVOCE_RISK_LAMBDA", "1.5")
     assert Settings.load().risk_lambda == 1.5
+
+
+def test_the_parts_a_change_rebuilds_are_declared_beside_the_fields() -> None:
+    from core.settings import Part
+
+    assert Settings.rebuilt_by(["deny_list", "allow_list"]) == {Part.DETECTOR}
+    assert Settings.rebuilt_by(["n_ctx", "cloud_model"]) == {Part.LOCAL, Part.CLOUD}
+    assert Settings.rebuilt_by(["cloud_max_tokens"]) == {Part.ASSISTANT}
+    # Fields read at each turn rebuild nothing.
+    assert Settings.rebuilt_by(["risk_lambda", "approval_policy", "gama_disproof"]) == set()
+    declared = {n for n in Settings.model_fields if Settings.rebuilt_by([n])}
+    assert {"detect_min_score", "agent_view", "local_model_path", "cloud_base_url"} <= declared
+
+
+def test_changed_from_names_the_fields_that_differ() -> None:
+    a = Settings()
+    assert a.changed_from(Settings()) == set()
+    assert a.changed_from(Settings(risk_lambda=1.0, deny_list=["X"])) == {"risk_lambda", "deny_list"}

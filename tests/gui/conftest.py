@@ -102,6 +102,7 @@ class FakeCloud:
 
     def __init__(self) -> None:
         self.received: list[list[dict[str, str]]] = []
+        self.approved: list[str | None] = []  # the digest each payload was approved with
         self.answer: str | None = None
         self.fail = False
         self.fail_after = 0  # chunks before the failure
@@ -110,6 +111,7 @@ class FakeCloud:
 
     def stream(self, messages: Sequence[dict[str, str]], **kw: Any) -> Iterator[str]:
         self.received.append([dict(m) for m in messages])
+        self.approved.append(kw.get("approved"))
         self.started.set()
         import re
 
@@ -142,16 +144,14 @@ def cloud() -> FakeCloud:
 
 @pytest.fixture
 def make_engine(store: Store, cloud: FakeCloud, analyzer: Analyzer) -> Callable[..., Any]:
+    from core.assembly import Parts
     from ui.engine import Engine
 
     def make(analyzer_: Analyzer | None = None, **settings: Any) -> Engine:
-        return Engine(
-            Settings(**settings),
-            store,
-            analyzer=analyzer_ or analyzer,
-            cloud_factory=lambda s, st, det: cloud,
-            local_factory=None,
+        parts = Parts(
+            analyzer=lambda s: analyzer_ or analyzer, cloud=lambda s, st, det: cloud, local=None
         )
+        return Engine(Settings(**settings), store, parts)
 
     return make
 
@@ -181,9 +181,21 @@ def find_dialog(kind: type) -> Any:
     return None
 
 
+def wait_dialog(qtbot: Any, kind: type, timeout: int = 10000) -> Any:
+    """The dialog of ``kind`` once it shows (dialogs open without blocking)."""
+    qtbot.waitUntil(lambda: find_dialog(kind) is not None, timeout=timeout)
+    return find_dialog(kind)
+
+
+def wait_revised(qtbot: Any, dialog: Any, timeout: int = 10000) -> None:
+    """Wait until the approval view shows the payload of its current toggles."""
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=timeout)
+    assert dialog.send_btn.isEnabled()
+
+
 def on_dialog(kind: type, callback: Callable[[Any], None]) -> QTimer:
-    """Run ``callback(dialog)`` as soon as a dialog of ``kind`` shows (modal dialogs
-    run their own event loop, so the test answers them from a timer)."""
+    """Run ``callback(dialog)`` as soon as a dialog of ``kind`` shows (from a
+    timer: the test may be waiting for a signal meanwhile)."""
     timer = QTimer()
     timer.setInterval(20)
 

@@ -49,6 +49,7 @@ def proxy(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingProxy]:
 
 def real_window(qtbot: Any, store: Store, analyzer: Analyzer, base_url: str, model: str) -> Any:
     from app.window import make_cloud_factory
+    from core.assembly import Parts
     from ui.engine import Engine
     from ui.main_window import MainWindow
 
@@ -59,7 +60,7 @@ def real_window(qtbot: Any, store: Store, analyzer: Analyzer, base_url: str, mod
         cloud_timeout_s=120,
         chat_integration="pass_through",
     )
-    engine = Engine(settings, store, analyzer=analyzer, cloud_factory=make_cloud_factory())
+    engine = Engine(settings, store, Parts(analyzer=lambda s: analyzer, cloud=make_cloud_factory()))
     w = MainWindow(engine, load_models=False)
     qtbot.addWidget(w)
     w.show()

@@ -104,11 +104,11 @@ def test_clicking_a_badge_flips_the_sentence_and_the_choice_survives_edits(
         lambda: editor.analysis is not None and editor.analysis.text.endswith("Thanks!")
     )
     assert editor.analysis.plans[0].route is Route.REMOTE
-    assert editor.overrides.by_index(editor.analysis) == {0: Route.REMOTE}
-    # Flipping back returns to the router's choice: no override left.
+    assert editor.choices.routes == {editor.analysis.plans[0].sentence.text: Route.REMOTE}
+    # Flipping back returns to the router's choice: no choice left.
     editor.flip_sentence(0)
     assert editor.analysis.plans[0].route is Route.LOCAL
-    assert not editor.overrides
+    assert not editor.choices
 
 
 def test_ctrl_click_on_an_entity_sends_it_as_written(qtbot: Any, editor: RoutingEditor) -> None:
@@ -121,7 +121,7 @@ def test_ctrl_click_on_an_entity_sends_it_as_written(qtbot: Any, editor: Routing
         editor.edit.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, pos
     )
     assert editor.analysis.plans[0].protected == [False]
-    assert editor.overrides.exposed() == {"215-555-4078"}
+    assert editor.choices.exposed() == {"215-555-4078"}
     fmt = char_format_at(editor, PHONE + 1)
     assert fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline
     editor.set_entity_protected("215-555-4078", True)
@@ -223,10 +223,11 @@ def test_a_staged_analyze_marks_the_entities_before_the_sentences_are_routed(
 
 
 def test_the_engine_stages_the_same_analysis_as_analyze() -> None:
+    from core.assembly import Parts
     from core.settings import Settings
     from ui.engine import Engine
 
-    engine = Engine(Settings(), None, save_settings=False)
+    engine = Engine(Settings(), None, Parts(), save_settings=False)
     gen = engine.analyze_staged(TEXT, 5.0)
     spans = next(gen)
     with pytest.raises(StopIteration) as stop:

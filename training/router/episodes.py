@@ -395,7 +395,7 @@ def with_missed_entities(
 
 def default_parts(cache: Path = CACHE) -> tuple[Detector, Segmenter, EmbeddingStore]:
     """The product's default detector and segmenter, and the sentence-embedding cache."""
-    from core.defaults import default_detector
+    from core.assembly import default_detector
     from core.settings import Settings
 
     return (
