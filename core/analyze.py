@@ -112,25 +112,30 @@ def check_text(text: str) -> str:
     return text
 
 
+def rules_detector() -> Detector:
+    """The detector with the rules view alone (no model files needed)."""
+    from core.detect.rules import RulesView
+
+    return Detector([RulesView()])
+
+
+@dataclass(eq=False)
 class Analyzer:
-    """Segment, detect and route a text; build defaults only when given none."""
+    """Segment, detect and route a text.
 
-    def __init__(
-        self,
-        segmenter: Segmenter | None = None,
-        detector: Detector | None = None,
-        router: Router | None = None,
-        policy: TypePolicy | None = None,
-    ) -> None:
-        if detector is None:
-            from core.detect.rules import RulesView
+    The parts not given are the plain ones (the rules detector, the heuristic
+    router); the app's are assembled from the settings (:mod:`core.assembly`).
+    The type policy reads the detector's word lists (public names).
+    """
 
-            detector = Detector([RulesView()])
-        self.segmenter = segmenter or Segmenter()
-        self.detector = detector
-        self.router: Router = router or HeuristicRouter()
-        # The policy reads the detector's word lists (public names).
-        self.policy = policy or TypePolicy(detector_lexicon(detector))
+    segmenter: Segmenter = field(default_factory=Segmenter)
+    detector: Detector = field(default_factory=rules_detector)
+    router: Router = field(default_factory=HeuristicRouter)
+    policy: TypePolicy = None  # type: ignore[assignment]  # set from the detector when None
+
+    def __post_init__(self) -> None:
+        if self.policy is None:
+            self.policy = TypePolicy(detector_lexicon(self.detector))
 
     def analyze(
         self,

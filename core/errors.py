@@ -77,13 +77,14 @@ class StoreBusyError(StoreError):
 class CloudError(SottovoceError):
     """The cloud model could not be reached or gave no usable answer."""
 
-    retryable = False
+    @property
+    def retryable(self) -> bool:
+        """True when the same request may succeed later (no connection, 429, 5xx)."""
+        return isinstance(self, CloudUnreachable | CloudRateLimited | CloudServerError)
 
 
 class CloudUnreachable(CloudError):
     """No connection to the cloud endpoint (server down, DNS, refused, cut)."""
-
-    retryable = True
 
 
 class CloudTimeout(CloudUnreachable):
@@ -101,13 +102,9 @@ class CloudNotFound(CloudError):
 class CloudRateLimited(CloudError):
     """The endpoint asked us to slow down (429) and retries ran out."""
 
-    retryable = True
-
 
 class CloudServerError(CloudError):
     """The endpoint failed (5xx) and retries ran out."""
-
-    retryable = True
 
 
 class CloudMalformedResponse(CloudError):

@@ -52,7 +52,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Required, TypedDict, TypeVar, Unpack
 
 from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.egress.ledger import Ledger, MemoryLedger
@@ -93,6 +93,28 @@ class CloudTransport(Protocol):
     def post(self, body: Mapping[str, Any], *, cancel: Cancel = None) -> Reply: ...
 
     def post_stream(self, body: Mapping[str, Any], *, cancel: Cancel = None) -> Any: ...
+
+
+class Sending(TypedDict, total=False):
+    """The options of one send (:meth:`EgressGuard.stream`, :meth:`EgressGuard.complete`).
+
+    ``box`` is the conversation's privacy box (checked again at send time, so
+    values added meanwhile count); ``consented`` lists values the person chose
+    to send in clear; ``trusted`` the app's own instruction texts, which the
+    detector skips; ``purpose`` labels the ledger row (``chat``, ``draft``,
+    ``gama:disproof``...); ``approved`` is the digest of the messages the
+    person approved (:func:`core.outbound.payload_digest`).
+    """
+
+    box: Required[PrivacyBox | None]
+    conversation_id: int | None
+    purpose: str
+    consented: Iterable[str]
+    cancel: Cancel
+    max_tokens: int | None
+    temperature: float | None
+    trusted: Iterable[str]
+    approved: str | None
 
 
 class SpanFinder(Protocol):
@@ -344,64 +366,46 @@ class EgressGuard:
         self._check(body, box, frozenset(consented), tuple(trusted))
         return body
 
-    def stream(
-        self,
-        messages: Messages,
-        *,
-        box: PrivacyBox | None,
-        conversation_id: int | None = None,
-        purpose: str = "chat",
-        consented: Iterable[str] = (),
-        cancel: Cancel = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-        trusted: Iterable[str] = (),
-        approved: str | None = None,
-    ) -> GuardedStream:
+    def stream(self, messages: Messages, **send: Unpack[Sending]) -> GuardedStream:
         """Check, record and send approved ``messages`` once, streaming the answer.
 
         The caller (the turn) has already obtained the person's approval of
         exactly these messages, or the person's settings waive it: each call
         is one send. After a failure, call again only with a new approval.
-        ``purpose`` labels the ledger row (``chat``, ``draft``,
-        ``gama:disproof``...). ``approved`` is the digest of the messages the
-        person approved (:func:`core.outbound.payload_digest`): when given and
-        ``messages`` differ, :class:`~core.errors.PayloadChanged` is raised and
-        nothing is sent or recorded.
+        See :class:`Sending` for the options; with ``approved``, messages that
+        differ from the approved ones raise :class:`~core.errors.PayloadChanged`
+        and nothing is sent or recorded.
         """
-        digest = _bound(messages, approved)
-        body = self.check(
-            messages, box=box, consented=consented, trusted=trusted, stream=True,
-            max_tokens=max_tokens, temperature=temperature,
-        )
-        ledger_id = self._record(body, purpose, conversation_id, digest)
+        body, ledger_id = self._begin(messages, send, stream=True)
+        cancel = send.get("cancel")
         raw = self._sending(ledger_id, lambda: self.client.post_stream(body, cancel=cancel))
         return GuardedStream(self._finish, ledger_id, raw)
 
-    def complete(
-        self,
-        messages: Messages,
-        *,
-        box: PrivacyBox | None,
-        conversation_id: int | None = None,
-        purpose: str = "chat",
-        consented: Iterable[str] = (),
-        cancel: Cancel = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-        trusted: Iterable[str] = (),
-        approved: str | None = None,
-    ) -> Reply:
+    def complete(self, messages: Messages, **send: Unpack[Sending]) -> Reply:
         """As :meth:`stream`, without streaming: check, record, send once, return the answer."""
-        digest = _bound(messages, approved)
-        body = self.check(
-            messages, box=box, consented=consented, trusted=trusted,
-            max_tokens=max_tokens, temperature=temperature,
-        )
-        ledger_id = self._record(body, purpose, conversation_id, digest)
+        body, ledger_id = self._begin(messages, send, stream=False)
+        cancel = send.get("cancel")
         reply = self._sending(ledger_id, lambda: self.client.post(body, cancel=cancel))
         self._finish(ledger_id, ok_status(reply.attempts), reply)
         return reply
+
+    def _begin(
+        self, messages: Messages, send: Sending, *, stream: bool
+    ) -> tuple[dict[str, Any], int]:
+        """The checked body and its ledger row, written before anything leaves."""
+        digest = _bound(messages, send.get("approved"))
+        body = self.check(
+            messages,
+            box=send["box"],
+            consented=send.get("consented", ()),
+            trusted=send.get("trusted", ()),
+            stream=stream,
+            max_tokens=send.get("max_tokens"),
+            temperature=send.get("temperature"),
+        )
+        return body, self._record(
+            body, send.get("purpose", "chat"), send.get("conversation_id"), digest
+        )
 
     def _record(
         self, body: dict[str, Any], purpose: str, conversation_id: int | None, digest: str
