@@ -4,33 +4,17 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
+
+from core.store.ledger import LedgerEntry, LedgerOutcome, entry_row, outcome_row
 
 
 class Ledger(Protocol):
     """Where the guard records requests (:class:`core.store.Store` is one)."""
 
-    def add_ledger(
-        self,
-        *,
-        endpoint: str,
-        model: str,
-        payload: Any,
-        purpose: str,
-        conversation_id: int | None = None,
-        status: str = "sending",
-        digest: str = "",
-    ) -> int: ...
+    def add_ledger(self, **entry: Unpack[LedgerEntry]) -> int: ...
 
-    def finish_ledger(
-        self,
-        ledger_id: int,
-        *,
-        status: str,
-        response: str | None = None,
-        prompt_tokens: int | None = None,
-        completion_tokens: int | None = None,
-    ) -> None: ...
+    def finish_ledger(self, ledger_id: int, **outcome: Unpack[LedgerOutcome]) -> None: ...
 
 
 class MemoryLedger:
@@ -40,48 +24,16 @@ class MemoryLedger:
         self.rows: list[dict[str, Any]] = []
         self._lock = threading.Lock()
 
-    def add_ledger(
-        self,
-        *,
-        endpoint: str,
-        model: str,
-        payload: Any,
-        purpose: str,
-        conversation_id: int | None = None,
-        status: str = "sending",
-        digest: str = "",
-    ) -> int:
+    def add_ledger(self, **entry: Unpack[LedgerEntry]) -> int:
+        """Record a request before it is sent; returns the row's id."""
+        row = entry_row(entry)
+        # A copy as the store would give it back: JSON, not the caller's objects.
+        row["payload"] = json.loads(json.dumps(row["payload"]))
         with self._lock:
-            self.rows.append(
-                {
-                    "id": len(self.rows) + 1,
-                    "endpoint": endpoint,
-                    "model": model,
-                    "payload": json.loads(json.dumps(payload)),
-                    "purpose": purpose,
-                    "conversation_id": conversation_id,
-                    "status": status,
-                    "response": None,
-                    "prompt_tokens": None,
-                    "completion_tokens": None,
-                    "digest": digest,
-                }
-            )
+            self.rows.append({"id": len(self.rows) + 1, **row, **outcome_row({"status": row["status"]})})
             return len(self.rows)
 
-    def finish_ledger(
-        self,
-        ledger_id: int,
-        *,
-        status: str,
-        response: str | None = None,
-        prompt_tokens: int | None = None,
-        completion_tokens: int | None = None,
-    ) -> None:
+    def finish_ledger(self, ledger_id: int, **outcome: Unpack[LedgerOutcome]) -> None:
+        """Complete a row with how the request ended."""
         with self._lock:
-            self.rows[ledger_id - 1].update(
-                status=status,
-                response=response,
-                prompt_tokens=prompt_tokens,
-                completion_tokens=completion_tokens,
-            )
+            self.rows[ledger_id - 1].update(outcome_row(outcome))

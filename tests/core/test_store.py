@@ -432,14 +432,14 @@ def test_messages_ledger_and_deletion(tmp_path: Path) -> None:
 @pytest.mark.parametrize("first", [b"{", b"[", b"<", b"\x1f\x8b"])
 def test_a_store_whose_salt_begins_like_text_still_opens(first: bytes) -> None:
     """A store begins with random bytes: one in 85 begins with "{", "[" or "<"."""
-    from core.store import _looks_like_text
+    from core.store.files import looks_like_text
 
     rng = __import__("random").Random(7)
     for _ in range(200):
         head = first + bytes(rng.randrange(256) for _ in range(63))
-        assert not _looks_like_text(head)
-    assert _looks_like_text('{"notes": "mine", "city": "Zürich"}'.encode())
-    assert _looks_like_text("<html><body>Grüße".encode()[:-2])  # "ß" cut in half at the end
+        assert not looks_like_text(head)
+    assert looks_like_text('{"notes": "mine", "city": "Zürich"}'.encode())
+    assert looks_like_text("<html><body>Grüße".encode()[:-2])  # "ß" cut in half at the end
 
 
 def test_a_store_of_the_first_schema_gains_the_ledgers_digest_column(tmp_path: Path) -> None:

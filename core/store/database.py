@@ -23,118 +23,33 @@ fails is rolled back).
 from __future__ import annotations
 
 import contextlib
-import errno
-import hashlib
 import json
-import logging
 import os
 import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.errors import StoreBusyError, StoreError, VaultLockedError, WrongKeyError
-
-log = logging.getLogger(__name__)
+from core.errors import StoreError, VaultLockedError, WrongKeyError
+from core.store.files import connect, is_full, raise_store_error
+from core.store.keys import (
+    KeyInfo,
+    derive_key,
+    keyring_available,
+    keyring_get,
+    keyring_set,
+    keyring_user,
+)
+from core.store.ledger import LedgerTable, now
 
 SCHEMA_VERSION = 2
 #: Prefix of the ``meta`` rows that hold secrets (see :meth:`Store.get_secret`).
 _SECRET = "secret:"
-KEYRING_SERVICE = "sottovoce"
-KEYRING_VAULT_USER = "vault-key"
-# scrypt cost: about 0.1 s and 32 MiB here; stored with the salt so it can grow.
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-@dataclass(frozen=True)
-class KeyInfo:
-    """How the store's key is obtained (the sidecar file ``<db>.key.json``)."""
-
-    source: str  # "keyring" | "passphrase"
-    salt: str = ""
-    n: int = SCRYPT_N
-    r: int = SCRYPT_R
-    p: int = SCRYPT_P
-
-    @staticmethod
-    def path_for(db_path: Path) -> Path:
-        return db_path.with_name(db_path.name + ".key.json")
-
-    @classmethod
-    def read(cls, db_path: Path) -> KeyInfo | None:
-        p = cls.path_for(db_path)
-        if not p.exists():
-            return None
-        try:
-            return cls(**json.loads(p.read_text("utf-8")))
-        except (ValueError, TypeError) as exc:
-            raise StoreError(f"The key description {p} is damaged.") from exc
-
-    def write(self, db_path: Path) -> None:
-        """Write the description owner-only, atomically (a crash leaves the old one or none)."""
-        _write_private(self.path_for(db_path), json.dumps(self.__dict__, indent=1).encode("utf-8"))
-
-
-def derive_key(passphrase: str, info: KeyInfo) -> bytes:
-    """Stretch a passphrase into a 256-bit key with scrypt."""
-    return hashlib.scrypt(
-        passphrase.encode("utf-8"),
-        salt=bytes.fromhex(info.salt),
-        n=info.n,
-        r=info.r,
-        p=info.p,
-        maxmem=256 * 1024 * 1024,
-        dklen=32,
-    )
-
-
-def keyring_available() -> bool:
-    """True when a real OS keyring backend is configured.
-
-    The 'fail' and 'null' backends, and plaintext files (keyrings.alt), do not
-    count: a key stored in clear next to the store would protect nothing.
-    """
-    try:
-        import keyring
-    except ImportError:  # pragma: no cover
-        return False
-    backend = keyring.get_keyring()
-    name = (type(backend).__module__ + "." + type(backend).__name__).lower()
-    if any(bad in name for bad in ("fail", "null", "plaintext", "keyrings.alt")):
-        return False
-    try:
-        return float(backend.priority) > 0  # type: ignore[attr-defined]
-    except Exception:  # some backends raise when they are not usable here
-        return False
-
-
-def _keyring_get(user: str) -> str | None:
-    import keyring
-
-    try:
-        return keyring.get_password(KEYRING_SERVICE, user)
-    except Exception as exc:  # keyring backends raise their own types
-        raise VaultLockedError("The system keyring could not be read.") from exc
-
-
-def _keyring_set(user: str, value: str) -> None:
-    import keyring
-
-    try:
-        keyring.set_password(KEYRING_SERVICE, user, value)
-    except Exception as exc:
-        raise VaultLockedError("The system keyring refused to store the vault key.") from exc
-
-
-class Store:
+class Store(LedgerTable):
     """An open, unlocked encrypted store.
 
     Use :meth:`create` for a new store and :meth:`open` for an existing one.
@@ -172,7 +87,7 @@ class Store:
                 )
             key = secrets.token_bytes(32)
             info = KeyInfo("keyring")
-            _keyring_set(_keyring_user(path), key.hex())
+            keyring_set(keyring_user(path), key.hex())
         else:
             if not passphrase:
                 raise VaultLockedError("The passphrase is empty.")
@@ -185,14 +100,14 @@ class Store:
             # Owner-only from the first byte: SQLite opens the empty file as it is.
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             made.append(path)
-            store = cls(path, _connect(path, key, create=True))
+            store = cls(path, connect(path, key, create=True))
             store._migrate()
         except BaseException as exc:
             # Nothing half-made stays behind (a full disk, a failed first write).
             for p in [*made, path.with_name(path.name + "-journal")]:
                 with contextlib.suppress(OSError):
                     p.unlink()
-            if _is_full(exc):
+            if is_full(exc):
                 raise StoreError(
                     f"The disk is full: the store {path.name} could not be created.",
                     hint="free some space, then try again",
@@ -212,7 +127,7 @@ class Store:
         if info is None:
             raise WrongKeyError(f"{path} has no key description; it is not a Sottovoce store.")
         if info.source == "keyring":
-            hex_key = _keyring_get(_keyring_user(path))
+            hex_key = keyring_get(keyring_user(path))
             if hex_key is None:
                 raise VaultLockedError("The vault key is not in the system keyring.")
             key = bytes.fromhex(hex_key)
@@ -220,7 +135,7 @@ class Store:
             if passphrase is None:
                 raise VaultLockedError("This store is locked with a passphrase.", hint="enter it")
             key = derive_key(passphrase, info)
-        store = cls(path, _connect(path, key, create=False))
+        store = cls(path, connect(path, key, create=False))
         store._migrate()
         return store
 
@@ -258,7 +173,7 @@ class Store:
                 with contextlib.suppress(Exception):
                     self._conn.rollback()
                 if isinstance(exc, Exception):
-                    _raise_store_error(exc, self.path)
+                    raise_store_error(exc, self.path)
                 raise
 
     def _ensure_wal(self) -> None:
@@ -285,7 +200,7 @@ class Store:
                     "SELECT value FROM meta WHERE key = 'schema_version'"
                 ).fetchone()
             except Exception as exc:
-                _raise_store_error(exc, self.path)
+                raise_store_error(exc, self.path)
                 raise
         return int(row[0]) if row else 0
 
@@ -467,219 +382,3 @@ class Store:
     def delete_secret(self, name: str) -> None:
         with self.transaction() as db:
             db.execute("DELETE FROM meta WHERE key = ?", [_SECRET + name])
-
-    # --- ledger -----------------------------------------------------------
-
-    def add_ledger(
-        self,
-        *,
-        endpoint: str,
-        model: str,
-        payload: Any,
-        purpose: str,
-        conversation_id: int | None = None,
-        status: str = "sending",
-        digest: str = "",
-    ) -> int:
-        """Record a request before it is sent (the ledger never misses one).
-
-        ``digest`` is :func:`core.outbound.payload_digest` of the messages sent.
-        """
-        with self.transaction() as db:
-            cur = db.execute(
-                "INSERT INTO ledger"
-                " (time, endpoint, model, conversation_id, purpose, payload, status, digest)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [now(), endpoint, model, conversation_id, purpose, json.dumps(payload), status,
-                 digest],
-            )
-            return int(cur.lastrowid)
-
-    def finish_ledger(
-        self,
-        ledger_id: int,
-        *,
-        status: str,
-        response: str | None = None,
-        prompt_tokens: int | None = None,
-        completion_tokens: int | None = None,
-    ) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE ledger SET status = ?, response = ?, prompt_tokens = ?, completion_tokens = ?"
-                " WHERE id = ?",
-                [status, response, prompt_tokens, completion_tokens, ledger_id],
-            )
-
-    def ledger(self, limit: int | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM ledger ORDER BY id DESC"
-        if limit:
-            sql += f" LIMIT {int(limit)}"
-        with self._lock:
-            rows = list(self.db.query(sql))
-        for r in rows:
-            r["payload"] = json.loads(r["payload"])
-        return rows
-
-    def has_response(self, text: str) -> bool:
-        """True when ``text`` is, verbatim, an answer the cloud gave (a completed ledger row)."""
-        with self._lock:
-            row = self.db.execute(
-                "SELECT 1 FROM ledger WHERE response = ? AND status LIKE 'ok%' LIMIT 1", [text]
-            ).fetchone()
-        return row is not None
-
-    def ledger_entry(self, ledger_id: int) -> dict[str, Any]:
-        with self._lock:
-            rows = list(self.db.query("SELECT * FROM ledger WHERE id = ?", [ledger_id]))
-        if not rows:
-            raise StoreError(f"No ledger entry {ledger_id}.")
-        rows[0]["payload"] = json.loads(rows[0]["payload"])
-        return rows[0]
-
-
-def _keyring_user(path: Path) -> str:
-    # One key per store file, so a test store never touches the real one.
-    return f"{KEYRING_VAULT_USER}:{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]}"
-
-
-# SQLite's primary result codes that say what went wrong with the file.
-_SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_NOTADB, _SQLITE_IOERR = 11, 13, 26, 10
-_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
-
-
-def _is_full(exc: BaseException | None) -> bool:
-    """True when ``exc`` (or what caused it) says the disk is full."""
-    while exc is not None:
-        if isinstance(exc, OSError) and exc.errno in _FULL_ERRNOS:
-            return True
-        code = getattr(exc, "sqlite_errorcode", None)
-        if isinstance(code, int) and code & 0xFF == _SQLITE_FULL:
-            return True
-        exc = exc.__cause__
-    return False
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` readable by its owner only, replacing it atomically."""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-
-
-def _raise_store_error(exc: BaseException, path: Path) -> None:
-    """Raise the typed error a database failure means (busy, full, damaged, disk error)."""
-    _raise_busy(exc)
-    code = getattr(exc, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    text = str(exc).lower()
-    if _is_full(exc) or "disk is full" in text:
-        raise StoreError(
-            f"The disk is full: the last change was not saved to {path.name}.",
-            hint="free some space, then try again",
-        ) from exc
-    if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or "malformed" in text:
-        raise StoreError(
-            f"{path.name} is damaged (part of it is missing or unreadable).",
-            hint="restore it from a backup",
-        ) from exc
-    if primary == _SQLITE_IOERR or "disk i/o error" in text:
-        raise StoreError(
-            f"{path.name} could not be written (a disk error): the last change was not saved.",
-            hint="check the disk, then try again",
-        ) from exc
-
-
-#: How files of other programs begin (a store is encrypted from its first byte).
-_FOREIGN = {
-    b"SQLite format 3\x00": "an unencrypted SQLite database",
-    b"%PDF": "a PDF document",
-    b"PK\x03\x04": "a ZIP archive (or an office document)",
-    b"\x89PNG": "a PNG image",
-    b"\x1f\x8b\x08": "a gzip archive",
-}
-
-
-def _looks_like_text(head: bytes) -> bool:
-    """True when ``head`` reads as text: UTF-8 (a character may be cut at the end)
-    with no control character but tabs and line breaks.
-
-    A store begins with random bytes (its salt): judging by the first byte alone
-    ("{", "[" or "<") called one store in 85 a text file.
-    """
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if exc.start < len(head) - 3:
-            return False
-        text = head[: exc.start].decode("utf-8")
-    return bool(text) and all(c.isprintable() or c in "\t\r\n" for c in text)
-
-
-def _check_file(path: Path) -> None:
-    """Refuse, before any key is tried, a file that cannot be a store; reads only."""
-    size = path.stat().st_size
-    if size == 0:
-        raise WrongKeyError(f"{path} is empty; it is not a Sottovoce store.")
-    with path.open("rb") as fh:
-        head = fh.read(64)
-    for magic, kind in _FOREIGN.items():
-        if head.startswith(magic):
-            raise WrongKeyError(f"{path.name} is {kind}, not a Sottovoce store.")
-    if _looks_like_text(head):
-        raise WrongKeyError(f"{path.name} is a text file, not a Sottovoce store.")
-    # SQLCipher writes whole pages (512 bytes at the least): anything else was cut short.
-    if size % 512:
-        raise StoreError(
-            f"{path.name} is damaged: it was cut short ({size:,} bytes, not a whole number of pages).",
-            hint="restore it from a backup",
-        )
-
-
-def _raise_busy(exc: BaseException) -> None:
-    text = str(exc).lower()
-    if "locked" in text or "busy" in text:
-        raise StoreBusyError(
-            "The store is in use by another Sottovoce process.", hint="close it and try again"
-        ) from exc
-
-
-def _connect(path: Path, key: bytes, *, create: bool) -> Any:
-    try:
-        from sqlcipher3 import dbapi2 as sqlcipher
-    except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise StoreError("sqlcipher3 is not installed.", hint="pip install sqlcipher3") from exc
-    if not create:
-        _check_file(path)
-    # isolation_level=None: we manage transactions ourselves via `with conn`.
-    conn = sqlcipher.connect(str(path), timeout=2.0, check_same_thread=False)
-    try:
-        conn.execute(f"PRAGMA key = \"x'{key.hex()}'\"")
-        # The first read proves the key; nothing is written before it succeeds.
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlcipher.DatabaseError as exc:
-        conn.close()
-        _raise_busy(exc)
-        if getattr(exc, "sqlite_errorcode", None) == _SQLITE_CORRUPT:
-            # The key decrypted the first page: the file is the store, damaged.
-            raise StoreError(
-                f"{path.name} is damaged: it is shorter than it says, or parts are unreadable.",
-                hint="restore it from a backup",
-            ) from exc
-        raise WrongKeyError(
-            f"Could not open {path.name}: wrong passphrase or key, or not a Sottovoce store."
-        ) from exc
-    conn.execute("PRAGMA foreign_keys = ON")
-    if create:
-        os.chmod(path, 0o600)
-        conn.execute("PRAGMA journal_mode = WAL")
-    return conn
