@@ -12,7 +12,7 @@ dates). Printed, one JSON object per line (medians after a warm-up):
 - ``egress_scan_box_encoded``: the same on a payload whose user message
   carries encoded text (a percent-encoded link, HTML references, a base64
   attachment: a third of it), where every decoder has work to do;
-- ``egress_prepare``: building the request body, scanning, freezing the JSON;
+- ``egress_prepare``: building the request body and scanning it (:meth:`EgressGuard.check`);
 - ``egress_matcher_build``: the one-off cost when the box changes;
 - ``egress_scan_with_rules_view`` (unless ``--no-detector``): the same plus the
   rules view run on every string of the payload, uncached, and cached (the

@@ -11,7 +11,7 @@ its thresholds), embeddings by content. When the NER view joins the detector,
 only detection and the anonymized embeddings are recomputed.
 
 :func:`outbound` and :func:`leaked_units` are the exact leak of a routing: the
-same :func:`core.analyze.compose_outbound`, type policy
+same :func:`core.outbound.compose.compose_outbound`, type policy
 (:class:`core.policy.TypePolicy`, at the routing's lambda: which detected
 values leave in clear) and :class:`core.box.PrivacyBox` the product uses, and
 EVALUATION.md's normalized match of the gold units. Training composes only;

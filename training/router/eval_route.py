@@ -3,7 +3,7 @@
 Every system routes the same queries with the same segmentation and the same
 detected spans (the product's default detector), and every figure is computed
 on the exact outbound user content the product would send
-(:func:`core.analyze.compose_outbound` with a fresh privacy box, the type policy at the
+(:func:`core.outbound.compose.compose_outbound` with a fresh privacy box, the type policy at the
 system's lambda, and the settling pass of a real turn). Learned
 policies run the way the app runs them: the ONNX encoder and the ONNX policy
 through :class:`core.router.policy.PolicyRouter`, decision ``p_remote >= 0.5``.
