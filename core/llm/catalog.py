@@ -80,119 +80,65 @@ class CatalogEntry:
         return self.size + self.kv_bytes(n_ctx) + compute
 
 
-#: The recommended models, smallest first. Sizes and hashes: see each ``source``.
+#: Where each entry's size and sha256 come from (see the module's docstring).
+_SOURCES = {
+    "llama-3.2-1b-instruct": f"sha256: {_LOCALAI_GALLERY} (entry llama-3.2-1b-instruct:q4_k_m); size: the same file pinned at 807,690,656 bytes with this sha256 by several public repositories' model catalogues",
+    "qwen2.5-1.5b-instruct": f"sha256: {_LOCALAI_GALLERY} (entry qwen2.5-1.5b-instruct); size: 986,048,768 bytes, with the same sha256, in several public model catalogues (one pins revision 9eadc66189c7641e1ddd226b8267a9119b2ce2d4)",
+    "qwen2.5-3b-instruct": "sha256 and size: pinned identically (1,929,903,264 bytes) by several independent public repositories' catalogues, download scripts and benchmark records, one of them with the upstream LFS metadata of revision f302c64a2269a69fb27b2f9473b362f5bb8e78d8; found with a code search of public GitHub repositories",
+    "llama-3.2-3b-instruct": f"sha256: {_LOCALAI_GALLERY} (entry llama-3.2-3b-instruct:q4_k_m); size: 2,019,373,920 bytes, with the same sha256, in several public model catalogues",
+    "qwen2.5-7b-instruct": "sha256 and size: pinned identically (4,683,074,240 bytes, \"publisher SHA-256\") by several independent public repositories' catalogues and experiment records (one at revision 8911e8a47f92bac19d6f5c64a2e2095bd2f7d031); found with a code search of public GitHub repositories",
+    "llama-3.1-8b-instruct": "sha256 and size: pinned identically (4,920,739,232 bytes) by several independent public repositories' catalogues and scripts, one at revision 4f0c246f125fc7594238ebe7beb1435a8335f519 and one recording that the upstream X-Linked-Size matched; found with a code search of public GitHub repositories",
+}
+
+_LLAMA_3_1 = ("Llama 3.1 Community License", "https://www.llama.com/llama3_1/license/")
+_LLAMA_3_2 = ("Llama 3.2 Community License", "https://www.llama.com/llama3_2/license/")
+
+
+def _qwen(size: str, license: str = "Apache-2.0") -> tuple[str, str]:
+    return license, f"https://huggingface.co/Qwen/Qwen2.5-{size}-Instruct/blob/main/LICENSE"
+
+
+def _entry(
+    name: str,
+    title: str,
+    params: str,
+    shape: tuple[int, int, int, int],
+    licence: tuple[str, str],
+    repo: str,
+    filename: str,
+    size: int,
+    sha256: str | None,
+) -> CatalogEntry:
+    """One row of :data:`CATALOG`; ``shape`` is (layers, KV heads, head width, trained context)."""
+    layers, kv_heads, head_dim, context = shape
+    return CatalogEntry(
+        name=name,
+        title=title,
+        params=params,
+        quant="Q4_K_M",
+        repo=repo,
+        filename=filename,
+        size=size,
+        sha256=sha256,
+        license=licence[0],
+        license_url=licence[1],
+        context_length=context,
+        n_layers=layers,
+        kv_bytes_per_token=2 * layers * kv_heads * head_dim * 2,  # f16 K and V
+        source=_SOURCES[name],
+    )
+
+
+#: The recommended models, smallest first, one row each: name, title, parameters, shape
+#: (layers, KV heads, head width, trained context), licence, repository, file, bytes, sha256.
 CATALOG: tuple[CatalogEntry, ...] = (
-    CatalogEntry(
-        name="llama-3.2-1b-instruct",
-        title="Llama 3.2 1B Instruct",
-        params="1.24B",
-        quant="Q4_K_M",
-        repo="hugging-quants/Llama-3.2-1B-Instruct-Q4_K_M-GGUF",
-        filename="llama-3.2-1b-instruct-q4_k_m.gguf",
-        size=807_690_656,
-        sha256="1d0e9419ec4e12aef73ccf4ffd122703e94c48344a96bc7c5f0f2772c2152ce3",
-        license="Llama 3.2 Community License",
-        license_url="https://www.llama.com/llama3_2/license/",
-        context_length=131_072,
-        n_layers=16,
-        kv_bytes_per_token=2 * 16 * 8 * 64 * 2,
-        source=f"sha256: {_LOCALAI_GALLERY} (entry llama-3.2-1b-instruct:q4_k_m); "
-        "size: the same file pinned at 807,690,656 bytes with this sha256 by several "
-        "public repositories' model catalogues",
-    ),
-    CatalogEntry(
-        name="qwen2.5-1.5b-instruct",
-        title="Qwen2.5 1.5B Instruct",
-        params="1.54B",
-        quant="Q4_K_M",
-        repo="bartowski/Qwen2.5-1.5B-Instruct-GGUF",
-        filename="Qwen2.5-1.5B-Instruct-Q4_K_M.gguf",
-        size=986_048_768,
-        sha256="1adf0b11065d8ad2e8123ea110d1ec956dab4ab038eab665614adba04b6c3370",
-        license="Apache-2.0",
-        license_url="https://huggingface.co/Qwen/Qwen2.5-1.5B-Instruct/blob/main/LICENSE",
-        context_length=32_768,
-        n_layers=28,
-        kv_bytes_per_token=2 * 28 * 2 * 128 * 2,
-        source=f"sha256: {_LOCALAI_GALLERY} (entry qwen2.5-1.5b-instruct); "
-        "size: 986,048,768 bytes, with the same sha256, in several public model "
-        "catalogues (one pins revision 9eadc66189c7641e1ddd226b8267a9119b2ce2d4)",
-    ),
-    CatalogEntry(
-        name="qwen2.5-3b-instruct",
-        title="Qwen2.5 3B Instruct",
-        params="3.09B",
-        quant="Q4_K_M",
-        repo="bartowski/Qwen2.5-3B-Instruct-GGUF",
-        filename="Qwen2.5-3B-Instruct-Q4_K_M.gguf",
-        size=1_929_903_264,
-        sha256="9c9f56a391a3abbd5b89d0245bf6106081bcc3173119d4229235dd9d23253f94",
-        # Unlike the 1.5B and 7B models, the 3B is not Apache-2.0.
-        license="Qwen Research License (non-commercial)",
-        license_url="https://huggingface.co/Qwen/Qwen2.5-3B-Instruct/blob/main/LICENSE",
-        context_length=32_768,
-        n_layers=36,
-        kv_bytes_per_token=2 * 36 * 2 * 128 * 2,
-        source="sha256 and size: pinned identically (1,929,903,264 bytes) by several independent "
-        "public repositories' catalogues, download scripts and benchmark records, one of them "
-        "with the upstream LFS metadata of revision f302c64a2269a69fb27b2f9473b362f5bb8e78d8; "
-        "found with a code search of public GitHub repositories",
-    ),
-    CatalogEntry(
-        name="llama-3.2-3b-instruct",
-        title="Llama 3.2 3B Instruct",
-        params="3.21B",
-        quant="Q4_K_M",
-        repo="hugging-quants/Llama-3.2-3B-Instruct-Q4_K_M-GGUF",
-        filename="llama-3.2-3b-instruct-q4_k_m.gguf",
-        size=2_019_373_920,
-        sha256="c55a83bfb6396799337853ca69918a0b9bbb2917621078c34570bc17d20fd7a1",
-        license="Llama 3.2 Community License",
-        license_url="https://www.llama.com/llama3_2/license/",
-        context_length=131_072,
-        n_layers=28,
-        kv_bytes_per_token=2 * 28 * 8 * 128 * 2,
-        source=f"sha256: {_LOCALAI_GALLERY} (entry llama-3.2-3b-instruct:q4_k_m); "
-        "size: 2,019,373,920 bytes, with the same sha256, in several public model catalogues",
-    ),
-    CatalogEntry(
-        name="qwen2.5-7b-instruct",
-        title="Qwen2.5 7B Instruct",
-        params="7.62B",
-        quant="Q4_K_M",
-        repo="bartowski/Qwen2.5-7B-Instruct-GGUF",
-        filename="Qwen2.5-7B-Instruct-Q4_K_M.gguf",
-        size=4_683_074_240,
-        sha256="65b8fcd92af6b4fefa935c625d1ac27ea29dcb6ee14589c55a8f115ceaaa1423",
-        license="Apache-2.0",
-        license_url="https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/LICENSE",
-        context_length=32_768,
-        n_layers=28,
-        kv_bytes_per_token=2 * 28 * 4 * 128 * 2,
-        source="sha256 and size: pinned identically (4,683,074,240 bytes, \"publisher SHA-256\") "
-        "by several independent public repositories' catalogues and experiment records "
-        "(one at revision 8911e8a47f92bac19d6f5c64a2e2095bd2f7d031); found with a code search "
-        "of public GitHub repositories",
-    ),
-    CatalogEntry(
-        name="llama-3.1-8b-instruct",
-        title="Llama 3.1 8B Instruct",
-        params="8.03B",
-        quant="Q4_K_M",
-        repo="bartowski/Meta-Llama-3.1-8B-Instruct-GGUF",
-        filename="Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf",
-        size=4_920_739_232,
-        sha256="7b064f5842bf9532c91456deda288a1b672397a54fa729aa665952863033557c",
-        license="Llama 3.1 Community License",
-        license_url="https://www.llama.com/llama3_1/license/",
-        context_length=131_072,
-        n_layers=32,
-        kv_bytes_per_token=2 * 32 * 8 * 128 * 2,
-        source="sha256 and size: pinned identically (4,920,739,232 bytes) by several independent "
-        "public repositories' catalogues and scripts, one at revision "
-        "4f0c246f125fc7594238ebe7beb1435a8335f519 and one recording that the upstream "
-        "X-Linked-Size matched; found with a code search of public GitHub repositories",
-    ),
+    _entry("llama-3.2-1b-instruct", "Llama 3.2 1B Instruct", "1.24B", (16, 8, 64, 131_072), _LLAMA_3_2, "hugging-quants/Llama-3.2-1B-Instruct-Q4_K_M-GGUF", "llama-3.2-1b-instruct-q4_k_m.gguf", 807_690_656, "1d0e9419ec4e12aef73ccf4ffd122703e94c48344a96bc7c5f0f2772c2152ce3"),
+    _entry("qwen2.5-1.5b-instruct", "Qwen2.5 1.5B Instruct", "1.54B", (28, 2, 128, 32_768), _qwen("1.5B"), "bartowski/Qwen2.5-1.5B-Instruct-GGUF", "Qwen2.5-1.5B-Instruct-Q4_K_M.gguf", 986_048_768, "1adf0b11065d8ad2e8123ea110d1ec956dab4ab038eab665614adba04b6c3370"),
+    # Unlike the 1.5B and 7B models, the 3B is not Apache-2.0.
+    _entry("qwen2.5-3b-instruct", "Qwen2.5 3B Instruct", "3.09B", (36, 2, 128, 32_768), _qwen("3B", "Qwen Research License (non-commercial)"), "bartowski/Qwen2.5-3B-Instruct-GGUF", "Qwen2.5-3B-Instruct-Q4_K_M.gguf", 1_929_903_264, "9c9f56a391a3abbd5b89d0245bf6106081bcc3173119d4229235dd9d23253f94"),
+    _entry("llama-3.2-3b-instruct", "Llama 3.2 3B Instruct", "3.21B", (28, 8, 128, 131_072), _LLAMA_3_2, "hugging-quants/Llama-3.2-3B-Instruct-Q4_K_M-GGUF", "llama-3.2-3b-instruct-q4_k_m.gguf", 2_019_373_920, "c55a83bfb6396799337853ca69918a0b9bbb2917621078c34570bc17d20fd7a1"),
+    _entry("qwen2.5-7b-instruct", "Qwen2.5 7B Instruct", "7.62B", (28, 4, 128, 32_768), _qwen("7B"), "bartowski/Qwen2.5-7B-Instruct-GGUF", "Qwen2.5-7B-Instruct-Q4_K_M.gguf", 4_683_074_240, "65b8fcd92af6b4fefa935c625d1ac27ea29dcb6ee14589c55a8f115ceaaa1423"),
+    _entry("llama-3.1-8b-instruct", "Llama 3.1 8B Instruct", "8.03B", (32, 8, 128, 131_072), _LLAMA_3_1, "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf", 4_920_739_232, "7b064f5842bf9532c91456deda288a1b672397a54fa729aa665952863033557c"),
 )
 
 

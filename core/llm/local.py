@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from core.errors import Cancelled, ModelLoadError
 from core.llm.base import Cancel, Messages, Reply, is_cancelled
@@ -248,6 +248,32 @@ def capability_of(info: GGUFInfo, min_params_b: float) -> Capability:
     )
 
 
+class Sampling(TypedDict, total=False):
+    """How :meth:`LocalModel.chat` and :meth:`LocalModel.stream_chat` sample an answer.
+
+    Left out: 512 tokens at most, temperature 0.2, top-p 0.95, no stop
+    strings, a random seed.
+    """
+
+    max_tokens: int | None
+    temperature: float
+    top_p: float
+    stop: list[str] | None
+    seed: int | None
+
+
+def _completion_args(messages: Messages, sampling: Sampling) -> dict[str, Any]:
+    """llama.cpp's arguments for a chat completion of ``messages``."""
+    return {
+        "messages": list(messages),
+        "max_tokens": sampling.get("max_tokens", 512),
+        "temperature": sampling.get("temperature", 0.2),
+        "top_p": sampling.get("top_p", 0.95),
+        "stop": sampling.get("stop") or [],
+        "seed": sampling.get("seed"),
+    }
+
+
 class LocalModel:
     """A GGUF chat model on this machine.
 
@@ -372,18 +398,11 @@ class LocalModel:
                 self._owner = None
 
     def stream_chat(
-        self,
-        messages: Messages,
-        *,
-        max_tokens: int | None = 512,
-        temperature: float = 0.2,
-        top_p: float = 0.95,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-        cancel: Cancel = None,
+        self, messages: Messages, *, cancel: Cancel = None, **sampling: Unpack[Sampling]
     ) -> Iterator[str]:
         """Yield the answer to ``messages`` piece by piece (one piece per token).
 
+        ``sampling`` (:class:`Sampling`) sets the length and the randomness.
         The model is held from the first piece until the generator ends or is
         closed. When ``cancel`` fires, generation stops before the next token
         and :class:`~core.errors.Cancelled` is raised.
@@ -392,13 +411,7 @@ class LocalModel:
             if is_cancelled(cancel):
                 raise Cancelled()
             chunks = self._llama.create_chat_completion(
-                messages=list(messages),
-                max_tokens=max_tokens,
-                temperature=temperature,
-                top_p=top_p,
-                stop=stop or [],
-                seed=seed,
-                stream=True,
+                **_completion_args(messages, sampling), stream=True
             )
             try:
                 for chunk in chunks:
@@ -411,39 +424,14 @@ class LocalModel:
                 chunks.close()
 
     def chat(
-        self,
-        messages: Messages,
-        *,
-        max_tokens: int | None = 512,
-        temperature: float = 0.2,
-        top_p: float = 0.95,
-        stop: list[str] | None = None,
-        seed: int | None = None,
-        cancel: Cancel = None,
+        self, messages: Messages, *, cancel: Cancel = None, **sampling: Unpack[Sampling]
     ) -> Reply:
         """The whole answer to ``messages`` (cancellable between tokens)."""
         if cancel is not None:
-            text = "".join(
-                self.stream_chat(
-                    messages,
-                    max_tokens=max_tokens,
-                    temperature=temperature,
-                    top_p=top_p,
-                    stop=stop,
-                    seed=seed,
-                    cancel=cancel,
-                )
-            )
+            text = "".join(self.stream_chat(messages, cancel=cancel, **sampling))
             return Reply(text, model=self.name)
         with self.session():
-            out = self._llama.create_chat_completion(
-                messages=list(messages),
-                max_tokens=max_tokens,
-                temperature=temperature,
-                top_p=top_p,
-                stop=stop or [],
-                seed=seed,
-            )
+            out = self._llama.create_chat_completion(**_completion_args(messages, sampling))
         choice = out["choices"][0]
         usage = out.get("usage") or {}
         return Reply(
