@@ -32,11 +32,13 @@ def register(sub: Any) -> None:
         p.set_defaults(handler=run_turn, turn_kind=name)
 
 
-def _interactive_approve(request: Any, out: Any) -> Any:
-    from core.pipeline import Approval, Decision
+def _interactive_approve(assistant: Any, prepared: Any, out: Any) -> tuple[Any, Any]:
+    """Show the payload, let the person send values in clear (a new payload, shown
+    again), and return the turn they approved with the approval of its digest."""
+    from core.turn import Approval
 
-    unprotect: set[str] = set()
     while True:
+        request = prepared.request
         print("\nThis will leave your machine:", file=out)
         for m in request.messages:
             print(f"--- {m['role']} ---\n{m['content']}", file=out)
@@ -44,28 +46,30 @@ def _interactive_approve(request: Any, out: Any) -> Any:
         if request.entities:
             print("Protected values (placeholder = value):", file=out)
             for e in request.entities:
-                state = "SENT IN CLEAR" if e.placeholder in unprotect or not e.protected else "protected"
+                state = "protected" if e.protected else "SENT IN CLEAR"
                 print(f"  {e.placeholder or '(clear)'} = {e.value!r} [{e.type}, {state}]", file=out)
         if not sys.stdin.isatty():
             print("No terminal to ask for approval: not sent (use --yes to approve).", file=sys.stderr)
-            return Approval(Decision.CANCEL)
+            return prepared, Approval.cancel()
         answer = input("send / edit / cancel? ").strip().lower()
         if answer in ("s", "send", "y", "yes"):
-            return Approval.send(unprotect=sorted(unprotect))
+            return prepared, Approval.send(prepared)
         if answer in ("e", "edit"):
-            names = input("Placeholders to send in clear (space-separated; empty to protect all): ")
-            unprotect = {n.strip() for n in names.split() if n.strip()}
+            names = input("Placeholders to send in clear (space-separated; empty to keep all): ")
+            clear = [n.strip() for n in names.split() if n.strip()]
+            if clear:
+                prepared = assistant.revise(prepared, clear)
             continue
-        return Approval(Decision.CANCEL)
+        return prepared, Approval.cancel()
 
 
 def run_turn(args: argparse.Namespace) -> int:
     from app.cli import load_settings, print_table
     from app.io import read_text
     from app.vault import open_store
-    from core.engine import cloud_endpoint, make_assistant
+    from core.assembly import cloud_endpoint, make_assistant
     from core.errors import ApprovalDeclined
-    from core.pipeline import Approval, Finished, TurnKind
+    from core.turn import Approval, Finished, TurnKind
 
     text = read_text(args.file)
     settings = load_settings(args)
@@ -82,12 +86,10 @@ def run_turn(args: argparse.Namespace) -> int:
         approval = None
         if prepared.request is not None:
             if args.yes or not prepared.needs_approval:
-                approval = Approval.send()
+                approval = Approval.send(prepared)
             else:
-                approval = _interactive_approve(prepared.request, human)
+                prepared, approval = _interactive_approve(assistant, prepared, human)
         try:
-            if prepared.needs_approval and approval is not None and approval.unprotect:
-                prepared = assistant.apply_approval(prepared, approval)
             if not args.json:
                 print("\nOutbound payload (user content):\n" + (prepared.outbound or "(nothing leaves this machine)"))
                 print("\nAnswer:\n")
@@ -134,7 +136,7 @@ def _show(ev: Any) -> None:
     """Print one turn event: the cloud's answer as it streams, then what the person must know."""
     import textwrap
 
-    from core.pipeline import Notice, Token
+    from core.turn import Notice, Token
 
     if isinstance(ev, Token):
         if ev.source == "note":

@@ -49,11 +49,11 @@ from core.errors import (
     EgressBlocked,
     InputError,
     ModelLoadError,
+    PayloadChanged,
     SottovoceError,
     StoreError,
 )
 from core.proxy import (
-    ApprovalMismatch,
     ApprovalTimedOut,
     ApprovalUnavailable,
     ChatRequest,
@@ -89,7 +89,7 @@ def openai_error(exc: BaseException) -> tuple[int, dict[str, Any], dict[str, str
         status, kind, code = 403, "permission_error", "approval_required"
     elif isinstance(exc, ApprovalTimedOut):
         status, kind, code = 403, "permission_error", "approval_timeout"
-    elif isinstance(exc, ApprovalMismatch):
+    elif isinstance(exc, PayloadChanged):
         # Not 409: OpenAI clients retry 409, and each retry would ask the person again.
         status, kind, code = 403, "permission_error", "approval_mismatch"
     elif isinstance(exc, ApprovalDeclined):

@@ -6,7 +6,7 @@ of its own), timed query by query, after a warm-up, in a shuffled order:
 
 - ``direct``: the ``openai`` client straight to the cloud with the raw text
   (what an app does without Sottovoce);
-- ``pipeline``: the same text as one turn of the :class:`~core.pipeline.Assistant`
+- ``pipeline``: the same text as one turn of the :class:`~core.turn.Assistant`
   in this process (a new conversation, segment, detect, route, anonymize,
   the egress guard and its ledger, the same ``openai`` client, restore, save);
 - ``proxy``: the ``openai`` client to ``sottovoce proxy``, started as a person
@@ -226,11 +226,10 @@ def measure(
     import openai
 
     from core.analyze import Analyzer
-    from core.defaults import default_detector, default_router
-    from core.engine import make_cloud_door
-    from core.pipeline import Assistant, TurnKind, collect
+    from core.assembly import default_detector, default_router, make_cloud_door
     from core.settings import ApprovalPolicy, Integration, Settings
     from core.store import Store
+    from core.turn import Assistant, TurnKind, collect
 
     # The same settings as the proxy's (its environment above).
     settings = Settings(

@@ -1,7 +1,7 @@
 """GAMA's public space: domain auto-prompting, domain-rule knowledge enhancement, disproof.
 
 These modules run on the cloud side and see only anonymized text: every call
-goes through the egress guard (the pipeline's :class:`~core.pipeline.CloudDoor`)
+goes through the egress guard (the pipeline's :class:`~core.turn.CloudDoor`)
 and is recorded in the ledger. What is judged on the machine (the TF-IDF
 relation, the membership terms) never leaves it.
 
@@ -36,8 +36,8 @@ from core.outbound import payload_digest
 
 if TYPE_CHECKING:
     from core.box import PrivacyBox
-    from core.pipeline import CloudDoor, Message
     from core.settings import Settings
+    from core.turn import CloudDoor, Message
 
 log = logging.getLogger(__name__)
 

@@ -116,8 +116,8 @@ def run_config(
     name: str, items: list[Item], stub: StubCloud, local: Any, workdir: Path
 ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """Every item through the pipeline with the settings of ``CONFIGS[name]``."""
-    from core.engine import make_assistant
-    from core.pipeline import collect
+    from core.assembly import make_assistant
+    from core.turn import collect
 
     settings = Settings(
         approval_policy=ApprovalPolicy.NEVER,
@@ -253,7 +253,7 @@ def calibrate(pairs: list[tuple[str, str]], guard: AnswerGuard) -> dict[str, Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.engine import make_local
+    from core.assembly import make_local
     from core.router.encoder import SentenceEncoder
 
     out = Path(args.out)

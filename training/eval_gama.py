@@ -1,6 +1,6 @@
 """``sottovoce eval gama`` and ``sottovoce eval privacylens``.
 
-Both run the product's own turn pipeline (:class:`core.pipeline.Assistant`):
+Both run the product's own turn pipeline (:class:`core.turn.Assistant`):
 the task is segmented, detected, anonymized through the privacy box, sent
 through the egress guard (and so recorded in the ledger) to any
 OpenAI-compatible endpoint, and the answer restored on the machine.
@@ -35,9 +35,9 @@ from typing import Any
 
 from core.analyze import Route
 from core.errors import EgressBlocked
-from core.pipeline import Assistant, TurnKind, collect
 from core.settings import ApprovalPolicy, Integration, Settings
 from core.store import Store
+from core.turn import Assistant, Choices, TurnKind, collect
 from training.metrics import unit_leaked
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def read_jsonl(path: Path, limit: int | None) -> list[dict[str, Any]]:
 @contextmanager
 def assistant_for(args: argparse.Namespace, out: Path, **settings: Any) -> Iterator[tuple[Assistant, dict[str, str]]]:
     """An Assistant with its own throw-away store under ``out``, pointed at the cloud given."""
-    from core.engine import cloud_endpoint, make_assistant
+    from core.assembly import cloud_endpoint, make_assistant
 
     with cloud_endpoint(args.demo_cloud, args.cloud_url, args.cloud_model) as (base_url, model):
         s = Settings(
@@ -134,11 +134,10 @@ def run_gama(args: argparse.Namespace) -> int:
                 prompt = tcw_prompt(item) if args.task == "tcw" else item["inputs"]
                 conv = assistant.new_conversation(f"{args.task}-{name}")
                 # Every sentence goes to the cloud (anonymized): this measures the public space.
-                n = len(assistant.analyzer.segmenter.segment(prompt))
+                sentences = assistant.analyzer.segmenter.segment(prompt)
+                remote = Choices(routes=dict.fromkeys((s.text for s in sentences), Route.REMOTE))
                 try:
-                    result = collect(
-                        assistant.run(prompt, conv, overrides=dict.fromkeys(range(n), Route.REMOTE))
-                    )
+                    result = collect(assistant.run(prompt, conv, choices=remote))
                 except EgressBlocked:
                     # The guard refused: nothing left, the item scores 0 and is counted.
                     blocked += 1

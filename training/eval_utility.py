@@ -61,8 +61,8 @@ def load_items(path: str | Path) -> list[dict[str, Any]]:
 
 def _assistant(settings: Any, store: Any) -> Any:
     from core.analyze import Analyzer
-    from core.defaults import default_detector, default_router
-    from core.pipeline import Assistant
+    from core.assembly import default_detector, default_router
+    from core.turn import Assistant
 
     analyzer = Analyzer(detector=default_detector(settings), router=default_router(settings))
     return Assistant(settings, store, cloud=None, local=None, analyzer=analyzer)

@@ -12,7 +12,7 @@ here, without HTTP, so it can be tested on its own:
 * :mod:`core.proxy.approvals`: handing a request that needs approval to the
   window, and waiting for the person's answer;
 * :mod:`core.proxy.service`: one request as a turn of the
-  :class:`~core.pipeline.Assistant` (prepare, approval bound to the exact
+  :class:`~core.turn.Assistant` (prepare, approval bound to the exact
   payload, execute), yielding the restored answer;
 * :mod:`core.proxy.token`: the bearer token clients authenticate with.
 """
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from core.proxy.approvals import (
     ApprovalBroker,
-    ApprovalMismatch,
     ApprovalTimedOut,
     ApprovalUnavailable,
     PendingApproval,
@@ -33,7 +32,6 @@ from core.proxy.token import TOKEN_ENV, proxy_token
 __all__ = [
     "TOKEN_ENV",
     "ApprovalBroker",
-    "ApprovalMismatch",
     "ApprovalTimedOut",
     "ApprovalUnavailable",
     "ChatRequest",

@@ -9,25 +9,24 @@ approver attached the request cannot be approved: it fails at once with
 :class:`ApprovalUnavailable`. A request waits at most the settings' timeout,
 and is withdrawn (the window closes its view) when the client goes away.
 
-The approval binds bytes: the approver passes the messages it showed last,
-their digest is kept, and the service refuses to send a payload whose digest
-differs (:class:`ApprovalMismatch`).
+The approval binds bytes: the approver resolves with the prepared turn it
+showed last (the one the person's toggles made, through :meth:`PendingApproval.revise`)
+and an :class:`~core.turn.Approval` of that turn's digest; the turn and the
+egress guard refuse to send a payload whose digest differs
+(:class:`~core.errors.PayloadChanged`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from core.errors import ApprovalDeclined, Cancelled, SottovoceError
-from core.pipeline import Approval, ApprovalRequest, Decision, PreparedTurn
+from core.turn import Approval, ApprovalRequest, Decision, PreparedTurn
 
 log = logging.getLogger(__name__)
 
@@ -54,40 +53,23 @@ class ApprovalTimedOut(SottovoceError):
         )
 
 
-class ApprovalMismatch(SottovoceError):
-    """What would be sent is not what the person approved; nothing was sent."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "Not sent: the request that would leave differs from the one that was approved.",
-            hint="send the request again and approve it",
-        )
-
-
-def payload_digest(messages: Sequence[Mapping[str, Any]]) -> str:
-    """The digest of a payload's messages (role and content, in order): what an approval binds."""
-    canon = [{"role": str(m.get("role", "")), "content": m.get("content", "")} for m in messages]
-    data = json.dumps(canon, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 @dataclass(eq=False)
 class PendingApproval:
     """One proxied request waiting for the person.
 
-    ``prepared`` is the turn the window shows; :meth:`apply_approval` rebuilds
+    ``prepared`` is the turn the window shows first; :meth:`revise` rebuilds
     it with values the person chose to send in clear (so the object can stand
     in for the assistant in the approval view's preview).
     """
 
     client: str
     prepared: PreparedTurn
-    reprepare: Callable[[PreparedTurn, Approval], PreparedTurn] = field(repr=False)
+    reviser: Callable[[PreparedTurn, Iterable[str]], PreparedTurn] = field(repr=False)
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     created: float = field(default_factory=time.monotonic)
     approval: Approval | None = None
-    #: Digest of the messages the approver showed last (None: the prepared payload).
-    shown_digest: str | None = None
+    #: The turn the person approved (the one shown last); None until resolved.
+    approved: PreparedTurn | None = None
     withdrawn: bool = False
     _done: threading.Event = field(default_factory=threading.Event, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -98,19 +80,18 @@ class PendingApproval:
         assert self.prepared.request is not None
         return self.prepared.request
 
-    def apply_approval(self, prepared: PreparedTurn, approval: Approval) -> PreparedTurn:
-        """The payload with the approval's per-value choices applied (for the preview)."""
-        return self.reprepare(prepared, approval)
+    def revise(self, prepared: PreparedTurn, send_in_clear: Iterable[str]) -> PreparedTurn:
+        """The payload with values sent in clear (for the preview; see ``Assistant.revise``)."""
+        return self.reviser(prepared, send_in_clear)
 
-    def resolve(
-        self, approval: Approval, shown: Sequence[Mapping[str, Any]] | None = None
-    ) -> bool:
-        """The person's answer; ``shown`` is the payload they saw last. False if withdrawn."""
+    def resolve(self, approval: Approval, shown: PreparedTurn | None = None) -> bool:
+        """The person's answer about ``shown``, the turn they saw last (None: the
+        first one). False if the request was withdrawn or already answered."""
         with self._lock:
             if self.withdrawn or self._done.is_set():
                 return False
             self.approval = approval
-            self.shown_digest = payload_digest(shown) if shown is not None else None
+            self.approved = shown if shown is not None else self.prepared
             self._done.set()
         return True
 

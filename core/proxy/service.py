@@ -1,4 +1,4 @@
-"""One proxied request as a turn of the :class:`~core.pipeline.Assistant`.
+"""One proxied request as a turn of the :class:`~core.turn.Assistant`.
 
 :meth:`ProxyService.run` finds the request's conversation
 (:mod:`core.proxy.sessions`), prepares the turn exactly as the window does
@@ -32,28 +32,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import Cancelled, EgressBlocked, SottovoceError
-from core.pipeline import (
+from core.errors import Cancelled, EgressBlocked, PayloadChanged, SottovoceError
+from core.proxy.approvals import ApprovalBroker, ApprovalUnavailable, PendingApproval
+from core.proxy.protocol import ChatRequest, ProxyMessage
+from core.proxy.sessions import ConversationIndex, KnownState, chain, step_digest
+from core.store import Store
+from core.turn import (
     Approval,
     Assistant,
     CloudDoor,
-    Decision,
     Finished,
     Message,
     PreparedTurn,
     Token,
     TurnKind,
 )
-from core.proxy.approvals import (
-    ApprovalBroker,
-    ApprovalMismatch,
-    ApprovalUnavailable,
-    PendingApproval,
-    payload_digest,
-)
-from core.proxy.protocol import ChatRequest, ProxyMessage
-from core.proxy.sessions import ConversationIndex, KnownState, chain, step_digest
-from core.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +65,11 @@ class ProxyResult:
 
 
 class ProxyDoor:
-    """The egress guard for one proxied turn: sends only the approved payload, once.
+    """The egress guard for one proxied turn: sends one approved payload, once.
 
     It is what the turn's :class:`Assistant` sees as its cloud door; the
-    guard behind it still scans, records and sends.
+    guard behind it checks the payload against the approved digest, scans,
+    records and sends.
     """
 
     def __init__(self, inner: CloudDoor, purpose: str) -> None:
@@ -83,14 +77,9 @@ class ProxyDoor:
         self.purpose = purpose
         self.endpoint = inner.endpoint
         self.model = inner.model
-        self._expected: str | None = None
+        self._used = False
         self._opened: list[Any] = []
         self._lock = threading.Lock()
-
-    def expect(self, messages: Sequence[Message]) -> None:
-        """The payload that may leave (approved, or waved through by the policy)."""
-        with self._lock:
-            self._expected = payload_digest(messages)
 
     def stream(
         self,
@@ -103,13 +92,14 @@ class ProxyDoor:
         cancel: threading.Event | None = None,
         max_tokens: int | None = None,
         trusted: Sequence[str] = (),
+        approved: str | None = None,
     ) -> Iterator[str]:
-        """Send ``messages`` through the guard if they are the approved payload; else raise."""
+        """Send ``messages`` through the guard, once, bound to the ``approved`` digest."""
         with self._lock:
-            expected, self._expected = self._expected, None
-        if expected is None or payload_digest(messages) != expected:
+            used, self._used = self._used, True
+        if used or approved is None:
             log.warning("proxy: a payload that was not approved was refused")
-            raise ApprovalMismatch()
+            raise PayloadChanged()
         stream = self.inner.stream(
             messages,
             box=box,
@@ -119,6 +109,7 @@ class ProxyDoor:
             cancel=cancel,
             max_tokens=max_tokens,
             trusted=trusted,
+            approved=approved,
         )
         self._opened.append(stream)
         return stream
@@ -237,8 +228,6 @@ class ProxyService:
                 raise Cancelled()
             prepared = assistant.prepare(request.text, conv, TurnKind.CHAT)
             prepared, approval = self._approve(assistant, prepared, client, cancel)
-            if door is not None and prepared.request is not None:
-                door.expect(prepared.messages)
             pieces: list[str] = []
             merged: str | None = None
             result = None
@@ -278,21 +267,18 @@ class ProxyService:
         if prepared.request is None:
             return prepared, None  # nothing leaves: no approval needed
         if not prepared.needs_approval:
-            return prepared, Approval.send()
+            return prepared, Approval.send(prepared)
         policy = str(assistant.settings.approval_policy)
         if self.approvals is None:
             raise ApprovalUnavailable(policy)
-        pending = PendingApproval(client, prepared, reprepare=assistant.apply_approval)
+        pending = PendingApproval(client, prepared, reviser=assistant.revise)
         timeout = float(
             getattr(assistant.settings, "proxy_approval_timeout_s", DEFAULT_APPROVAL_TIMEOUT_S)
         )
         approval = self.approvals.ask(pending, policy=policy, timeout=timeout, cancel=cancel)
-        final = assistant.apply_approval(prepared, approval) if approval.unprotect else prepared
-        # What the person saw last is what may leave, byte for byte.
-        if pending.shown_digest is not None and payload_digest(final.messages) != pending.shown_digest:
-            raise ApprovalMismatch()
-        # The per-value choices are already folded into ``final``.
-        return final, Approval(Decision.SEND, frozenset(), approval.always_in_conversation)
+        # The turn the person saw last is what may leave, byte for byte: the
+        # approval carries its digest, and execute and the guard check it.
+        return pending.approved or prepared, approval
 
     # --- conversations ----------------------------------------------------------
 

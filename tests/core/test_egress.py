@@ -486,7 +486,7 @@ def test_the_one_call_complete_returns_the_answer() -> None:
 
 
 def test_the_guard_is_the_pipelines_cloud_door() -> None:
-    from core.pipeline import CloudDoor
+    from core.turn import CloudDoor
 
     guard: CloudDoor = EgressGuard(FakeClient())  # checked by mypy as well
     assert callable(guard.stream)

@@ -30,9 +30,9 @@ from core.integrate import (
 )
 from core.llm.gguf_file import read_gguf
 from core.llm.local import Capability, capability_of, embedded_model_path, parse_size_label
-from core.pipeline import Approval, Assistant, Token, collect
 from core.settings import Integration, NoteMode, Settings
 from core.store import Store
+from core.turn import Approval, Assistant, Choices, Token, collect
 
 CLOUD = (
     "For a 7-year-old like Lucy Whitfield, a fever of 39.2 °C is common with infections and "
@@ -231,8 +231,10 @@ def run_turn(store: Store, segmenter: Any, local: FakeLocal, answer: str, **sett
     )
     a.integrator.encoder = SentenceEncoder()
     conv = a.new_conversation("t")
-    prepared = a.prepare(TEXT, conv, overrides={0: Route.LOCAL, 1: Route.REMOTE})
-    events = list(a.execute(prepared, Approval.send()))
+    plans = analyzer.analyze(TEXT).plans
+    routes = {plans[0].sentence.text: Route.LOCAL, plans[1].sentence.text: Route.REMOTE}
+    prepared = a.prepare(TEXT, conv, choices=Choices(routes=routes))
+    events = list(a.execute(prepared, Approval.send(prepared)))
     return events, collect(iter(events))
 
 

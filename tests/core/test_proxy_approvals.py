@@ -9,19 +9,19 @@ from typing import Any
 import pytest
 
 from core.errors import ApprovalDeclined, Cancelled
-from core.pipeline import Approval, Decision
+from core.outbound import payload_digest
 from core.proxy import (
     ApprovalBroker,
     ApprovalTimedOut,
     ApprovalUnavailable,
     PendingApproval,
 )
-from core.proxy.approvals import payload_digest
+from core.turn import Approval, Decision
 
 
 def pending() -> PendingApproval:
     # The broker never looks inside the prepared turn; the service and the window do.
-    return PendingApproval("app", prepared=object(), reprepare=lambda p, a: p)  # type: ignore[arg-type]
+    return PendingApproval("app", prepared=object(), reviser=lambda p, a: p)  # type: ignore[arg-type]
 
 
 def test_without_an_approver_a_request_fails_at_once() -> None:
@@ -60,7 +60,7 @@ def test_a_request_nobody_answers_times_out_and_is_withdrawn() -> None:
         broker.ask(p, policy="always", timeout=0.2)
     assert 0.2 <= time.monotonic() - t0 < 2
     assert withdrawn == [p.id] and p.withdrawn
-    assert not p.resolve(Approval.send())  # a late answer changes nothing
+    assert not p.resolve(Approval(Decision.SEND))  # a late answer changes nothing
 
 
 def test_a_client_that_leaves_withdraws_its_request() -> None:
@@ -89,5 +89,13 @@ def test_the_digest_binds_roles_contents_and_order() -> None:
     assert payload_digest(a) == payload_digest([dict(m) for m in a])
     assert payload_digest(a) != payload_digest([a[0], {"role": "user", "content": "Anna hi"}])
     assert payload_digest(a) != payload_digest(list(reversed(a)))
+    assert payload_digest(a) != payload_digest([{"role": "user", "content": "s"}, a[1]])
+
+
+def test_the_turn_shown_last_is_the_one_approved() -> None:
     p = pending()
-    assert p.resolve(Approval.send(), shown=a) and p.shown_digest == payload_digest(a)
+    shown = object()
+    assert p.resolve(Approval(Decision.SEND, "d"), shown) and p.approved is shown  # type: ignore[arg-type]
+    assert not p.resolve(Approval(Decision.SEND, "e"))  # one answer per request
+    q = pending()
+    assert q.resolve(Approval(Decision.SEND, "d")) and q.approved is q.prepared

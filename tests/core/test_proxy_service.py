@@ -17,11 +17,10 @@ import pytest
 from core.analyze import Analyzer
 from core.detect.base import Detector
 from core.detect.rules import RulesView
-from core.errors import ApprovalDeclined, Cancelled
-from core.pipeline import Approval, Assistant, Decision
+from core.errors import ApprovalDeclined, Cancelled, PayloadChanged
+from core.outbound import payload_digest
 from core.proxy import (
     ApprovalBroker,
-    ApprovalMismatch,
     ApprovalUnavailable,
     ChatRequest,
     PendingApproval,
@@ -32,6 +31,7 @@ from core.proxy.service import ProxyDoor
 from core.router.base import RouteInput
 from core.settings import ApprovalPolicy, Integration, Settings
 from core.store import Store
+from core.turn import Approval, Assistant, Decision
 
 PHONE = "215-555-4078"
 EMAIL = "anna.k@example.org"
@@ -246,7 +246,7 @@ def window(broker: ApprovalBroker, answer: Any) -> list[PendingApproval]:
 
 def test_the_window_approves_what_it_showed(store: Store, analyzer: Analyzer, door: FakeDoor) -> None:
     broker = ApprovalBroker()
-    seen = window(broker, lambda p: p.resolve(Approval.send(), shown=p.request.messages))
+    seen = window(broker, lambda p: p.resolve(Approval.send(p.prepared)))
     service = ProxyService(make(store, analyzer, door, approval_policy=ApprovalPolicy.ALWAYS), approvals=broker)
     r = run(service, request(("user", f"Call {PHONE}.")), client="Open WebUI")
     assert [p.client for p in seen] == ["Open WebUI"]
@@ -260,10 +260,8 @@ def test_a_value_sent_in_clear_is_what_the_preview_showed(
     broker = ApprovalBroker()
 
     def untick(p: PendingApproval) -> None:
-        approval = Approval.send(unprotect=["[PHONE_1]"])
-        shown = p.apply_approval(p.prepared, approval)  # the view's preview
-        assert shown.request is not None
-        p.resolve(approval, shown=shown.request.messages)
+        shown = p.revise(p.prepared, ["[PHONE_1]"])  # the view's preview
+        p.resolve(Approval.send(shown), shown)
 
     window(broker, untick)
     service = ProxyService(make(store, analyzer, door, approval_policy=ApprovalPolicy.ALWAYS), approvals=broker)
@@ -276,9 +274,15 @@ def test_a_payload_other_than_the_one_shown_is_never_sent(
     store: Store, analyzer: Analyzer, door: FakeDoor
 ) -> None:
     broker = ApprovalBroker()
-    window(broker, lambda p: p.resolve(Approval.send(), shown=[{"role": "user", "content": "other"}]))
+
+    def approve_one_execute_another(p: PendingApproval) -> None:
+        # The person approved the first payload; the turn handed back is the
+        # revised one (the number in clear), which they never approved.
+        p.resolve(Approval.send(p.prepared), p.revise(p.prepared, ["[PHONE_1]"]))
+
+    window(broker, approve_one_execute_another)
     service = ProxyService(make(store, analyzer, door, approval_policy=ApprovalPolicy.ALWAYS), approvals=broker)
-    with pytest.raises(ApprovalMismatch):
+    with pytest.raises(PayloadChanged):
         run(service, request(("user", f"Call {PHONE}.")))
     assert door.received == []
 
@@ -311,24 +315,21 @@ def test_always_approve_in_the_conversation_carries_to_the_next_turn(
     store: Store, analyzer: Analyzer, door: FakeDoor
 ) -> None:
     broker = ApprovalBroker()
-    seen = window(broker, lambda p: p.resolve(Approval.send(always=True), shown=p.request.messages))
+    seen = window(broker, lambda p: p.resolve(Approval.send(p.prepared, always=True)))
     service = ProxyService(make(store, analyzer, door, approval_policy=ApprovalPolicy.ALWAYS), approvals=broker)
     first = run(service, request(("user", f"Call {PHONE}.")))
     run(service, request(("user", f"Call {PHONE}."), ("assistant", first.answer), ("user", "Thanks")))
     assert len(seen) == 1 and len(door.received) == 2
 
 
-def test_the_door_sends_only_the_expected_payload_once() -> None:
+def test_the_door_sends_one_approved_payload_once() -> None:
     inner = FakeDoor()
-    door = ProxyDoor(inner, "proxy: x")
     msgs = [{"role": "user", "content": "[PHONE_1]"}]
-    with pytest.raises(ApprovalMismatch):
-        door.stream(msgs, box=None, conversation_id=1, purpose="chat")
-    door.expect(msgs)
-    with pytest.raises(ApprovalMismatch):
-        door.stream([{"role": "user", "content": "changed"}], box=None, conversation_id=1, purpose="chat")
-    door.expect(msgs)
-    assert "".join(door.stream(msgs, box=None, conversation_id=1, purpose="chat"))
-    with pytest.raises(ApprovalMismatch):  # one approval, one send
-        door.stream(msgs, box=None, conversation_id=1, purpose="chat")
-    assert inner.purposes == ["proxy: x"]
+    with pytest.raises(PayloadChanged):  # nothing approved
+        ProxyDoor(inner, "proxy: x").stream(msgs, box=None, conversation_id=1, purpose="chat")
+    door = ProxyDoor(inner, "proxy: x")
+    approved = payload_digest(msgs)
+    assert "".join(door.stream(msgs, box=None, conversation_id=1, purpose="chat", approved=approved))
+    with pytest.raises(PayloadChanged):  # one approval, one send
+        door.stream(msgs, box=None, conversation_id=1, purpose="chat", approved=approved)
+    assert inner.purposes == ["proxy: x"] and len(inner.received) == 1

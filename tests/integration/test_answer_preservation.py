@@ -99,15 +99,16 @@ def test_the_embedded_model_forced_to_merge_never_makes_the_answer_worse(
     """Below the threshold it never merges; with the threshold at 0 it tries, and the
     guard shows either a merge that keeps the answer or the cloud's answer itself."""
     from core.analyze import Route
-    from core.engine import make_assistant
-    from core.pipeline import Approval, collect
+    from core.assembly import make_assistant
+    from core.turn import Approval, Choices, collect
 
     settings = Settings(cloud_base_url=stub.base_url, cloud_model=stub.model, capable_model_b=0.0)
     assistant = make_assistant(settings, store)
     try:
         conv = assistant.new_conversation("fever")
-        prepared = assistant.prepare(MESSAGE, conv, overrides={1: Route.LOCAL})
-        result = collect(assistant.execute(prepared, Approval.send()))
+        second = assistant.analyzer.analyze(MESSAGE).plans[1].sentence.text
+        prepared = assistant.prepare(MESSAGE, conv, choices=Choices(routes={second: Route.LOCAL}))
+        result = collect(assistant.execute(prepared, Approval.send(prepared)))
     finally:
         assistant.local.close()
     outcome = result.integration
@@ -125,17 +126,14 @@ def test_the_embedded_model_forced_to_merge_never_makes_the_answer_worse(
 def test_the_window_shows_the_cloud_answer_intact_with_default_settings(
     qtbot: Any, stub: StubCloud, store: Any
 ) -> None:
-    from app.window import local_factory, make_cloud_factory
+    from app.window import make_parts
     from tests.gui.conftest import on_dialog, wait_analysis
     from ui.approval import ApprovalDialog
     from ui.engine import Engine
     from ui.main_window import MainWindow
 
     settings = Settings(cloud_base_url=stub.base_url, cloud_model=stub.model)
-    engine = Engine(
-        settings, store, cloud_factory=make_cloud_factory(), local_factory=local_factory,
-        save_settings=False,
-    )
+    engine = Engine(settings, store, make_parts(), save_settings=False)
     window = MainWindow(engine, load_models=False)
     qtbot.addWidget(window)
     window.show()

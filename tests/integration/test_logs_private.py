@@ -1,6 +1,6 @@
 """No private text in logs: whole turns with every logger at DEBUG.
 
-Full turns run through the real :class:`~core.pipeline.Assistant` (detector,
+Full turns run through the real :class:`~core.turn.Assistant` (detector,
 router, privacy box, egress guard, the real ``openai`` client, the loopback
 cloud behind the recording proxy, the SQLCipher store and the embedded local
 model): a chat turn with sentences kept on the machine and a local merge, a
@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 
 from core.analyze import Route
-from core.engine import make_assistant
+from core.assembly import make_assistant
 from core.errors import CloudError, EgressBlocked
-from core.pipeline import Approval, Assistant, TurnKind, collect
 from core.settings import Integration, NoteMode, Settings
 from core.store import Store
+from core.turn import Approval, Assistant, Choices, PreparedTurn, TurnKind, collect
 from tests.integration.recording_proxy import Fault, RecordingProxy
 
 CHAT = (
@@ -113,12 +113,13 @@ def _settings(demo_cloud: str, **over: Any) -> Settings:
     )
 
 
-def _all_remote(assistant: Assistant, text: str) -> dict[int, Route]:
-    return dict.fromkeys(range(len(assistant.analyzer.segmenter.segment(text))), Route.REMOTE)
+def _all_remote(assistant: Assistant, text: str) -> Choices:
+    sentences = assistant.analyzer.segmenter.segment(text)
+    return Choices(routes=dict.fromkeys((s.text for s in sentences), Route.REMOTE))
 
 
-def _send(_req: object) -> Approval:
-    return Approval.send()
+def _send(p: PreparedTurn) -> tuple[PreparedTurn, Approval]:
+    return p, Approval.send(p)
 
 
 def _box_values(store: Store) -> set[str]:
@@ -157,10 +158,10 @@ def test_full_turns_at_debug_log_no_private_value(
     remote = make_assistant(
         _settings(demo_cloud, chat_integration=Integration.PASS_THROUGH), store, local=False
     )
-    collect(remote.run(FOLLOW, chat, approve=_send, overrides=_all_remote(remote, FOLLOW)))
+    collect(remote.run(FOLLOW, chat, approve=_send, choices=_all_remote(remote, FOLLOW)))
     # A draft.
     draft = remote.new_conversation("heating", TurnKind.DRAFT)
-    collect(remote.run(DRAFT, draft, TurnKind.DRAFT, approve=_send, overrides=_all_remote(remote, DRAFT)))
+    collect(remote.run(DRAFT, draft, TurnKind.DRAFT, approve=_send, choices=_all_remote(remote, DRAFT)))
     # GAMA's public space: domains, domain rules, disproof.
     gama = make_assistant(
         _settings(
@@ -176,17 +177,17 @@ def test_full_turns_at_debug_log_no_private_value(
         local=False,
     )
     offsite = gama.new_conversation("offsite")
-    collect(gama.run(GAMA, offsite, approve=_send, overrides=_all_remote(gama, GAMA)))
+    collect(gama.run(GAMA, offsite, approve=_send, choices=_all_remote(gama, GAMA)))
     # A cloud error in the middle of a turn.
     recorder.inject(Fault("status", status=500))
     with pytest.raises(CloudError):
-        collect(remote.run(FOLLOW, chat, approve=_send, overrides=_all_remote(remote, FOLLOW)))
+        collect(remote.run(FOLLOW, chat, approve=_send, choices=_all_remote(remote, FOLLOW)))
     # A turn the guard blocks: a box value spelt out, which the detector does
     # not see as a name (so the pipeline sends it) and the guard does.
     sent_before = len(recorder.chat_requests)
     blocked = "Please tell L-U-C-Y W-H-I-T-F-I-E-L-D that the results are in."
     with pytest.raises(EgressBlocked):
-        collect(remote.run(blocked, chat, approve=_send, overrides=_all_remote(remote, blocked)))
+        collect(remote.run(blocked, chat, approve=_send, choices=_all_remote(remote, blocked)))
     assert len(recorder.chat_requests) == sent_before
 
     out, err = capfd.readouterr()

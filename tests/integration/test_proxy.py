@@ -21,13 +21,12 @@ import pytest
 
 from app.proxy_server import ProxyApp, ProxyServer, check_bind
 from core.analyze import Analyzer
-from core.defaults import default_detector, default_router
-from core.engine import make_cloud_door
+from core.assembly import default_detector, default_router, make_cloud_door
 from core.errors import InputError
-from core.pipeline import Assistant
 from core.proxy import ProxyService
 from core.settings import ApprovalPolicy, Integration, Settings
 from core.store import Store
+from core.turn import Assistant
 from tests.integration.echo_cloud import EchoCloud
 from tests.integration.recording_proxy import Fault, RecordingProxy
 

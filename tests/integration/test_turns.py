@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from core.analyze import Route
-from core.engine import make_assistant
+from core.assembly import make_assistant
 from core.errors import ApprovalDeclined, CloudError
-from core.pipeline import Approval, Assistant, Decision, TurnKind, collect
 from core.settings import Integration, Settings
 from core.store import Store
+from core.turn import Approval, Assistant, Choices, PreparedTurn, TurnKind, collect
 from tests.integration.recording_proxy import Fault, RecordingProxy
 
 CHAT = (
@@ -43,17 +43,18 @@ def assistant(store: Store, demo_cloud: str) -> Assistant:
     return make_assistant(settings, store, local=False)
 
 
-def all_remote(assistant: Assistant, text: str) -> dict[int, Route]:
-    return dict.fromkeys(range(len(assistant.analyzer.segmenter.segment(text))), Route.REMOTE)
+def all_remote(assistant: Assistant, text: str) -> Choices:
+    sentences = assistant.analyzer.segmenter.segment(text)
+    return Choices(routes=dict.fromkeys((s.text for s in sentences), Route.REMOTE))
 
 
-def send(req: object) -> Approval:
-    return Approval.send()
+def send(p: PreparedTurn) -> tuple[PreparedTurn, Approval]:
+    return p, Approval.send(p)
 
 
 def test_chat_turn_end_to_end(assistant: Assistant, recorder: RecordingProxy, store: Store) -> None:
     conv = assistant.new_conversation("fever")
-    r = collect(assistant.run(CHAT, conv, approve=send, overrides=all_remote(assistant, CHAT)))
+    r = collect(assistant.run(CHAT, conv, approve=send, choices=all_remote(assistant, CHAT)))
     received = recorder.received_text()
     assert len(recorder.chat_requests) == 1
     for v in VALUES:
@@ -68,9 +69,9 @@ def test_two_turns_second_request_holds_no_restored_value(
     assistant: Assistant, recorder: RecordingProxy
 ) -> None:
     conv = assistant.new_conversation("two turns")
-    first = collect(assistant.run(CHAT, conv, approve=send, overrides=all_remote(assistant, CHAT)))
+    first = collect(assistant.run(CHAT, conv, approve=send, choices=all_remote(assistant, CHAT)))
     follow = "Should Lucy Whitfield see Dr. Anand Krishnan again tomorrow?"
-    collect(assistant.run(follow, conv, approve=send, overrides=all_remote(assistant, follow)))
+    collect(assistant.run(follow, conv, approve=send, choices=all_remote(assistant, follow)))
     second = recorder.chat_requests[1].strings()
     text = "\n".join(second).lower()
     for v in VALUES:
@@ -82,7 +83,7 @@ def test_two_turns_second_request_holds_no_restored_value(
 
 def test_email_draft_end_to_end(assistant: Assistant, recorder: RecordingProxy) -> None:
     conv = assistant.new_conversation("heating", TurnKind.DRAFT)
-    r = collect(assistant.run(DRAFT, conv, TurnKind.DRAFT, approve=send, overrides=all_remote(assistant, DRAFT)))
+    r = collect(assistant.run(DRAFT, conv, TurnKind.DRAFT, approve=send, choices=all_remote(assistant, DRAFT)))
     received = recorder.received_text().lower()
     for v in VALUES:
         assert v.lower() not in received
@@ -96,7 +97,7 @@ def test_cancel_at_approval_sends_nothing(assistant: Assistant, recorder: Record
     conv = assistant.new_conversation("cancel")
     with pytest.raises(ApprovalDeclined):
         collect(
-            assistant.run(CHAT, conv, approve=lambda req: Approval(Decision.CANCEL), overrides=all_remote(assistant, CHAT))
+            assistant.run(CHAT, conv, approve=lambda p: (p, Approval.cancel()), choices=all_remote(assistant, CHAT))
         )
     assert recorder.chat_requests == [] and store.ledger() == [] and store.messages(conv) == []
 
@@ -106,14 +107,14 @@ def test_cloud_failure_mid_turn_keeps_draft_and_box(
     assistant: Assistant, recorder: RecordingProxy, store: Store, fault: Fault
 ) -> None:
     conv = assistant.new_conversation("failure")
-    collect(assistant.run(CHAT, conv, approve=send, overrides=all_remote(assistant, CHAT)))
+    collect(assistant.run(CHAT, conv, approve=send, choices=all_remote(assistant, CHAT)))
     box_before = store.load_box(conv)
     messages_before = store.messages(conv)
     recorder.clear()
     recorder.inject(fault)
     follow = "Is ibuprofen fine for Lucy Whitfield tonight?"
     with pytest.raises(CloudError):
-        collect(assistant.run(follow, conv, approve=send, overrides=all_remote(assistant, follow)))
+        collect(assistant.run(follow, conv, approve=send, choices=all_remote(assistant, follow)))
     assert store.load_box(conv) == box_before
     assert store.messages(conv) == messages_before
     assert len(recorder.chat_requests) == 1  # never resent without a new approval

@@ -6,12 +6,16 @@ the local model integrates (or passes the answer through) -> store``.
 
 The work is split in two so a window can show the approval on its own thread:
 
-* :meth:`Assistant.prepare` analyzes the text and builds the exact payload that
-  would leave, with an :class:`ApprovalRequest`; nothing is sent and nothing is
-  stored.
-* :meth:`Assistant.execute` takes the person's :class:`Approval` and runs the
-  rest as a generator of :class:`TurnEvent` objects; each yielded token is a
-  point where a cancel takes effect.
+* :meth:`Assistant.prepare` analyzes the text, applies the person's
+  :class:`~core.turn.Choices` once, and builds the exact payload that would
+  leave, with an :class:`~core.turn.ApprovalRequest` and the payload's digest;
+  nothing is sent and nothing is stored. :meth:`Assistant.revise` makes a new
+  prepared turn from the approval view's toggles.
+* :meth:`Assistant.execute` takes the person's :class:`~core.turn.Approval`,
+  which binds the digest of the payload they saw, and runs the rest as a
+  generator of :class:`~core.turn.TurnEvent` objects; each yielded token is a
+  point where a cancel takes effect. The egress guard checks the digest again
+  on the bytes it sends.
 
 :meth:`Assistant.run` joins them with an approval callback for the command line.
 
@@ -26,23 +30,30 @@ from __future__ import annotations
 import copy
 import logging
 import threading
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
 from core import prompts
-from core.analyze import Analysis, Analyzer, Route
+from core.analyze import Analysis, Analyzer
 from core.box import PrivacyBox
-from core.errors import ApprovalDeclined, Cancelled, SottovoceError
+from core.errors import ApprovalDeclined, Cancelled, PayloadChanged, SottovoceError
 from core.integrate import Integrator, Mode, Notice, Outcome, kept_sentences
+from core.outbound import payload_digest
 from core.outbound.compose import outbound_of
-from core.settings import ApprovalPolicy, Integration, Settings
+from core.settings import Integration, Settings
 from core.store import Store
+from core.turn.approval import Approval, ApprovalEntity, ApprovalRequest, Approvals, Decision
+from core.turn.choices import Choices
+from core.turn.events import Finished, Stage, Token, TurnEvent, TurnResult
 
 log = logging.getLogger(__name__)
 
 Message = dict[str, str]
+
+
+ApproveCallback = Callable[["PreparedTurn"], tuple["PreparedTurn", Approval]]
 
 
 class TurnKind(StrEnum):
@@ -70,11 +81,13 @@ class CloudDoor(Protocol):
         cancel: threading.Event | None = None,
         max_tokens: int | None = None,
         trusted: Sequence[str] = (),
+        approved: str | None = None,
     ) -> Iterator[str]:
         """Check the payload, record it in the ledger, stream the answer's text.
 
-        ``trusted`` are instruction texts the app wrote itself, which the
-        detector need not re-read (box values are still looked for in them).
+        ``trusted`` are texts already checked and sent, which the detector
+        need not re-read (box values are still looked for in them);
+        ``approved`` is the digest the payload must have.
         """
         ...
 
@@ -91,104 +104,6 @@ class LocalChat(Protocol):
     ) -> Iterator[str]: ...
 
 
-# --- approval -------------------------------------------------------------------
-
-
-@dataclass
-class ApprovalEntity:
-    """One private value the payload mentions, with the person's toggle."""
-
-    placeholder: str
-    type: str
-    value: str  # shown only on this machine, in the approval view
-    protected: bool = True
-    reason: str = ""  # why it is sent in clear (the type policy's or the person's choice)
-
-
-@dataclass
-class ApprovalRequest:
-    """What would leave the machine, exactly, for the person to approve."""
-
-    endpoint: str
-    model: str
-    messages: list[Message]
-    entities: list[ApprovalEntity]
-    withheld_sentences: int
-    remote_sentences: int
-
-    @property
-    def user_content(self) -> str:
-        return self.messages[-1]["content"] if self.messages else ""
-
-
-class Decision(StrEnum):
-    SEND = "send"
-    EDIT = "edit"
-    CANCEL = "cancel"
-
-
-@dataclass
-class Approval:
-    """The person's answer to an :class:`ApprovalRequest`."""
-
-    decision: Decision
-    #: Placeholders the person chose to send in clear (consent per entity).
-    unprotect: frozenset[str] = frozenset()
-    #: Approve every later turn of this conversation without asking.
-    always_in_conversation: bool = False
-
-    @classmethod
-    def send(cls, unprotect: Sequence[str] = (), always: bool = False) -> Approval:
-        return cls(Decision.SEND, frozenset(unprotect), always)
-
-
-ApproveCallback = Callable[[ApprovalRequest], Approval]
-
-
-# --- events ------------------------------------------------------------------
-
-
-@dataclass
-class Stage:
-    """The turn moved on (``sending``, ``receiving``, ``integrating``, ``saving``)."""
-
-    name: str
-
-
-@dataclass
-class Token:
-    """A piece of the answer, already restored; ``source`` is ``cloud`` or ``local``."""
-
-    text: str
-    source: str
-
-
-@dataclass
-class TurnResult:
-    """What a finished turn produced."""
-
-    conversation_id: int
-    answer: str  # what the person reads (restored)
-    cloud_answer: str  # what the cloud wrote (anonymized), "" when nothing left
-    outbound: str  # the user content that left, "" when nothing left
-    unresolved: list[str]  # placeholders the cloud invented that are not in the box
-    local_only: bool
-    disclosed: int  # values sent in clear with consent in this turn
-    user_message_id: int | None = None
-    answer_message_id: int | None = None
-    #: How the answer was made from the cloud's (passed through, merged, or the
-    #: merge refused) and what the person must be told; None for a local-only turn.
-    integration: Outcome | None = None
-
-
-@dataclass
-class Finished:
-    result: TurnResult
-
-
-TurnEvent = Stage | Token | Notice | Finished
-
-
 # --- the prepared turn ----------------------------------------------------------
 
 
@@ -203,11 +118,15 @@ class PreparedTurn:
     request: ApprovalRequest | None  # None: nothing leaves (all sentences local)
     needs_approval: bool
     outbound: str
-    extra: dict[str, Any] = field(default_factory=dict)
+    replace_from: int | None = None  # edit and resend / regenerate: replace from this message
     #: Earlier user turns as the cloud already received them: checked and sent
     #: with consent then, so the detector does not judge them again (box
     #: values are still looked for in them).
     history: tuple[str, ...] = ()
+    #: The person's choices this payload was made with.
+    choices: Choices = field(default_factory=Choices)
+    #: The digest of ``messages`` (:func:`core.outbound.payload_digest`), "" when nothing leaves.
+    digest: str = ""
 
     @property
     def local_only(self) -> bool:
@@ -217,8 +136,9 @@ class PreparedTurn:
 class Assistant:
     """Runs turns for one person: the same object serves the window and the command line.
 
-    Parts are injected; ``analyzer`` defaults to the shipped detector and router.
-    ``cloud`` is the egress guard (the only door out), ``local`` the local model.
+    Parts are injected (:mod:`core.assembly` builds them from the settings):
+    ``analyzer`` segments, detects and routes, ``cloud`` is the egress guard
+    (the only door out), ``local`` the local model.
     """
 
     def __init__(
@@ -228,14 +148,10 @@ class Assistant:
         *,
         cloud: CloudDoor | None,
         local: LocalChat | None,
-        analyzer: Analyzer | None = None,
+        analyzer: Analyzer,
         public_space: Any | None = None,
         integrator: Integrator | None = None,
     ) -> None:
-        if analyzer is None:
-            from core.defaults import default_detector, default_router
-
-            analyzer = Analyzer(detector=default_detector(settings), router=default_router(settings))
         self.settings = settings
         self.store = store
         self.cloud = cloud
@@ -281,51 +197,33 @@ class Assistant:
         conversation_id: int,
         kind: TurnKind = TurnKind.CHAT,
         *,
-        overrides: Mapping[int, Route] | None = None,
-        unprotect: Sequence[tuple[int, int]] = (),
-        protect: Sequence[tuple[int, int]] = (),
+        choices: Choices | None = None,
         analysis: Analysis | None = None,
         replace_from: int | None = None,
     ) -> PreparedTurn:
         """Analyze ``text`` and build what would leave; sends and stores nothing.
 
-        ``overrides`` flips sentences (index -> route); ``unprotect`` lists entity
-        spans (start, end) the person chose to send in clear, ``protect`` those the
-        type policy would send that the person chose to protect. A window that has
-        already analyzed the text may pass its ``analysis`` (same text; it is
-        copied, never changed). ``replace_from`` (a message id) prepares an edit
-        and resend or a regeneration: that message and the later ones are left
-        out of the history now and replaced only when the new turn succeeds.
+        ``choices`` are the person's routes and protections (applied here, once).
+        A window that has already analyzed the text may pass its ``analysis``
+        (same text; it is copied, never changed). ``replace_from`` (a message
+        id) prepares an edit and resend or a regeneration: that message and the
+        later ones are left out of the history now and replaced only when the
+        new turn succeeds.
         """
+        choices = choices.copy() if choices is not None else Choices()
         if analysis is None or analysis.text != text:
-            analysis = self.analyzer.analyze(text, self.settings.risk_lambda, overrides)
+            analysis = self.analyzer.analyze(text, self.settings.risk_lambda)
         else:
             analysis = copy.deepcopy(analysis)
-        if overrides:
-            for plan in analysis.plans:
-                if plan.index in overrides:
-                    plan.route, plan.overridden = overrides[plan.index], True
-        clear, guarded = set(unprotect), set(protect)
-        for plan in analysis.plans:
-            policy = (
-                [d.protect for d in plan.decisions]
-                if len(plan.decisions) == len(plan.entities)
-                else [True] * len(plan.entities)
-            )
-            # The person's choices win over the type policy, one entity at a time.
-            plan.protected = [
-                False if (e.start, e.end) in clear else (e.start, e.end) in guarded or by_policy
-                for e, by_policy in zip(plan.entities, policy, strict=True)
-            ]
+        choices.apply(analysis)
         box = self.box_for(conversation_id)
         remote = analysis.remote()
-        extra = {"replace_from": replace_from} if replace_from is not None else {}
         if not remote:
             return PreparedTurn(
-                conversation_id, kind, text, analysis, box, [], None, False, "", extra
+                conversation_id, kind, text, analysis, box, [], None, False, "",
+                replace_from, choices=choices,
             )
         settled = outbound_of(analysis, box, self.analyzer.detector, self.analyzer.policy)
-        outbound = settled.text
         system = prompts.DRAFT_SYSTEM if kind is TurnKind.DRAFT else prompts.CHAT_SYSTEM
         messages = [{"role": "system", "content": system}]
         history: tuple[str, ...] = ()
@@ -333,106 +231,47 @@ class Assistant:
             earlier = self.cloud_history(conversation_id, before=replace_from)
             messages += earlier
             history = tuple(m["content"] for m in earlier if m["role"] == "user")
-        messages.append({"role": "user", "content": outbound})
-        payload = "\n".join(m["content"] for m in messages)
-        entities = [
-            ApprovalEntity(e.placeholder, str(e.type), e.value)
-            for e in box.entries()
-            if e.placeholder in payload
-        ]
-        # Values sent in clear (by the type policy or the person's choice) are
-        # consented disclosures, each with its reason.
-        for plan in remote:
-            for i, (ent, keep) in enumerate(zip(plan.entities, plan.protected, strict=True)):
-                if not keep:
-                    entities.append(
-                        ApprovalEntity(
-                            "", str(ent.type), text[ent.start : ent.end], protected=False,
-                            reason=plan.reason(i),
-                        )
-                    )
-        # What settling found and the policy let through is a disclosure too.
-        listed = {e.value.casefold() for e in entities}
-        for sv in settled.sent:
-            if sv.value.casefold() not in listed:
-                entities.append(
-                    ApprovalEntity("", str(sv.type), sv.value, protected=False, reason=sv.reason)
-                )
+        messages.append({"role": "user", "content": settled.text})
         request = ApprovalRequest(
             endpoint=getattr(self.cloud, "endpoint", ""),
             model=getattr(self.cloud, "model", ""),
             messages=messages,
-            entities=entities,
+            entities=_entities(analysis, box, messages, settled.sent),
             withheld_sentences=len(analysis.plans) - len(remote),
             remote_sentences=len(remote),
         )
+        needs = Approvals(self.store, self.settings.approval_policy).needed(conversation_id, request)
         return PreparedTurn(
-            conversation_id,
-            kind,
-            text,
-            analysis,
-            box,
-            messages,
-            request,
-            self._needs_approval(conversation_id, request),
-            outbound,
-            extra,
-            history,
+            conversation_id, kind, text, analysis, box, messages, request, needs, settled.text,
+            replace_from, history, choices, payload_digest(messages),
         )
 
-    def _needs_approval(self, conversation_id: int, request: ApprovalRequest) -> bool:
-        policy = self.settings.approval_policy
-        if policy is ApprovalPolicy.NEVER:
-            return False
-        if self._always_approved(conversation_id):
-            return False
-        if policy is ApprovalPolicy.WHEN_ENTITIES:
-            return bool(request.entities)
-        return True
+    def revise(self, prepared: PreparedTurn, send_in_clear: Iterable[str]) -> PreparedTurn:
+        """A new prepared turn in which the values behind the placeholders
+        ``send_in_clear`` leave as written (the approval view's toggles).
 
-    def _always_approved(self, conversation_id: int) -> bool:
-        import json
-
-        conv = self.store.conversation(conversation_id)
-        return bool(json.loads(conv.get("settings") or "{}").get("always_approve"))
-
-    def set_always_approve(self, conversation_id: int, value: bool = True) -> None:
-        import json
-
-        conv = self.store.conversation(conversation_id)
-        data = json.loads(conv.get("settings") or "{}")
-        data["always_approve"] = value
-        with self.store.transaction() as db:
-            db.execute(
-                "UPDATE conversations SET settings = ? WHERE id = ?",
-                [json.dumps(data), conversation_id],
-            )
-
-    def apply_approval(self, prepared: PreparedTurn, approval: Approval) -> PreparedTurn:
-        """Fold the person's per-entity toggles into the payload (re-prepares if needed)."""
-        if not approval.unprotect:
-            return prepared
-        spans = []
-        for entry in prepared.box.entries():
-            if entry.placeholder in approval.unprotect:
-                for plan in prepared.analysis.remote():
-                    for e in plan.entities:
-                        if prepared.text[e.start : e.end] == entry.value:
-                            spans.append((e.start, e.end))
-        already = [
-            (e.start, e.end)
-            for p in prepared.analysis.plans
-            for e, keep in zip(p.entities, p.protected, strict=True)
-            if not keep
-        ]
+        ``prepared`` is not changed; the new payload has a new digest and must
+        be shown and approved before it is sent.
+        """
+        chosen = set(send_in_clear)
+        text = prepared.text
+        values = {e.value for e in prepared.box.entries() if e.placeholder in chosen}
+        for plan in prepared.analysis.remote():
+            for e in plan.entities:
+                value = text[e.start : e.end]
+                if prepared.box.placeholder_of(value) in chosen:
+                    values.add(value)
         return self.prepare(
-            prepared.text,
+            text,
             prepared.conversation_id,
             prepared.kind,
-            unprotect=[*already, *spans],
+            choices=prepared.choices.sending(values),
             analysis=prepared.analysis,
-            replace_from=prepared.extra.get("replace_from"),
+            replace_from=prepared.replace_from,
         )
+
+    def set_always_approve(self, conversation_id: int, value: bool = True) -> None:
+        Approvals(self.store, self.settings.approval_policy).set_always(conversation_id, value)
 
     # --- phase 2 ------------------------------------------------------------
 
@@ -445,15 +284,14 @@ class Assistant:
         """Run the approved turn; yields stages, restored tokens, then :class:`Finished`.
 
         Raises :class:`ApprovalDeclined` when the payload needed approval and did
-        not get it; cloud errors propagate as typed :class:`CloudError`. Either
-        way nothing is stored and the conversation's box is unchanged.
+        not get it, :class:`PayloadChanged` when the approval was given to
+        another payload (or the payload changed since); cloud errors propagate
+        as typed :class:`CloudError`. In every case nothing is sent or stored
+        and the conversation's box is unchanged.
         """
         cancel = cancel or threading.Event()
         if prepared.request is not None:
-            if prepared.needs_approval and (approval is None or approval.decision is not Decision.SEND):
-                raise ApprovalDeclined()
-            if approval is not None and approval.unprotect:
-                prepared = self.apply_approval(prepared, approval)
+            self._check_approval(prepared, approval)
             if approval is not None and approval.always_in_conversation:
                 self.set_always_approve(prepared.conversation_id)
         if prepared.local_only:
@@ -476,6 +314,7 @@ class Assistant:
             chunks: Iterator[str] = self.public_space.run(
                 prepared.messages, box=prepared.box, conversation_id=prepared.conversation_id,
                 consented=consented, cancel=cancel, trusted=prepared.history,
+                approved=prepared.digest,
             )
         else:
             chunks = self.cloud.stream(
@@ -487,6 +326,7 @@ class Assistant:
                 cancel=cancel,
                 max_tokens=self.settings.cloud_max_tokens,
                 trusted=prepared.history,
+                approved=prepared.digest,
             )
         first = True
         # The cloud's answer always streams as it arrives: a merge, if any, is
@@ -521,6 +361,19 @@ class Assistant:
             integration=outcome,
         )
         yield Finished(result)
+
+    @staticmethod
+    def _check_approval(prepared: PreparedTurn, approval: Approval | None) -> None:
+        """The approval, when there is one or one is needed, is for exactly this payload."""
+        if approval is None:
+            if prepared.needs_approval:
+                raise ApprovalDeclined()
+        elif approval.decision is not Decision.SEND:
+            raise ApprovalDeclined()
+        elif approval.digest != prepared.digest:
+            raise PayloadChanged()
+        if payload_digest(prepared.messages) != prepared.digest:
+            raise PayloadChanged()  # the messages changed after they were prepared
 
     def _integrate(
         self, prepared: PreparedTurn, restored: str, integration: Integration, cancel: threading.Event
@@ -581,7 +434,7 @@ class Assistant:
         integration: Outcome | None = None,
     ) -> TurnResult:
         conv = prepared.conversation_id
-        replace_from = prepared.extra.get("replace_from")
+        replace_from = prepared.replace_from
         if replace_from is not None:
             self.store.delete_messages_from(conv, replace_from)
         meta = {
@@ -620,21 +473,20 @@ class Assistant:
         kind: TurnKind = TurnKind.CHAT,
         *,
         approve: ApproveCallback | None = None,
-        overrides: Mapping[int, Route] | None = None,
+        choices: Choices | None = None,
         cancel: threading.Event | None = None,
     ) -> Iterator[TurnEvent]:
-        """Prepare, ask ``approve`` when the policy says so, then execute."""
-        prepared = self.prepare(text, conversation_id, kind, overrides=overrides)
+        """Prepare, ask ``approve`` when the policy says so, then execute.
+
+        ``approve`` gets the prepared turn and returns the turn the person
+        approved (the same, or one :meth:`revise` made) with the approval.
+        """
+        prepared = self.prepare(text, conversation_id, kind, choices=choices)
         approval: Approval | None = None
-        if prepared.request is not None:
-            if prepared.needs_approval:
-                if approve is None:
-                    raise ApprovalDeclined()
-                approval = approve(prepared.request)
-                if approval.decision is not Decision.SEND:
-                    raise ApprovalDeclined()
-            else:
-                approval = Approval.send()
+        if prepared.request is not None and prepared.needs_approval:
+            if approve is None:
+                raise ApprovalDeclined()
+            prepared, approval = approve(prepared)
         yield from self.execute(prepared, approval, cancel)
 
     def resend_text(self, conversation_id: int, user_message_id: int) -> str:
@@ -650,12 +502,29 @@ class Assistant:
         return str(msgs[0]["content"])
 
 
-def collect(events: Iterator[TurnEvent]) -> TurnResult:
-    """Run a turn to the end and return its result (for tests and scripts)."""
-    result = None
-    for ev in events:
-        if isinstance(ev, Finished):
-            result = ev.result
-    if result is None:  # pragma: no cover - execute always finishes or raises
-        raise SottovoceError("The turn ended without a result.")
-    return result
+def _entities(
+    analysis: Analysis, box: PrivacyBox, messages: Sequence[Message], settled: Iterable[Any]
+) -> list[ApprovalEntity]:
+    """The private values a payload mentions: the box's placeholders in it, then
+    the values sent in clear (by the type policy or the person's choice), each
+    with its reason, and what settling found and the policy let through."""
+    payload = "\n".join(m["content"] for m in messages)
+    entities = [
+        ApprovalEntity(e.placeholder, str(e.type), e.value)
+        for e in box.entries()
+        if e.placeholder in payload
+    ]
+    for plan in analysis.remote():
+        for i, (ent, keep) in enumerate(zip(plan.entities, plan.protected, strict=True)):
+            if not keep:
+                entities.append(
+                    ApprovalEntity(
+                        "", str(ent.type), analysis.text[ent.start : ent.end], protected=False,
+                        reason=plan.reason(i),
+                    )
+                )
+    listed = {e.value.casefold() for e in entities}
+    for sv in settled:
+        if sv.value.casefold() not in listed:
+            entities.append(ApprovalEntity("", str(sv.type), sv.value, protected=False, reason=sv.reason))
+    return entities
