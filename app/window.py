@@ -118,6 +118,7 @@ def _shipped_icon() -> Any:
 
 def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     """Build and show the window; None when the person cancelled the vault dialog."""
+    from PySide6.QtCore import QEventLoop
     from PySide6.QtWidgets import QApplication
 
     from core.settings import Settings
@@ -145,9 +146,10 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     try:
         opened: list[Store | None] = []
         asking = open_vault(passphrase=scripted_passphrase, done=opened.append)
-        if asking is not None:  # the vault dialog: the event loop runs until it is answered
-            asking.finished.connect(app.quit)
-            app.exec()
+        if asking is not None:  # the vault dialog: start-up waits here until it is answered
+            waiting = QEventLoop()
+            asking.finished.connect(waiting.quit)
+            waiting.exec()
         store = opened[0] if opened else None
     except Exception as exc:
         box = report(exc)
@@ -166,8 +168,9 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
         # After the vault (the API key may have to live in it): connect a cloud,
         # choose the local model. Settings and key are saved when it finishes.
         chosen: list[Settings] = []
-        run_guide(settings, store, done=chosen.append).finished.connect(app.quit)
-        app.exec()  # the guide is the only window: the event loop runs until it closes
+        waiting = QEventLoop()  # start-up waits here until the guide closes
+        run_guide(settings, store, done=chosen.append).finished.connect(waiting.quit)
+        waiting.exec()
         settings = chosen[0] if chosen else settings
 
     endpoint: Future[tuple[str, str]] | None = None

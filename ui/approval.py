@@ -1,12 +1,15 @@
 """The approval view: exactly what would leave the machine, before it leaves.
 
-It renders a :class:`~core.pipeline.ApprovalRequest`: every message of the
+It renders a :class:`~core.turn.ApprovalRequest`: every message of the
 payload verbatim, placeholders visible and marked, the withheld-sentence
-markers marked, and one toggle per private value. Unticking a value asks the
-pipeline to rebuild the payload with that value in clear
-(:meth:`~core.pipeline.Assistant.apply_approval`), so what is shown is always
-what would be sent. The person answers Send, Edit or Cancel, and may approve
-every later turn of the conversation.
+markers marked, and one toggle per private value. Unticking a value asks
+the turn for a new payload with that value in clear
+(:meth:`~core.turn.Assistant.revise`, in a worker: it reads the store and may
+run detection); meanwhile Send waits and "Updating…" shows, and the new
+payload replaces the one shown. What is shown is what is approved: the answer
+is the turn shown last with an :class:`~core.turn.Approval` bound to its
+digest. The person answers Send, Edit or Cancel, and may approve every later
+turn of the conversation.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from __future__ import annotations
 import html
 import logging
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -37,10 +41,18 @@ from PySide6.QtWidgets import (
 from core.box import PLACEHOLDER_RE
 from core.entities import DESCRIPTIONS, EntityType
 from core.outbound.compose import WITHHELD
-from core.pipeline import Approval, ApprovalRequest, Decision, PreparedTurn
+from core.turn import Approval, ApprovalRequest, Decision, PreparedTurn
 from ui.theme import COLORS, cloud_pixmap, std_icon
+from ui.workers import LatestOnly
 
 log = logging.getLogger(__name__)
+
+
+class Reviser(Protocol):
+    """What makes a new payload from the approval view's toggles: the
+    :class:`~core.turn.Assistant`, or a proxied request standing in for it."""
+
+    def revise(self, prepared: PreparedTurn, send_in_clear: Iterable[str]) -> PreparedTurn: ...
 
 
 def render_payload(request: ApprovalRequest) -> str:
@@ -93,12 +105,12 @@ def _mark(text: str, chosen: list[str], policy: list[str] | None = None) -> str:
 
 
 class ApprovalDialog(QDialog):
-    """Send / Edit / Cancel for one prepared turn; ``approval()`` holds the answer."""
+    """Send / Edit / Cancel for one prepared turn; :meth:`answer` holds the answer."""
 
     def __init__(
         self,
         prepared: PreparedTurn,
-        assistant: Any,
+        assistant: Reviser,
         parent: QWidget | None = None,
         *,
         source: str = "",
@@ -110,11 +122,22 @@ class ApprovalDialog(QDialog):
         self.setWindowTitle(f"Review before sending: {source}" if source else "Review before sending")
         self.resize(900, 640)
         self.source = source
+        #: The turn as prepared (the table's toggles are relative to it) and
+        #: the turn shown now, the one Send approves.
+        self.original = prepared
         self.prepared = prepared
         self.assistant = assistant
         self.request: ApprovalRequest = prepared.request
         self.decision = Decision.CANCEL
-        self.unprotect: set[str] = set()
+        self.unprotect: set[str] = set()  # placeholders of ``original`` to send in clear
+        self._shown: frozenset[str] = frozenset()  # ``unprotect`` as ``prepared`` was made
+        self._revisions = LatestOnly(
+            lambda chosen: self.assistant.revise(self.original, sorted(chosen)),
+            parent=self,
+            name="approval-preview",
+        )
+        self._revisions.result.connect(self._revised)
+        self._revisions.failed.connect(self._revise_failed)
 
         icon = QLabel()
         icon.setPixmap(cloud_pixmap(32))
@@ -177,9 +200,13 @@ class ApprovalDialog(QDialog):
         self.cancel_btn.clicked.connect(lambda: self._finish(Decision.CANCEL))
         send_key = QShortcut(QKeySequence("Ctrl+Return"), self)
         send_key.activated.connect(lambda: self._finish(Decision.SEND))
+        self.updating = QLabel("Updating…")
+        self.updating.setObjectName("hint")
+        self.updating.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.always)
         buttons.addStretch(1)
+        buttons.addWidget(self.updating)
         buttons.addWidget(self.cancel_btn)
         buttons.addWidget(self.edit_btn)
         buttons.addWidget(self.send_btn)
@@ -192,7 +219,7 @@ class ApprovalDialog(QDialog):
         lay.addWidget(split, 1)
         lay.addLayout(buttons)
         self._fill_table()
-        self._render(self.request)
+        self._render(self.prepared)
 
     # --- entities -----------------------------------------------------------
 
@@ -250,37 +277,66 @@ class ApprovalDialog(QDialog):
             self.unprotect.add(ph)
         self._preview()
 
+    @property
+    def busy(self) -> bool:
+        """True while a new payload is being made (Send waits for it)."""
+        return self.updating.isVisible() or self._shown != self.unprotect
+
     def _preview(self) -> None:
-        if not self.unprotect:
-            self._render(self.request)
+        chosen = frozenset(self.unprotect)
+        if not chosen:
+            # Back to the payload as prepared: nothing to compute; a pending one is dropped.
+            self._revisions.cancel()
+            self._revised(chosen, self.original)
             return
-        try:
-            # apply_approval works on a copy: self.prepared stays as it was.
-            again = self.assistant.apply_approval(self.prepared, Approval.send(sorted(self.unprotect)))
-        except Exception as exc:
-            from ui.errors import report
+        self._set_busy(True)
+        self._revisions.submit(chosen)
 
-            report(exc, self)
+    def _revised(self, chosen: frozenset[str], prepared: PreparedTurn) -> None:
+        if chosen != self.unprotect:  # an older toggle's payload: a newer one is coming
             return
-        if again.request is not None:
-            self._render(again.request)
+        self.prepared, self._shown = prepared, chosen
+        self._render(prepared)
+        self._set_busy(False)
 
-    def _render(self, request: ApprovalRequest) -> None:
-        self.shown = request
-        self.payload.setHtml(render_payload(request))
+    def _revise_failed(self, chosen: frozenset[str], exc: BaseException) -> None:
+        from ui.errors import report
+
+        report(exc, self)
+        # The toggles go back to the payload still shown: what is ticked is what is sent.
+        self.unprotect = set(self._shown)
+        self.table.blockSignals(True)
+        for i in range(self.table.rowCount()):
+            item = self.table.item(i, 0)
+            ph = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+            if item is not None and ph:
+                state = Qt.CheckState.Unchecked if ph in self._shown else Qt.CheckState.Checked
+                item.setCheckState(state)
+        self.table.blockSignals(False)
+        self._set_busy(False)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.updating.setVisible(busy)
+        self.send_btn.setEnabled(not busy)
+
+    def _render(self, prepared: PreparedTurn) -> None:
+        assert prepared.request is not None
+        self.payload.setHtml(render_payload(prepared.request))
 
     # --- answer -------------------------------------------------------------
 
     def _finish(self, decision: Decision) -> None:
+        if decision is Decision.SEND and self.busy:
+            return  # Send approves the payload shown; the new one is not there yet
         self.decision = decision
         if decision is Decision.SEND:
             self.accept()
         else:
+            self._revisions.cancel()
             self.reject()
 
-    def approval(self) -> Approval:
-        return Approval(
-            self.decision,
-            frozenset(self.unprotect) if self.decision is Decision.SEND else frozenset(),
-            self.always.isChecked() and self.decision is Decision.SEND,
-        )
+    def answer(self) -> tuple[PreparedTurn, Approval]:
+        """The turn shown last and the person's answer about exactly its payload."""
+        if self.decision is Decision.SEND:
+            return self.prepared, Approval.send(self.prepared, self.always.isChecked())
+        return self.prepared, Approval(self.decision)

@@ -12,19 +12,17 @@ regenerated, and the conversation exported to Markdown.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
-    QProgressBar,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -33,13 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.analyze import Route
-from core.pipeline import TurnKind, TurnResult
-from ui.editor import AnalyzeFn, RoutingEditor
+from core.turn import TurnKind, TurnResult
+from ui.composer import Look, TurnView
 from ui.errors import report
 from ui.theme import std_icon
-from ui.turns import STAGE_TEXT, TurnController, TurnRequest, show_title
-from ui.workers import run_in_thread
+from ui.turns import TurnRequest
+
+if TYPE_CHECKING:
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -166,34 +165,24 @@ def footer_for(role: str, content_meta: dict[str, Any], cloud: str | None) -> st
     return where
 
 
-class ChatView(QWidget):
+SEND_TIP = "Send (Ctrl+Enter): you will see exactly what leaves first"
+COMPOSE_HINT = "Write a message…  (Ctrl+Enter to send)"
+
+
+class ChatView(TurnView):
     """A conversation and its composer."""
 
-    #: Emitted with the conversation id after a turn created or changed it.
-    conversationChanged = Signal(int)
+    look = Look("chat", "New chat", "Send", SEND_TIP, COMPOSE_HINT, margins=(16, 6, 16, 10))
 
-    def __init__(
-        self,
-        assistant: Callable[[], Any],
-        store: Callable[[], Any],
-        analyze: AnalyzeFn | None = None,
-        *,
-        analysis_pool: QThreadPool | None = None,
-        turn_pool: QThreadPool | None = None,
-        risk_lambda: float = 5.0,
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.setObjectName("chat-view")
-        self._store = store
-        self.conversation_id: int | None = None
+    def _build(self) -> None:
         self.messages: list[MessageWidget] = []
         self._answer: MessageWidget | None = None
         self._pending: MessageWidget | None = None
         self._replace_from: int | None = None
+        self.send_btn = self.composer.send_btn
+        self.composer.submitted.connect(self.send)
+        self.turns.editRequested.connect(self._back_to_edit)
 
-        self.title = QLabel("New chat")
-        self.title.setObjectName("viewTitle")
         self.export_btn = QPushButton(std_icon(self, "SP_DialogSaveButton"), "Export…")
         self.export_btn.setToolTip("Export this conversation to Markdown (Ctrl+E)")
         self.export_btn.clicked.connect(self.export_markdown)
@@ -220,45 +209,9 @@ class ChatView(QWidget):
         self.scroll_area.setWidget(self.list_host)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
 
-        self.editor = RoutingEditor(
-            analyze,
-            risk_lambda=risk_lambda,
-            pool=analysis_pool,
-            placeholder="Write a message…  (Ctrl+Enter to send)",
-        )
-        self.editor.setObjectName("chat-editor")
-        self.editor.submitted.connect(self.send)
-        self.send_btn = QPushButton("Send")
-        self.send_btn.setObjectName("primary")
-        self.send_btn.setToolTip("Send (Ctrl+Enter): you will see exactly what leaves first")
-        self.send_btn.clicked.connect(self.send)
-        self.stop_btn = QPushButton(std_icon(self, "SP_MediaStop"), "Stop")
-        self.stop_btn.setToolTip("Stop (Esc)")
-        self.stop_btn.clicked.connect(self.stop)
-        self.stop_btn.setEnabled(False)
-        self.stage = QLabel("")
-        self.stage.setObjectName("hint")
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 0)
-        self.progress.setFixedWidth(90)
-        self.progress.setFixedHeight(6)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
-        actions = QHBoxLayout()
-        actions.addWidget(self.progress)
-        actions.addWidget(self.stage, 1)
-        actions.addWidget(self.stop_btn)
-        actions.addWidget(self.send_btn)
-
-        composer = QWidget()
-        cl = QVBoxLayout(composer)
-        cl.setContentsMargins(16, 6, 16, 10)
-        cl.addWidget(self.editor, 1)
-        cl.addLayout(actions)
-
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.scroll_area)
-        self.split.addWidget(composer)
+        self.split.addWidget(self.composer)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
         self.split.setChildrenCollapsible(False)
@@ -271,16 +224,6 @@ class ChatView(QWidget):
         top.addLayout(head)
         lay.addLayout(top)
         lay.addWidget(self.split, 1)
-
-        self.turns = TurnController(assistant, pool=turn_pool, parent=self)
-        self.turns.stageChanged.connect(lambda s: self.stage.setText(STAGE_TEXT.get(s) or s))
-        self.turns.conversationReady.connect(self._conversation_ready)
-        self.turns.token.connect(self._token)
-        self.turns.finished.connect(self._finished)
-        self.turns.failed.connect(self._failed)
-        self.turns.cancelled.connect(self._cancelled)
-        self.turns.editRequested.connect(self._back_to_edit)
-        self.turns.runningChanged.connect(self._running)
 
     # --- conversation -----------------------------------------------------
 
@@ -295,20 +238,10 @@ class ChatView(QWidget):
 
     def load(self, conversation_id: int) -> None:
         """Show a stored conversation (read in a worker)."""
-        self.conversation_id = conversation_id
         self._replace_from = None
+        super().load(conversation_id)
 
-        def read() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-            store = self._store()
-            return store.conversation(conversation_id), store.messages(conversation_id)
-
-        run_in_thread(read, on_return=self._loaded, name="chat-load")
-
-    def _loaded(self, data: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
-        conv, msgs = data
-        if conv["id"] != self.conversation_id:
-            return
-        self.title.setText(str(conv["title"]))
+    def _loaded(self, msgs: list[dict[str, Any]]) -> None:
         self._clear_messages()
         for m in msgs:
             self._add(
@@ -355,54 +288,20 @@ class ChatView(QWidget):
 
     def send(self) -> None:
         """Send the composer's text (through approval); Ctrl+Enter."""
-        if self.turns.running:
+        req = self.composer.request(
+            self.conversation_id, TurnKind.CHAT, replace_from=self._replace_from
+        )
+        if req is None:
             return
-        text = self.editor.text()
-        if not text.strip():
-            return
-        analysis = self.editor.analysis
-        overrides: dict[int, Route] = {}
-        unprotect: list[tuple[int, int]] = []
-        protect: list[tuple[int, int]] = []
-        if analysis is not None:
-            overrides = self.editor.overrides.by_index(analysis)
-            unprotect, protect = self.editor.overrides.spans(analysis)
         if self._replace_from is not None:
             # Edit and resend: the edited message and what followed are replaced.
             self._remove_from(self._replace_from)
-        self._pending = self._add("user", text)
+        self._pending = self._add("user", req.text)
         self._answer = None
-        self.turns.start(
-            TurnRequest(
-                text,
-                self.conversation_id,
-                TurnKind.CHAT,
-                analysis=analysis,
-                overrides=overrides,
-                unprotect=unprotect,
-                protect=protect,
-                replace_from=self._replace_from,
-            )
-        )
-
-    def stop(self) -> None:
-        """Stop the turn in flight (Esc); the composer keeps its text."""
-        self.turns.stop()
+        self.turns.start(req)
 
     def _running(self, running: bool) -> None:
-        self.send_btn.setEnabled(not running)
-        self.stop_btn.setEnabled(running)
-        self.editor.edit.setReadOnly(running)
-        self.progress.setVisible(running)
-        if not running:
-            self.stage.setText("")
         self._mark_last()
-
-    def _conversation_ready(self, conversation_id: int) -> None:
-        self.conversation_id = conversation_id
-        show_title(
-            self.title, self._store(), conversation_id, lambda: self.conversation_id, "chat-title"
-        )
 
     def _token(self, piece: str, source: str) -> None:
         if self._answer is None:

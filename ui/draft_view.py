@@ -11,29 +11,27 @@ is left visible and named in a warning.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
-from core.analyze import Route
-from core.pipeline import TurnKind, TurnResult
-from ui.editor import AnalyzeFn, RoutingEditor
+from core.turn import TurnKind, TurnResult
+from ui.composer import Look, TurnView
 from ui.theme import std_icon
-from ui.turns import STAGE_TEXT, TurnController, TurnRequest, show_title
-from ui.workers import run_in_thread
+
+if TYPE_CHECKING:
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -53,32 +51,25 @@ def _pane(title: str, widget: QWidget, *buttons: QWidget) -> QWidget:
     return box
 
 
-class DraftView(QWidget):
+WRITE_TIP = "Write the email (Ctrl+Enter); you approve what leaves first"
+EXAMPLE = (
+    "e.g. Write to my landlord Mr. Jonas Weber: the heating at Lindenstraße 4 "
+    "has been broken since 2 February…"
+)
+HEADING = "<b>The situation</b>"
+
+
+class DraftView(TurnView):
     """One email draft: situation, restored draft, and the cloud's anonymized version."""
 
-    #: Emitted with the conversation id after a draft was written.
-    conversationChanged = Signal(int)
+    look = Look("draft", "New email draft", "Write draft", WRITE_TIP, EXAMPLE, HEADING)
 
-    def __init__(
-        self,
-        assistant: Callable[[], Any],
-        store: Callable[[], Any],
-        analyze: AnalyzeFn | None = None,
-        *,
-        analysis_pool: QThreadPool | None = None,
-        turn_pool: QThreadPool | None = None,
-        risk_lambda: float = 5.0,
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.setObjectName("draft-view")
-        self._store = store
-        self.conversation_id: int | None = None
+    def _build(self) -> None:
         self._parts: list[str] = []
         self._previous = ""
+        self.write_btn = self.composer.send_btn
+        self.composer.submitted.connect(self.write)
 
-        self.title = QLabel("New email draft")
-        self.title.setObjectName("viewTitle")
         intro = QLabel(
             "Describe the situation: who the email is for, what happened, what you need. "
             "The cloud writes the email from an anonymized version; names, dates and numbers "
@@ -86,42 +77,6 @@ class DraftView(QWidget):
         )
         intro.setObjectName("hint")
         intro.setWordWrap(True)
-
-        self.editor = RoutingEditor(
-            analyze,
-            risk_lambda=risk_lambda,
-            pool=analysis_pool,
-            placeholder="e.g. Write to my landlord Mr. Jonas Weber: the heating at Lindenstraße 4 "
-            "has been broken since 2 February…",
-        )
-        self.editor.setObjectName("draft-editor")
-        self.editor.submitted.connect(self.write)
-        self.write_btn = QPushButton("Write draft")
-        self.write_btn.setObjectName("primary")
-        self.write_btn.setToolTip("Write the email (Ctrl+Enter); you approve what leaves first")
-        self.write_btn.clicked.connect(self.write)
-        self.stop_btn = QPushButton(std_icon(self, "SP_MediaStop"), "Stop")
-        self.stop_btn.setToolTip("Stop (Esc)")
-        self.stop_btn.setEnabled(False)
-        self.stop_btn.clicked.connect(self.stop)
-        self.stage = QLabel("")
-        self.stage.setObjectName("hint")
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 0)
-        self.progress.setFixedSize(90, 6)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
-        actions = QHBoxLayout()
-        actions.addWidget(self.progress)
-        actions.addWidget(self.stage, 1)
-        actions.addWidget(self.stop_btn)
-        actions.addWidget(self.write_btn)
-        situation = QWidget()
-        sl = QVBoxLayout(situation)
-        sl.setContentsMargins(0, 0, 0, 0)
-        sl.addWidget(QLabel("<b>The situation</b>"))
-        sl.addWidget(self.editor, 1)
-        sl.addLayout(actions)
 
         self.draft = QPlainTextEdit()
         self.draft.setObjectName("draft-restored")
@@ -156,7 +111,7 @@ class DraftView(QWidget):
         ol.addWidget(out, 1)
 
         self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.addWidget(situation)
+        self.split.addWidget(self.composer)
         self.split.addWidget(out_box)
         self.split.setChildrenCollapsible(False)
         self.split.setSizes([300, 360])
@@ -171,15 +126,6 @@ class DraftView(QWidget):
         lay.addWidget(line)
         lay.addWidget(self.split, 1)
 
-        self.turns = TurnController(assistant, pool=turn_pool, parent=self)
-        self.turns.stageChanged.connect(lambda s: self.stage.setText(STAGE_TEXT.get(s) or s))
-        self.turns.conversationReady.connect(self._conversation_ready)
-        self.turns.token.connect(self._token)
-        self.turns.finished.connect(self._finished)
-        self.turns.failed.connect(self._failed)
-        self.turns.cancelled.connect(self._cancelled)
-        self.turns.runningChanged.connect(self._running)
-
     # --- conversation -----------------------------------------------------
 
     def new_conversation(self) -> None:
@@ -193,21 +139,8 @@ class DraftView(QWidget):
         self.notice.hide()
         self.editor.edit.setFocus()
 
-    def load(self, conversation_id: int) -> None:
-        """Show the latest situation and draft of a stored draft conversation."""
-        self.conversation_id = conversation_id
-
-        def read() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-            store = self._store()
-            return store.conversation(conversation_id), store.messages(conversation_id)
-
-        run_in_thread(read, on_return=self._loaded, name="draft-load")
-
-    def _loaded(self, data: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
-        conv, msgs = data
-        if conv["id"] != self.conversation_id:
-            return
-        self.title.setText(str(conv["title"]))
+    def _loaded(self, msgs: list[dict[str, Any]]) -> None:
+        # The latest situation and draft of the stored draft conversation.
         users = [m for m in msgs if m["role"] == "user"]
         answers = [m for m in msgs if m["role"] == "assistant"]
         self.editor.set_text(users[-1]["content"] if users else "")
@@ -220,54 +153,22 @@ class DraftView(QWidget):
 
     def write(self) -> None:
         """Write the draft from the situation (through approval)."""
-        if self.turns.running:
-            return
         text = self.editor.text()
-        if not text.strip():
+        req = self.composer.request(
+            self.conversation_id, TurnKind.DRAFT, title="Draft: " + _short(text)
+        )
+        if req is None:
             return
-        analysis = self.editor.analysis
-        overrides: dict[int, Route] = {}
-        unprotect: list[tuple[int, int]] = []
-        protect: list[tuple[int, int]] = []
-        if analysis is not None:
-            overrides = self.editor.overrides.by_index(analysis)
-            unprotect, protect = self.editor.overrides.spans(analysis)
         self._parts = []
         self._previous = self.draft.toPlainText()
-        self.turns.start(
-            TurnRequest(
-                text,
-                self.conversation_id,
-                TurnKind.DRAFT,
-                title="Draft: " + _short(text),
-                analysis=analysis,
-                overrides=overrides,
-                unprotect=unprotect,
-                protect=protect,
-            )
-        )
-
-    def stop(self) -> None:
-        self.turns.stop()
+        self.turns.start(req)
 
     def copy_draft(self) -> None:
         QGuiApplication.clipboard().setText(self.draft.toPlainText())
 
     def _running(self, running: bool) -> None:
-        self.write_btn.setEnabled(not running)
-        self.stop_btn.setEnabled(running)
-        self.editor.edit.setReadOnly(running)
-        self.progress.setVisible(running)
         if running:
             self.warning.hide()
-        else:
-            self.stage.setText("")
-
-    def _conversation_ready(self, conversation_id: int) -> None:
-        self.conversation_id = conversation_id
-        show_title(
-            self.title, self._store(), conversation_id, lambda: self.conversation_id, "draft-title"
-        )
 
     def _token(self, piece: str, source: str) -> None:
         if source != "cloud":

@@ -9,7 +9,7 @@ placeholder; wavy: the person chose to send it as written). Hovering explains
 the decision from the :class:`~core.analyze.Analysis` object (probability,
 entities, the views that found them); clicking a badge flips a sentence,
 Ctrl+click on a detail toggles its protection. The editor only renders core
-objects and records the person's choices (:class:`EditorOverrides`).
+objects and records the person's choices (a :class:`~core.turn.Choices`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import logging
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import (
@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 from core.analyze import Analysis, Route, SentencePlan
 from core.entities import DESCRIPTIONS
 from core.spans import Span
+from core.turn import Choices, model_route
 from ui.theme import COLORS, cloud_pixmap, lock_pixmap, underline_sample
 from ui.workers import LatestOnly
 
@@ -61,71 +62,6 @@ AnalyzeFn = Callable[[str, float], Analysis | Generator[Sequence[Span], None, An
 
 BADGE = 11  # px
 LINE_HEIGHT = 175  # percent; the gap above each line holds the badges
-
-
-def model_route(plan: SentencePlan) -> Route:
-    """The route the router chose before any override."""
-    return Route.REMOTE if plan.p_remote >= 0.5 else Route.LOCAL
-
-
-@dataclass
-class EditorOverrides:
-    """The person's choices, keyed by content so they survive edits elsewhere.
-
-    ``routes`` maps a sentence's text to the route the person chose;
-    ``protect`` maps an entity's text to whether it is replaced by a
-    placeholder (True) or sent as written (False); a value not in it follows
-    the type policy (:mod:`core.policy`): a person's name is protected, a
-    public brand or, at the default level, a city leaves as written.
-    """
-
-    routes: dict[str, Route] = field(default_factory=dict)
-    protect: dict[str, bool] = field(default_factory=dict)
-
-    def apply(self, analysis: Analysis) -> Analysis:
-        """Write the choices into ``analysis``'s plans (in place) and return it."""
-        text = analysis.text
-        for plan in analysis.plans:
-            chosen = self.routes.get(plan.sentence.text)
-            if chosen is not None and chosen != model_route(plan):
-                plan.route, plan.overridden = chosen, True
-            policy = (
-                [d.protect for d in plan.decisions]
-                if len(plan.decisions) == len(plan.entities)
-                else [True] * len(plan.entities)
-            )
-            plan.protected = [
-                self.protect.get(text[e.start : e.end], by_policy)
-                for e, by_policy in zip(plan.entities, policy, strict=True)
-            ]
-        return analysis
-
-    def spans(self, analysis: Analysis) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-        """The entity spans of ``analysis`` the person chose to send, and those chosen to protect."""
-        text = analysis.text
-        send, keep = [], []
-        for e in analysis.entities:
-            chosen = self.protect.get(text[e.start : e.end])
-            if chosen is False:
-                send.append((e.start, e.end))
-            elif chosen is True:
-                keep.append((e.start, e.end))
-        return send, keep
-
-    def by_index(self, analysis: Analysis) -> dict[int, Route]:
-        """Route overrides as sentence index -> route for ``analysis``."""
-        return {p.index: p.route for p in analysis.plans if p.overridden}
-
-    def exposed(self) -> set[str]:
-        """Entity values the person chose to send as written."""
-        return {v for v, keep in self.protect.items() if not keep}
-
-    def clear(self) -> None:
-        self.routes.clear()
-        self.protect.clear()
-
-    def __bool__(self) -> bool:
-        return bool(self.routes or self.protect)
 
 
 # --- highlighting ---------------------------------------------------------------
@@ -359,8 +295,10 @@ class RoutingTextEdit(QTextEdit):
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         menu = self.createStandardContextMenu()
         self.contextRequested.emit(self.cursorForPosition(event.pos()).position(), menu)
-        menu.exec(event.globalPos())
-        menu.deleteLater()
+        # Kept alive by its parent until closed; open() style, never a nested loop.
+        menu.setParent(self, menu.windowFlags())
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(event.globalPos())
 
 
 # --- legend ---------------------------------------------------------------------
@@ -416,7 +354,7 @@ class _Request:
 class RoutingEditor(QWidget):
     """The editor with live routing: text in, an up-to-date :class:`Analysis` out."""
 
-    #: Emitted with the fresh Analysis (overrides applied) whenever it changes.
+    #: Emitted with the fresh Analysis (the choices applied) whenever it changes.
     analysisChanged = Signal(object)
     #: Emitted with milliseconds from the debounce firing to the highlights painted.
     highlighted = Signal(float)
@@ -446,7 +384,7 @@ class RoutingEditor(QWidget):
         self._analyze = analyze
         self.risk_lambda = risk_lambda
         self.read_only = read_only
-        self.overrides = EditorOverrides()
+        self.choices = Choices()
         self._analysis: Analysis | None = None
         self._requested_text: str | None = None
 
@@ -543,9 +481,9 @@ class RoutingEditor(QWidget):
         plan = a.plans[index]
         new = Route.LOCAL if plan.route is Route.REMOTE else Route.REMOTE
         if new == model_route(plan):
-            self.overrides.routes.pop(plan.sentence.text, None)
+            self.choices.routes.pop(plan.sentence.text, None)
         else:
-            self.overrides.routes[plan.sentence.text] = new
+            self.choices.routes[plan.sentence.text] = new
         plan.route, plan.overridden = new, new != model_route(plan)
         self._show(a)
 
@@ -558,11 +496,11 @@ class RoutingEditor(QWidget):
         a = self.analysis
         policy = self._policy_decision(value)
         if policy is not None and policy == protect:
-            self.overrides.protect.pop(value, None)
+            self.choices.protect.pop(value, None)
         else:
-            self.overrides.protect[value] = protect
+            self.choices.protect[value] = protect
         if a is not None:
-            self._show(self.overrides.apply(a))
+            self._show(self.choices.apply(a))
 
     def _policy_decision(self, value: str) -> bool | None:
         """Whether the type policy protects ``value`` in the current analysis (None: not found)."""
@@ -575,8 +513,8 @@ class RoutingEditor(QWidget):
                     return d.protect
         return None
 
-    def reset_overrides(self) -> None:
-        self.overrides.clear()
+    def reset_choices(self) -> None:
+        self.choices.clear()
         self.refresh(now=True)
 
     # --- explanation ------------------------------------------------------
@@ -644,7 +582,7 @@ class RoutingEditor(QWidget):
             return
         text = req.text
         self.highlighter.set_entities(
-            [[e.start, e.end, self.overrides.protect.get(text[e.start : e.end], True)]
+            [[e.start, e.end, self.choices.protect.get(text[e.start : e.end], True)]
              for e in spans]
         )  # fmt: skip
         self.marked.emit((time.perf_counter() - req.fired) * 1000)
@@ -652,7 +590,7 @@ class RoutingEditor(QWidget):
     def _on_result(self, req: _Request, analysis: Analysis) -> None:
         if req.text != self.text():
             return  # typed on since; the newer request is on its way
-        self._analysis = self.overrides.apply(analysis)
+        self._analysis = self.choices.apply(analysis)
         self._show(self._analysis)
         self.highlighted.emit((time.perf_counter() - req.fired) * 1000)
 
@@ -715,8 +653,8 @@ class RoutingEditor(QWidget):
                     v, keep
                 )
             )
-        if self.overrides:
-            menu.addAction("Reset my routing choices").triggered.connect(self.reset_overrides)
+        if self.choices:
+            menu.addAction("Reset my routing choices").triggered.connect(self.reset_choices)
 
 
 def summarize(analysis: Analysis) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
@@ -47,7 +47,11 @@ from core.llm.endpoints import CLOUD_PRESETS, CloudPreset, is_loopback
 from core.settings import Settings
 from ui import keys
 from ui.errors import describe, report
+from ui.theme import field_layout
 from ui.workers import run_in_thread
+
+if TYPE_CHECKING:
+    from core.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +59,7 @@ log = logging.getLogger(__name__)
 TEST_TIMEOUT_S = 15.0
 
 
-def list_models(base_url: str, model: str, api_key: str | None, vault: Any) -> list[str]:
+def list_models(base_url: str, model: str, api_key: str | None, vault: Store | None) -> list[str]:
     """The endpoint's model names (runs in a worker; sends no content)."""
     from core.llm.cloud import CloudClient
 
@@ -87,7 +91,7 @@ class CloudPage(QWizardPage):
     #: Emitted with the model names after a successful connection test.
     tested = Signal(list)
 
-    def __init__(self, settings: Settings, vault: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, vault: Store | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTitle("Connect a cloud model")
         self.setSubTitle(
@@ -296,13 +300,7 @@ class LocalModelPage(QWizardPage):
         self.file_info.setWordWrap(True)
         self.file_ok = False
         box = QWidget()
-        bl = QVBoxLayout(box)
-        bl.setContentsMargins(24, 0, 0, 0)
-        row = QHBoxLayout()
-        row.addWidget(self.path, 1)
-        row.addWidget(browse)
-        bl.addLayout(row)
-        bl.addWidget(self.file_info)
+        field_layout(box, self.path, [browse], self.file_info, indent=24)
         self.add_choice(
             "file", self.file_btn, box, lambda: self.path.text().strip() or None, lambda: self.file_ok
         )
@@ -408,7 +406,7 @@ class LocalModelPage(QWizardPage):
 class FirstRunGuide(QWizard):
     """The guide; :meth:`apply` writes the choices (settings file, key) when it finishes."""
 
-    def __init__(self, settings: Settings, vault: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, vault: Store | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("first-run-guide")
         self.setWindowTitle("Set up Sottovoce")
@@ -466,11 +464,22 @@ def wants_guide(settings: Settings, *, demo_cloud: bool, scripted: bool) -> bool
     return not settings.first_run_done and not demo_cloud and not scripted
 
 
-def run_guide(settings: Settings, vault: Any, parent: QWidget | None = None) -> Settings:
-    """Show the guide (modal) and return the settings to start with."""
+def run_guide(
+    settings: Settings,
+    vault: Store | None,
+    parent: QWidget | None = None,
+    *,
+    done: Callable[[Settings], None],
+) -> FirstRunGuide:
+    """Open the guide (application-modal, not blocking); when it closes, ``done``
+    gets the settings to start with (the guide's, or ``settings`` unchanged)."""
     guide = FirstRunGuide(settings, vault, parent)
     guide.setWindowModality(Qt.WindowModality.ApplicationModal)
-    guide.exec()
-    result = guide.chosen or settings
-    guide.deleteLater()
-    return result
+
+    def finished(_code: int) -> None:
+        guide.deleteLater()
+        done(guide.chosen or settings)
+
+    guide.finished.connect(finished)
+    guide.show()
+    return guide

@@ -11,7 +11,7 @@ config directory; settings are saved by :meth:`Settings.save`.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import paths
+from core.errors import VaultLockedError
 from ui.chat_view import ChatView
 from ui.draft_view import DraftView
 from ui.engine import Engine, Progress
@@ -49,6 +50,9 @@ from ui.theme import (
     std_icon,
 )
 from ui.workers import Worker, run_in_thread, serial_pool
+
+if TYPE_CHECKING:
+    from core.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +145,8 @@ class Sidebar(QFrame):
         menu.addAction(std_icon(self, "SP_TrashIcon"), "Delete").triggered.connect(
             lambda: self.action.emit(conv, "delete")
         )
-        menu.exec(self.list.mapToGlobal(pos))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.list.mapToGlobal(pos))
 
 
 class MainWindow(QMainWindow):
@@ -179,8 +184,8 @@ class MainWindow(QMainWindow):
         common: dict[str, Any] = dict(
             analysis_pool=self.analysis_pool, turn_pool=self.turn_pool, risk_lambda=s.risk_lambda
         )
-        self.chat = ChatView(engine.assistant, lambda: engine.store, engine.analyze_staged, **common)
-        self.draft = DraftView(engine.assistant, lambda: engine.store, engine.analyze_staged, **common)
+        self.chat = ChatView(engine.assistant, self._store, engine.analyze_staged, **common)
+        self.draft = DraftView(engine.assistant, self._store, engine.analyze_staged, **common)
         for view in (self.chat, self.draft):
             view.conversationChanged.connect(self.refresh_conversations)
         self.stack = QStackedWidget()
@@ -371,6 +376,12 @@ class MainWindow(QMainWindow):
         assert isinstance(w, ChatView | DraftView)
         return w
 
+    def _store(self) -> Store:
+        """The open store, for work that needs one (called in workers)."""
+        if self.engine.store is None:
+            raise VaultLockedError("The vault is locked.", hint="open it again from the start")
+        return self.engine.store
+
     def refresh_conversations(self, *_: Any) -> None:
         store = self.engine.store
         if store is None:
@@ -453,7 +464,7 @@ class MainWindow(QMainWindow):
             self.engine.settings,
             analyze=self.engine.analyze,
             preview_text=view.editor.text(),
-            overrides=view.editor.overrides,
+            choices=view.editor.choices,
             pool=self.analysis_pool,
             cloud_note=(
                 f"This run uses {self.engine.display_cloud[1]} ({self._cloud_note}); "

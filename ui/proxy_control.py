@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication
@@ -26,6 +26,10 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMenu
 
 from core.proxy import ApprovalBroker, PendingApproval, ProxyService, proxy_token
 from ui.errors import report
+
+if TYPE_CHECKING:
+    from ui.approval import ApprovalDialog
+    from ui.engine import Engine
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +47,7 @@ class ProxyControl(QObject):
     #: Emitted with the base URL when serving starts, and "" when it stops.
     servingChanged = Signal(str)
 
-    def __init__(self, window: QMainWindow, engine: Any, serve: Serve) -> None:
+    def __init__(self, window: QMainWindow, engine: Engine, serve: Serve) -> None:
         super().__init__(window)
         self.setObjectName("proxy-control")
         self.window = window
@@ -52,7 +56,7 @@ class ProxyControl(QObject):
         self.broker = ApprovalBroker()
         self.service = ProxyService(engine.assistant, approvals=self.broker)
         self.server: Any = None
-        self.dialog: Any = None
+        self.dialog: ApprovalDialog | None = None
         self.showing: PendingApproval | None = None
         self._queue: list[PendingApproval] = []
 
@@ -179,8 +183,10 @@ class ProxyControl(QObject):
             dlg.open()
             self.window.statusBar().showMessage(f"{pending.client} asks to send a request.", 5000)
 
-    def _answered(self, pending: PendingApproval, dlg: Any) -> None:
-        pending.resolve(dlg.approval(), shown=dlg.shown.messages)
+    def _answered(self, pending: PendingApproval, dlg: ApprovalDialog) -> None:
+        # What the person approved is the turn the view showed last, and only that.
+        shown, approval = dlg.answer()
+        pending.resolve(approval, shown=shown)
         if self.dialog is dlg:
             self.dialog, self.showing = None, None
         dlg.deleteLater()

@@ -10,7 +10,6 @@ and the API key, which lives in the OS keyring and is never shown in full.
 
 from __future__ import annotations
 
-import copy
 import functools
 import logging
 import types
@@ -48,10 +47,11 @@ from PySide6.QtWidgets import (
 )
 
 from core.settings import Settings
+from core.turn import Choices
 from ui import keys
-from ui.editor import AnalyzeFn, EditorOverrides, RoutingEditor
+from ui.editor import AnalyzeFn, RoutingEditor
 from ui.errors import report
-from ui.theme import COLORS
+from ui.theme import COLORS, field_layout
 from ui.workers import Worker, run_in_thread
 
 log = logging.getLogger(__name__)
@@ -214,12 +214,7 @@ class RiskSlider(QWidget):
         right.setAlignment(Qt.AlignmentFlag.AlignRight)
         for lab in (left, right):
             lab.setObjectName("hint")
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        row = QHBoxLayout()
-        row.addWidget(self.slider, 1)
-        row.addWidget(self.value_label)
-        lay.addLayout(row)
+        lay = field_layout(self, self.slider, [self.value_label])
         ends = QHBoxLayout()
         ends.addWidget(left)
         ends.addStretch(1)
@@ -325,14 +320,7 @@ class GgufPicker(QWidget):
         self.status = QLabel("", self)
         self.status.setObjectName("hint")
         self.status.setWordWrap(True)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        row = QHBoxLayout()
-        row.addWidget(self.line, 1)
-        row.addWidget(browse)
-        row.addWidget(clear)
-        lay.addLayout(row)
-        lay.addWidget(self.status)
+        field_layout(self, self.line, [browse, clear], self.status)
         self.valid: bool | None = None
         self._worker: Worker | None = None
         self.line.textChanged.connect(self._validate)
@@ -414,13 +402,7 @@ class ApiKeyField(QWidget):
         self.remove.clicked.connect(self._remove)
         self.note = QLabel(self)
         self.note.setObjectName("hint")
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        row = QHBoxLayout()
-        row.addWidget(self.line, 1)
-        row.addWidget(self.remove)
-        lay.addLayout(row)
-        lay.addWidget(self.note)
+        field_layout(self, self.line, [self.remove], self.note)
         self.removed = False
         self._refresh()
 
@@ -467,7 +449,7 @@ class SettingsDialog(QDialog):
         *,
         analyze: AnalyzeFn | None = None,
         preview_text: str = "",
-        overrides: EditorOverrides | None = None,
+        choices: Choices | None = None,
         pool: QThreadPool | None = None,
         cloud_note: str = "",
         parent: QWidget | None = None,
@@ -490,7 +472,7 @@ class SettingsDialog(QDialog):
             names = [n for n in names if n in fields]
             placed.update(names)
             self.tabs.addTab(
-                self._page(page, names, fields, analyze, preview_text, overrides, pool), page
+                self._page(page, names, fields, analyze, preview_text, choices, pool), page
             )
         rest = [n for n in fields if n not in placed]
         if rest:
@@ -528,7 +510,7 @@ class SettingsDialog(QDialog):
         fields: dict[str, FieldInfo],
         analyze: AnalyzeFn | None,
         preview_text: str,
-        overrides: EditorOverrides | None,
+        choices: Choices | None,
         pool: QThreadPool | None,
     ) -> QWidget:
         inner = QWidget()
@@ -606,8 +588,8 @@ class SettingsDialog(QDialog):
                 pool=pool,
             )
             self.preview.setObjectName("settings-preview")
-            if overrides is not None:
-                self.preview.overrides = copy.deepcopy(overrides)
+            if choices is not None:
+                self.preview.choices = choices.copy()
             self.preview.set_text((preview_text.strip() and preview_text) or PREVIEW_SAMPLE)
             self.preview.setMinimumHeight(220)
             blay.addWidget(self.preview)

@@ -10,6 +10,7 @@ assets.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -24,7 +25,7 @@ from PySide6.QtGui import (
     QPen,
     QPixmap,
 )
-from PySide6.QtWidgets import QApplication, QStyle, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QStyle, QVBoxLayout, QWidget
 
 
 @dataclass(frozen=True)
@@ -53,107 +54,107 @@ COLORS = Palette(
 )
 
 
-def _painter(pm: QPixmap) -> QPainter:
+def _painted(
+    size: int, draw: Callable[[QPainter, float], None], height: int | None = None
+) -> QPixmap:
+    """A transparent pixmap, ``size`` wide (and high, unless ``height``), painted
+    by ``draw(painter, scale)``: icons are drawn on a 16-unit grid, ``scale``
+    pixels to the unit."""
+    pm = QPixmap(size, height or size)
+    pm.fill(Qt.GlobalColor.transparent)
     p = QPainter(pm)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    return p
+    draw(p, size / 16)
+    p.end()
+    return pm
+
+
+def _outline(p: QPainter, color: QColor, width: float) -> None:
+    p.setPen(QPen(color, width))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def _filled(p: QPainter, color: QColor) -> None:
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QBrush(color))
 
 
 def lock_pixmap(size: int = 16, color: QColor | None = None) -> QPixmap:
     """A padlock: the badge of a sentence that stays on this machine."""
-    color = color or COLORS.local_fg
-    pm = QPixmap(size, size)
-    pm.fill(Qt.GlobalColor.transparent)
-    p = _painter(pm)
-    s = size / 16
-    pen = QPen(color, 1.6 * s)
-    p.setPen(pen)
-    p.setBrush(Qt.BrushStyle.NoBrush)
-    p.drawArc(QRectF(4.5 * s, 1.5 * s, 7 * s, 9 * s), 0, 180 * 16)
-    p.drawLine(QPointF(4.5 * s, 6 * s), QPointF(4.5 * s, 7.5 * s))
-    p.drawLine(QPointF(11.5 * s, 6 * s), QPointF(11.5 * s, 7.5 * s))
-    p.setPen(Qt.PenStyle.NoPen)
-    p.setBrush(QBrush(color))
-    p.drawRoundedRect(QRectF(2.5 * s, 7 * s, 11 * s, 8 * s), 1.5 * s, 1.5 * s)
-    p.setBrush(QBrush(QColor("white")))
-    p.drawEllipse(QPointF(8 * s, 10.6 * s), 1.3 * s, 1.3 * s)
-    p.end()
-    return pm
+    c = color or COLORS.local_fg
+
+    def draw(p: QPainter, s: float) -> None:
+        _outline(p, c, 1.6 * s)
+        p.drawArc(QRectF(4.5 * s, 1.5 * s, 7 * s, 9 * s), 0, 180 * 16)
+        p.drawLine(QPointF(4.5 * s, 6 * s), QPointF(4.5 * s, 7.5 * s))
+        p.drawLine(QPointF(11.5 * s, 6 * s), QPointF(11.5 * s, 7.5 * s))
+        _filled(p, c)
+        p.drawRoundedRect(QRectF(2.5 * s, 7 * s, 11 * s, 8 * s), 1.5 * s, 1.5 * s)
+        p.setBrush(QBrush(QColor("white")))
+        p.drawEllipse(QPointF(8 * s, 10.6 * s), 1.3 * s, 1.3 * s)
+
+    return _painted(size, draw)
 
 
 def cloud_pixmap(size: int = 16, color: QColor | None = None) -> QPixmap:
     """A cloud: the badge of a sentence that goes to the cloud, anonymized."""
-    color = color or COLORS.cloud_fg
-    pm = QPixmap(size, size)
-    pm.fill(Qt.GlobalColor.transparent)
-    p = _painter(pm)
-    s = size / 16
-    p.setPen(Qt.PenStyle.NoPen)
-    p.setBrush(QBrush(color))
-    # Overlapping shapes in one colour; a single path would leave even-odd holes.
-    p.drawEllipse(QPointF(5 * s, 10 * s), 3.5 * s, 3.5 * s)
-    p.drawEllipse(QPointF(8.8 * s, 7.2 * s), 4.3 * s, 4.3 * s)
-    p.drawEllipse(QPointF(12 * s, 10.2 * s), 3.3 * s, 3.3 * s)
-    p.drawRoundedRect(QRectF(5 * s, 9 * s, 7 * s, 4.5 * s), 1 * s, 1 * s)
-    p.end()
-    return pm
+    c = color or COLORS.cloud_fg
+
+    def draw(p: QPainter, s: float) -> None:
+        _filled(p, c)
+        # Overlapping shapes in one colour; a single path would leave even-odd holes.
+        p.drawEllipse(QPointF(5 * s, 10 * s), 3.5 * s, 3.5 * s)
+        p.drawEllipse(QPointF(8.8 * s, 7.2 * s), 4.3 * s, 4.3 * s)
+        p.drawEllipse(QPointF(12 * s, 10.2 * s), 3.3 * s, 3.3 * s)
+        p.drawRoundedRect(QRectF(5 * s, 9 * s, 7 * s, 4.5 * s), 1 * s, 1 * s)
+
+    return _painted(size, draw)
 
 
 def shield_pixmap(size: int = 16, color: QColor | None = None) -> QPixmap:
     """A shield: the application's mark and the privacy box."""
-    color = color or COLORS.entity
-    pm = QPixmap(size, size)
-    pm.fill(Qt.GlobalColor.transparent)
-    p = _painter(pm)
-    s = size / 16
-    path = QPainterPath()
-    path.moveTo(8 * s, 1 * s)
-    path.lineTo(14 * s, 3.5 * s)
-    path.cubicTo(14 * s, 9 * s, 11.5 * s, 13 * s, 8 * s, 15 * s)
-    path.cubicTo(4.5 * s, 13 * s, 2 * s, 9 * s, 2 * s, 3.5 * s)
-    path.closeSubpath()
-    p.setPen(Qt.PenStyle.NoPen)
-    p.setBrush(QBrush(color))
-    p.drawPath(path)
-    p.setPen(QPen(QColor("white"), 1.6 * s))
-    p.drawLine(QPointF(5.2 * s, 8 * s), QPointF(7.3 * s, 10.2 * s))
-    p.drawLine(QPointF(7.3 * s, 10.2 * s), QPointF(11 * s, 5.8 * s))
-    p.end()
-    return pm
+    c = color or COLORS.entity
+
+    def draw(p: QPainter, s: float) -> None:
+        path = QPainterPath()
+        path.moveTo(8 * s, 1 * s)
+        path.lineTo(14 * s, 3.5 * s)
+        path.cubicTo(14 * s, 9 * s, 11.5 * s, 13 * s, 8 * s, 15 * s)
+        path.cubicTo(4.5 * s, 13 * s, 2 * s, 9 * s, 2 * s, 3.5 * s)
+        path.closeSubpath()
+        _filled(p, c)
+        p.drawPath(path)
+        p.setPen(QPen(QColor("white"), 1.6 * s))
+        p.drawLine(QPointF(5.2 * s, 8 * s), QPointF(7.3 * s, 10.2 * s))
+        p.drawLine(QPointF(7.3 * s, 10.2 * s), QPointF(11 * s, 5.8 * s))
+
+    return _painted(size, draw)
 
 
 def bubble_pixmap(size: int = 16, color: QColor | None = None) -> QPixmap:
     """A speech bubble: a chat conversation."""
-    color = color or COLORS.cloud_fg
-    pm = QPixmap(size, size)
-    pm.fill(Qt.GlobalColor.transparent)
-    p = _painter(pm)
-    s = size / 16
-    p.setPen(QPen(color, 1.5 * s))
-    p.setBrush(Qt.BrushStyle.NoBrush)
-    p.drawRoundedRect(QRectF(1.5 * s, 2 * s, 13 * s, 9.5 * s), 3 * s, 3 * s)
-    path = QPainterPath(QPointF(4.5 * s, 11.5 * s))
-    path.lineTo(4 * s, 14.5 * s)
-    path.lineTo(8 * s, 11.5 * s)
-    p.drawPath(path)
-    p.end()
-    return pm
+
+    def draw(p: QPainter, s: float) -> None:
+        _outline(p, color or COLORS.cloud_fg, 1.5 * s)
+        p.drawRoundedRect(QRectF(1.5 * s, 2 * s, 13 * s, 9.5 * s), 3 * s, 3 * s)
+        path = QPainterPath(QPointF(4.5 * s, 11.5 * s))
+        path.lineTo(4 * s, 14.5 * s)
+        path.lineTo(8 * s, 11.5 * s)
+        p.drawPath(path)
+
+    return _painted(size, draw)
 
 
 def envelope_pixmap(size: int = 16, color: QColor | None = None) -> QPixmap:
     """An envelope: an email draft."""
-    color = color or COLORS.entity
-    pm = QPixmap(size, size)
-    pm.fill(Qt.GlobalColor.transparent)
-    p = _painter(pm)
-    s = size / 16
-    p.setPen(QPen(color, 1.5 * s))
-    p.setBrush(Qt.BrushStyle.NoBrush)
-    p.drawRoundedRect(QRectF(1.5 * s, 3.5 * s, 13 * s, 9.5 * s), 1.5 * s, 1.5 * s)
-    p.drawLine(QPointF(2 * s, 4.5 * s), QPointF(8 * s, 9 * s))
-    p.drawLine(QPointF(8 * s, 9 * s), QPointF(14 * s, 4.5 * s))
-    p.end()
-    return pm
+
+    def draw(p: QPainter, s: float) -> None:
+        _outline(p, color or COLORS.entity, 1.5 * s)
+        p.drawLine(QPointF(2 * s, 4.5 * s), QPointF(8 * s, 9 * s))  # the flap
+        p.drawLine(QPointF(8 * s, 9 * s), QPointF(14 * s, 4.5 * s))
+        p.drawRoundedRect(QRectF(1.5 * s, 3.5 * s, 13 * s, 9.5 * s), 1.5 * s, 1.5 * s)
+
+    return _painted(size, draw)
 
 
 def icon_from(pixmap_fn: object) -> QIcon:
@@ -171,6 +172,27 @@ def app_icon() -> QIcon:
     return icon
 
 
+def field_layout(
+    host: QWidget,
+    field: QWidget,
+    buttons: Sequence[QWidget] = (),
+    below: QWidget | None = None,
+    indent: int = 0,
+) -> QVBoxLayout:
+    """Lay out ``host``: ``field`` (taking the room) and its ``buttons`` on one
+    row, ``below`` (a hint or status line) under it; returns the layout."""
+    lay = QVBoxLayout(host)
+    lay.setContentsMargins(indent, 0, 0, 0)
+    row = QHBoxLayout()
+    row.addWidget(field, 1)
+    for b in buttons:
+        row.addWidget(b)
+    lay.addLayout(row)
+    if below is not None:
+        lay.addWidget(below)
+    return lay
+
+
 def std_icon(widget: QWidget | None, name: str) -> QIcon:
     """One of Qt's standard icons by its short name (``"SP_MediaStop"``)."""
     style = widget.style() if widget is not None else QApplication.style()
@@ -179,47 +201,46 @@ def std_icon(widget: QWidget | None, name: str) -> QIcon:
 
 def underline_sample(kind: str, width: int = 34, height: int = 16) -> QPixmap:
     """A small "Abc" with the underline used for ``kind`` (legend swatches)."""
-    pm = QPixmap(width, height)
-    pm.fill(Qt.GlobalColor.transparent)
-    p = _painter(pm)
-    font = QFont()
-    font.setPixelSize(int(height * 0.7))
-    p.setFont(font)
-    if kind == "local":
-        p.fillRect(QRectF(0, 0, width, height), COLORS.local_bg)
-        color, style = COLORS.local_fg, "dot"
-    elif kind == "cloud":
-        p.fillRect(QRectF(0, 0, width, height), COLORS.cloud_bg)
-        color, style = COLORS.cloud_fg, "none"
-    elif kind == "entity":
-        color, style = COLORS.entity, "solid"
-    elif kind == "sent":
-        color, style = COLORS.sent, "dash"
-    else:
-        color, style = COLORS.exposed, "wave"
-    p.setPen(QPen(QColor("#222222")))
-    p.drawText(QRectF(0, -2, width, height), Qt.AlignmentFlag.AlignCenter, "Abc")
-    y = height - 2.0
-    if style == "solid":
-        p.setPen(QPen(color, 2))
-        p.drawLine(QPointF(3, y), QPointF(width - 3, y))
-    elif style == "dot":
-        p.setPen(QPen(color, 1.5, Qt.PenStyle.DotLine))
-        p.drawLine(QPointF(3, y), QPointF(width - 3, y))
-    elif style == "dash":
-        p.setPen(QPen(color, 1.5, Qt.PenStyle.DashLine))
-        p.drawLine(QPointF(3, y), QPointF(width - 3, y))
-    elif style == "wave":
-        p.setPen(QPen(color, 1.3))
-        path = QPainterPath(QPointF(3, y))
-        x, up = 3.0, True
-        while x < width - 3:
-            path.quadTo(QPointF(x + 1.5, y - 2 if up else y + 1), QPointF(x + 3, y - 0.5))
-            x += 3
-            up = not up
-        p.drawPath(path)
-    p.end()
-    return pm
+
+    def draw(p: QPainter, _s: float) -> None:
+        font = QFont()
+        font.setPixelSize(int(height * 0.7))
+        p.setFont(font)
+        if kind == "local":
+            p.fillRect(QRectF(0, 0, width, height), COLORS.local_bg)
+            color, style = COLORS.local_fg, "dot"
+        elif kind == "cloud":
+            p.fillRect(QRectF(0, 0, width, height), COLORS.cloud_bg)
+            color, style = COLORS.cloud_fg, "none"
+        elif kind == "entity":
+            color, style = COLORS.entity, "solid"
+        elif kind == "sent":
+            color, style = COLORS.sent, "dash"
+        else:
+            color, style = COLORS.exposed, "wave"
+        p.setPen(QPen(QColor("#222222")))
+        p.drawText(QRectF(0, -2, width, height), Qt.AlignmentFlag.AlignCenter, "Abc")
+        y = height - 2.0
+        if style == "solid":
+            p.setPen(QPen(color, 2))
+            p.drawLine(QPointF(3, y), QPointF(width - 3, y))
+        elif style == "dot":
+            p.setPen(QPen(color, 1.5, Qt.PenStyle.DotLine))
+            p.drawLine(QPointF(3, y), QPointF(width - 3, y))
+        elif style == "dash":
+            p.setPen(QPen(color, 1.5, Qt.PenStyle.DashLine))
+            p.drawLine(QPointF(3, y), QPointF(width - 3, y))
+        elif style == "wave":
+            p.setPen(QPen(color, 1.3))
+            path = QPainterPath(QPointF(3, y))
+            x, up = 3.0, True
+            while x < width - 3:
+                path.quadTo(QPointF(x + 1.5, y - 2 if up else y + 1), QPointF(x + 3, y - 0.5))
+                x += 3
+                up = not up
+            p.drawPath(path)
+
+    return _painted(width, draw, height)
 
 
 STYLESHEET = """

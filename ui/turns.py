@@ -1,11 +1,14 @@
 """One turn driven from the window: prepare in a worker, approve, execute in a worker.
 
 :class:`TurnController` runs :meth:`Assistant.prepare` off the GUI thread,
-shows the :class:`~ui.approval.ApprovalDialog` when the pipeline says the
-payload needs approval (the policy and "always approve in this conversation"
-are the pipeline's), then runs :meth:`Assistant.execute` as a generator in a
-worker, re-emitting its events as signals. :meth:`stop` takes effect at the
-next token. Errors go to the boundary function; a cancelled turn is silent.
+opens the :class:`~ui.approval.ApprovalDialog` (non-blocking) when the turn
+says the payload needs approval (the policy and "always approve in this
+conversation" are the turn's), and when the person answers Send runs
+:meth:`Assistant.execute` on the turn they approved (the one the dialog showed
+last, its digest bound in the approval) as a generator in a worker,
+re-emitting its events as signals. :meth:`stop` takes effect at the next
+token, or closes the approval view. Errors go to the boundary function; a
+cancelled turn is silent.
 """
 
 from __future__ import annotations
@@ -15,15 +18,16 @@ import logging
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QWidget
 
-from core.analyze import Analysis, Route
+from core.analyze import Analysis
 from core.errors import Cancelled
-from core.pipeline import (
+from core.turn import (
     Approval,
+    Choices,
     Decision,
     Finished,
     PreparedTurn,
@@ -31,9 +35,15 @@ from core.pipeline import (
     Token,
     TurnEvent,
     TurnKind,
+    TurnResult,
 )
 from ui.errors import report
 from ui.workers import Worker, run_in_thread
+
+if TYPE_CHECKING:
+    from core.store import Store
+    from core.turn import Assistant
+    from ui.approval import Reviser
 
 log = logging.getLogger(__name__)
 
@@ -50,17 +60,22 @@ STAGE_TEXT = {
 
 @dataclass
 class TurnRequest:
-    """What the view asks for: the text and the person's routing choices."""
+    """What the view asks for: the text and the person's choices (routes, protection)."""
 
     text: str
     conversation_id: int | None
     kind: TurnKind
     title: str = ""
     analysis: Analysis | None = None  # the editor's analysis of exactly ``text``
-    overrides: dict[int, Route] = field(default_factory=dict)
-    unprotect: list[tuple[int, int]] = field(default_factory=list)
-    protect: list[tuple[int, int]] = field(default_factory=list)  # what the policy would send
+    choices: Choices = field(default_factory=Choices)  # a copy: the editor keeps its own
     replace_from: int | None = None  # edit and resend / regenerate: drop from this message
+
+
+#: Called with the person's answer: the turn to send (the one shown last) and its approval.
+Answered = Callable[[PreparedTurn, Approval], None]
+#: Shows the approval view for a prepared turn without blocking and calls
+#: ``answered`` once when the person answers; returns the view (closed by Stop).
+Approver = Callable[[PreparedTurn, "Reviser", QWidget | None, Answered], QDialog]
 
 
 class TurnController(QObject):
@@ -85,10 +100,10 @@ class TurnController(QObject):
 
     def __init__(
         self,
-        assistant: Callable[[], Any],
+        assistant: Callable[[], Assistant],
         *,
         pool: QThreadPool | None = None,
-        approve: Callable[[PreparedTurn, Any, QWidget | None], Approval] | None = None,
+        approve: Approver | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -97,8 +112,10 @@ class TurnController(QObject):
         self._approve = approve or ask_approval
         self._parent = parent
         self._worker: Worker | None = None
+        self._dialog: QDialog | None = None  # the approval view, while it waits
+        self._asking = False
         self._running = False
-        self._result: Any = None
+        self._result: TurnResult | None = None
         self.last_error: BaseException | None = None
 
     @property
@@ -119,6 +136,8 @@ class TurnController(QObject):
         """Cancel the turn in flight (silently); the text is kept."""
         if self._worker is not None:
             self._worker.cancel()
+        if self._dialog is not None:
+            self._dialog.reject()  # answered as Cancel: nothing is sent
 
     # --- phases -------------------------------------------------------------
 
@@ -135,30 +154,36 @@ class TurnController(QObject):
             req.text,
             conv,
             req.kind,
-            overrides=req.overrides or None,
-            unprotect=req.unprotect,
-            protect=req.protect,
+            choices=req.choices,
             analysis=analysis,
             replace_from=req.replace_from if req.conversation_id is not None else None,
         )
 
     def _prepared(self, prepared: PreparedTurn) -> None:
         self.conversationReady.emit(prepared.conversation_id)
-        approval: Approval | None = None
-        if prepared.request is not None:
-            if prepared.needs_approval:
-                self.stageChanged.emit("approval")
-                approval = self._approve(prepared, self._assistant(), self._parent)
-                if approval.decision is Decision.EDIT:
-                    self._end()
-                    self.editRequested.emit()
-                    return
-                if approval.decision is not Decision.SEND:
-                    self._end()
-                    self.cancelled.emit()
-                    return
-            else:
-                approval = Approval.send()
+        if prepared.request is None:  # nothing leaves: nothing to approve
+            self._send(prepared, None)
+        elif not prepared.needs_approval:
+            self._send(prepared, Approval.send(prepared))
+        else:
+            self.stageChanged.emit("approval")
+            self._asking = True
+            dialog = self._approve(prepared, self._assistant(), self._parent, self._answered)
+            self._dialog = dialog if self._asking else None  # an approver may answer at once
+
+    def _answered(self, prepared: PreparedTurn, approval: Approval) -> None:
+        # The approval view's finished signal: the turn goes on from here.
+        self._asking, self._dialog = False, None
+        if approval.decision is Decision.SEND:
+            self._send(prepared, approval)
+            return
+        self._end()
+        if approval.decision is Decision.EDIT:
+            self.editRequested.emit()
+        else:
+            self.cancelled.emit()
+
+    def _send(self, prepared: PreparedTurn, approval: Approval | None) -> None:
         self._run(self._execute, prepared, approval, on_yield=self._event)
 
     def _execute(
@@ -224,19 +249,31 @@ class TurnController(QObject):
             self.runningChanged.emit(value)
 
 
-def ask_approval(prepared: PreparedTurn, assistant: Any, parent: QWidget | None) -> Approval:
-    """Show the approval view (modal) and return the person's answer."""
+def ask_approval(
+    prepared: PreparedTurn, assistant: Reviser, parent: QWidget | None, answered: Answered
+) -> QDialog:
+    """Open the approval view (window-modal, not blocking) and call ``answered``
+    with the turn it showed last and the person's answer when it closes."""
     from ui.approval import ApprovalDialog
 
     dlg = ApprovalDialog(prepared, assistant, parent)
-    dlg.exec()
-    approval = dlg.approval()
-    dlg.deleteLater()
-    return approval
+
+    def done(_code: int) -> None:
+        turn, approval = dlg.answer()
+        dlg.deleteLater()
+        answered(turn, approval)
+
+    dlg.finished.connect(done)
+    dlg.open()
+    return dlg
 
 
 def show_title(
-    label: QLabel, store: Any, conversation_id: int, current: Callable[[], int | None], name: str
+    label: QLabel,
+    store: Store,
+    conversation_id: int,
+    current: Callable[[], int | None],
+    name: str,
 ) -> None:
     """Read a conversation's title in a worker and show it in ``label`` if that
     conversation is still the one on screen (``current()``) when it arrives."""

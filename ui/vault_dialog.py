@@ -11,6 +11,7 @@ proves the key) run in a worker.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -197,28 +198,42 @@ class VaultDialog(QDialog):
 
 
 def open_vault(
-    path: Path | None = None, parent: QWidget | None = None, passphrase: str | None = None
-) -> Store | None:
-    """Open the person's store, creating it on first run; None if they cancelled.
+    path: Path | None = None,
+    parent: QWidget | None = None,
+    passphrase: str | None = None,
+    *,
+    done: Callable[[Store | None], None],
+) -> VaultDialog | None:
+    """Open the person's store, creating it on first run, and call ``done`` with
+    it (None: the person cancelled, or the error was shown).
 
-    A keyring vault opens without a question. ``passphrase`` (from the
-    environment, for scripted starts) skips the dialog for a passphrase vault.
+    A keyring vault opens without a question, and ``passphrase`` (from the
+    environment, for scripted starts) skips the dialog for a passphrase vault:
+    then ``done`` is called before this returns, and None is returned. Else the
+    dialog opens without blocking and is returned; ``done`` is called when it
+    closes. Errors of a start without a question propagate to the caller.
     """
     path = path or paths.store_file()
     if Store.exists(path):
         info = KeyInfo.read(path)
         if info is not None and info.source == "keyring":
             try:
-                return Store.open(path)
+                store = Store.open(path)
             except VaultLockedError as exc:
                 report(exc, parent)
+                done(None)
                 return None
+            done(store)
+            return None
         if passphrase:
-            return Store.open(path, passphrase)
+            done(Store.open(path, passphrase))
+            return None
         dlg = VaultDialog(path, "unlock", parent)
     else:
         if passphrase:
-            return Store.create(path, passphrase)
+            done(Store.create(path, passphrase))
+            return None
         dlg = VaultDialog(path, "create", parent)
-    dlg.exec()
-    return dlg.store
+    dlg.finished.connect(lambda _code: done(dlg.store))
+    dlg.open()
+    return dlg

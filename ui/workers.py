@@ -241,10 +241,13 @@ class LatestOnly(QObject):
         fn: Callable[[Any], Any],
         pool: QThreadPool | None = None,
         parent: QObject | None = None,
+        *,
+        name: str = "analysis",
     ) -> None:
         super().__init__(parent)
         self._fn = fn
         self._pool = pool
+        self._name = name
         self._generation = 0
         self._running: Worker | None = None
         self._pending: tuple[int, Any] | None = None
@@ -277,7 +280,7 @@ class LatestOnly(QObject):
         gen, request = self._pending
         self._pending = None
         self.busy.emit(True)
-        w = Worker(self._fn, request, name="analysis", pool=self._pool)
+        w = Worker(self._fn, request, name=self._name, pool=self._pool)
         w.signals.yielded.connect(functools.partial(self._deliver_partial, gen, request))
         w.signals.returned.connect(functools.partial(self._deliver, gen, request))
         w.on_error(functools.partial(self._fail, gen, request))

@@ -12,12 +12,14 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDialog
 
-from core.pipeline import Decision
+from core.outbound import payload_digest
+from core.turn import Decision
 from ui.approval import ApprovalDialog
 from ui.errors import error_boxes
 
-from .conftest import FakeCloud, on_dialog, wait_analysis
+from .conftest import FakeCloud, on_dialog, wait_analysis, wait_dialog, wait_revised
 
 PHONE = "215-555-4078"
 TEXT = f"My number is {PHONE}. What are the early signs of dehydration in toddlers?"
@@ -119,19 +121,22 @@ def test_per_entity_toggle_shows_the_value_in_the_payload_and_consents(
     type_and_wait(qtbot, chat)
     flip_all_remote(chat.editor)
 
-    def untick(d: ApprovalDialog) -> None:
-        assert PHONE not in d.payload.toPlainText()
-        d.set_protected("[PHONE_1]", False)
-        assert PHONE in d.payload.toPlainText()  # what is shown is what would leave
-        d.set_protected("[PHONE_1]", True)
-        assert PHONE not in d.payload.toPlainText()
-        d.set_protected("[PHONE_1]", False)
-        d.send_btn.click()
-
-    on_dialog(ApprovalDialog, untick)
+    chat.send()  # returns at once: the approval view does not block
+    d = wait_dialog(qtbot, ApprovalDialog)
+    assert PHONE not in d.payload.toPlainText()
+    d.set_protected("[PHONE_1]", False)
+    wait_revised(qtbot, d)
+    assert PHONE in d.payload.toPlainText()  # what is shown is what would leave
+    d.set_protected("[PHONE_1]", True)
+    assert PHONE not in d.payload.toPlainText() and d.prepared is d.original
+    d.set_protected("[PHONE_1]", False)
+    wait_revised(qtbot, d)
+    shown, digest = d.prepared.messages, d.prepared.digest
     with qtbot.waitSignal(chat.turns.finished, timeout=10000):
-        chat.send()
-    assert PHONE in cloud.received[0][-1]["content"]
+        d.send_btn.click()
+    # The payload approved is the one sent, byte for byte, and the door was told its digest.
+    assert cloud.received == [shown] and PHONE in cloud.received[0][-1]["content"]
+    assert payload_digest(cloud.received[0]) == digest and cloud.approved == [digest]
 
 
 @pytest.mark.parametrize(
@@ -146,7 +151,7 @@ def test_per_entity_toggle_shows_the_value_in_the_payload_and_consents(
 def test_the_approval_policy_decides_when_to_ask(
     qtbot: Any, make_engine: Any, cloud: FakeCloud, policy: str, text: str, asks: bool
 ) -> None:
-    from core.pipeline import Approval
+    from core.turn import Approval
     from ui.main_window import MainWindow
 
     w = MainWindow(make_engine(approval_policy=policy), load_models=False)
@@ -154,7 +159,13 @@ def test_the_approval_policy_decides_when_to_ask(
     type_and_wait(qtbot, w.chat, text)
     flip_all_remote(w.chat.editor)
     asked: list[Any] = []
-    w.chat.turns._approve = lambda *a: asked.append(a) or Approval.send()
+
+    def approve(prepared: Any, _assistant: Any, _parent: Any, answered: Any) -> QDialog:
+        asked.append(prepared)
+        answered(prepared, Approval.send(prepared))
+        return QDialog()
+
+    w.chat.turns._approve = approve
     with qtbot.waitSignal(w.chat.turns.finished, timeout=10000):
         w.chat.send()
     assert bool(asked) is asks and len(cloud.received) == 1
@@ -298,7 +309,7 @@ def test_approval_dialog_answers(qtbot: Any, window: Any) -> None:
 
     def escape(d: ApprovalDialog) -> None:
         QTest.keyClick(d, Qt.Key.Key_Escape)
-        decisions.append(d.approval().decision)
+        decisions.append(d.answer()[1].decision)
 
     on_dialog(ApprovalDialog, escape)
     with qtbot.waitSignal(chat.turns.cancelled, timeout=10000):

@@ -23,7 +23,7 @@ def test_a_value_the_policy_sends_is_marked_explained_and_can_be_protected(
     ed = RoutingEditor(analyzer.analyze, debounce_ms=20)
     qtbot.addWidget(ed)
     ed.set_text(TEXT)
-    a = wait_analysis(qtbot, ed)
+    wait_analysis(qtbot, ed)
     date = TEXT.index("3 May")
     plan, ent = ed.locate(date + 1)
     assert plan is not None and ent is not None
@@ -32,15 +32,14 @@ def test_a_value_the_policy_sends_is_marked_explained_and_can_be_protected(
     assert fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.DashUnderline
     assert fmt.underlineColor() == COLORS.sent
     assert "date of an event: quasi-identifier, sent as written" in ed.explain(date + 1)
-    # One click protects it; the choice goes to prepare as a protected span.
+    # One click protects it; the choice (by value) goes to prepare with the turn.
     ed.set_entity_protected("3 May", True)
     plan, ent = ed.locate(date + 1)
     assert plan is not None and ent is not None and plan.protected[ent] is True
-    send, keep = ed.overrides.spans(a)
-    assert send == [] and keep == [(date, date + len("3 May"))]
+    assert ed.choices.protect == {"3 May": True} and not ed.choices.exposed()
     # Choosing what the policy would do anyway forgets the choice.
     ed.set_entity_protected("3 May", False)
-    assert "3 May" not in ed.overrides.protect
+    assert "3 May" not in ed.choices.protect
     phone = TEXT.index("215")
     assert "a direct identifier, always protected" in ed.explain(phone + 1)
 

@@ -19,7 +19,7 @@ from core.llm.demo import free_port
 from ui.approval import ApprovalDialog
 from ui.proxy_control import ProxyControl
 
-from .conftest import FakeCloud, find_dialog
+from .conftest import FakeCloud, find_dialog, wait_revised
 
 PHONE = "215-555-4078"
 TEXT = f"My number is {PHONE}. What are the early signs of dehydration in toddlers?"
@@ -94,7 +94,7 @@ def test_a_proxied_request_waits_in_the_approval_view_with_the_apps_name(
     qtbot.waitUntil(app.done, timeout=20000)
     assert app.error is None and app.answer is not None and PHONE in app.answer
     assert PHONE not in str(cloud.received)
-    assert cloud.received[0] == dlg.shown.messages  # exactly what was shown
+    assert cloud.received[0] == dlg.prepared.messages  # exactly what was shown
 
 
 def test_a_value_unticked_in_the_view_is_sent_as_shown(
@@ -103,11 +103,12 @@ def test_a_value_unticked_in_the_view_is_sent_as_shown(
     app = App(served)
     dlg = waiting_dialog(qtbot, served)
     dlg.set_protected("[PHONE_1]", False)
+    wait_revised(qtbot, dlg)  # made in a worker; Send waits for it
     assert PHONE in dlg.payload.toPlainText()  # the preview shows the value in clear
     dlg.send_btn.click()
     qtbot.waitUntil(app.done, timeout=20000)
     assert app.error is None
-    assert cloud.received[0] == dlg.shown.messages and PHONE in str(cloud.received)
+    assert cloud.received[0] == dlg.prepared.messages and PHONE in str(cloud.received)
 
 
 def test_cancel_in_the_view_refuses_the_app_and_sends_nothing(

@@ -125,10 +125,15 @@ def test_keyring_vault_is_created_then_opened_without_a_question(
         d.submit()
 
     on_dialog(VaultDialog, create)
-    store = open_vault(path)
+    opened: list[Store | None] = []
+    dlg = open_vault(path, done=opened.append)
+    assert dlg is not None and opened == []  # the dialog is open; nothing blocked
+    qtbot.waitUntil(lambda: bool(opened), timeout=10000)
+    store = opened[0]
     assert store is not None
     store.close()
-    store = open_vault(path)  # no dialog this time
+    assert open_vault(path, done=opened.append) is None  # no dialog this time
+    store = opened[1]
     assert store is not None
     store.close()
 
