@@ -110,34 +110,6 @@ def make_public_space(settings: Settings, door: EgressGuard) -> PublicSpace:
     return PublicSpace(settings, door, max_tokens=settings.cloud_max_tokens)
 
 
-def assemble(
-    settings: Settings,
-    store: Store,
-    *,
-    cloud: EgressGuard | None,
-    local: LocalModel | None,
-    analyzer: Analyzer,
-) -> Assistant:
-    """The :class:`Assistant` over parts already built (the integrator is made here)."""
-    from core.integrate import Integrator
-    from core.turn import Assistant
-
-    return Assistant(
-        settings,
-        store,
-        cloud=cloud,
-        local=local,
-        analyzer=analyzer,
-        public_space=make_public_space(settings, cloud) if cloud is not None else None,
-        # Its answer guard embeds with the router's MiniLM encoder when there is one.
-        integrator=Integrator(
-            settings,
-            encoder=getattr(analyzer.router, "encoder", None),
-            detector=analyzer.detector,
-        ),
-    )
-
-
 def make_assistant(
     settings: Settings, store: Store, *, local: bool | LocalModel = True
 ) -> Assistant:
@@ -147,12 +119,11 @@ def make_assistant(
     (none: answers pass through; all-private turns are refused).
     """
     analyzer = make_analyzer(settings)
-    model = make_local(settings) if local is True else (local or None)
-    return assemble(
+    return Parts().assistant(
         settings,
         store,
         cloud=make_cloud_door(settings, store, analyzer.detector),
-        local=model,
+        local=make_local(settings) if local is True else (local or None),
         analyzer=analyzer,
     )
 
@@ -186,8 +157,24 @@ class Parts:
         local: LocalModel | None,
         analyzer: Analyzer,
     ) -> Assistant:
-        """The :class:`Assistant` over the parts the engine built (see :func:`assemble`)."""
-        return assemble(settings, store, cloud=cloud, local=local, analyzer=analyzer)
+        """The :class:`Assistant` over parts already built (the integrator is made here)."""
+        from core.integrate import Integrator
+        from core.turn import Assistant
+
+        return Assistant(
+            settings,
+            store,
+            cloud=cloud,
+            local=local,
+            analyzer=analyzer,
+            public_space=make_public_space(settings, cloud) if cloud is not None else None,
+            # Its answer guard embeds with the router's MiniLM encoder when there is one.
+            integrator=Integrator(
+                settings,
+                encoder=getattr(analyzer.router, "encoder", None),
+                detector=analyzer.detector,
+            ),
+        )
 
 
 @contextmanager

@@ -14,11 +14,12 @@ import logging
 import os
 import tempfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
-from pydantic import Field, JsonValue, field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from core import paths
@@ -54,13 +55,20 @@ class Part(StrEnum):
     ASSISTANT = "assistant"  # the turn itself (and GAMA's public space, which it holds)
 
 
-def rebuilds(*parts: Part) -> dict[str, JsonValue]:
-    """A field's ``json_schema_extra``: the parts a change of the field rebuilds.
+@dataclass(frozen=True)
+class Rebuilds:
+    """A field's mark: a change of its value rebuilds ``part`` (:meth:`Settings.rebuilt_by`)."""
 
-    Declared beside each field that a built part reads once, when it is built;
-    fields not declared are read at each turn and rebuild nothing.
-    """
-    return {"rebuilds": [str(p) for p in parts]}
+    part: Part
+
+
+_T = TypeVar("_T")
+# The type of a field that a part reads once, when it is built: a change rebuilds the
+# part. Fields of a plain type are read at each turn and rebuild nothing.
+OfDetector = Annotated[_T, Rebuilds(Part.DETECTOR)]
+OfLocal = Annotated[_T, Rebuilds(Part.LOCAL)]
+OfCloud = Annotated[_T, Rebuilds(Part.CLOUD)]
+OfTurn = Annotated[_T, Rebuilds(Part.ASSISTANT)]
 
 
 class Settings(BaseSettings):
@@ -121,49 +129,32 @@ class Settings(BaseSettings):
     )
 
     # --- local model
-    local_model_path: str | None = Field(
+    local_model_path: OfLocal[str | None] = Field(
         None, title="Local model (GGUF)",
         description="A GGUF file; empty uses the embedded SmolLM2-135M-Instruct.",
-        json_schema_extra=rebuilds(Part.LOCAL),
     )
-    n_gpu_layers: int | None = Field(
+    n_gpu_layers: OfLocal[int | None] = Field(
         None, ge=-1, le=1000, title="GPU layers",
         description="Layers offloaded to the GPU; empty chooses automatically (all when "
         "llama.cpp was built with GPU support, else none).",
-        json_schema_extra=rebuilds(Part.LOCAL),
     )
-    n_ctx: int = Field(
-        4096, ge=512, le=131072, title="Context size (tokens)",
-        json_schema_extra=rebuilds(Part.LOCAL),
-    )
-    n_threads: int | None = Field(
+    n_ctx: OfLocal[int] = Field(4096, ge=512, le=131072, title="Context size (tokens)")
+    n_threads: OfLocal[int | None] = Field(
         None, ge=1, le=256, title="Threads",
         description="Empty lets llama.cpp choose (half the CPUs for generation).",
-        json_schema_extra=rebuilds(Part.LOCAL),
     )
 
     # --- cloud
-    cloud_base_url: str = Field(
+    cloud_base_url: OfCloud[str] = Field(
         "https://api.openai.com/v1", title="Cloud endpoint",
         description="Base URL of any OpenAI-compatible API.",
-        json_schema_extra=rebuilds(Part.CLOUD),
     )
-    cloud_model: str = Field(
-        "gpt-4o-mini", title="Cloud model",
-        json_schema_extra=rebuilds(Part.CLOUD),
-    )
-    cloud_timeout_s: float = Field(
-        60.0, ge=1.0, le=600.0, title="Cloud timeout (seconds)",
-        json_schema_extra=rebuilds(Part.CLOUD),
-    )
-    cloud_max_retries: int = Field(
-        3, ge=0, le=10, title="Retries on 429 and 5xx",
-        json_schema_extra=rebuilds(Part.CLOUD),
-    )
-    cloud_max_tokens: int = Field(
+    cloud_model: OfCloud[str] = Field("gpt-4o-mini", title="Cloud model")
+    cloud_timeout_s: OfCloud[float] = Field(60.0, ge=1.0, le=600.0, title="Cloud timeout (seconds)")
+    cloud_max_retries: OfCloud[int] = Field(3, ge=0, le=10, title="Retries on 429 and 5xx")
+    cloud_max_tokens: OfTurn[int] = Field(
         1024, ge=16, le=32768, title="Longest cloud answer (tokens)",
         description="Caps each answer, so a conversation's history stays within the model's context.",
-        json_schema_extra=rebuilds(Part.ASSISTANT),
     )
 
     # --- the proxy for other apps (`sottovoce proxy`)
@@ -182,30 +173,25 @@ class Settings(BaseSettings):
     )
 
     # --- detection
-    allow_list: list[str] = Field(
+    allow_list: OfDetector[list[str]] = Field(
         default_factory=list, title="Never private",
         description="Words that are never treated as private (public names, your product).",
-        json_schema_extra=rebuilds(Part.DETECTOR),
     )
-    deny_list: list[str] = Field(
+    deny_list: OfDetector[list[str]] = Field(
         default_factory=list, title="Always private",
         description="Words that are always protected wherever they appear.",
-        json_schema_extra=rebuilds(Part.DETECTOR),
     )
-    detect_min_score: float = Field(
+    detect_min_score: OfDetector[float] = Field(
         0.35, ge=0.0, le=1.0, title="Detection threshold", description="Lowest score kept.",
-        json_schema_extra=rebuilds(Part.DETECTOR),
     )
-    fusion_single_view_min: float = Field(
+    fusion_single_view_min: OfDetector[float] = Field(
         0.5, ge=0.0, le=1.0, title="Single-view threshold",
         description="A span found by one view only is kept when its score reaches this.",
-        json_schema_extra=rebuilds(Part.DETECTOR),
     )
-    agent_view: bool = Field(
+    agent_view: OfDetector[bool] = Field(
         False, title="Ask the local model about names",
         description="GAMA's privacy-identifying agent: the local model judges whether each "
         "name or place is private in context (public figures are not). Slow with small models.",
-        json_schema_extra=rebuilds(Part.DETECTOR),
     )
 
     # --- GAMA public-space modules
@@ -237,14 +223,9 @@ class Settings(BaseSettings):
 
     @classmethod
     def rebuilt_by(cls, names: Iterable[str]) -> set[Part]:
-        """The parts that a change of the fields ``names`` rebuilds (see :func:`rebuilds`)."""
-        parts: set[Part] = set()
-        for name in names:
-            extra = cls.model_fields[name].json_schema_extra
-            declared = extra.get("rebuilds") if isinstance(extra, dict) else None
-            if isinstance(declared, list):
-                parts.update(Part(str(p)) for p in declared)
-        return parts
+        """The parts that a change of the fields ``names`` rebuilds (their :class:`Rebuilds` marks)."""
+        fields = cls.model_fields
+        return {m.part for n in names for m in fields[n].metadata if isinstance(m, Rebuilds)}
 
     def changed_from(self, other: Settings) -> set[str]:
         """The names of the fields whose value differs in ``other``."""
