@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.analyze import Analyzer  # noqa: E402
-from core.outbound.compose import compose_outbound  # noqa: E402
 from core.box import PrivacyBox  # noqa: E402
 from core.detect.base import Detector  # noqa: E402
 from core.detect.rules import RulesView  # noqa: E402
+from core.outbound.compose import compose_outbound  # noqa: E402
 from core.segment import SPACY_PACKAGE, Segmenter  # noqa: E402
 
 
@@ -72,7 +72,7 @@ def main() -> None:
     if args.pipeline == "rules":
         analyzer = Analyzer(Segmenter(), Detector([RulesView()]))
     else:
-        from core.defaults import default_detector, default_router
+        from core.assembly import default_detector, default_router
         from core.settings import Settings
 
         s = Settings()
