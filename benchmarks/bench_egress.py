@@ -262,8 +262,8 @@ def main() -> None:
                       "comparison": {"target_ms": 5.0}, **common}))  # fmt: skip
 
     def rebuild() -> None:
-        guard._matchers.clear()
-        guard.matcher(box)
+        guard.matchers.clear()
+        guard.matchers.of(box)
 
     build = median_ms(rebuild, max(5, args.runs // 20))
     print(json.dumps({"name": "egress_matcher_build", "unit": "ms", "value": round(build, 2),

@@ -57,21 +57,17 @@ from typing import Any, Protocol, Required, TypedDict, TypeVar, Unpack
 from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.egress.ledger import Ledger, MemoryLedger
 from core.egress.stream import GuardedStream, error_status, ok_status
-from core.entities import EntityType
 from core.errors import Cancelled, CloudError, EgressBlocked, PayloadChanged
 from core.llm.base import Cancel, Messages, Reply
-from core.outbound import InitialsFinder, View, decoded_views, name_variants, payload_digest
+from core.outbound import View, decoded_views, payload_digest
 from core.outbound.fold import (
     BARRIER,
     CANONICAL_PLACEHOLDER,
-    SEP,
-    ZW,
     cased,
     fold,
     normalize,
-    normalize_cached,
 )
-from core.outbound.matcher import TITLES, BoxMatcher, Hit, word_runs
+from core.outbound.matcher import TITLES, BoxMatchers, Hit, word_runs
 from core.spans import Span
 
 log = logging.getLogger("core.egress")
@@ -159,66 +155,36 @@ class EgressGuard:
     default; off only to measure what they add).
     """
 
+    #: How many strings' detections are remembered (a conversation's history
+    #: is scanned again at every turn).
+    DETECTIONS_KEPT = 512
+
     def __init__(
         self,
         client: CloudTransport,
         *,
         ledger: Ledger | None = None,
         detector: SpanFinder | None = None,
-        cache_size: int = 512,
         decode: bool = True,
         name_orders: bool = True,
     ) -> None:
-        self.client = client
-        self.decode = decode
-        self.name_orders = name_orders
         # What the approval view and the status bar show.
         self.endpoint: str = client.endpoint
         self.model: str = client.model
+        self.client = client
         self.ledger: Ledger = ledger if ledger is not None else MemoryLedger()
+        self.matchers = BoxMatchers(name_orders=name_orders)
+        self.decode = decode
         # Digests of the answers this guard received. An assistant turn that is
         # one of them, verbatim, is the cloud's own text going back to it: it
         # can hold no value the cloud was not already told, even when the model
         # happens to write a word that is also in the box ("British").
         self._received: set[str] = set()
         self.detector = detector
-        self._matchers: OrderedDict[tuple[Any, ...], BoxMatcher] = OrderedDict()
         self._spans: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
-        self._cache_size = cache_size
         self._lock = threading.Lock()
 
     # --- scanning ---------------------------------------------------------------------
-
-    def matcher(self, box: PrivacyBox | None, consented: Iterable[str] = ()) -> BoxMatcher:
-        """The matcher of the box's current entries (cached by their content)."""
-        allowed = {normalize(a) for a in consented}
-        entries = box.entries() if box is not None else []
-        if allowed:
-            entries = [e for e in entries if normalize_cached(e.value) not in allowed]
-        # Every form of a value: its aliases ("Tadeusz", "Mr. Wielgosz") are the same person's.
-        values = tuple(
-            (form, str(e.type))
-            for e in entries
-            for form in e.forms
-            if not allowed or normalize_cached(form) not in allowed
-        )
-        with self._lock:
-            found = self._matchers.get(values)
-            if found is not None:
-                self._matchers.move_to_end(values)
-                return found
-        variants: tuple[tuple[str, str], ...] = ()
-        initials = None
-        persons = [(e.value, str(e.type)) for e in entries if e.type is EntityType.PERSON]
-        if self.name_orders and persons:
-            variants = tuple((form, t) for v, t in persons for form in name_variants(v))
-            initials = InitialsFinder(persons, sep=SEP, zw=ZW, fold=cased)
-        built = BoxMatcher(values, variants, initials)
-        with self._lock:
-            self._matchers[values] = built
-            while len(self._matchers) > 8:
-                self._matchers.popitem(last=False)
-        return built
 
     def scan(
         self,
@@ -255,7 +221,7 @@ class EgressGuard:
                 for v in decoded_views(b)
                 for x in v.excerpts()
             ]
-        matcher = self.matcher(box, consented)
+        matcher = self.matchers.of(box, consented)
         # Folded one by one: the barrier must survive (fold makes it a space).
         folded = BARRIER.join(fold(s) for s in bare)
         own_case = BARRIER.join(cased(s) for s in bare) if matcher.needs_cased else None
@@ -320,7 +286,7 @@ class EgressGuard:
                 out.append((str(span.type), normalize(_POSSESSIVE_END.sub("", found))))
         with self._lock:
             self._spans[key] = out
-            while len(self._spans) > self._cache_size:
+            while len(self._spans) > self.DETECTIONS_KEPT:
                 self._spans.popitem(last=False)
         return out
 

@@ -13,12 +13,26 @@ positions, for composing the outbound (:mod:`core.outbound.compose`).
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.outbound.fold import LONG_MIN, MIN_LEN, SEP, SHORT_MAX, ZW, cased, normalize, strip_marks
-from core.outbound.names import InitialsFinder
+from core.box import PrivacyBox
+from core.entities import EntityType
+from core.outbound.fold import (
+    LONG_MIN,
+    MIN_LEN,
+    SEP,
+    SHORT_MAX,
+    ZW,
+    cased,
+    normalize,
+    normalize_cached,
+    strip_marks,
+)
+from core.outbound.names import InitialsFinder, name_variants
 
 #: Words next to a name or a placeholder that identify no one ("Dr. [PERSON_1]",
 #: "Dear [PERSON_1]"); what the detector finds there leaks nothing. (One list
@@ -142,6 +156,58 @@ class Hit:
 
     type: str
     source: str  # "box" or "detector"
+
+
+class BoxMatchers:
+    """The matcher of a box's current entries, built once per version of them.
+
+    Every form of a value is matched (its aliases are the same person's);
+    values the person consented to send in clear are not; with
+    ``name_orders``, a person's name is also matched in its other orders and
+    with initials. The last ``keep`` matchers are kept.
+    """
+
+    def __init__(self, *, name_orders: bool = True, keep: int = 8) -> None:
+        self.name_orders = name_orders
+        self._keep = keep
+        self._built: OrderedDict[tuple[tuple[str, str], ...], BoxMatcher] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        """Forget the matchers built so far."""
+        with self._lock:
+            self._built.clear()
+
+    def of(self, box: PrivacyBox | None, consented: Iterable[str] = ()) -> BoxMatcher:
+        """The matcher of the box's current entries, but the values in ``consented``."""
+        allowed = {normalize(a) for a in consented}
+        entries = box.entries() if box is not None else []
+        if allowed:
+            entries = [e for e in entries if normalize_cached(e.value) not in allowed]
+        # Every form of a value: its aliases ("Tadeusz", "Mr. Wielgosz") are the same person's.
+        values = tuple(
+            (form, str(e.type))
+            for e in entries
+            for form in e.forms
+            if not allowed or normalize_cached(form) not in allowed
+        )
+        with self._lock:
+            found = self._built.get(values)
+            if found is not None:
+                self._built.move_to_end(values)
+                return found
+        variants: tuple[tuple[str, str], ...] = ()
+        initials = None
+        persons = [(e.value, str(e.type)) for e in entries if e.type is EntityType.PERSON]
+        if self.name_orders and persons:
+            variants = tuple((form, t) for v, t in persons for form in name_variants(v))
+            initials = InitialsFinder(persons, sep=SEP, zw=ZW, fold=cased)
+        built = BoxMatcher(values, variants, initials)
+        with self._lock:
+            self._built[values] = built
+            while len(self._built) > self._keep:
+                self._built.popitem(last=False)
+        return built
 
 
 def value_pattern(values: Sequence[str]) -> re.Pattern[str] | None:

@@ -279,13 +279,7 @@ class Store(LedgerTable):
             return list(self.db.query("SELECT * FROM conversations ORDER BY updated DESC, id DESC"))
 
     def conversation(self, conversation_id: int) -> dict[str, Any]:
-        with self._lock:
-            rows = list(
-                self.db.query("SELECT * FROM conversations WHERE id = ?", [conversation_id])
-            )
-        if not rows:
-            raise StoreError(f"No conversation {conversation_id}.")
-        return rows[0]
+        return self.row("conversations", conversation_id, f"No conversation {conversation_id}.")
 
     def rename_conversation(self, conversation_id: int, title: str) -> None:
         with self.transaction() as db:

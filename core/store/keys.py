@@ -79,7 +79,7 @@ def keyring_available() -> bool:
     if any(bad in name for bad in ("fail", "null", "plaintext", "keyrings.alt")):
         return False
     try:
-        return float(backend.priority) > 0  # type: ignore[attr-defined]
+        return float(backend.priority) > 0
     except Exception:  # some backends raise when they are not usable here
         return False
 

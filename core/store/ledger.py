@@ -65,14 +65,28 @@ def outcome_row(outcome: LedgerOutcome) -> dict[str, Any]:
     }
 
 
-class LedgerTable:
-    """The ledger methods of :class:`core.store.Store` (a ``Ledger`` for the egress guard)."""
+class Tables:
+    """What the store's tables share: the connection's lock and database, one row by id."""
 
     _lock: threading.RLock
     db: Any
 
     def transaction(self) -> AbstractContextManager[Any]:
         raise NotImplementedError  # the store's
+
+    def row(self, table: str, row_id: int, missing: str) -> dict[str, Any]:
+        """Row ``row_id`` of ``table`` (a name of ours); raises StoreError(``missing``) when none."""
+        with self._lock:
+            rows: list[dict[str, Any]] = list(
+                self.db.query(f"SELECT * FROM {table} WHERE id = ?", [row_id])
+            )
+        if not rows:
+            raise StoreError(missing)
+        return rows[0]
+
+
+class LedgerTable(Tables):
+    """The ledger methods of :class:`core.store.Store` (a ``Ledger`` for the egress guard)."""
 
     def add_ledger(self, **entry: Unpack[LedgerEntry]) -> int:
         """Record a request before it is sent (the ledger never misses one)."""
@@ -117,9 +131,6 @@ class LedgerTable:
 
     def ledger_entry(self, ledger_id: int) -> dict[str, Any]:
         """One row; raises :class:`~core.errors.StoreError` when there is none."""
-        with self._lock:
-            rows = list(self.db.query("SELECT * FROM ledger WHERE id = ?", [ledger_id]))
-        if not rows:
-            raise StoreError(f"No ledger entry {ledger_id}.")
-        rows[0]["payload"] = json.loads(rows[0]["payload"])
-        return rows[0]
+        row = self.row("ledger", ledger_id, f"No ledger entry {ledger_id}.")
+        row["payload"] = json.loads(row["payload"])
+        return row
