@@ -6,7 +6,7 @@ The app runs exactly as `sottovoce --demo-cloud` does (app.window.start), in
 a fresh SOTTOVOCE_HOME, with no keyring backend (so the first-run dialog asks
 for a passphrase). Xvfb is started on a free display unless --display is
 given. The walk is driven from timers inside the app's own event loop, so the
-modal dialogs (vault, approval) are shown and answered like a person would.
+dialogs (vault, approval) are shown and answered like a person would.
 Needs Xvfb (``apt-get install xvfb``) and the xcb libraries of Qt.
 """
 
@@ -293,7 +293,7 @@ def main() -> int:
         app = QApplication([sys.argv[0]])
         state: dict[str, Any] = {"external": bool(args.cloud_url)}
         runner = Walk(walk(out, app, state), app)
-        QTimer.singleShot(0, runner.start)  # the vault dialog's own loop runs the walk
+        QTimer.singleShot(0, runner.start)  # the start-up loop (vault dialog) runs the walk
         started = start(argparse.Namespace(window_demo_cloud=not args.cloud_url), app=app)
         if started is None:
             print("the app did not start", file=sys.stderr)

@@ -332,8 +332,13 @@ class ApprovalDialog(QDialog):
         if decision is Decision.SEND:
             self.accept()
         else:
-            self._revisions.cancel()
             self.reject()
+
+    def done(self, code: int) -> None:
+        # However the view closes (a button, Escape, Stop, a withdrawn request),
+        # a payload still being made is dropped.
+        self._revisions.cancel()
+        super().done(code)
 
     def answer(self) -> tuple[PreparedTurn, Approval]:
         """The turn shown last and the person's answer about exactly its payload."""

@@ -8,12 +8,15 @@ only a masked form (the last four characters).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.llm.endpoints import SecretVault
 
 log = logging.getLogger(__name__)
 
 
-def load_api_key(base_url: str, vault: Any = None) -> str | None:
+def load_api_key(base_url: str, vault: SecretVault | None = None) -> str | None:
     """The stored key of ``base_url``, or None (also when the keyring cannot be read).
 
     ``vault`` is the open store: where no keyring exists, the key is kept there.
@@ -28,20 +31,20 @@ def load_api_key(base_url: str, vault: Any = None) -> str | None:
         return None
 
 
-def save_api_key(base_url: str, key: str, vault: Any = None) -> str:
+def save_api_key(base_url: str, key: str, vault: SecretVault | None = None) -> str:
     """Store the key (keyring first, else the vault); returns where it went."""
     from core.llm.endpoints import set_api_key
 
     return set_api_key(base_url, key.strip(), vault)
 
 
-def delete_api_key(base_url: str, vault: Any = None) -> None:
+def delete_api_key(base_url: str, vault: SecretVault | None = None) -> None:
     from core.llm.endpoints import delete_api_key as delete
 
     delete(base_url, vault)
 
 
-def where_kept(vault: Any = None) -> str:
+def where_kept(vault: SecretVault | None = None) -> str:
     """Where a key is kept on this machine, in words for the person."""
     from core.llm.endpoints import api_key_location
 

@@ -16,7 +16,7 @@ import types
 import typing
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from pydantic.fields import FieldInfo
@@ -53,6 +53,9 @@ from ui.editor import AnalyzeFn, RoutingEditor
 from ui.errors import report
 from ui.theme import COLORS, field_layout
 from ui.workers import Worker, run_in_thread
+
+if TYPE_CHECKING:
+    from core.llm.endpoints import SecretVault
 
 log = logging.getLogger(__name__)
 
@@ -391,7 +394,9 @@ def gpu_available() -> bool:
 class ApiKeyField(QWidget):
     """The cloud API key of an endpoint: shows only a masked form; typing replaces it."""
 
-    def __init__(self, base_url: str, parent: QWidget | None = None, vault: Any = None) -> None:
+    def __init__(
+        self, base_url: str, parent: QWidget | None = None, vault: SecretVault | None = None
+    ) -> None:
         super().__init__(parent)
         self.base_url = base_url
         self.vault = vault  # the open store: holds the key where no keyring exists
@@ -453,7 +458,7 @@ class SettingsDialog(QDialog):
         pool: QThreadPool | None = None,
         cloud_note: str = "",
         parent: QWidget | None = None,
-        vault: Any = None,
+        vault: SecretVault | None = None,
     ) -> None:
         super().__init__(parent)
         self._cloud_note = cloud_note

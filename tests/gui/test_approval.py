@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from core.analyze import Route
 from core.outbound import payload_digest
-from core.turn import Assistant, Choices, Decision, PreparedTurn, TurnKind
+from core.turn import Approval, Assistant, Choices, Decision, PreparedTurn, TurnKind
 from ui.approval import ApprovalDialog
 from ui.workers import Worker
 
@@ -109,6 +109,25 @@ def test_an_older_toggles_payload_is_dropped(
     assert Worker.wait_all(5000)  # delivered (or dropped) by now
     assert d.prepared is turn and PHONE not in d.payload.toPlainText()
     assert d.answer()[0] is turn
+
+
+def test_closing_the_view_while_a_payload_is_made_drops_it(
+    qtbot: Any, prepared: tuple[Assistant, PreparedTurn]
+) -> None:
+    from ui.errors import error_boxes
+
+    assistant, turn = prepared
+    reviser = HeldReviser(assistant)
+    d = ApprovalDialog(turn, reviser)
+    qtbot.addWidget(d)
+    d.open()
+    d.set_protected("[PHONE_1]", False)
+    qtbot.waitUntil(lambda: len(reviser.calls) == 1, timeout=5000)
+    d.reject()  # Escape, Stop or a withdrawn request
+    assert d.answer() == (turn, Approval(Decision.CANCEL))
+    reviser.release(0)
+    assert Worker.wait_all(5000)
+    assert d.prepared is turn and error_boxes() == []
 
 
 def test_a_failed_revision_is_shown_and_the_toggle_goes_back(
