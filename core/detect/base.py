@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from functools import cached_property
+from typing import TYPE_CHECKING, Protocol, TypedDict, runtime_checkable
 
 from core.spans import Span, merge_spans
 
@@ -22,6 +23,16 @@ class DetectionView(Protocol):
     name: str
 
     def analyze(self, text: str) -> list[Span]: ...
+
+
+class DetectorOptions(TypedDict, total=False):
+    """The keywords of :class:`Detector` that a detector built on it passes on."""
+
+    allow: Iterable[str]
+    deny: Iterable[str]
+    min_score: float
+    lexicon: Lexicon | None
+    refine: bool
 
 
 class Detector:
@@ -53,14 +64,12 @@ class Detector:
         self._lexicon = lexicon
         self.refines = refine
 
-    @property
+    @cached_property
     def lexicon(self) -> Lexicon:
         """The word lists the refinement and the type policy read."""
-        if self._lexicon is None:
-            from core.lexicon import lexicon
+        from core.lexicon import lexicon
 
-            self._lexicon = lexicon()
-        return self._lexicon
+        return self._lexicon if self._lexicon is not None else lexicon()
 
     def refine(self, text: str, spans: list[Span]) -> list[Span]:
         """Whole tokens, and what is not an identifier removed (see :mod:`core.detect.refine`)."""

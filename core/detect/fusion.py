@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Unpack
 
-from core.detect.base import DetectionView, Detector, _deny_spans
+from core.detect.base import DetectionView, Detector, DetectorOptions, _deny_spans
 from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
 from core.spans import Span, merge_spans
@@ -36,7 +36,6 @@ from core.spans import Span, merge_spans
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from core.lexicon import Lexicon
     from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -62,7 +61,8 @@ class Fusion(Detector):
 
     ``single_view_min`` is the score a span found by one view only must reach;
     ``view_min`` overrides it per view name. ``agent`` is the optional fusion
-    step. ``min_score`` drops proposals below it before anything else.
+    step. ``min_score`` drops proposals below it before anything else; the
+    other ``options`` are :class:`Detector`'s.
     """
 
     def __init__(
@@ -72,15 +72,9 @@ class Fusion(Detector):
         single_view_min: float = 0.5,
         view_min: Mapping[str, float] | None = None,
         agent: PrivacyJudge | None = None,
-        allow: Iterable[str] = (),
-        deny: Iterable[str] = (),
-        min_score: float = 0.0,
-        lexicon: Lexicon | None = None,
-        refine: bool = True,
+        **options: Unpack[DetectorOptions],
     ) -> None:
-        super().__init__(
-            views, allow=allow, deny=deny, min_score=min_score, lexicon=lexicon, refine=refine
-        )
+        super().__init__(views, **options)
         self.single_view_min = single_view_min
         self.view_min = dict(view_min or {})
         self.agent = agent

