@@ -351,22 +351,17 @@ class Outcome:
         return {
             "mode": str(self.mode),
             "kept_sentences": list(self.kept),
-            "reason": self.reason,
-            "note": self.note,
-            "model": self.model,
+            **self._outcome(),
             "notice": self.notice(),
             "guard": self.guard.to_json() if self.guard is not None else None,
         }
 
     def meta(self) -> dict[str, Any]:
         """What the store keeps with the answer (the kept sentences are in the user message)."""
-        return {
-            "mode": str(self.mode),
-            "kept": len(self.kept),
-            "reason": self.reason,
-            "note": self.note,
-            "model": self.model,
-        }
+        return {"mode": str(self.mode), "kept": len(self.kept), **self._outcome()}
+
+    def _outcome(self) -> dict[str, Any]:
+        return {"reason": self.reason, "note": self.note, "model": self.model}
 
 
 @dataclass

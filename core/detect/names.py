@@ -52,12 +52,13 @@ TITLE_CASE_NAME = re.compile(r"[A-Z][\w'’&.-]*(?:\s+(?:of|and|the|for|&)?\s*[A
 
 #: A flight number: an airline's two-character code and one to four digits ("LH 401", "U2 1234").
 FLIGHT = re.compile(r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\b", re.IGNORECASE)
-_FLIGHT_WORDS = re.compile(
-    r"\b(?:flights?|flew|fly|flying|airlines?|airways|air\s+\w+|booked on|rebooked on|"
-    r"boarding|departure|arrival|lufthansa|ryanair|easyjet|klm|delta|united|emirates|iberia)\W*"
-    r"(?:\w+\W+){0,2}$",
-    re.IGNORECASE,
+#: Words that speak of a flight or an airline.
+_AIRLINE_WORDS = (
+    r"flights?|flew|fly|flying|airlines?|airways|air\s+\w+|booked on|rebooked on|"
+    r"boarding|departure|arrival|lufthansa|ryanair|easyjet|klm|delta|united|emirates|iberia"
 )
+#: ... at most two words before a flight number.
+_FLIGHT_WORDS = re.compile(rf"\b(?:{_AIRLINE_WORDS})\W*(?:\w+\W+){{0,2}}$", re.IGNORECASE)
 
 
 def flight_context(text: str, start: int) -> bool:
@@ -78,11 +79,14 @@ ORG_WORDS = re.compile(
     re.IGNORECASE,
 )
 _LABEL_END = re.compile(r"\s+(?:member|account|number|no|id|customer|policy|ref)\.?$", re.IGNORECASE)
+#: What a person has with a bank, a shop or a provider, named right after it.
+_HELD_WITH = (
+    r"account|card|bank|app|store|shop|order|plan|policy|subscription|membership|"
+    r"customer service|support|website|dishwasher|washer|fridge|laptop|phone|router|flight|"
+    r"airline|hotel"
+)
 _INSTITUTION_AFTER = re.compile(
-    r"\s+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:account|card|bank|app|store|shop|"
-    r"order|plan|policy|subscription|membership|customer service|support|website|"
-    r"dishwasher|washer|fridge|laptop|phone|router|flight|airline|hotel)\b",
-    re.IGNORECASE,
+    rf"\s+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:{_HELD_WITH})\b", re.IGNORECASE
 )
 #: A user name or host name: a single token with an underscore or a digit, or a
 #: lower-case hyphenated one ("etl_rbaptiste", "nas-dobrescu", "tzack88").

@@ -31,12 +31,9 @@ class SpacyView:
     def __init__(self, nlp: Any | None = None) -> None:
         self._pipeline = LazyPipeline(_load_ner, nlp)
 
-    @property
-    def nlp(self) -> Any:
-        return self._pipeline.get()
-
     def analyze(self, text: str) -> list[Span]:
-        doc = self.nlp(text)
+        nlp = self._pipeline.get()
+        doc = nlp(text)
         out = []
         for ent in doc.ents:
             if ent.label_ not in _LABELS or not ent.text.strip():

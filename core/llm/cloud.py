@@ -21,6 +21,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,33 @@ def _wait(seconds: float, cancel: Cancel) -> None:
         raise Cancelled()
 
 
+@dataclass(frozen=True)
+class Retries:
+    """When a failed request is sent again: after 429 or 5xx, ``max_retries`` times at most.
+
+    The wait doubles from ``backoff`` up to ``max_backoff`` seconds, unless the
+    server asks for one (``Retry-After``); a server asking for more than
+    ``max_retry_after`` seconds gets no resend.
+    """
+
+    max_retries: int = 3
+    backoff: float = 1.0
+    max_backoff: float = 30.0
+    max_retry_after: float = 60.0
+
+    def delay(self, error: CloudError, attempt: int) -> float | None:
+        """Seconds to wait before resending, or None when this error is final."""
+        if not isinstance(error, CloudRateLimited | CloudServerError):
+            return None
+        if attempt > self.max_retries:
+            return None
+        asked: float | None = getattr(error, "retry_after", None)
+        if asked is not None:
+            # A server that asks for minutes gets a clear error, not a frozen window.
+            return asked if asked <= self.max_retry_after else None
+        return float(min(self.max_backoff, self.backoff * 2 ** (attempt - 1)))
+
+
 # --- the client ----------------------------------------------------------------------
 
 
@@ -99,8 +127,10 @@ class CloudClient:
     """A chat-completions client for one endpoint and model.
 
     ``api_key`` None reads the keyring, then ``vault`` (the encrypted store,
-    where no keyring exists); a loopback endpoint with no key gets a dummy one. ``max_retries`` counts resends of the same request after 429 or
-    5xx. ``sleep`` replaces the wait between attempts (tests record it).
+    where no keyring exists); a loopback endpoint with no key gets a dummy one.
+    ``max_retries`` counts resends of the same request after 429 or 5xx (see
+    :class:`Retries`). ``sleep`` replaces the wait between attempts (tests
+    record it).
     """
 
     def __init__(
@@ -119,16 +149,13 @@ class CloudClient:
         vault: SecretVault | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self._vault = vault
         self.model = model
         self.timeout = timeout
         self.connect_timeout = connect_timeout
-        self.max_retries = max_retries
-        self.backoff = backoff
-        self.max_backoff = max_backoff
-        self.max_retry_after = max_retry_after
-        self._sleep = sleep
+        self.retries = Retries(max_retries, backoff, max_backoff, max_retry_after)
         self._api_key = api_key
+        self._vault = vault
+        self._sleep = sleep
         self._client: Any = None
         self._client_lock = threading.Lock()
 
@@ -237,10 +264,10 @@ class CloudClient:
                 log.debug("cloud request failed: %s", type(exc).__name__)
             # Raised outside the except block: the error carries no link to the
             # openai exception, whose request object holds the whole payload.
-            delay = self._retry_delay(error, attempt)
+            delay = self.retries.delay(error, attempt)
             if delay is None:
                 asked = getattr(error, "retry_after", None)
-                if asked is not None and asked > self.max_retry_after:
+                if asked is not None and asked > self.retries.max_retry_after:
                     error.hint = f"the endpoint asks to wait {asked:.0f} s before sending again"
                 raise error
             log.info(
@@ -248,24 +275,12 @@ class CloudClient:
                 getattr(error, "status_code", "?"),
                 delay,
                 attempt + 1,
-                self.max_retries + 1,
+                self.retries.max_retries + 1,
             )
             if self._sleep is not None:
                 self._sleep(delay)
             else:
                 _wait(delay, cancel)
-
-    def _retry_delay(self, error: CloudError, attempt: int) -> float | None:
-        """Seconds to wait before resending, or None when this error is final."""
-        if not isinstance(error, CloudRateLimited | CloudServerError):
-            return None
-        if attempt > self.max_retries:
-            return None
-        asked: float | None = getattr(error, "retry_after", None)
-        if asked is not None:
-            # A server that asks for minutes gets a clear error, not a frozen window.
-            return asked if asked <= self.max_retry_after else None
-        return float(min(self.max_backoff, self.backoff * 2 ** (attempt - 1)))
 
     # --- answers and errors -------------------------------------------------------------
 

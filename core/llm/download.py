@@ -47,7 +47,7 @@ import threading
 import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
 from core import __version__
@@ -118,6 +118,15 @@ def make_client(timeout: float = 30.0) -> Any:
         timeout=httpx.Timeout(timeout, connect=15.0),
         headers={"User-Agent": USER_AGENT, "Accept-Encoding": "identity"},
     )
+
+
+class Transfer(TypedDict, total=False):
+    """How :func:`download` fetches: ``cancel``, an httpx ``client``, ``retries``, ``retry_wait``."""
+
+    cancel: Cancel
+    client: Any
+    retries: int
+    retry_wait: float
 
 
 def download(

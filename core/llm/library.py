@@ -27,7 +27,7 @@ import time
 from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from core import paths
 from core.errors import Cancelled, InputError
@@ -247,19 +247,17 @@ class Library:
         *,
         sha256: str | None = None,
         name: str | None = None,
-        cancel: Cancel = None,
-        client: Any = None,
-        retries: int = 5,
-        retry_wait: float = 1.0,
+        **transfer: Unpack[dl.Transfer],
     ) -> Generator[modelfile.Progress, None, Installed]:
-        """Download a catalogue model (by name) or any GGUF URL; resumes a partial one."""
+        """Download a catalogue model (by name) or any GGUF URL; resumes a partial one.
+
+        ``transfer`` goes to :func:`core.llm.download.download` (cancel, retries...).
+        """
         model, req, entry = self.resolve(what, sha256=sha256, name=name)
         existing = self.find_installed(model)
         if existing is not None:
             return existing
-        path = yield from dl.download(
-            req, self.root, cancel=cancel, client=client, retries=retries, retry_wait=retry_wait
-        )
+        path = yield from dl.download(req, self.root, **transfer)
         return self._downloaded(model, req, entry, path)
 
     def finish(

@@ -282,7 +282,7 @@ def test_from_settings_uses_endpoint_model_timeout_and_retries() -> None:
         cloud_max_retries=1,
     )
     c = CloudClient.from_settings(s)
-    assert (c.base_url, c.model, c.timeout, c.max_retries) == ("https://x.example/v1", "m1", 12, 1)
+    assert (c.base_url, c.model, c.timeout, c.retries.max_retries) == ("https://x.example/v1", "m1", 12, 1)
     assert c.endpoint == "https://x.example/v1/chat/completions"
     assert not hasattr(s, "cloud_api_key")
 
