@@ -1,8 +1,11 @@
-"""What outgoing text may hide: decoded views and other forms of a person's name.
+"""What leaves the machine: how it is composed, and how box values are found in it.
 
-The egress guard (:mod:`core.egress`) matches the privacy box on the text as
-written; this package gives it the rest to look at:
-
+- :mod:`core.outbound.compose`: the outbound user content of an analysis
+  (remote sentences, protected values as placeholders), settled against the
+  detector, and the values it carries in clear;
+- :mod:`core.outbound.matcher`: the one matcher of box values, which the
+  guard (:mod:`core.egress`) runs on every payload; :mod:`core.outbound.fold`
+  is the comparison form it matches in;
 - :func:`decoded_views`: the payload with percent-encoding, HTML references,
   JSON/Python escapes, quoted-printable and base64 undone;
 - :func:`name_variants` and :class:`InitialsFinder`: a person's name in
