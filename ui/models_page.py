@@ -392,14 +392,11 @@ class ModelsPage(QWidget):
 
     def cancel(self) -> None:
         """Stop the running download or import (a download keeps what arrived)."""
-        if self.job is not None:
-            self.job.cancel()
+        _stop(self.job)
 
     def shutdown(self) -> None:
         """Stop background work (the dialog is closing)."""
-        self.cancel()
-        if self._probe_worker is not None:
-            self._probe_worker.cancel()
+        _stop(self.job, self._probe_worker)
 
     def use(self) -> None:
         """Choose the selected model as the local model (applied by the dialog's OK)."""
@@ -593,14 +590,17 @@ class CatalogPicker(QWidget):
 
     def cancel(self) -> None:
         """Stop the download; what arrived is kept and Download resumes it."""
-        if self.job is not None:
-            self.job.cancel()
+        _stop(self.job)
 
     def shutdown(self) -> None:
         """Stop background work (the guide is closing)."""
-        self.cancel()
-        if self._probe is not None:
-            self._probe.cancel()
+        _stop(self.job, self._probe)
+
+
+def _stop(*workers: Worker | None) -> None:
+    for w in workers:
+        if w is not None:
+            w.cancel()
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -107,11 +107,11 @@ class TurnController(QObject):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._worker: Worker | None = None  # the phase running in a thread, if any
         self._assistant = assistant
         self._pool = pool
         self._approve = approve or ask_approval
         self._parent = parent
-        self._worker: Worker | None = None
         self._dialog: QDialog | None = None  # the approval view, while it waits
         self._asking = False
         self._running = False
