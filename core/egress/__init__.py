@@ -12,8 +12,16 @@ The matching of box values lives in :mod:`core.outbound`.
 
 from __future__ import annotations
 
-from core.egress.guard import CloudTransport, EgressGuard, SpanFinder
+from core.egress.guard import CloudTransport, EgressGuard, Sending, SpanFinder
 from core.egress.ledger import Ledger, MemoryLedger
 from core.egress.stream import GuardedStream
 
-__all__ = ["CloudTransport", "EgressGuard", "GuardedStream", "Ledger", "MemoryLedger", "SpanFinder"]
+__all__ = [
+    "CloudTransport",
+    "EgressGuard",
+    "GuardedStream",
+    "Ledger",
+    "MemoryLedger",
+    "Sending",
+    "SpanFinder",
+]

@@ -30,8 +30,9 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
+from core.egress import Sending
 from core.errors import Cancelled, EgressBlocked, PayloadChanged, SottovoceError
 from core.proxy.approvals import ApprovalBroker, ApprovalUnavailable, PendingApproval
 from core.proxy.protocol import ChatRequest, ProxyMessage
@@ -81,36 +82,16 @@ class ProxyDoor:
         self._opened: list[Any] = []
         self._lock = threading.Lock()
 
-    def stream(
-        self,
-        messages: Sequence[Message],
-        *,
-        box: Any,
-        conversation_id: int | None,
-        purpose: str,
-        consented: Sequence[str] = (),
-        cancel: threading.Event | None = None,
-        max_tokens: int | None = None,
-        trusted: Sequence[str] = (),
-        approved: str | None = None,
-    ) -> Iterator[str]:
-        """Send ``messages`` through the guard, once, bound to the ``approved`` digest."""
+    def stream(self, messages: Sequence[Message], **send: Unpack[Sending]) -> Iterator[str]:
+        """Send ``messages`` through the guard, once, bound to the ``approved`` digest
+        (the ledger row names the calling app: this door's ``purpose``)."""
         with self._lock:
             used, self._used = self._used, True
-        if used or approved is None:
+        if used or send.get("approved") is None:
             log.warning("proxy: a payload that was not approved was refused")
             raise PayloadChanged()
-        stream = self.inner.stream(
-            messages,
-            box=box,
-            conversation_id=conversation_id,
-            purpose=self.purpose,
-            consented=consented,
-            cancel=cancel,
-            max_tokens=max_tokens,
-            trusted=trusted,
-            approved=approved,
-        )
+        send["purpose"] = self.purpose
+        stream = self.inner.stream(messages, **send)
         self._opened.append(stream)
         return stream
 

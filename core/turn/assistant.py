@@ -31,13 +31,14 @@ import copy
 import logging
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from core import prompts
 from core.analyze import Analysis, Analyzer
 from core.box import PrivacyBox
+from core.egress import Sending
 from core.errors import ApprovalDeclined, Cancelled, PayloadChanged, SottovoceError
 from core.integrate import Integrator, Mode, Notice, Outcome, kept_sentences
 from core.outbound import payload_digest
@@ -70,25 +71,9 @@ class CloudDoor(Protocol):
     endpoint: str
     model: str
 
-    def stream(
-        self,
-        messages: Sequence[Message],
-        *,
-        box: PrivacyBox,
-        conversation_id: int | None,
-        purpose: str,
-        consented: Sequence[str] = (),
-        cancel: threading.Event | None = None,
-        max_tokens: int | None = None,
-        trusted: Sequence[str] = (),
-        approved: str | None = None,
-    ) -> Iterator[str]:
-        """Check the payload, record it in the ledger, stream the answer's text.
-
-        ``trusted`` are texts already checked and sent, which the detector
-        need not re-read (box values are still looked for in them);
-        ``approved`` is the digest the payload must have.
-        """
+    def stream(self, messages: Sequence[Message], **send: Unpack[Sending]) -> Iterator[str]:
+        """Check the payload against the ``approved`` digest, scan it, record it in
+        the ledger, send it once and stream the answer's text (see :class:`Sending`)."""
         ...
 
 
@@ -133,38 +118,34 @@ class PreparedTurn:
         return self.request is None
 
 
+@dataclass
 class Assistant:
     """Runs turns for one person: the same object serves the window and the command line.
 
     Parts are injected (:mod:`core.assembly` builds them from the settings):
     ``analyzer`` segments, detects and routes, ``cloud`` is the egress guard
-    (the only door out), ``local`` the local model.
+    (the only door out), ``local`` the local model, ``public_space`` GAMA's
+    modules (optional), ``integrator`` what the local model may do with the
+    cloud's answer (by default its guard embeds with the router's MiniLM
+    encoder when there is one).
     """
 
-    def __init__(
-        self,
-        settings: Settings,
-        store: Store,
-        *,
-        cloud: CloudDoor | None,
-        local: LocalChat | None,
-        analyzer: Analyzer,
-        public_space: Any | None = None,
-        integrator: Integrator | None = None,
-    ) -> None:
-        self.settings = settings
-        self.store = store
-        self.cloud = cloud
-        self.local = local
-        self.analyzer = analyzer
-        self.public_space = public_space
-        # What the local model may do with the cloud's answer (core.integrate);
-        # its guard embeds with the router's MiniLM encoder when there is one.
-        self.integrator = integrator or Integrator(
-            settings,
-            encoder=getattr(analyzer.router, "encoder", None),
-            detector=analyzer.detector,
-        )
+    settings: Settings
+    store: Store
+    _: KW_ONLY
+    cloud: CloudDoor | None
+    local: LocalChat | None
+    analyzer: Analyzer
+    public_space: Any | None = None
+    integrator: Integrator | None = None
+
+    def __post_init__(self) -> None:
+        if self.integrator is None:
+            self.integrator = Integrator(
+                self.settings,
+                encoder=getattr(self.analyzer.router, "encoder", None),
+                detector=self.analyzer.detector,
+            )
 
     # --- conversations ------------------------------------------------------
 
@@ -383,19 +364,21 @@ class Assistant:
         kept = kept_sentences(prepared.analysis.plans)
         if not kept:
             return Outcome(Mode.NONE, restored, cloud=restored)
-        plan = self.integrator.plan(self.local, integration, kept)
+        integrator = self.integrator
+        assert integrator is not None  # made in __post_init__
+        plan = integrator.plan(self.local, integration, kept)
         note = ""
         if plan.note or plan.merge:
             yield Stage("integrating")
-            note = self.integrator.write_note(self.local, kept, restored, cancel)
+            note = integrator.write_note(self.local, kept, restored, cancel)
         if not plan.merge:
             if note:
                 yield Token(note, "note")
             return Outcome(
                 Mode.PASS_THROUGH, restored, kept, plan.reason, note, plan.model, cloud=restored
             )
-        merged = self.integrator.merge(self.local, prepared.text, restored, note, cancel)
-        outcome = self.integrator.judge(merged, restored, prepared.text, plan, kept, note)
+        merged = integrator.merge(self.local, prepared.text, restored, note, cancel)
+        outcome = integrator.judge(merged, restored, prepared.text, plan, kept, note)
         if outcome.mode is Mode.MERGED:
             yield Token(merged, "merged")
         elif note:
@@ -467,13 +450,8 @@ class Assistant:
     # --- both phases ----------------------------------------------------------
 
     def run(
-        self,
-        text: str,
-        conversation_id: int,
-        kind: TurnKind = TurnKind.CHAT,
-        *,
-        approve: ApproveCallback | None = None,
-        choices: Choices | None = None,
+        self, text: str, conversation_id: int, kind: TurnKind = TurnKind.CHAT, *,
+        approve: ApproveCallback | None = None, choices: Choices | None = None,
         cancel: threading.Event | None = None,
     ) -> Iterator[TurnEvent]:
         """Prepare, ask ``approve`` when the policy says so, then execute.
