@@ -27,9 +27,10 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from core.entities import EntityType
 from core.spans import Span, merge_spans
@@ -465,20 +466,21 @@ class PrivacyBox:
         return {"entries": [e.to_json() for e in self.entries()], "reserved": self.reserved()}
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> PrivacyBox:
+    def from_json(cls, data: Mapping[str, Any]) -> PrivacyBox:
+        """The box :meth:`to_json` wrote (JSON read back: its values are checked here)."""
         entries = [
             BoxEntry(
                 placeholder=str(e["placeholder"]),
                 type=EntityType(str(e["type"])),
-                number=int(e["number"]),  # type: ignore[call-overload]
+                number=int(e["number"]),
                 value=str(e["value"]),
                 created=str(e.get("created", "")),
-                uses=int(e.get("uses", 0)),  # type: ignore[call-overload]
-                aliases=[str(a) for a in e.get("aliases", [])],  # type: ignore[attr-defined]
+                uses=int(e.get("uses", 0)),
+                aliases=[str(a) for a in e.get("aliases", [])],
             )
-            for e in data.get("entries", [])  # type: ignore[attr-defined]
+            for e in data.get("entries", [])
         ]
-        return cls(entries, reserved=[str(r) for r in data.get("reserved", [])])  # type: ignore[attr-defined]
+        return cls(entries, reserved=[str(r) for r in data.get("reserved", [])])
 
 
 class StreamRestorer:
