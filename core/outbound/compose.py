@@ -21,7 +21,7 @@ from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.detect.base import Detector
 from core.detect.tokens import Atoms, atoms
 from core.entities import EntityType
-from core.outbound.matcher import TITLES, value_pattern
+from core.outbound.matcher import TITLES, Located, matcher_of
 from core.policy import TypePolicy
 from core.spans import Span
 
@@ -77,7 +77,10 @@ def compose_outbound(
     if distinctive is not None:
         for part in _person_parts(text, protected, box, distinctive):
             known.setdefault(part, EntityType.PERSON)
-    finder = value_pattern([v for v in known if v not in clear])
+    # The box's own forms first: a form of this text that matches one of them
+    # ("LucyWhitfield" for "Lucy Whitfield") is recorded as its alias.
+    order = dict.fromkeys([f for e in box.entries() for f in e.forms] + list(known))
+    matcher = matcher_of(tuple((v, str(known[v])) for v in order if v in known and v not in clear))
     pieces: list[str] = []
     prev_end: int | None = None
     withheld = False
@@ -102,14 +105,17 @@ def compose_outbound(
             for i, (e, keep) in enumerate(zip(plan.entities, plan.protected, strict=True))
             if keep and i not in coarse
         ]
-        if finder is not None:
+        found = matcher.locate(s.text)
+        if found:
             table = atoms(s.text)
-            for m in finder.finditer(s.text):
-                value = _canonical(m.group(0), known)
+            for hit in found:
                 # Whole tokens only: a value inside a longer token hides that
                 # token, as an identifier of its own ("s3://haverford-quilts").
-                a, b = table.covering(m.start(), m.end())
-                type_ = known[value] if (a, b) == m.span() else EntityType.ID
+                a, b = table.covering(hit.start, hit.end)
+                if (a, b) == (hit.start, hit.end):
+                    type_ = _alias(box, s.text[a:b], hit, known)
+                else:
+                    type_ = EntityType.ID
                 spans.append(Span(a, b, type_, 1.0, {"box": 1.0}))
         gens = [
             (plan.entities[i].start - s.start, plan.entities[i].end - s.start, g)
@@ -191,13 +197,6 @@ def _person_parts(
 def box_key(box: PrivacyBox, name: str) -> str:
     """The placeholder a name has (or the name itself when it has none yet)."""
     return box.placeholder_of(name) or name
-
-
-def _canonical(found: str, known: dict[str, EntityType]) -> str:
-    if found in known:
-        return found
-    low = found.casefold()
-    return next(v for v in known if v.casefold() == low)
 
 
 @dataclass(frozen=True)
@@ -307,13 +306,14 @@ def settle(
                     runs.append((a, b, span.type))
                 else:
                     sent[key] = SentValue(value, span.type, decision.reason)
-        values = [f for e in box.entries() for f in e.forms if f.casefold() not in clear]
-        finder = value_pattern(values)
-        if finder is not None:
-            for m in finder.finditer(outbound):
-                a, b = table.covering(m.start(), m.end())
-                if not any(covered[a:b]):
-                    runs.append((a, b, _type_of(box, m.group(0))))
+        values = tuple(
+            (f, str(e.type)) for e in box.entries() for f in e.forms if f.casefold() not in clear
+        )
+        for hit in matcher_of(values).locate(outbound):
+            a, b = table.covering(hit.start, hit.end)
+            if not any(covered[a:b]):
+                whole = (a, b) == (hit.start, hit.end)
+                runs.append((a, b, _alias(box, outbound[a:b], hit) if whole else _type(hit.types)))
         if not runs:
             break
         parts, pos = [], 0
@@ -348,10 +348,20 @@ def _uncovered_runs(
     return [(a, b) for a, b in runs if any(c.isalnum() for c in text[a:b])]
 
 
-def _type_of(box: PrivacyBox, value: str) -> EntityType:
-    low = value.casefold()
-    for e in box.entries():
-        if any(f.casefold() == low for f in e.forms):
-            return e.type
-    return EntityType.OTHER
+def _alias(
+    box: PrivacyBox, written: str, hit: Located, known: dict[str, EntityType] | None = None
+) -> EntityType:
+    """The type of a value found as ``written``; a form written otherwise
+    ("L u c y  W h i t f i e l d") is recorded as an alias of the value it
+    matched, so it gets that value's placeholder (one person, one placeholder)."""
+    type_ = known.get(hit.value, _type(hit.types)) if known else _type(hit.types)
+    if written != hit.value and box.placeholder_of(written) is None:
+        box.add_alias(written, hit.value, type_)
+    return type_
+
+
+def _type(types: frozenset[str]) -> EntityType:
+    # Two values that read alike but have different types are rare: any one
+    # hides the place, the same one each time.
+    return EntityType(min(types))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
 
 from core.entities import EntityType
 
@@ -113,6 +114,17 @@ def cased(text: str) -> str:
 def strip_marks(folded: str) -> str:
     """A folded or cased text without its separator, invisible and barrier markers."""
     return folded.translate(_MARKS)
+
+
+def origins(text: str, form: Callable[[str], str]) -> list[int] | None:
+    """For each character of ``form(text)``, the index in ``text`` of the character it
+    comes from; None when every character gives exactly one (the usual case).
+
+    ``form`` is :func:`fold` or :func:`cased`: each character is folded on its own.
+    """
+    if all(len(form(c)) == 1 for c in set(text)):
+        return None
+    return [i for i, c in enumerate(text) for _ in form(c)]
 
 
 def normalize(text: str) -> str:

@@ -5,17 +5,19 @@ other forms of person names) and finds them in a payload's folded form (see
 :mod:`core.outbound.fold`) by the egress guard's rules (see
 :mod:`core.egress`): short values as whole words in their own case or in
 capitals, middle ones as whole words with any separators inside, long ones
-anywhere. :func:`value_pattern` finds values in a text as written, with their
-positions, for composing the outbound (:mod:`core.outbound.compose`).
+anywhere. :meth:`BoxMatcher.locate` finds them, by the same rules, in a text as written,
+with their positions: composing the outbound (:mod:`core.outbound.compose`)
+replaces what the guard would find.
 :data:`TITLES` are the words around a name that name no one.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +30,10 @@ from core.outbound.fold import (
     SHORT_MAX,
     ZW,
     cased,
+    fold,
     normalize,
     normalize_cached,
+    origins,
     strip_marks,
 )
 from core.outbound.names import InitialsFinder, name_variants
@@ -93,6 +97,7 @@ class BoxMatcher:
         initials: InitialsFinder | None = None,
     ) -> None:
         self.types: dict[str, set[str]] = {}  # normalized value -> entity types
+        self.values: dict[str, str] = {}  # normalized or short form -> the value as given
         self.initials = initials  # names written with initials, found in the cased form
         self.short: dict[str, set[str]] = {}  # cased short form -> types
         self.placeholders: dict[str, set[str]] = {}
@@ -111,8 +116,10 @@ class BoxMatcher:
                     end = _DIGIT_END if form[-1].isdigit() else f"(?!{_LETTER})"
                     short.add(form, end)
                     self.short.setdefault(form, set()).add(type_)
+                    self.values.setdefault(form, value)
                 continue
             self.types.setdefault(norm, set()).add(type_)
+            self.values.setdefault(norm, value)
             if len(norm) >= LONG_MIN:
                 unbounded.add(norm, "")
             else:
@@ -123,10 +130,14 @@ class BoxMatcher:
             norm = normalize(form)
             if len(norm) > SHORT_MAX:
                 self.types.setdefault(norm, set()).add(type_)
+                self.values.setdefault(norm, form)
                 bounded.add(norm, r"(?!\d)" if norm[-1].isdigit() else _LETTER_END)
         joiner = f"[{SEP}{ZW}]*"
         parts = [p for p in (bounded.pattern(joiner, True), unbounded.pattern(joiner, False)) if p]
         self.regex = re.compile("|".join(parts)) if parts else None
+        # Apart, for locate: at one place, the longer of a whole-word and an
+        # anywhere value must win ("Maria" is whole-word, "Maria Gonzalez" anywhere).
+        self._apart = [re.compile(p) for p in parts]
         short_pattern = short.pattern(f"{ZW}*", True)
         self.short_regex = re.compile(short_pattern) if short_pattern else None
 
@@ -144,10 +155,50 @@ class BoxMatcher:
             found |= self.initials.find(cased)
         return found
 
+    def locate(self, text: str) -> list[Located]:
+        """Where values are in ``text`` as written, with their types and the value
+        each is a form of ("L u c y" is a form of "Lucy").
+
+        The same rules as :meth:`find` (the other forms of names are found,
+        initials are not). Where found values overlap, the longest is kept
+        ("Maria Gonzalez", not "Maria" inside it).
+        """
+        found: list[Located] = []
+        searches = [(r, fold, self.types) for r in self._apart]
+        if self.short_regex is not None:
+            searches.append((self.short_regex, cased, self.short))
+        for regex, form, table in searches:
+            back = origins(text, form)
+            for m in regex.finditer(form(text)):
+                key = strip_marks(m.group(0))
+                types = table.get(key)
+                if types:
+                    a, b = m.start(), m.end() - 1
+                    if back is not None:
+                        a, b = back[a], back[b]
+                    found.append(Located(a, b + 1, frozenset(types), self.values[key]))
+        found.sort(key=lambda f: (f.start, f.start - f.end))
+        out: list[Located] = []
+        for hit in found:
+            if not out or hit.start >= out[-1].end:
+                out.append(hit)
+        return out
+
     @property
     def needs_cased(self) -> bool:
         """True when :meth:`find` needs the cased form of the payload."""
         return self.short_regex is not None or self.initials is not None
+
+
+@dataclass(frozen=True)
+class Located:
+    """A value found in a text as written: where, its entity types, and the value
+    (as the matcher was given it) that the text there is a form of."""
+
+    start: int
+    end: int
+    types: frozenset[str]
+    value: str
 
 
 @dataclass(frozen=True)
@@ -210,34 +261,10 @@ class BoxMatchers:
         return built
 
 
-def value_pattern(values: Sequence[str]) -> re.Pattern[str] | None:
-    """One pattern for every value in a text as written, longest first, as whole words.
-
-    Values of four characters or more match in any case; shorter ones only in
-    their own case or in capitals (as the guard reads them: "May" the name
-    must not turn every "may" into a placeholder).
-    """
-    values = [v for v in values if len(v.strip()) >= MIN_LEN]
-    if not values:
-        return None
-    alts = []
-    for v in sorted(set(values), key=len, reverse=True):
-        esc = re.escape(v)
-        if len(v) > SHORT_MAX:
-            body = f"(?i:{esc})"
-        else:
-            body = esc if v == v.upper() else f"(?:{esc}|{re.escape(v.upper())})"
-        # Word edges as the guard sees them: a change of class (letter, digit,
-        # anything else), so "id" is a word in "email_id" and "u789x" holds "u789".
-        alts.append(_edge(v[0], before=True) + body + _edge(v[-1], before=False))
-    return re.compile("|".join(alts))
-
-
-def _edge(ch: str, *, before: bool) -> str:
-    same = r"\d" if ch.isdigit() else _LETTER if ch.isalpha() else None
-    if same is None:
-        return ""
-    return f"(?<!{same})" if before else f"(?!{same})"
+@functools.lru_cache(maxsize=16)
+def matcher_of(values: tuple[tuple[str, str], ...]) -> BoxMatcher:
+    """The matcher of these (value, entity type) pairs, kept for the next call with the same."""
+    return BoxMatcher(values)
 
 
 def word_runs(values: Iterable[str]) -> set[str]:

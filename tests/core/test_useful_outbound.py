@@ -15,6 +15,7 @@ from core.assembly import default_detector
 from core.box import PrivacyBox
 from core.outbound.compose import outbound_of
 from core.router.base import HeuristicRouter
+from core.segment import Segmenter
 from core.settings import Settings
 
 GLUED = re.compile(r"[A-Za-z0-9]\[[A-Z_]+_\d+\]|\[[A-Z_]+_\d+\][A-Za-z0-9]")
@@ -198,3 +199,27 @@ def test_between_seven_and_nine_ages_and_dates_leave_coarse(analyzer: Analyzer) 
     text = "My daughter Lucy Whitfield, 7, has had a fever since 1 October."
     out = send_all(analyzer, text, risk_lambda=8.0)
     assert "5-9" in out and "since October" in out and "Lucy" not in out
+
+
+def test_a_box_value_written_otherwise_gets_its_own_placeholder(segmenter: Segmenter) -> None:
+    """The outbound finds box values by the guard's matcher: spelled out, spaced
+    or glued, a person keeps one placeholder (no block, no split)."""
+    from core.detect.base import Detector
+    from core.detect.rules import RulesView
+    from core.entities import EntityType
+    from core.outbound.compose import compose_outbound
+
+    analyzer = Analyzer(segmenter, Detector([RulesView()]))
+    for text in (
+        "Tell L u c y  W h i t f i e l d that the appointment moved.",
+        "Please tell L-U-C-Y W-H-I-T-F-I-E-L-D that the results are in.",
+        "Tell lucyWhitfield that it moved.",
+    ):
+        box = PrivacyBox()
+        box.placeholder_for("Lucy Whitfield", EntityType.PERSON)
+        analysis = analyzer.analyze(text)
+        for plan in analysis.plans:
+            plan.route = Route.REMOTE
+        out = compose_outbound(analysis, box)
+        assert "[PERSON_1]" in out and "hitfield" not in out.lower(), out
+        assert [e.placeholder for e in box.entries()] == ["[PERSON_1]"]

@@ -182,10 +182,11 @@ def test_full_turns_at_debug_log_no_private_value(
     recorder.inject(Fault("status", status=500))
     with pytest.raises(CloudError):
         collect(remote.run(FOLLOW, chat, approve=_send, choices=_all_remote(remote, FOLLOW)))
-    # A turn the guard blocks: a box value spelt out, which the detector does
-    # not see as a name (so the pipeline sends it) and the guard does.
+    # A turn the guard blocks: a box value as HTML character references, which
+    # neither the detector nor the anonymizer decodes (so the pipeline sends it)
+    # and the guard does.
     sent_before = len(recorder.chat_requests)
-    blocked = "Please tell L-U-C-Y W-H-I-T-F-I-E-L-D that the results are in."
+    blocked = "Please tell &#x4C;&#x75;&#x63;&#x79; &#x57;hitfield that the results are in."
     with pytest.raises(EgressBlocked):
         collect(remote.run(blocked, chat, approve=_send, choices=_all_remote(remote, blocked)))
     assert len(recorder.chat_requests) == sent_before

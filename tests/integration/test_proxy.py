@@ -195,8 +195,9 @@ def test_a_guard_block_names_the_type_never_the_value(
 ) -> None:
     first = [{"role": "user", "content": TEXT}]
     a1, _ = stream_text(proxy, first)
-    # The name again, spaced out: the anonymizer misses it, the guard does not.
-    sneaky = "Tell L u c y  W h i t f i e l d that the appointment moved."
+    # The name again as HTML character references: the anonymizer does not
+    # decode (a name spaced out it now replaces itself), the guard does.
+    sneaky = "Tell &#x4C;&#x75;&#x63;&#x79; &#x57;hitfield that the appointment moved."
     with pytest.raises(openai.PermissionDeniedError) as info:
         client(proxy).chat.completions.create(
             model="any",
