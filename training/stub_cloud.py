@@ -64,7 +64,7 @@ class StubCloud:
 
     def start(self) -> StubCloud:
         handler = type("Handler", (_Handler,), {"stub": self})
-        self._server = _QuietServer(("127.0.0.1", 0), handler)
+        self._server = QuietServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="stub-cloud", daemon=True
@@ -103,11 +103,20 @@ class StubCloud:
             self.requests.append(entry)
 
 
-class _QuietServer(ThreadingHTTPServer):
+class QuietServer(ThreadingHTTPServer):
+    """A threading HTTP server on loopback for stand-in clouds.
+
+    Its listen backlog holds many clients at once (the default, 5, refuses
+    connections when 20 arrive together on a busy machine), and clients that
+    hang up (they read all they wanted, timed out, or cancelled a stream) are
+    not reported as errors.
+    """
+
+    request_queue_size = 128
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         import sys
 
-        # A client that has read all it wanted may reset the connection.
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
 

@@ -59,14 +59,11 @@ log = logging.getLogger(__name__)
 TEST_TIMEOUT_S = 15.0
 
 
-def list_models(base_url: str, model: str, api_key: str | None, vault: Store | None) -> list[str]:
+def list_models(base_url: str, api_key: str | None, vault: Store | None) -> list[str]:
     """The endpoint's model names (runs in a worker; sends no content)."""
-    from core.llm.cloud import CloudClient
+    from core.llm.cloud import endpoint_models
 
-    client = CloudClient(
-        base_url, model or "-", api_key=api_key, vault=vault, timeout=TEST_TIMEOUT_S, max_retries=0
-    )
-    return sorted(client.list_models())
+    return endpoint_models(base_url, api_key=api_key, vault=vault, timeout=TEST_TIMEOUT_S)
 
 
 def describe_gguf(path: str, min_params_b: float) -> str:
@@ -209,7 +206,6 @@ class CloudPage(QWizardPage):
         run_in_thread(
             list_models,
             url,
-            self.model_name(),
             key,
             self.vault,
             on_return=lambda names: self._tested(url, names),

@@ -373,6 +373,19 @@ class CloudClient:
         return error
 
 
+def endpoint_models(
+    base_url: str,
+    *,
+    api_key: str | None = None,
+    vault: SecretVault | None = None,
+    timeout: float = 15.0,
+) -> list[str]:
+    """The model names an endpoint offers, sorted: a connection test that sends no
+    content (no conversation, no prompt), tried once."""
+    client = CloudClient(base_url, "-", api_key=api_key, vault=vault, timeout=timeout, max_retries=0)
+    return sorted(client.list_models())
+
+
 class CloudStream:
     """The pieces of a streamed answer; :attr:`reply` once it is complete.
 

@@ -83,3 +83,15 @@ def test_the_client_sends_the_key_from_the_vault(store: Store, no_keyring: None)
         assert client.list_models() == [stub.model]
     headers = {k.lower(): v for k, v in stub.requests[0]["headers"].items()}
     assert headers["authorization"] == "Bearer sk-from-vault"
+
+
+def test_the_connection_test_lists_models_and_sends_no_content(store: Store, no_keyring: None) -> None:
+    from core.llm.cloud import endpoint_models
+
+    with StubCloud(api_key="sk-from-vault") as stub:
+        set_api_key(stub.base_url, "sk-from-vault", store)
+        assert endpoint_models(stub.base_url, vault=store) == [stub.model]
+        with pytest.raises(CloudUnauthorized):
+            endpoint_models(stub.base_url, api_key="sk-wrong")
+    assert [r["path"] for r in stub.requests] == ["/v1/models", "/v1/models"]
+    assert all(not r.get("body") for r in stub.requests)

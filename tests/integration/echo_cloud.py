@@ -19,6 +19,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from training.stub_cloud import QuietServer
+
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 MODEL = "echo-capable"
 
@@ -45,7 +47,7 @@ class EchoCloud:
 
     def start(self) -> EchoCloud:
         handler = type("Handler", (_Handler,), {"cloud": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = QuietServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()

@@ -24,6 +24,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from training.stub_cloud import QuietServer
+
 CANNED_ANSWER = "Hello from the fake cloud."
 
 
@@ -97,7 +99,7 @@ class RecordingProxy:
 
     def start(self) -> RecordingProxy:
         handler = type("Handler", (_Handler,), {"proxy": self})
-        self._server = _QuietServer(("127.0.0.1", 0), handler)
+        self._server = QuietServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="recording-proxy", daemon=True
@@ -147,15 +149,6 @@ class RecordingProxy:
                 rec.fault = self._faults.popleft()
             self.requests.append(rec)
             return rec.fault
-
-
-class _QuietServer(ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # Clients that give up (timeouts, cancelled streams) reset connections.
-        import sys
-
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
