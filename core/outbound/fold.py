@@ -120,9 +120,10 @@ def origins(text: str, form: Callable[[str], str]) -> list[int] | None:
     """For each character of ``form(text)``, the index in ``text`` of the character it
     comes from; None when every character gives exactly one (the usual case).
 
-    ``form`` is :func:`fold` or :func:`cased`: each character is folded on its own.
+    ``form`` is :func:`fold` or :func:`cased`: each character is folded on its own
+    (an ASCII character always gives one, which spares the check for most texts).
     """
-    if all(len(form(c)) == 1 for c in set(text)):
+    if text.isascii() or all(len(form(c)) == 1 for c in set(text)):
         return None
     return [i for i, c in enumerate(text) for _ in form(c)]
 

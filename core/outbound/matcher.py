@@ -17,7 +17,7 @@ import functools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,9 +167,12 @@ class BoxMatcher:
         searches = [(r, fold, self.types) for r in self._apart]
         if self.short_regex is not None:
             searches.append((self.short_regex, cased, self.short))
+        views: dict[Callable[[str], str], tuple[str, list[int] | None]] = {}
         for regex, form, table in searches:
-            back = origins(text, form)
-            for m in regex.finditer(form(text)):
+            if form not in views:  # each form of the text is made once
+                views[form] = (form(text), origins(text, form))
+            formed, back = views[form]
+            for m in regex.finditer(formed):
                 key = strip_marks(m.group(0))
                 types = table.get(key)
                 if types:
