@@ -9,7 +9,7 @@ of the original text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -31,6 +31,11 @@ class Route(StrEnum):
     REMOTE = "remote"
 
 
+def route_of(p_remote: float) -> Route:
+    """The router's decision for a sentence it gives ``p_remote``."""
+    return Route.REMOTE if p_remote >= 0.5 else Route.LOCAL
+
+
 @dataclass
 class SentencePlan:
     """The decision for one sentence, with its reasons."""
@@ -47,11 +52,19 @@ class SentencePlan:
 
     def __post_init__(self) -> None:
         if not self.protected:
-            self.protected = (
-                [d.protect for d in self.decisions]
-                if len(self.decisions) == len(self.entities)
-                else [True] * len(self.entities)
-            )
+            self.protected = self.policy_protects
+
+    @property
+    def model_route(self) -> Route:
+        """The route the router chose, before any choice of the person's."""
+        return route_of(self.p_remote)
+
+    @property
+    def policy_protects(self) -> list[bool]:
+        """Per entity: does the type policy protect it (True where it has no say)?"""
+        if len(self.decisions) == len(self.entities):
+            return [d.protect for d in self.decisions]
+        return [True] * len(self.entities)
 
     def reason(self, i: int) -> str:
         """Why entity ``i`` is protected or sent, for the editor, the approval and the CLI."""
@@ -137,12 +150,9 @@ class Analyzer:
         if self.policy is None:
             self.policy = TypePolicy(detector_lexicon(self.detector))
 
-    def analyze(
-        self,
-        text: str,
-        risk_lambda: float = 5.0,
-        overrides: Mapping[int, Route] | None = None,
-    ) -> Analysis:
+    def analyze(self, text: str, risk_lambda: float = 5.0) -> Analysis:
+        """The router's and the type policy's decisions for ``text``; the person's
+        choices are applied later, once (:meth:`core.turn.Choices.apply`)."""
         check_text(text)
         sentences = self.segmenter.segment(text)
         spans = self.detector.analyze(text)
@@ -153,14 +163,7 @@ class Analyzer:
         for i, (s, ents, p, ds) in enumerate(
             zip(sentences, per_sentence, probs, decisions, strict=True)
         ):
-            route = Route.REMOTE if p >= 0.5 else Route.LOCAL
-            over = (overrides or {}).get(i)
-            plans.append(
-                SentencePlan(
-                    i, s, over or route, float(p), list(ents), overridden=over is not None,
-                    decisions=ds,
-                )
-            )
+            plans.append(SentencePlan(i, s, route_of(p), float(p), list(ents), decisions=ds))
         return Analysis(text, plans, risk_lambda, self.router.name)
 
 

@@ -157,8 +157,7 @@ class Parts:
         local: LocalModel | None,
         analyzer: Analyzer,
     ) -> Assistant:
-        """The :class:`Assistant` over parts already built (the integrator is made here)."""
-        from core.integrate import Integrator
+        """The :class:`Assistant` over parts already built (it makes its integrator)."""
         from core.turn import Assistant
 
         return Assistant(
@@ -168,12 +167,6 @@ class Parts:
             local=local,
             analyzer=analyzer,
             public_space=make_public_space(settings, cloud) if cloud is not None else None,
-            # Its answer guard embeds with the router's MiniLM encoder when there is one.
-            integrator=Integrator(
-                settings,
-                encoder=getattr(analyzer.router, "encoder", None),
-                detector=analyzer.detector,
-            ),
         )
 
 

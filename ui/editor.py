@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 from core.analyze import Analysis, Route, SentencePlan
 from core.entities import DESCRIPTIONS
 from core.spans import Span
-from core.turn import Choices, model_route
+from core.turn import Choices
 from ui.theme import COLORS, cloud_pixmap, lock_pixmap, underline_sample
 from ui.workers import LatestOnly
 
@@ -480,11 +480,11 @@ class RoutingEditor(QWidget):
             return
         plan = a.plans[index]
         new = Route.LOCAL if plan.route is Route.REMOTE else Route.REMOTE
-        if new == model_route(plan):
+        if new == plan.model_route:
             self.choices.routes.pop(plan.sentence.text, None)
         else:
             self.choices.routes[plan.sentence.text] = new
-        plan.route, plan.overridden = new, new != model_route(plan)
+        plan.route, plan.overridden = new, new != plan.model_route
         self._show(a)
 
     def set_entity_protected(self, value: str, protect: bool) -> None:
@@ -688,7 +688,7 @@ def explain_plan(
         f"(router: {esc(analysis.router)})",
     ]
     if plan.overridden:
-        lines.append(f"<i>You chose this route (the router said {model_route(plan)}).</i>")
+        lines.append(f"<i>You chose this route (the router said {plan.model_route}).</i>")
     if plan.entities:
         lines.append("<br><b>Private details</b>")
         items = []

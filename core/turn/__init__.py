@@ -22,7 +22,7 @@ from core.turn.assistant import (
     PreparedTurn,
     TurnKind,
 )
-from core.turn.choices import Choices, model_route, policy_protects
+from core.turn.choices import Choices
 from core.turn.events import Finished, Notice, Stage, Token, TurnEvent, TurnResult, collect
 
 __all__ = [
@@ -46,6 +46,4 @@ __all__ = [
     "TurnKind",
     "TurnResult",
     "collect",
-    "model_route",
-    "policy_protects",
 ]

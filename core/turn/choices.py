@@ -12,19 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from core.analyze import Analysis, Route, SentencePlan
-
-
-def model_route(plan: SentencePlan) -> Route:
-    """The route the router chose before any choice of the person's."""
-    return Route.REMOTE if plan.p_remote >= 0.5 else Route.LOCAL
-
-
-def policy_protects(plan: SentencePlan) -> list[bool]:
-    """Per entity of ``plan``: does the type policy protect it (True when it has no say)?"""
-    if len(plan.decisions) == len(plan.entities):
-        return [d.protect for d in plan.decisions]
-    return [True] * len(plan.entities)
+from core.analyze import Analysis, Route
 
 
 @dataclass
@@ -41,12 +29,12 @@ class Choices:
         text = analysis.text
         for plan in analysis.plans:
             chosen = self.routes.get(plan.sentence.text)
-            model = model_route(plan)
+            model = plan.model_route
             plan.route = chosen if chosen is not None else model
             plan.overridden = chosen is not None and chosen != model
             plan.protected = [
                 self.protect.get(text[e.start : e.end], by_policy)
-                for e, by_policy in zip(plan.entities, policy_protects(plan), strict=True)
+                for e, by_policy in zip(plan.entities, plan.policy_protects, strict=True)
             ]
         return analysis
 

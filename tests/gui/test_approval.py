@@ -51,6 +51,17 @@ class HeldReviser:
         self.gates[i].set()
 
 
+def toggled(qtbot: Any, turn: PreparedTurn, reviser: HeldReviser, *, shown: bool = True) -> ApprovalDialog:
+    """The view of ``turn`` with [PHONE_1] unticked, its revision held by ``reviser``."""
+    d = ApprovalDialog(turn, reviser)
+    qtbot.addWidget(d)
+    if shown:
+        d.open()
+    d.set_protected("[PHONE_1]", False)
+    qtbot.waitUntil(lambda: len(reviser.calls) == 1, timeout=5000)
+    return d
+
+
 @pytest.fixture
 def prepared(make_engine: Any, analyzer: Any) -> Iterator[tuple[Assistant, PreparedTurn]]:
     assistant = make_engine().assistant()
@@ -68,11 +79,7 @@ def test_a_toggle_is_revised_off_the_gui_thread_and_send_waits_for_it(
 ) -> None:
     assistant, turn = prepared
     reviser = HeldReviser(assistant)
-    d = ApprovalDialog(turn, reviser)
-    qtbot.addWidget(d)
-    d.open()
-    d.set_protected("[PHONE_1]", False)
-    qtbot.waitUntil(lambda: len(reviser.calls) == 1, timeout=5000)
+    d = toggled(qtbot, turn, reviser)
     # Meanwhile: the old payload stays on screen, "Updating…" shows, Send does nothing.
     assert d.updating.isVisibleTo(d) and not d.send_btn.isEnabled() and d.busy
     assert PHONE not in d.payload.toPlainText()
@@ -99,10 +106,7 @@ def test_an_older_toggles_payload_is_dropped(
 ) -> None:
     assistant, turn = prepared
     reviser = HeldReviser(assistant)
-    d = ApprovalDialog(turn, reviser)
-    qtbot.addWidget(d)
-    d.set_protected("[PHONE_1]", False)
-    qtbot.waitUntil(lambda: len(reviser.calls) == 1, timeout=5000)
+    d = toggled(qtbot, turn, reviser, shown=False)
     d.set_protected("[PHONE_1]", True)  # back to the payload as prepared, at once
     assert d.prepared is turn and not d.busy and d.send_btn.isEnabled()
     reviser.release(0)  # the first toggle's payload arrives late
@@ -118,11 +122,7 @@ def test_closing_the_view_while_a_payload_is_made_drops_it(
 
     assistant, turn = prepared
     reviser = HeldReviser(assistant)
-    d = ApprovalDialog(turn, reviser)
-    qtbot.addWidget(d)
-    d.open()
-    d.set_protected("[PHONE_1]", False)
-    qtbot.waitUntil(lambda: len(reviser.calls) == 1, timeout=5000)
+    d = toggled(qtbot, turn, reviser)
     d.reject()  # Escape, Stop or a withdrawn request
     assert d.answer() == (turn, Approval(Decision.CANCEL))
     reviser.release(0)
