@@ -40,6 +40,9 @@ from core.errors import InputError
 from training.metrics import normalize_for_leak
 
 FIELDS = {"id": str, "text": str, "protect": list, "keep": list, "persons": int}
+#: Fields a set may add (the forms set, ``training/data/make_forms.py``): gold spans
+#: ``[{start, end, type}]`` of the private values and label strings to keep verbatim.
+OPTIONAL = {"spans": list, "labels": list}
 
 Level = Literal["error", "warning"]
 
@@ -146,8 +149,16 @@ def _check_fields(item: Any, where: str, problems: list[Problem]) -> bool:
                 )
             )
             ok = False
-    for name in sorted(set(item) - set(FIELDS)):
+    for name in sorted(set(item) - set(FIELDS) - set(OPTIONAL)):
         problems.append(Problem("warning", where, f"unknown field {name!r}"))
+    for name, kind in OPTIONAL.items():
+        if name in item and not isinstance(item[name], kind):
+            problems.append(
+                Problem(
+                    "error", where, f"{name!r} must be {kind.__name__}, not {type(item[name]).__name__}"
+                )
+            )
+            ok = False
     if not ok:
         return False
     if not item["text"].strip():
@@ -252,6 +263,44 @@ def _check_labels(item: dict[str, Any], where: str, problems: list[Problem]) -> 
             )
 
 
+def _check_spans(item: dict[str, Any], where: str, problems: list[Problem]) -> None:
+    """Gold spans inside the text, of a known type, not overlapping, each a protected value;
+    labels present in the text exactly and free of protected values."""
+    from core.entities import EntityType
+
+    text: str = item["text"]
+    protect = {normalize_for_leak(p) for p in item["protect"] if isinstance(p, str)}
+    types = {str(t) for t in EntityType}
+    valid: list[tuple[int, int, Any]] = []
+    for span in item.get("spans", []):
+        start = span.get("start") if isinstance(span, dict) else None
+        end = span.get("end") if isinstance(span, dict) else None
+        if type(start) is not int or type(end) is not int or not 0 <= start < end <= len(text):
+            problems.append(Problem("error", where, f"span {span} is not inside the text"))
+            continue
+        valid.append((start, end, span.get("type")))
+    last_end = -1
+    for start, end, type_ in sorted(valid, key=lambda s: (s[0], s[1])):
+        if type_ not in types:
+            problems.append(Problem("error", where, f"span at {start} has an unknown type {type_!r}"))
+        if start < last_end:
+            problems.append(Problem("error", where, f"span at {start} overlaps the one before it"))
+        last_end = max(last_end, end)
+        if normalize_for_leak(text[start:end]) not in protect:
+            problems.append(
+                Problem("error", where, f"span value {text[start:end]!r} is not in 'protect'")
+            )
+    for label in item.get("labels", []):
+        if not isinstance(label, str) or not label.strip():
+            problems.append(Problem("error", where, f"label {label!r} is not a non-empty string"))
+        elif label not in text:
+            problems.append(
+                Problem("error", where, f"label {label!r} does not occur in the text exactly")
+            )
+        elif any(p and p in normalize_for_leak(label) for p in protect):
+            problems.append(Problem("error", where, f"label {label!r} contains a protected value"))
+
+
 def check_items(data: Any) -> list[Problem]:
     """Every problem of a parsed utility set, in file order (empty: the set is clean)."""
     if not isinstance(data, list):
@@ -273,6 +322,7 @@ def check_items(data: Any) -> list[Problem]:
             problems.append(Problem("error", where, "'id' is empty"))
         if _check_fields(item, where, problems):
             _check_labels(item, where, problems)
+            _check_spans(item, where, problems)
     for item_id, count in sorted(ids.items()):
         if count > 1:
             problems.append(Problem("error", item_id, f"id used by {count} items"))
