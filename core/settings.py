@@ -23,6 +23,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from core import paths
+from core.domain import Profile
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,14 @@ class Settings(BaseSettings):
         5.0, ge=0.0, le=10.0, title="Privacy (lambda)",
         description="How much a leak costs against answer quality: 0 sends as much as is "
         "useful, 10 keeps anything doubtful on this machine.",
+    )
+    privacy_profile: Profile = Field(
+        Profile.AUTO, title="Privacy profile",
+        description="The norm the privacy level applies to what leaves. auto: read from each "
+        "message (health, legal, HR, finance words; on this machine). health: HIPAA Safe "
+        "Harbor (towns and places smaller than a state, every date but its year, ages over "
+        "89). legal: GDPR Art. 9 and 10. hr: GDPR Art. 9 and 88. finance: PCI DSS cardholder "
+        "data. general: the level's own thresholds.",
     )
     approval_policy: ApprovalPolicy = Field(
         ApprovalPolicy.ALWAYS, title="Ask before sending",
@@ -192,6 +201,13 @@ class Settings(BaseSettings):
         False, title="Ask the local model about names",
         description="GAMA's privacy-identifying agent: the local model judges whether each "
         "name or place is private in context (public figures are not). Slow with small models.",
+    )
+
+    # --- attached documents (core.documents)
+    document_max_mb: float = Field(
+        20.0, ge=0.1, le=500.0, title="Largest attached file (MB)",
+        description="A PDF, Word, e-mail or spreadsheet file larger than this is refused "
+        "before it is read.",
     )
 
     # --- GAMA public-space modules
