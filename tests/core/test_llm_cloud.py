@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Iterator
 from email.utils import formatdate
 from typing import Any
@@ -35,6 +34,9 @@ from core.llm.endpoints import (
 from tests.integration.recording_proxy import CANNED_ANSWER, Fault, RecordingProxy
 
 MESSAGES = [{"role": "user", "content": "Say hello."}]
+# A client timeout that only bounds a hang: the fake answers at once, however busy
+# the machine; only the "hang" fault, which never answers, waits for a short one.
+HANG = 60.0
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +55,7 @@ def server(fake: RecordingProxy) -> Iterator[RecordingProxy]:
 
 def client_for(server: RecordingProxy, **kw: Any) -> tuple[CloudClient, list[float]]:
     slept: list[float] = []
-    kw.setdefault("timeout", 2.0)
+    kw.setdefault("timeout", HANG)
     kw.setdefault("max_retries", 2)
     return CloudClient(server.base_url, "test-model", sleep=slept.append, **kw), slept
 
@@ -88,7 +90,7 @@ FAULTS = [
     ("malformed", [Fault("malformed")], CloudMalformedResponse),
     ("cut", [Fault("cut", after_events=2)], CloudUnreachable),
     ("dropped", [Fault("drop")], CloudUnreachable),
-    ("timeout", [Fault("hang", delay=3.0)], CloudTimeout),
+    ("timeout", [Fault("hang")], CloudTimeout),
     ("429 forever", [Fault("status", 429, retry_after="1")] * 5, CloudRateLimited),
     ("500 forever", [Fault("status", 500)] * 5, CloudServerError),
 ]
@@ -99,7 +101,7 @@ FAULTS = [
 def test_each_fault_gives_its_typed_error(
     server: RecordingProxy, name: str, faults: list[Fault], error: type[CloudError], stream: bool
 ) -> None:
-    client, slept = client_for(server, timeout=1.0)
+    client, slept = client_for(server, timeout=1.0 if name == "timeout" else HANG)
     server.inject(*faults)
     with pytest.raises(error) as info:
         ask(client, stream)
@@ -150,13 +152,29 @@ def test_a_retry_after_beyond_the_limit_fails_at_once_and_says_how_long(
 def test_cancel_interrupts_the_wait_between_retries(server: RecordingProxy) -> None:
     client = CloudClient(server.base_url, "m", max_retries=3)
     server.inject(Fault("status", 429, retry_after="30"))
-    cancel = threading.Event()
-    threading.Timer(0.2, cancel.set).start()
-    t = time.monotonic()
+    cancel = WatchedCancel()
+    # The person cancels while the client waits (whenever that is, on a busy machine).
+    threading.Thread(target=lambda: cancel.waiting.wait(60) and cancel.set(), daemon=True).start()
     with pytest.raises(Cancelled):
         client.post(client.build_body(MESSAGES), cancel=cancel)
-    assert time.monotonic() - t < 5
+    # It waited for the Retry-After on the cancel itself, which woke it (a
+    # client that slept instead would retry after 30 s and get the answer).
+    assert cancel.waits == [30.0]
     assert len(server.chat_requests) == 1
+
+
+class WatchedCancel(threading.Event):
+    """A cancel event that records the waits made on it; ``waiting`` is set once one starts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waits: list[float | None] = []
+        self.waiting = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits.append(timeout)
+        self.waiting.set()
+        return super().wait(timeout)
 
 
 def test_cancel_stops_a_stream_between_pieces(server: RecordingProxy) -> None:

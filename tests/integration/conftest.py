@@ -13,10 +13,10 @@ Reusable by every integration test (pipeline, UI, CLI):
   strings, to assert that no private value left. ``recorder.inject(Fault(...))``
   replaces the next answers with faults: ``Fault("status", 401)``,
   ``Fault("status", 429, retry_after="1")``, ``Fault("malformed")``,
-  ``Fault("cut", after_events=3)``, ``Fault("hang", delay=3)``,
+  ``Fault("cut", after_events=3)``, ``Fault("hang")`` (no answer until the test ends),
   ``Fault("drop")``.
-- ``demo_client``: a ``CloudClient`` for ``demo_cloud`` with short timeouts and
-  a recorded, instant backoff (``demo_client.slept`` lists the waits).
+- ``demo_client``: a ``CloudClient`` for ``demo_cloud`` with a timeout that only
+  bounds a hang and a recorded, instant backoff (``demo_client.slept`` lists the waits).
 
 Keep requests small (``max_tokens`` of 8 or so): the server answers in well
 under a second then. Without a cap, an answer runs until the 2,048-token
@@ -83,10 +83,13 @@ class _RecordingClient(CloudClient):
 
 @pytest.fixture
 def demo_client(demo_cloud: str) -> CloudClient:
-    """A CloudClient for the demo cloud: 5 s timeout, 2 retries, waits recorded not slept."""
+    """A CloudClient for the demo cloud: 2 retries, waits recorded not slept.
+
+    Its timeout only bounds a hang: the model answers slowly on a busy machine.
+    """
     slept: list[float] = []
     client = _RecordingClient(
-        demo_cloud, DEMO_MODEL, timeout=5.0, max_retries=2, sleep=slept.append
+        demo_cloud, DEMO_MODEL, timeout=300.0, max_retries=2, sleep=slept.append
     )
     client.slept = slept
     return client

@@ -37,8 +37,10 @@ class Fault:
     and ``Retry-After: retry_after`` when given), ``malformed`` (200 with a
     body that is not valid JSON; for a stream, an event that is not JSON),
     ``cut`` (forward, then close the connection after ``after_events`` events
-    of a stream, or half-way through a plain body), ``hang`` (wait ``delay``
-    seconds, then close without answering), ``drop`` (close at once),
+    of a stream, or half-way through a plain body), ``hang`` (answer nothing
+    until the proxy is cleared or stopped, so longer than any client's
+    timeout however slow the machine, then close; ``delay`` seconds at most,
+    a bound for a proxy never cleared), ``drop`` (close at once),
     ``empty`` (a stream with no event: what llama_cpp.server sends for a
     prompt longer than its context).
     """
@@ -47,7 +49,7 @@ class Fault:
     status: int = 500
     retry_after: str | None = None
     after_events: int = 2
-    delay: float = 5.0
+    delay: float = 600.0
 
 
 @dataclass
@@ -92,6 +94,7 @@ class RecordingProxy:
         self.requests: list[Recorded] = []
         self._faults: deque[Fault] = deque()
         self._lock = threading.Lock()
+        self._release = threading.Event()  # set: the hanging requests close
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -108,6 +111,7 @@ class RecordingProxy:
         return self
 
     def stop(self) -> None:
+        self._release.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -129,9 +133,12 @@ class RecordingProxy:
             self._faults.extend(faults)
 
     def clear(self) -> None:
+        """Forget the requests and faults; requests left hanging close now."""
         with self._lock:
             self.requests.clear()
             self._faults.clear()
+            self._release.set()
+            self._release = threading.Event()
 
     # --- what was received ---------------------------------------------------
 
@@ -143,12 +150,12 @@ class RecordingProxy:
         """All string values of all chat request bodies, one per line."""
         return "\n".join(s for r in self.chat_requests for s in r.strings())
 
-    def _record(self, rec: Recorded) -> Fault | None:
+    def _record(self, rec: Recorded) -> tuple[Fault | None, threading.Event]:
         with self._lock:
             if rec.path.endswith("/chat/completions") and self._faults:
                 rec.fault = self._faults.popleft()
             self.requests.append(rec)
-            return rec.fault
+            return rec.fault, self._release
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -170,7 +177,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         rec = Recorded(self.command, self.path, dict(self.headers.items()), body)
-        fault = self.proxy._record(rec)
+        fault, release = self.proxy._record(rec)
         stream = bool(rec.path.endswith("/chat/completions") and body and rec.json.get("stream"))
         if fault is None or fault.kind == "cut":
             if self.proxy.upstream is None:
@@ -185,7 +192,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._start_chunked()
             self._chunk(b"")
         elif fault.kind == "hang":
-            time.sleep(fault.delay)
+            release.wait(fault.delay)
             self._drop()
         elif fault.kind == "drop":
             self._drop()
