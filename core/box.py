@@ -359,6 +359,17 @@ class PrivacyBox:
         for callback in list(self.on_change):
             callback()
 
+    def reserve(self, text: str) -> None:
+        """Never hand out a placeholder number written in ``text`` that the box does not hold.
+
+        A cloud's answer may name a placeholder it was never sent (a guess at
+        a withheld value: "call [PERSON_2]"). Were that number later given to
+        a real value, the history the cloud reads would say the guess was that
+        value, and restoring the answer again would write it there.
+        """
+        with self._lock:
+            self._reserve_in(text)
+
     def _reserve_in(self, text: str) -> None:
         for m in _LOOSE_RE.finditer(text):
             key = (_type_key(m["type"]), int(m["num"]))

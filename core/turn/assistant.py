@@ -198,6 +198,10 @@ class Assistant:
             analysis = copy.deepcopy(analysis)
         choices.apply(analysis)
         box = self.box_for(conversation_id)
+        earlier = self.cloud_history(conversation_id, before=replace_from)
+        for m in earlier:
+            if m["role"] == "assistant":
+                box.reserve(m["content"])  # answers saved before guesses were reserved
         remote = analysis.remote()
         if not remote:
             return PreparedTurn(
@@ -209,7 +213,6 @@ class Assistant:
         messages = [{"role": "system", "content": system}]
         history: tuple[str, ...] = ()
         if kind is TurnKind.CHAT:
-            earlier = self.cloud_history(conversation_id, before=replace_from)
             messages += earlier
             history = tuple(m["content"] for m in earlier if m["role"] == "user")
         messages.append({"role": "user", "content": settled.text})
@@ -328,6 +331,8 @@ class Assistant:
         if tail:
             yield Token(tail, "cloud")
         cloud_answer = "".join(cloud_parts)
+        # Placeholders the cloud invented keep their numbers out of later turns.
+        prepared.box.reserve(cloud_answer)
         restored = "".join(restored_parts)
         outcome = yield from self._integrate(prepared, restored, integration, cancel)
         if outcome.mode is not Mode.NONE:

@@ -353,3 +353,48 @@ def test_choices_are_applied_once_and_keyed_by_content(store: Store, analyzer: A
     moved = "Hello there. " + TEXT
     q = a.prepare(moved, conv, choices=choices)
     assert "215-555-4078" in q.outbound
+
+
+@pytest.mark.parametrize(
+    "invented",
+    ["[PHONE_2]", "PHONE_2", "Phone 2", "<phone_2>"],
+    ids=["bracketed", "bare", "spelled", "angled"],
+)
+def test_a_placeholder_the_cloud_invented_is_never_given_to_a_later_value(
+    store: Store, analyzer: Analyzer, invented: str
+) -> None:
+    # The cloud guessed at a value it never saw ("call [PHONE_2]"); the person
+    # names the real one in the next turn: it must get a number of its own, or
+    # the history would say the guess was that value, and restoring the first
+    # answer again would write it where the cloud had guessed.
+    cloud = FakeCloud(answer=f"Please call {invented} about [PHONE_1].")
+    a = make(store, analyzer, cloud, chat_integration=Integration.PASS_THROUGH)
+    conv = a.new_conversation("t")
+    first = collect(a.run(TEXT, conv, approve=approve_all, choices=routes(a, TEXT, {0: Route.REMOTE})))
+    assert invented in first.answer  # shown unresolved, as it should be
+    follow = "The clinic's number is 617-555-0199."
+    second = collect(a.run(follow, conv, approve=approve_all, choices=routes(a, follow, {0: Route.REMOTE})))
+    box = PrivacyBox.from_json(store.load_box(conv) or {})
+    new = box.placeholder_of("617-555-0199")
+    assert new is not None and new not in ("[PHONE_1]", "[PHONE_2]")
+    assert "[PHONE_2]" in box.reserved()
+    # Restoring the first answer again still leaves the guess unresolved.
+    assert box.deanonymize(first.cloud_answer).text == first.answer
+    assert "617-555-0199" not in box.deanonymize(first.cloud_answer).text
+    assert second.outbound.count(new) == 1
+
+
+def test_placeholders_of_answers_stored_before_are_reserved_too(
+    store: Store, analyzer: Analyzer
+) -> None:
+    # A vault written by an earlier release holds answers whose guesses were
+    # never reserved: the history itself reserves them when a turn is prepared.
+    cloud = FakeCloud(answer="Call [PHONE_2].")
+    a = make(store, analyzer, cloud, chat_integration=Integration.PASS_THROUGH)
+    conv = a.new_conversation("t")
+    collect(a.run(TEXT, conv, approve=approve_all, choices=routes(a, TEXT, {0: Route.REMOTE})))
+    data = store.load_box(conv) or {}
+    store.save_box(conv, {**data, "reserved": []})  # as an older release saved it
+    follow = "The clinic's number is 617-555-0199."
+    p = a.prepare(follow, conv, choices=routes(a, follow, {0: Route.REMOTE}))
+    assert p.box.placeholder_of("617-555-0199") == "[PHONE_3]"

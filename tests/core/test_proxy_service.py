@@ -333,3 +333,34 @@ def test_the_door_sends_one_approved_payload_once() -> None:
     with pytest.raises(PayloadChanged):  # one approval, one send
         door.stream(msgs, box=None, conversation_id=1, purpose="chat", approved=approved)
     assert inner.purposes == ["proxy: x"] and len(inner.received) == 1
+
+
+class GuessingDoor(FakeDoor):
+    """Answers the first request with a placeholder it was never sent."""
+
+    def stream(self, messages: Sequence[dict[str, str]], **kw: Any) -> Iterator[str]:
+        if self.received:
+            yield from super().stream(messages, **kw)
+            return
+        self.received.append([dict(m) for m in messages])
+        yield from ["Ask the clinic at [PHO", "NE_2] too."]
+
+
+def test_a_placeholder_the_cloud_invented_is_never_given_to_a_later_value(
+    store: Store, analyzer: Analyzer
+) -> None:
+    door = GuessingDoor()
+    service = ProxyService(make(store, analyzer, door))
+    u1 = f"Call me at {PHONE}."
+    first = run(service, request(("user", u1)))
+    assert first.answer == "Ask the clinic at [PHONE_2] too."  # unresolved, shown as written
+    clinic = "617-555-0199"
+    second = run(
+        service,
+        request(("user", u1), ("assistant", first.answer), ("user", f"The clinic is {clinic}.")),
+    )
+    sent = door.received[-1]
+    assert sent[2]["content"] == "Ask the clinic at [PHONE_2] too."
+    assert clinic not in payload(door) and "[PHONE_3]" in sent[-1]["content"]
+    assert "[PHONE_2]" not in sent[-1]["content"]
+    assert second.answer == f"Noted {clinic}."
