@@ -40,6 +40,8 @@ def load_settings(args: argparse.Namespace) -> Any:
     settings = Settings.load()
     if getattr(args, "risk_lambda", None) is not None:
         settings.risk_lambda = args.risk_lambda
+    if getattr(args, "profile", None) is not None:
+        settings.privacy_profile = args.profile
     return settings
 
 
@@ -82,7 +84,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     text = read_text(args.file)
     settings = load_settings(args)
     analyzer = make_analyzer(settings)
-    analysis = analyzer.analyze(text, settings.risk_lambda)
+    analysis = analyzer.analyze(text, settings.risk_lambda, settings.privacy_profile)
     # A scratch box: analyze never writes the person's store. The outbound is
     # composed and settled exactly as a turn would send it.
     outbound = outbound_of(analysis, PrivacyBox(), analyzer.detector, analyzer.policy).text
@@ -95,7 +97,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(
             f"\n{len(analysis.plans)} sentences: {n_local} stay on this machine, "
             f"{len(analysis.plans) - n_local} may go to the cloud "
-            f"(router: {analysis.router}, lambda {analysis.risk_lambda:g})."
+            f"(router: {analysis.router}, lambda {analysis.risk_lambda:g}; {analysis.profile_reason})."
         )
         print("\nWhat the cloud would receive:\n")
         print(outbound)
@@ -205,6 +207,10 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("file", nargs="?", default="-", help="a UTF-8 text file, or - for standard input")
     a.add_argument("--json", action="store_true", help="print one JSON object")
     a.add_argument("--lambda", dest="risk_lambda", type=float, help="privacy level, 0 to 10")
+    a.add_argument(
+        "--profile", choices=["auto", "general", "health", "legal", "hr", "finance"],
+        help="privacy profile (default: the setting, auto reads it from the text)",
+    )
 
     an = sub.add_parser("anonymize", help="print the text with private data replaced by placeholders")
     an.add_argument("file", nargs="?", default="-")

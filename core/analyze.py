@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from core.detect.base import Detector
+from core.domain import DomainGuess, Profile, resolve
 from core.errors import InputError
 from core.policy import Decision, TypePolicy, protection
 from core.router.base import HeuristicRouter, RouteInput, Router
@@ -95,6 +96,17 @@ class Analysis:
     plans: list[SentencePlan]
     risk_lambda: float
     router: str
+    #: The privacy profile whose norm the type policy applied (never ``auto``).
+    profile: Profile = Profile.GENERAL
+    #: What the message was read as when the profile was ``auto`` (None: chosen by the person).
+    guess: DomainGuess | None = None
+
+    @property
+    def profile_reason(self) -> str:
+        """One line for the editor and the approval view: which profile applied, and why."""
+        if self.guess is None:
+            return f"{self.profile} profile (your choice)"
+        return f"{self.profile} profile (read from the message: {self.guess.reason})"
 
     @property
     def entities(self) -> list[Span]:
@@ -108,6 +120,8 @@ class Analysis:
             "sentences": [p.to_json() for p in self.plans],
             "risk_lambda": self.risk_lambda,
             "router": self.router,
+            "profile": str(self.profile),
+            "profile_reason": self.profile_reason,
         }
         if outbound is not None:
             out["outbound"] = outbound
@@ -150,21 +164,26 @@ class Analyzer:
         if self.policy is None:
             self.policy = TypePolicy(detector_lexicon(self.detector))
 
-    def analyze(self, text: str, risk_lambda: float = 5.0) -> Analysis:
+    def analyze(
+        self, text: str, risk_lambda: float = 5.0, profile: Profile | str = Profile.AUTO
+    ) -> Analysis:
         """The router's and the type policy's decisions for ``text``; the person's
-        choices are applied later, once (:meth:`core.turn.Choices.apply`)."""
+        choices are applied later, once (:meth:`core.turn.Choices.apply`).
+        ``profile`` is the privacy profile (``auto``: read from the text and its
+        entity types, :func:`core.domain.detect`)."""
         check_text(text)
         sentences = self.segmenter.segment(text)
         spans = self.detector.analyze(text)
         per_sentence = assign(sentences, spans)
         probs = self.router.route(RouteInput(text, sentences, per_sentence, risk_lambda))
-        decisions = protection(text, per_sentence, risk_lambda, self.policy)
+        applied, guess = resolve(profile, text, (s.type for s in spans))
+        decisions = protection(text, per_sentence, risk_lambda, self.policy, applied)
         plans = []
         for i, (s, ents, p, ds) in enumerate(
             zip(sentences, per_sentence, probs, decisions, strict=True)
         ):
             plans.append(SentencePlan(i, s, route_of(p), float(p), list(ents), decisions=ds))
-        return Analysis(text, plans, risk_lambda, self.router.name)
+        return Analysis(text, plans, risk_lambda, self.router.name, applied, guess)
 
 
 def detector_lexicon(detector: Detector) -> Any:

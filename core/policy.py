@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 
 from core.detect.names import FLIGHT, JOB_TITLE, flight_context
+from core.domain import Profile, card_expiry, relation, state_level, well_known_provider
 from core.entities import DESCRIPTIONS, EntityType
 from core.lexicon import Lexicon
 from core.spans import Span
@@ -49,7 +50,12 @@ class Family(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """Whether one detected value is protected, with the policy's reason."""
+    """Whether one detected value is protected, with the policy's reason.
+
+    The reason is data the editor's hover, the approval view and the command
+    line render as they are: the kind the policy saw, the words that gave it
+    (``why``) and the norm of the message's profile that protected it (``norm``).
+    """
 
     protect: bool
     family: Family
@@ -58,20 +64,29 @@ class Decision:
     #: What leaves instead of the value when it is generalized ("5-9" for an age of 7,
     #: "October" for "1 October"); None: a placeholder (or the value, when not protected).
     generalized: str | None = None
+    #: The words around the value that decided its kind ("named after “surgery at”").
+    why: str | None = None
+    #: The norm that protected it at this level, with its profile
+    #: ("HIPAA Safe Harbor (health profile)"); None: the level's own thresholds.
+    norm: str | None = None
 
     @property
     def reason(self) -> str:
         """One line for a person: what it is and why it is (not) protected."""
+        kind = f"{self.kind} ({self.why})" if self.why else self.kind
         if self.family is Family.DIRECT:
-            return f"{self.kind}: a direct identifier, always protected"
+            return f"{kind}: a direct identifier, always protected"
         assert self.threshold is not None
+        if self.protect and self.norm is not None:
+            sent = f"sent as “{self.generalized}”" if self.generalized is not None else "protected"
+            return f"{kind}: {self.norm}, {sent}"
         if self.protect and self.generalized is not None:
             return (
-                f"{self.kind}: {self.family}, sent as “{self.generalized}” (generalized from "
+                f"{kind}: {self.family}, sent as “{self.generalized}” (generalized from "
                 f"privacy level {self.threshold:g}, hidden from {GENERALIZE_UNTIL:g})"
             )
-        verb = "protected" if self.protect else "sent as written"
-        return f"{self.kind}: {self.family}, {verb} (protected from privacy level {self.threshold:g})"
+        verb = "protected at your level" if self.protect else "sent as written at your level"
+        return f"{kind}: {self.family}, {verb} (protected from privacy level {self.threshold:g})"
 
 
 #: Lambda from which each quasi-identifier kind is protected.
@@ -91,6 +106,62 @@ QUASI_THRESHOLDS: dict[str, float] = {
     # "apply to Georgia Tech"), but where a person works or studies narrows them down
     # like any employer: protected from the same level as an organisation.
     "employer or school": 3.0,
+    # Who a place is to the person (core.domain.relation): where they are treated,
+    # their bank's branch, their court narrow them down like an employer does.
+    "where the person is treated": 3.0,
+    "the person's bank or branch": 3.0,
+    "the person's court": 3.0,
+}
+
+
+@dataclass(frozen=True)
+class Norm:
+    """A domain's rule for what may leave: thresholds it lowers, and where it is written.
+
+    ``thresholds`` maps a kind of :data:`QUASI_THRESHOLDS` to the lambda from
+    which the norm protects it (the lower of the two applies); 0 protects at
+    every level of the profile (the person can still choose another profile,
+    or send one value by hand).
+    """
+
+    name: str
+    citation: str
+    thresholds: Mapping[str, float]
+
+
+#: The norm each profile applies (:class:`core.domain.Profile`; ``general`` has none).
+NORMS: dict[Profile, Norm] = {
+    # 45 CFR 164.514(b)(2)(i): names, geographic subdivisions smaller than a state,
+    # all elements of dates (except year) directly related to an individual, ages
+    # over 89, contact details, SSN, MRN, health plan, account, licence, vehicle and
+    # device numbers, URLs, IPs, biometrics, photos and any other unique code. The
+    # direct identifiers are protected at every level already; the profile adds the
+    # places and the dates, and takes a flight number as such a code.
+    Profile.HEALTH: Norm(
+        "HIPAA Safe Harbor",
+        "45 CFR 164.514(b)(2)",
+        {"place": 0.0, "date of an event": 0.0, "flight number": 0.0},
+    ),
+    # GDPR Art. 9(1) special categories (racial or ethnic origin, political opinions,
+    # religious beliefs, trade union membership) and Art. 10 (criminal offences): a
+    # group and the court of the person's case are protected from the default level.
+    Profile.LEGAL: Norm(
+        "GDPR Art. 9 and 10", "Regulation (EU) 2016/679, Art. 4(1), 9(1), 10",
+        {"nationality or group": 5.0, "the person's court": 3.0},
+    ),
+    # GDPR Art. 88 (processing in the context of employment) with Art. 9(1): an
+    # employee's group, origin or union is protected from the default level.
+    Profile.HR: Norm(
+        "GDPR Art. 9 and 88", "Regulation (EU) 2016/679, Art. 9(1), 88",
+        {"nationality or group": 5.0},
+    ),
+    # PCI DSS v4.0 requirement 3 (cardholder data: the card number, the cardholder's
+    # name, the expiry date, the service code): the card number and the name are
+    # direct identifiers already; the profile adds the expiry date (see decide).
+    Profile.FINANCE: Norm(
+        "PCI DSS cardholder data", "PCI DSS v4.0, requirement 3",
+        {"card expiry date": 0.0},
+    ),
 }
 #: Between its threshold and this lambda an age leaves as a range and an event date as
 #: its month (measured: better retention than a placeholder on the utility dev set);
@@ -172,6 +243,25 @@ _PUBLIC_KINDS_BY_TYPE = {
     EntityType.PERSON: {"company", "brand"},
 }
 _COUNTRY_KINDS = frozenset({"country", "region"})
+#: Direct types the model sometimes gives a place or an organisation (then a
+#: relation before it still says whose it is): read for relations like ORG.
+_RELATABLE = frozenset({EntityType.OTHER})
+#: Kinds that only a norm names, and the level's kind they otherwise are.
+_BASE_KIND = {"card expiry date": "date of an event"}
+
+
+#: A date that names a day or a month, not only a year or a weekday (Safe Harbor keeps
+#: the year; "since Tuesday" names no date).
+_DAY_OR_MONTH = re.compile(
+    rf"\b{_MONTHS}(?![a-z])|\b\d{{1,2}}\s*[/.\-]\s*\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)\b",
+    re.IGNORECASE,
+)
+
+
+def _year(value: str) -> str | None:
+    """The year of a date, which Safe Harbor lets leave ("March 2019" -> "2019")."""
+    m = re.search(r"\b(1[89]\d\d|20\d\d)\b", value)
+    return m.group(1) if m else None
 
 
 class TypePolicy:
@@ -194,20 +284,31 @@ class TypePolicy:
 
         return self._lexicon if self._lexicon is not None else lexicon()
 
-    def decide(self, text: str, span: Span, risk_lambda: float) -> Decision:
-        """The decision for ``text[span.start:span.end]`` at ``risk_lambda``."""
+    def decide(
+        self, text: str, span: Span, risk_lambda: float, profile: Profile = Profile.GENERAL
+    ) -> Decision:
+        """The decision for ``text[span.start:span.end]`` at ``risk_lambda``.
+
+        ``profile`` is the kind of message (already resolved, never ``auto``):
+        its norm (:data:`NORMS`) can protect a kind from a lower level.
+        """
         value = text[span.start : span.end]
         if "deny-list" in span.views:
             return Decision(True, Family.DIRECT, "on your always-private list", None)
+        norm = NORMS.get(profile)
         public = self._public_kind(text, span, value)
-        if public is not None:
-            if (
-                span.type is not EntityType.LOCATION
-                and public not in ("country or region", "public drug name")
-                and affiliation(text, span.start)
-            ):
-                threshold = self.thresholds["employer or school"]
-                return Decision(risk_lambda >= threshold, Family.QUASI, "employer or school", threshold)
+        rel = None if span.type in _DIRECT - _RELATABLE else relation(text, span.start)
+        if public is not None and public != "public drug name" and not self._country_or_state(value):
+            if rel is not None:
+                return self._quasi(rel.kind, value, span.type, risk_lambda, profile, f"named after “{rel.cue}”")
+            if span.type is not EntityType.LOCATION and affiliation(text, span.start):
+                return self._quasi(
+                    "employer or school", value, span.type, risk_lambda, profile,
+                    "named as where someone works or studies",
+                )
+        if public is not None and not (
+            profile is Profile.HEALTH and self._smaller_than_a_state(span.type, value)
+        ):
             return Decision(risk_lambda >= self.public_max, Family.PUBLIC, public, self.public_max)
         if span.type is EntityType.AGE and _age(value) >= 90:
             return Decision(True, Family.DIRECT, "age of 90 or over", None)
@@ -217,6 +318,8 @@ class TypePolicy:
             # Day, month and year pin an event to one day of one person's life
             # (HIPAA counts every such date tied to a person); "1 October" does not.
             return Decision(True, Family.DIRECT, "exact date (day, month and year)", None)
+        if public is not None:  # a city or county the gazetteer knows, under Safe Harbor
+            return self._quasi("place", value, EntityType.LOCATION, risk_lambda, profile)
         kind = _QUASI_KIND.get(span.type)
         if span.type is EntityType.ORG and _ACRONYM.fullmatch(value):
             kind = "acronym"
@@ -226,18 +329,75 @@ class TypePolicy:
         if FLIGHT.fullmatch(value) and flight_context(text, span.start):
             # A flight identifies a plane full of people; with a date, a few hundred.
             kind = "flight number"
+        if (
+            span.type is EntityType.DATE
+            and norm is not None
+            and "card expiry date" in norm.thresholds
+            and card_expiry(text, span.start)
+        ):
+            kind = "card expiry date"
         if kind is None or (span.type in _DIRECT and kind not in ("flight number", "job title")):
             return Decision(True, Family.DIRECT, DESCRIPTIONS.get(span.type, "private detail"), None)
-        threshold = self.thresholds[kind]
+        why = None
+        if rel is not None and kind in ("organisation", "place", "acronym"):
+            kind, why = rel.kind, f"named after “{rel.cue}”"
+        return self._quasi(kind, value, span.type, risk_lambda, profile, why)
+
+    def _quasi(
+        self,
+        kind: str,
+        value: str,
+        t: EntityType,
+        risk_lambda: float,
+        profile: Profile,
+        why: str | None = None,
+    ) -> Decision:
+        """A quasi-identifier's decision: its level's threshold, or the profile's norm."""
+        base = self.thresholds[_BASE_KIND.get(kind, kind)]
+        norm = NORMS.get(profile)
+        ruled = norm.thresholds.get(kind) if norm is not None else None
+        shown = kind
+        if profile is Profile.HEALTH and ruled is not None:
+            # Safe Harbor lets a state stay, and a date's year.
+            if kind == "place":
+                if state_level(value):
+                    ruled = None
+                else:
+                    shown = "town or place smaller than a state"
+            elif kind == "date of an event":
+                if _DAY_OR_MONTH.search(value) is None:
+                    ruled = None
+                else:
+                    shown = "date tied to a person (day or month)"
+        threshold = base if ruled is None else min(base, ruled)
         protect = risk_lambda >= threshold
-        coarse = generalize(span.type, value) if protect and risk_lambda < GENERALIZE_UNTIL else None
-        return Decision(protect, Family.QUASI, kind, threshold, coarse)
+        by_norm = norm is not None and ruled is not None and protect and risk_lambda < base
+        if by_norm:
+            assert norm is not None
+            coarse = _year(value) if t is EntityType.DATE else None
+            return Decision(True, Family.QUASI, shown, threshold, coarse, why, f"{norm.name} ({profile} profile)")
+        coarse = generalize(t, value) if protect and risk_lambda < GENERALIZE_UNTIL else None
+        return Decision(protect, Family.QUASI, shown, threshold, coarse, why)
+
+    def _country_or_state(self, value: str) -> bool:
+        """A country or a state: never the person's own place ("our bank in France")."""
+        return self.lexicon.public_kind(value) == "country" or state_level(value)
+
+    def _smaller_than_a_state(self, t: EntityType, value: str) -> bool:
+        """A public place that Safe Harbor still protects: a city, a county, not a state."""
+        if t not in (EntityType.LOCATION, EntityType.ORG, EntityType.OTHER):
+            return False
+        return self.lexicon.public_kind(value) in ("place", "region") and not state_level(value)
 
     def decide_all(
-        self, text: str, spans: Sequence[Span], risk_lambda: float
+        self,
+        text: str,
+        spans: Sequence[Span],
+        risk_lambda: float,
+        profile: Profile = Profile.GENERAL,
     ) -> list[Decision]:
         """Decisions for every span; a value protected once is protected everywhere."""
-        decisions = [self.decide(text, s, risk_lambda) for s in spans]
+        decisions = [self.decide(text, s, risk_lambda, profile) for s in spans]
         protected: set[str] = set()
         for s, d in zip(spans, decisions, strict=True):
             if d.protect:
@@ -249,7 +409,7 @@ class TypePolicy:
         out = []
         for s, d in zip(spans, decisions, strict=True):
             if not d.protect and _bare_name(text[s.start : s.end]) in protected:
-                d = Decision(True, d.family, f"{d.kind}, protected elsewhere in this text", d.threshold)
+                d = replace(d, protect=True, kind=f"{d.kind}, protected elsewhere in this text", generalized=None)
             out.append(d)
         return out
 
@@ -291,6 +451,8 @@ class TypePolicy:
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
             return "public brand's product"
+        if span.type is EntityType.ORG and well_known_provider(value):
+            return "public health institution"
         if span.type is EntityType.ORG and not _PRIVATE_ORG.search(value):
             if _PUBLIC_ORG.search(value):
                 return "public institution"
@@ -421,11 +583,12 @@ def protection(
     plans_entities: Iterable[Sequence[Span]],
     risk_lambda: float,
     policy: TypePolicy,
+    profile: Profile = Profile.GENERAL,
 ) -> list[list[Decision]]:
     """Decisions for the entities of each sentence, consistent across the whole text."""
     groups = [list(g) for g in plans_entities]
     flat = [s for g in groups for s in g]
-    decisions = policy.decide_all(text, flat, risk_lambda)
+    decisions = policy.decide_all(text, flat, risk_lambda, profile)
     out, k = [], 0
     for g in groups:
         out.append(decisions[k : k + len(g)])

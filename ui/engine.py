@@ -157,10 +157,13 @@ class Engine:
             self._detector_stale = False
             return self._analyzer
 
-    def analyze(self, text: str, risk_lambda: float) -> Analysis:
+    def analyze(self, text: str, risk_lambda: float, profile: str | None = None) -> Analysis:
         """The editor's live analysis (runs in a worker): the same segmenter,
-        detector and router, the detector behind a :class:`ParagraphCache`."""
-        return self._live_analyzer().analyze(text, risk_lambda)
+        detector and router, the detector behind a :class:`ParagraphCache`;
+        ``profile`` is the editor's choice (None: the settings' privacy profile)."""
+        return self._live_analyzer().analyze(
+            text, risk_lambda, profile or self.settings.privacy_profile
+        )
 
     def _live_analyzer(self) -> Analyzer:
         base = self.analyzer()
@@ -175,7 +178,7 @@ class Engine:
             return self._live
 
     def analyze_staged(
-        self, text: str, risk_lambda: float
+        self, text: str, risk_lambda: float, profile: str | None = None
     ) -> Generator[list[Span], None, Analysis]:
         """:meth:`analyze` in two steps for the editor: yields the detected spans
         (the editor marks them at once), then returns the routed analysis, whose
@@ -183,7 +186,7 @@ class Engine:
         live = self._live_analyzer()
         check_text(text)
         yield list(live.detector.analyze(text))
-        return live.analyze(text, risk_lambda)
+        return live.analyze(text, risk_lambda, profile or self.settings.privacy_profile)
 
     def local_model(self) -> LocalModel | None:
         """The local model (built on first use; call from a worker), None without a factory."""

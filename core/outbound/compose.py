@@ -300,7 +300,8 @@ def settle(
                 if key in clear or key in sent or key.strip(".") in TITLES:
                     continue
                 decision = policy.decide(
-                    outbound, Span(a, b, span.type, span.score, span.views), analysis.risk_lambda
+                    outbound, Span(a, b, span.type, span.score, span.views), analysis.risk_lambda,
+                    analysis.profile,
                 )
                 if decision.protect:
                     runs.append((a, b, span.type))

@@ -193,7 +193,9 @@ class Assistant:
         """
         choices = choices.copy() if choices is not None else Choices()
         if analysis is None or analysis.text != text:
-            analysis = self.analyzer.analyze(text, self.settings.risk_lambda)
+            analysis = self.analyzer.analyze(
+                text, self.settings.risk_lambda, self.settings.privacy_profile
+            )
         else:
             analysis = copy.deepcopy(analysis)
         choices.apply(analysis)
