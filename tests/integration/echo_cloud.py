@@ -4,8 +4,10 @@ placeholders it was given.
 The answer names every placeholder of the last user message, in order, so a
 test can check that each client gets exactly its own values back; streamed
 answers come in pieces of ``piece`` characters, so placeholders are split
-across chunks. ``delay`` slows each piece (for cancellation); ``aborted`` counts the
-streamed answers the client hung up on. Put a
+across chunks. ``delay`` slows each piece (for cancellation); ``endless`` streams
+pieces after the answer until the client hangs up (``MAX_PIECES`` at most), so that
+a client that leaves is always seen to leave however slowly it does; ``aborted``
+counts the streamed answers the client hung up on. Put a
 :class:`~tests.integration.recording_proxy.RecordingProxy` in front of it to
 record requests and inject faults. Used by the proxy tests and its benchmark.
 """
@@ -21,6 +23,7 @@ from typing import Any
 
 from training.stub_cloud import QuietServer
 
+MAX_PIECES = 100_000  # of an endless answer: a bound for a client that never hangs up
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 MODEL = "echo-capable"
 
@@ -36,9 +39,10 @@ def answer_for(messages: list[dict[str, Any]]) -> str:
 class EchoCloud:
     """Start with :meth:`start`; ``base_url`` is the ``/v1`` URL."""
 
-    def __init__(self, *, piece: int = 3, delay: float = 0.0) -> None:
+    def __init__(self, *, piece: int = 3, delay: float = 0.0, endless: bool = False) -> None:
         self.piece = piece
         self.delay = delay
+        self.endless = endless
         self.requests = 0
         #: Streamed answers the client hung up on before the end.
         self.aborted = 0
@@ -124,10 +128,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         n = self.cloud.piece
         try:
-            for i in range(0, len(text), n):
+            pieces = [text[i : i + n] for i in range(0, len(text), n)]
+            if self.cloud.endless:
+                pieces += [" more"] * MAX_PIECES
+            for piece in pieces:
                 if self.cloud.delay:
                     time.sleep(self.cloud.delay)
-                self._event(model, {"content": text[i : i + n]}, None)
+                self._event(model, {"content": piece}, None)
             self._event(model, {}, "stop")
             self._chunk(b"data: [DONE]\n\n")
             self._chunk(b"")
