@@ -4,10 +4,18 @@ Every GUI test fails if it leaves a worker running: the ``no_leftover_workers``
 fixture waits for the workers a test started and fails the test when some are
 still running after a grace period (then cancels them so the next test starts
 clean). Error boxes and dialogs left open are closed.
+
+No wait of these tests says how fast something must happen: every wait only
+bounds a hang. The ``qtbot`` here is pytest-qt's, with its waits
+(``waitUntil``, ``waitSignal``, ``waitSignals``, ``waitCallback``,
+``waitActive``, ``waitExposed``) given at least ``HANG_MS`` before they fail,
+whatever timeout a test names: on a busy machine (two cores shared with a
+build) a worker can take seconds. Threads the tests hold wait ``HANG_S``.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -31,7 +39,10 @@ from core.settings import Settings
 from core.store import Store
 from ui.workers import Worker
 
-GRACE_MS = 5000
+#: Milliseconds any wait of a GUI test may take before it counts as a hang.
+HANG_MS = 120_000
+HANG_S = HANG_MS / 1000
+GRACE_MS = HANG_MS  # for the workers a test started to end after it
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -48,6 +59,23 @@ def leftover_workers(grace_ms: int = GRACE_MS) -> list[str]:
         QApplication.processEvents()
         time.sleep(0.01)
     return sorted(w.name for w in Worker.active())
+
+
+_WAITS = ("waitUntil", "waitSignal", "waitSignals", "waitCallback", "waitActive", "waitExposed")
+
+
+@pytest.fixture
+def qtbot(qtbot: Any) -> Any:
+    """pytest-qt's qtbot, whose waits fail only after ``HANG_MS`` at least."""
+    for name in _WAITS:
+        wait = getattr(qtbot, name)
+
+        @functools.wraps(wait)
+        def patient(*args: Any, _wait: Any = wait, timeout: int | None = None, **kw: Any) -> Any:
+            return _wait(*args, timeout=max(timeout or 0, HANG_MS), **kw)
+
+        setattr(qtbot, name, patient)
+    return qtbot
 
 
 @pytest.fixture(autouse=True)
@@ -168,7 +196,7 @@ def window(qtbot: Any, make_engine: Callable[..., Any]) -> Iterator[Any]:
     w.close()
 
 
-def wait_analysis(qtbot: Any, editor: Any, timeout: int = 10000) -> Any:
+def wait_analysis(qtbot: Any, editor: Any, timeout: int = HANG_MS) -> Any:
     """Wait until the editor shows the analysis of exactly its text."""
     qtbot.waitUntil(lambda: editor.analysis is not None, timeout=timeout)
     return editor.analysis
@@ -181,13 +209,13 @@ def find_dialog(kind: type) -> Any:
     return None
 
 
-def wait_dialog(qtbot: Any, kind: type, timeout: int = 10000) -> Any:
+def wait_dialog(qtbot: Any, kind: type, timeout: int = HANG_MS) -> Any:
     """The dialog of ``kind`` once it shows (dialogs open without blocking)."""
     qtbot.waitUntil(lambda: find_dialog(kind) is not None, timeout=timeout)
     return find_dialog(kind)
 
 
-def wait_revised(qtbot: Any, dialog: Any, timeout: int = 10000) -> None:
+def wait_revised(qtbot: Any, dialog: Any, timeout: int = HANG_MS) -> None:
     """Wait until the approval view shows the payload of its current toggles."""
     qtbot.waitUntil(lambda: not dialog.busy, timeout=timeout)
     assert dialog.send_btn.isEnabled()

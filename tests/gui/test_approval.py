@@ -22,7 +22,15 @@ from core.turn import Approval, Assistant, Choices, Decision, PreparedTurn, Turn
 from ui.approval import ApprovalDialog
 from ui.workers import Worker
 
-from .conftest import FakeCloud, find_dialog, wait_analysis, wait_dialog, wait_revised
+from .conftest import (
+    HANG_MS,
+    HANG_S,
+    FakeCloud,
+    find_dialog,
+    wait_analysis,
+    wait_dialog,
+    wait_revised,
+)
 
 PHONE = "215-555-4078"
 TEXT = f"My number is {PHONE}. What are the early signs of dehydration in toddlers?"
@@ -44,7 +52,7 @@ class HeldReviser:
             self.threads.append(threading.current_thread())
             self.calls.append(tuple(send_in_clear))
             self.gates.append(gate)
-        assert gate.wait(10), "the test never released this revision"
+        assert gate.wait(HANG_S), "the test never released this revision"
         return self.assistant.revise(prepared, send_in_clear)
 
     def release(self, i: int) -> None:
@@ -110,7 +118,7 @@ def test_an_older_toggles_payload_is_dropped(
     d.set_protected("[PHONE_1]", True)  # back to the payload as prepared, at once
     assert d.prepared is turn and not d.busy and d.send_btn.isEnabled()
     reviser.release(0)  # the first toggle's payload arrives late
-    assert Worker.wait_all(5000)  # delivered (or dropped) by now
+    assert Worker.wait_all(HANG_MS)  # delivered (or dropped) by now
     assert d.prepared is turn and PHONE not in d.payload.toPlainText()
     assert d.answer()[0] is turn
 
@@ -126,7 +134,7 @@ def test_closing_the_view_while_a_payload_is_made_drops_it(
     d.reject()  # Escape, Stop or a withdrawn request
     assert d.answer() == (turn, Approval(Decision.CANCEL))
     reviser.release(0)
-    assert Worker.wait_all(5000)
+    assert Worker.wait_all(HANG_MS)
     assert d.prepared is turn and error_boxes() == []
 
 

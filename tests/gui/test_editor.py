@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from core.analyze import Analysis, Analyzer, Route
 from ui.editor import RoutingEditor, background_at, char_format_at
 from ui.theme import COLORS
 
-from .conftest import wait_analysis
+from .conftest import HANG_S, wait_analysis
 
 TEXT = "Call me at 215-555-4078 tomorrow. What helps against a sore throat?"
 PHONE = TEXT.index("215")
@@ -49,41 +48,44 @@ def test_typing_tints_each_sentence_by_route_and_marks_entities(
     assert editor.summary.text() == "2 sentences · 1 stay here · 1 to the cloud · 1 private detail"
 
 
-class SlowAnalyzer:
-    """Records every request; sleeps so that requests overlap."""
+class GatedAnalyzer:
+    """Records every request; holds each until ``release`` is set, so that requests
+    overlap however fast or slow the machine is."""
 
     def __init__(self, inner: Analyzer) -> None:
         self.inner = inner
         self.calls: list[str] = []
         self.lock = threading.Lock()
+        self.release = threading.Event()
 
     def analyze(self, text: str, lam: float) -> Analysis:
         with self.lock:
             self.calls.append(text)
-        time.sleep(0.3)
+        assert self.release.wait(HANG_S), "the test never released the analysis"
         return self.inner.analyze(text, lam)
 
 
 def test_newest_request_wins_and_stale_results_are_never_shown(
     qtbot: Any, analyzer: Analyzer
 ) -> None:
-    slow = SlowAnalyzer(analyzer)
+    slow = GatedAnalyzer(analyzer)
     ed = RoutingEditor(slow.analyze, debounce_ms=10)
     qtbot.addWidget(ed)
     shown: list[str] = []
     ed.analysisChanged.connect(lambda a: shown.append(a.text) if a else None)
-    ed.set_text("First text with 215-555-4078.")
-    qtbot.waitUntil(lambda: bool(slow.calls), timeout=5000)  # the first one is running
-    for i in range(3):
-        ed.set_text(f"Version {i}: nothing private here.")
-        qtbot.wait(15)
+    first = "First text with 215-555-4078."
+    ed.set_text(first)
+    qtbot.waitUntil(lambda: bool(slow.calls))  # the first one is running (held)
     final = "Final text. Write to anna.k@example.org."
-    ed.set_text(final)
-    qtbot.waitUntil(lambda: ed.analysis is not None, timeout=10000)
+    for text in [f"Version {i}: nothing private here." for i in range(3)] + [final]:
+        ed.set_text(text)
+        # The debounce fired: the editor asked for this text while the first runs.
+        qtbot.waitUntil(lambda text=text: ed._requested_text == text)
+    slow.release.set()
+    qtbot.waitUntil(lambda: ed.analysis is not None)
     assert shown == [final]
     # The running request finished; waiting ones were replaced, not queued.
-    assert slow.calls[0].startswith("First") and slow.calls[-1] == final
-    assert len(slow.calls) <= 3
+    assert slow.calls == [first, final]
 
 
 def test_clicking_a_badge_flips_the_sentence_and_the_choice_survives_edits(
@@ -198,7 +200,7 @@ def test_a_staged_analyze_marks_the_entities_before_the_sentences_are_routed(
 
     def staged(text: str, lam: float) -> Any:
         yield analyzer.detector.analyze(text)
-        release.wait(10)
+        release.wait(HANG_S)
         return analyzer.analyze(text, lam)
 
     ed = RoutingEditor(staged, debounce_ms=10)

@@ -11,7 +11,7 @@ from core.errors import Cancelled, CloudUnauthorized, SottovoceError
 from ui.errors import describe, error_boxes, install_excepthooks, report, uninstall_excepthooks
 from ui.workers import LatestOnly, Worker, run_in_thread
 
-from .conftest import leftover_workers
+from .conftest import HANG_MS, HANG_S, leftover_workers
 
 
 def test_a_generator_stops_at_the_next_yield_and_runs_its_finally(qtbot: Any) -> None:
@@ -32,7 +32,7 @@ def test_a_generator_stops_at_the_next_yield_and_runs_its_finally(qtbot: Any) ->
     gate.set()
     qtbot.waitUntil(lambda: len(seen) >= 3, timeout=5000)
     w.cancel()
-    assert Worker.wait_all(5000)
+    assert Worker.wait_all(HANG_MS)
     assert cleaned.is_set() and isinstance(errors[0], Cancelled)
     assert len(seen) < 10_000
 
@@ -91,7 +91,7 @@ def test_latest_only_delivers_only_the_newest_result(qtbot: Any) -> None:
 
     def work(n: int) -> int:
         if n == 0:
-            release.wait(5)
+            release.wait(HANG_S)
         return n
 
     runner = LatestOnly(work)
@@ -101,16 +101,16 @@ def test_latest_only_delivers_only_the_newest_result(qtbot: Any) -> None:
         runner.submit(n)
     release.set()
     qtbot.waitUntil(lambda: bool(got), timeout=5000)
-    assert Worker.wait_all(5000)
+    assert Worker.wait_all(HANG_MS)
     assert got == [(3, 3)]
 
 
 def test_the_teardown_check_reports_a_worker_left_running(qtbot: Any) -> None:
     release = threading.Event()
-    run_in_thread(lambda: release.wait(10), name="stuck")
+    run_in_thread(lambda: release.wait(HANG_S), name="stuck")
     try:
         assert leftover_workers(grace_ms=200) == ["stuck"]
     finally:
         release.set()
-        assert Worker.wait_all(5000)
+        assert Worker.wait_all(HANG_MS)
     assert leftover_workers(grace_ms=200) == []
