@@ -36,6 +36,15 @@ def _lazy(target: str) -> Any:
     return handler
 
 
+def _utility(args: argparse.Namespace) -> int:
+    """``eval utility``: a utility set (``--data``) or the documents' dev set (``--documents``)."""
+    if (args.documents is None) == (args.data is None):
+        raise InputError("Give one of --data FILE (a utility set) or --documents [DIR].")
+    if args.documents is not None:
+        return int(_lazy("training.documents.evaluate:run")(args))
+    return int(_lazy("training.eval_utility:run")(args))
+
+
 def _judge_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--judge-url", help="OpenAI-compatible base URL of an LLM judge")
     p.add_argument("--judge-model", help="model name of the LLM judge")
@@ -65,6 +74,7 @@ def register(sub: Any) -> None:
     r.add_argument("--out", required=True)
     r.add_argument("--limit", type=int)
     r.add_argument("--split", choices=["all", "eval", "train"], default="all")
+    r.add_argument("--router", help="another router artifact folder (default: the shipped models/router)")
     _judge_options(r)
     r.set_defaults(handler=_lazy("training.router.eval_route:run"))
 
@@ -93,12 +103,16 @@ def register(sub: Any) -> None:
     u = esub.add_parser(
         "utility", help="utility of what leaves: leaks, keep rate, glued placeholders, person splits"
     )
-    u.add_argument("--data", required=True, help="a utility set (JSON: id, text, protect, keep, persons)")
+    u.add_argument("--data", help="a utility set (JSON: id, text, protect, keep, persons)")
+    u.add_argument("--documents", nargs="?", const="", metavar="DIR",
+                   help="instead of --data: the documents' dev set read as attachments; DIR holds "
+                   "documents.json and its files (python -m training.documents.make DIR); "
+                   "without DIR the set is written to a temporary folder")
     u.add_argument("--out", required=True, help="output folder")
     u.add_argument("--lambda", dest="risk_lambda", type=float, default=5.0,
                    help="the privacy level (0-10, default 5)")
     u.add_argument("--limit", type=int, help="evaluate only the first N texts")
-    u.set_defaults(handler=_lazy("training.eval_utility:run"))
+    u.set_defaults(handler=_utility)
 
     pl = esub.add_parser("privacylens", help="leak rate of drafted final actions on PrivacyLens")
     pl.add_argument("--data", required=True)

@@ -9,7 +9,7 @@ lines, so sentences and values stay whole.
 The file's content decides its format; a name that lies about it is refused.
 Every refusal is a :class:`~core.documents.errors.DocumentError` whose message
 names the file, never its content. The text enters the message as a block
-headed by ``[Attached: NAME]`` (:meth:`Extracted.block`); from there it is
+headed by a line ``Attached: NAME`` (:meth:`Extracted.block`); from there it is
 text like any other, analyzed, shown and approved before anything leaves.
 
 :func:`extract_steps` is a generator of :class:`Progress` (a page at a time)

@@ -101,17 +101,19 @@ class Extracted:
         return self.ocr_pages > 0
 
     def block(self) -> str:
-        """The text as it enters the message: a header line naming the file, then the text.
+        """The text as it enters the message: a header line naming the file, a blank line, the text.
 
         The header goes through detection like the rest: a file named after a
-        person is protected like the person.
+        person is protected like the person. It is a line of its own (the blank
+        line ends the segmenter's block), and it has no square brackets, which
+        the segmenter splits off as a sentence and which read like a placeholder.
         """
-        return f"{header(self.name)}\n{self.text}"
+        return f"{header(self.name)}\n\n{self.text}"
 
 
 def header(name: str) -> str:
     """The line that attributes the text after it to the file ``name``."""
-    return f"[Attached: {name}]"
+    return f"Attached: {name}"
 
 
 def with_attachments(message: str, documents: list[Extracted]) -> str:

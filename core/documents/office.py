@@ -18,8 +18,8 @@ from core.documents.errors import CorruptDocument, TooManyPages
 from core.documents.model import Limits, Progress
 from core.documents.reading import Draft
 from core.documents.safezip import check_zip
+from core.documents.sheets import rows_to_lines
 
-CELL_SEP = " | "
 LIST_MARK = "- "
 
 
@@ -107,7 +107,8 @@ def _is_list_item(paragraph: Any) -> bool:
 
 
 def _docx_table(table: Any) -> list[str]:
-    lines = []
+    rows: list[list[str]] = []
+    nested_lines: list[str] = []
     for row in table.rows:
         cells: list[str] = []
         seen: set[int] = set()
@@ -116,12 +117,11 @@ def _docx_table(table: Any) -> list[str]:
                 continue
             seen.add(id(cell._tc))
             inner = [p.text.strip() for p in cell.paragraphs if p.text.strip()]
-            for nested in cell.tables:
-                inner += _docx_table(nested)
             cells.append("; ".join(inner))
-        if any(cells):
-            lines.append(CELL_SEP.join(c for c in cells if c))
-    return lines
+            for nested in cell.tables:
+                nested_lines += _docx_table(nested)
+        rows.append(cells)
+    return rows_to_lines(rows) + nested_lines
 
 
 # --- ODT -------------------------------------------------------------------------
@@ -190,6 +190,7 @@ def _odt_table(table: Any, lines: list[str]) -> None:
     from odf import teletype
     from odf.namespaces import TABLENS
 
+    rows: list[list[str]] = []
     for row in _odt_rows(table):
         cells = []
         for cell in row.childNodes:
@@ -197,8 +198,8 @@ def _odt_table(table: Any, lines: list[str]) -> None:
                 continue
             paras = [teletype.extractText(p).strip() for p in cell.childNodes if getattr(p, "qname", None)]
             cells.append("; ".join(p for p in paras if p))
-        if any(cells):
-            lines.append(CELL_SEP.join(c for c in cells if c))
+        rows.append(cells)
+    lines += rows_to_lines(rows)
 
 
 def _odt_rows(element: Any) -> Iterable[Any]:

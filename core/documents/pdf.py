@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
@@ -103,7 +104,7 @@ def read_pdf(
             yield from _ocr_pages(path, name, limits, engine, scans, texts)
             ocr_pages = len(scans)
             notes.append(f"{_pages(scans)} read by OCR: check names and numbers")
-    joined = "\n\n".join(t.strip("\n") for t in texts if t.strip())
+    joined = "\n\n".join(_columns(t.strip("\n")) for t in texts if t.strip())
     return Draft(joined, pages=n, notes=notes, ocr_pages=ocr_pages)
 
 
@@ -128,6 +129,18 @@ def _ocr_pages(
         yield Progress(len(scans), len(scans), "OCR done", ocr=True)
     finally:
         pdf.close()
+
+
+_GAP = re.compile(r"(?<=\S)[ \t]{3,}(?=\S)")
+
+
+def _columns(text: str) -> str:
+    """Wide gaps inside a line (columns laid out by position) become `` | ``, as table cells do.
+
+    A description and its amount in an invoice's columns are two values, not
+    one phrase; joined by a plain space they would read (and be detected) as one.
+    """
+    return _GAP.sub(" | ", text)
 
 
 def _pages(indexes: list[int]) -> str:

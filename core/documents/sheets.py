@@ -1,9 +1,11 @@
 """Tables: XLSX with openpyxl (read-only), CSV with the standard library.
 
-A row becomes one line. When the first row is a header (text in every cell
-that is not empty, and rows below it), each row reads ``header: value;
-header: value``, so a value keeps its meaning and the detector sees its label
-(``Patient: Jane Roe``). Otherwise the cells of a row are joined with `` | ``.
+A row becomes one line (:func:`rows_to_lines`, also used for the tables of
+DOCX and ODT files). When the first row is a header (text in every cell that
+is not empty, and rows below it), each row reads ``header: value; header:
+value``, so a value keeps its meaning and the detector sees its label
+(``Patient: Jane Roe``); a two-column table reads ``label: value``.
+Otherwise the cells of a row are joined with `` | ``.
 The first sheets and the first rows are read, with a note saying what was cut.
 """
 
@@ -59,13 +61,24 @@ def _is_header(row: Sequence[str], body: Sequence[Sequence[str]]) -> bool:
 
 
 def rows_to_lines(rows: Sequence[Sequence[str]]) -> list[str]:
-    """The lines of one table: ``header: value`` pairs under a header row, cells otherwise."""
+    """The lines of one table.
+
+    Two columns read as ``label: value`` (a form, or a two-column table); a
+    header row above wider rows gives ``header: value; header: value``;
+    anything else is the cells joined with `` | ``.
+    """
     rows = [r for r in rows if any(r)]
     if not rows:
         return []
+    filled = [[c for c in r if c] for r in rows]
+    if all(len(f) <= 2 for f in filled) and any(len(f) == 2 for f in filled):
+        return [
+            f"{f[0]}: {f[1]}" if len(f) == 2 and not _NUMBER.match(f[0]) else CELL_SEP.join(f)
+            for f in filled
+        ]
     head, body = rows[0], rows[1:]
     if not _is_header(head, body):
-        return [CELL_SEP.join(c for c in r if c) for r in rows]
+        return [CELL_SEP.join(f) for f in filled]
     lines = []
     for r in body:
         pairs = []
