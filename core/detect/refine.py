@@ -44,6 +44,7 @@ import logging
 import re
 from collections.abc import Iterable, Sequence
 
+from core.detect.fields import checked_type, field_at, fields
 from core.detect.names import (
     FLIGHT,
     HANDLE,
@@ -62,6 +63,7 @@ from core.detect.zones import (
     ID_CONTEXT,
     Zones,
     apply_zones,
+    field_zones,
     holds_word,
     text_before,
     zones,
@@ -86,6 +88,8 @@ _DIGIT_TYPES = frozenset(
         EntityType.ACCOUNT, EntityType.MRN, EntityType.IP,
     }
 )
+#: Types a label can name, and validators check: values, not names.
+_VALUE_TYPES = _DIGIT_TYPES | {EntityType.ID, EntityType.EMAIL, EntityType.DATE, EntityType.SSN}
 _NAME_TYPES = frozenset(
     {EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.NRP, EntityType.OTHER}
 )
@@ -204,6 +208,37 @@ def _ner_only_unsure(span: Span) -> bool:
 _KEEP_WHOLE = frozenset({"deny-list", "box"})
 
 
+#: The ``Span.views`` key that marks a value named by its label (see :func:`_field_types`).
+FIELD = "field"
+
+
+def _field_types(text: str, spans: list[Span]) -> list[Span]:
+    """The type a value's label and validators give it (:mod:`core.detect.fields`).
+
+    A value after a label ("SSN: 123-45-6789", "Policy number POL-99812")
+    takes the label's type when it passes the type's validator, else ``ID``;
+    any other number takes the type its shape and validator allow (a card's
+    sixteen digits are no phone number). Names are left as they are.
+    """
+    found = fields(text)
+    out = []
+    for span in spans:
+        if span.type not in _VALUE_TYPES or not DIGITS.search(text, span.start, span.end):
+            # Names, and words without a digit (dropped below when their type needs one).
+            out.append(span)
+            continue
+        f = field_at(found, span.start, span.end) if found else None
+        if f is not None:
+            t = f.type_of(text[f.start : f.end]) if span.start == f.start else f.type_of(text[span.start : span.end])
+            span = Span(span.start, span.end, t, span.score, {**span.views, FIELD: 1.0})
+        else:
+            t = checked_type(text[span.start : span.end], span.type)
+            if t is not span.type:
+                span = Span(span.start, span.end, t, span.score, span.views)
+        out.append(span)
+    return out
+
+
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
@@ -212,7 +247,12 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         return []
     spans += other_script_names(text, spans)
     table = atoms(text)
-    found = Zones((*table.covering(a, b), reason) for a, b, reason in zones(text, lexicon, table))
+    found = Zones(
+        [
+            *((*table.covering(a, b), reason) for a, b, reason in zones(text, lexicon, table)),
+            *field_zones(fields(text)),
+        ]
+    )
     cased = _is_cased(text)
     kept: list[Span] = []
     for span in spans:
@@ -230,6 +270,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 continue
             for piece in snap(text, [Span(a, b, span.type, span.score, span.views)], table):
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
+    kept = _field_types(text, kept)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)
@@ -251,7 +292,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # "below 200" is no one's age.
             continue
         if _small_number(value) and span.type not in (EntityType.DATE, EntityType.ADDRESS):
-            if ID_CONTEXT.search(text_before(text, span.start)):
+            if ID_CONTEXT.search(text_before(text, span.start)) or FIELD in span.views:
                 out.append(span)
             elif span.type is EntityType.AGE or _AGE_CONTEXT.search(
                 text_before(text, span.start)

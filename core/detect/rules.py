@@ -27,6 +27,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from core.detect.fields import fields
 from core.entities import EntityType, canonical_type
 from core.spans import Span
 
@@ -186,6 +187,9 @@ SECRET = [
 
 
 _EXTENT_RECOGNIZER = "ProperNameExtentRecognizer"
+#: The score of a value after its label (:mod:`core.detect.fields`): above every
+#: pattern's, so that the label's type wins when views disagree on the value's.
+FIELD_SCORE = 0.97
 
 
 def own_recognizers(name_extents: bool = False) -> list[Any]:
@@ -292,6 +296,12 @@ class RulesView:
                 t = canonical_type(r.entity_type)
                 key = NAME_EXTENT if rec.name == _EXTENT_RECOGNIZER else NAME
                 spans.append(Span(r.start, r.end, t, float(r.score), {key: float(r.score)}))
+        for field in fields(text):
+            # A value after its label ("SSN: ...", "CVV 123"): the label's type, checked.
+            value = text[field.start : field.end]
+            spans.append(
+                Span(field.start, field.end, field.type_of(value), FIELD_SCORE, {NAME: FIELD_SCORE})
+            )
         for t, pattern, group, score in self._compiled:
             for m in pattern.finditer(text):
                 a, b = m.span(group)

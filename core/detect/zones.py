@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from core.detect.fields import Field
 from core.detect.tokens import Atoms, atoms, snap
 from core.entities import EntityType
 from core.lexicon import Lexicon
@@ -288,6 +289,15 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
 _RANGE_CUE = re.compile(r"\b(?:range|ref|reference|normal|target|between|ages?|aged|scores?|grades?|levels?)\b", re.IGNORECASE)
 
 
+def field_zones(found: Iterable[Field]) -> list[tuple[int, int, str]]:
+    """The labels of fields (``label``: cut out of any span, so they stay as written)
+    and their values (``value``: no zone cuts them), for :func:`apply_zones`."""
+    out: list[tuple[int, int, str]] = []
+    for f in found:
+        out += [(f.label_start, f.label_end, "label"), (f.start, f.end, "value")]
+    return out
+
+
 def _plausible_range(text: str, m: re.Match[str]) -> bool:
     low, high = float(m.group(1)), float(m.group(2))
     if not low < high:
@@ -355,14 +365,38 @@ class Zones:
 def apply_zones(
     text: str, span: Span, found: Zones, table: Atoms, lexicon: Lexicon | None = None
 ) -> list[Span]:
-    if _format_ok(text, span):
+    labels = [(a, b) for a, b, reason in found.overlapping(span.start, span.end) if reason == "label"]
+    if not labels:
+        return _apply_zones(text, span, found, table, lexicon)
+    # A label is never part of a value, whatever the value's shape: "NHS number"
+    # goes out as written, only the number after it is replaced. (A label glued
+    # to its value in one token, "SSN#123-45-6789", cannot leave without it.)
+    out = []
+    for a, b in _subtract(span, labels):
+        for cut in snap(text, [Span(a, b, span.type, span.score, span.views)], table):
+            if not any(la <= cut.start and cut.end <= lb for la, lb in labels):
+                out.extend(_apply_zones(text, cut, found, table, lexicon))
+    return out
+
+
+def _apply_zones(
+    text: str, span: Span, found: Zones, table: Atoms, lexicon: Lexicon | None = None
+) -> list[Span]:
+    if _format_ok(text, span) or any(
+        a <= span.start and span.end <= b
+        for a, b, reason in found.overlapping(span.start, span.end)
+        if reason == "value"
+    ):
+        # A format, or the value a label names: no zone cuts it.
         return [span]
     before = text_before(text, span.start, 16)
     id_context = ID_CONTEXT.search(before) is not None
     covered = [
         (a, b)
         for a, b, reason in found.overlapping(span.start, span.end)
-        if reason not in _WORD_ZONES and not (id_context and reason in _ID_LIKE_ZONES)
+        if reason not in _WORD_ZONES
+        and reason not in _FIRST_ZONES
+        and not (id_context and reason in _ID_LIKE_ZONES)
     ]
     pieces = [span]
     if covered:
@@ -423,3 +457,5 @@ def _only_words(
 _ID_LIKE_ZONES = frozenset({"version", "port", "code", "law", "blood pressure"})
 #: Zones of single words: they drop a span made only of them, and never cut one.
 _WORD_ZONES = frozenset({"title", "term", "drug", "money-code"})
+#: Zones that :func:`apply_zones` handles before any other (labels of fields).
+_FIRST_ZONES = frozenset({"label", "value"})

@@ -1,0 +1,336 @@
+"""Fields: a label written before a value, and the validators that check a value's type.
+
+People paste forms and profiles ("Social Security Number (SSN): 123-45-6789",
+"NHS number 943 476 5919", "CVV: 123", "Policy number POL-99812"). The label
+says what the value is and must leave as written, so the cloud model still
+knows what the placeholder stands for; only the value is replaced. Each label
+of :data:`FIELD_LABELS` gives its value a type, and the validator of that type
+(Luhn for a card, the SSA's rules for an SSN, mod 11 for an NHS number, mod 97
+for an IBAN, an e-mail's syntax, a phone number's digits) must agree: a value
+that fails keeps the generic type ``ID`` rather than a wrong one.
+
+:func:`fields` finds every label followed by a value, once per text. The
+rules view proposes the values (:class:`core.detect.rules.RulesView`), the
+zones cut the labels out of any span that swallowed them
+(:func:`core.detect.zones.zones`, reason ``label``), and refinement gives the
+value the label's type (:func:`core.detect.refine.refine`). :func:`checked_type`
+applies the validators to a value without a label too: sixteen digits in four
+groups are a card number when Luhn agrees and an ``ID`` otherwise, never a
+phone number.
+
+The checksums are presidio-analyzer's (its credit card, UK NHS and IBAN
+recognizers' ``validate_result``); the SSN rules are written here because
+Presidio's also refuse the published sample numbers, which people do paste.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from core.entities import EntityType
+
+# --- validators ---------------------------------------------------------------------------
+
+
+def _digits(value: str) -> str:
+    return "".join(c for c in value if c.isdigit())
+
+
+@lru_cache(maxsize=1)
+def _presidio() -> dict[str, Any]:
+    from presidio_analyzer.predefined_recognizers import (
+        CreditCardRecognizer,
+        IbanRecognizer,
+        NhsRecognizer,
+    )
+
+    return {"card": CreditCardRecognizer(), "iban": IbanRecognizer(), "nhs": NhsRecognizer()}
+
+
+def luhn_ok(value: str) -> bool:
+    """A card number: 12 to 19 digits, spaces or dashes between groups, Luhn's checksum."""
+    digits = _digits(value)
+    if not 12 <= len(digits) <= 19 or re.search(r"[^\d \-]", value.strip()):
+        return False
+    return bool(_presidio()["card"].validate_result(digits))
+
+
+def ssn_ok(value: str) -> bool:
+    """A US social security number: 9 digits (``AAA-GG-SSSS``), area not 000, 666 or 9xx,
+    group not 00, serial not 0000, one kind of separator."""
+    if not re.fullmatch(r"\d{3}([- .]?)\d{2}\1\d{4}", value.strip()):
+        return False
+    d = _digits(value)
+    return d[:3] not in ("000", "666") and d[0] != "9" and d[3:5] != "00" and d[5:] != "0000"
+
+
+def nhs_ok(value: str) -> bool:
+    """A UK NHS number: 10 digits (``3 3 4``), mod 11 check digit."""
+    if not re.fullmatch(r"\d{3}[- ]?\d{3}[- ]?\d{4}", value.strip()):
+        return False
+    return bool(_presidio()["nhs"].validate_result(_digits(value)))
+
+
+def iban_ok(value: str) -> bool:
+    """An IBAN: country code, check digits and account, mod 97."""
+    compact = re.sub(r"[\s-]", "", value.strip()).upper()
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", compact):
+        return False
+    return bool(_presidio()["iban"].validate_result(compact))
+
+
+_EMAIL_SYNTAX = re.compile(
+    r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-]+)*"
+    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}"
+)
+
+
+def email_ok(value: str) -> bool:
+    """An e-mail address: a local part, an ``@`` and a domain with a top-level part."""
+    return bool(_EMAIL_SYNTAX.fullmatch(value.strip()))
+
+
+_EXTENSION = re.compile(r"\s*(?:ext\.?|extension|x)\s*\d{1,6}$", re.IGNORECASE)
+
+
+def phone_ok(value: str) -> bool:
+    """A phone number: 7 to 15 digits (E.164) and only the signs numbers are written with
+    (an extension may follow)."""
+    v = _EXTENSION.sub("", value.strip())
+    return 7 <= len(_digits(v)) <= 15 and not re.search(r"[^\d\s+().\-/]", v)
+
+
+def date_ok(value: str) -> bool:
+    """A date holds a digit (a day, a year)."""
+    return any(c.isdigit() for c in value)
+
+
+#: The validator of each type that has one.
+VALIDATORS: dict[EntityType, Callable[[str], bool]] = {
+    EntityType.CREDIT_CARD: luhn_ok,
+    EntityType.SSN: ssn_ok,
+    EntityType.IBAN: iban_ok,
+    EntityType.EMAIL: email_ok,
+    EntityType.PHONE: phone_ok,
+}
+
+#: Sixteen (twelve to nineteen) digits in groups of four: the shape of a card number.
+_CARD_SHAPE = re.compile(r"\d{4}(?:[ \-]?\d{4}){2}(?:[ \-]?\d{1,7})?")
+_SSN_SHAPE = re.compile(r"\d{3}-\d{2}-\d{4}")
+
+
+def checked_type(value: str, typed: EntityType) -> EntityType:
+    """The type ``value`` may have when a view typed it ``typed``: its shape and its
+    validator decide; a value that fails the validator of its type becomes ``ID``.
+
+    A card's shape is a card when Luhn agrees, else an ``ID`` (never a phone);
+    ``AAA-GG-SSSS`` is an SSN when the SSA's rules agree, else an ``ID``.
+    """
+    v = value.strip()
+    if typed in (EntityType.PHONE, EntityType.CREDIT_CARD, EntityType.ID, EntityType.ACCOUNT, EntityType.SSN):
+        if _CARD_SHAPE.fullmatch(v):
+            return EntityType.CREDIT_CARD if luhn_ok(v) else EntityType.ID
+        if _SSN_SHAPE.fullmatch(v) and typed in (EntityType.PHONE, EntityType.SSN):
+            return EntityType.SSN if ssn_ok(v) else EntityType.ID
+    check = VALIDATORS.get(typed)
+    if check is not None and not check(v):
+        return EntityType.ID
+    return typed
+
+
+# --- labels -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FieldLabel:
+    """A label (``pattern``, as people write it) and what the value after it is."""
+
+    name: str
+    pattern: str
+    type: EntityType
+    #: The shape of the value: "code" (digits and capitals in groups), "phone",
+    #: "email" or "date".
+    value: str = "code"
+    #: The validator that decides the type; a value that fails it is an ``ID``.
+    check: Callable[[str], bool] | None = None
+
+
+#: Words joining the parts of a label: a space, an underscore or a dash ("card_number").
+_J = r"[\s_\-]+"
+#: "number", "no.", "#", "nr": what follows the name of an identifier.
+_NO = rf"(?:{_J}(?:number|num|no\.?|nr\.?|#|id))"
+
+#: The labels, most specific first. Short capital labels match with case only.
+FIELD_LABELS: list[FieldLabel] = [
+    FieldLabel(
+        "ssn",
+        rf"social{_J}security(?:{_NO})?(?:\s*\(ssn\))?|ssn|ss#",
+        EntityType.SSN,
+        check=ssn_ok,
+    ),
+    FieldLabel("nhs", rf"nhs(?:{_NO})?", EntityType.ID, check=nhs_ok),
+    FieldLabel(
+        "cvv",
+        rf"cvv2?|cvc2?|(?-i:CSC|CVN)|card{_J}(?:verification|security){_J}(?:value|code|number)"
+        rf"|security{_J}code",
+        EntityType.ID,
+    ),
+    FieldLabel(
+        "card",
+        rf"(?:(?:credit|debit|bank|payment|visa|mastercard|amex){_J})?card(?:{_NO})?|(?-i:CC|PAN)(?:{_NO})?",
+        EntityType.CREDIT_CARD,
+        check=luhn_ok,
+    ),
+    FieldLabel(
+        "mrn",
+        rf"mrn|medical{_J}record(?:{_NO})?|chart{_NO}|hospital{_NO}|patient{_J}(?:id|number|no\.?)",
+        EntityType.MRN,
+    ),
+    FieldLabel("iban", r"iban", EntityType.IBAN, check=iban_ok),
+    FieldLabel(
+        "dob",
+        rf"dob|d\.o\.b\.?|date{_J}of{_J}birth|birth{_J}?date|born(?:{_J}on)?",
+        EntityType.DATE,
+        value="date",
+    ),
+    FieldLabel(
+        "phone",
+        rf"(?:(?:home|work|mobile|cell|contact|office|direct){_J})?(?:phone|telephone|tel\.?|mobile|cell|fax|mob\.?)"
+        rf"(?:{_NO}|{_J}number)?|(?-i:Ph\.?|T)(?=\s*[:.])",
+        EntityType.PHONE,
+        value="phone",
+        check=phone_ok,
+    ),
+    FieldLabel(
+        "email",
+        rf"(?:(?:work|home|personal|contact){_J})?e-?mail(?:{_J}address)?",
+        EntityType.EMAIL,
+        value="email",
+        check=email_ok,
+    ),
+    FieldLabel(
+        "account",
+        rf"(?:(?:bank|checking|savings|current|customer){_J})?(?:account|acct\.?|a/c)(?:{_NO})?"
+        rf"|routing{_NO}|(?-i:ABA)(?:{_NO})?|sort{_J}code",
+        EntityType.ACCOUNT,
+    ),
+    FieldLabel(
+        "policy",
+        rf"(?:insurance{_J})?policy(?:{_NO})?|(?:member|membership|subscriber|group|claim){_NO}",
+        EntityType.ACCOUNT,
+    ),
+    FieldLabel("passport", rf"passport(?:{_NO})?", EntityType.ID),
+    FieldLabel(
+        "licence",
+        rf"driv(?:er'?s|ing){_J}licen[cs]e(?:{_NO})?|(?-i:DL)(?:{_NO})?(?=\s*[:#])",
+        EntityType.ID,
+    ),
+    FieldLabel(
+        "national id",
+        rf"national{_J}insurance(?:{_NO})?|(?-i:NINO|NI){_NO}?(?=\s*[:#])|national{_J}id(?:{_NO})?"
+        rf"|(?-i:TIN|EIN|ITIN)|tax{_J}(?:id|number|no\.?)|vat{_NO}",
+        EntityType.ID,
+    ),
+    FieldLabel(
+        "case",
+        rf"(?:court{_J})?case{_NO}|docket{_NO}|claim{_J}reference",
+        EntityType.ID,
+    ),
+    FieldLabel(
+        "staff id",
+        rf"(?:employee|staff|student|badge|member|customer|user|patient){_J}id(?:{_J}number)?|(?-i:ID){_NO}?",
+        EntityType.ID,
+    ),
+    FieldLabel(
+        "vehicle",
+        rf"(?-i:VIN)|licen[cs]e{_J}plate|(?:vehicle{_J})?registration{_NO}",
+        EntityType.ID,
+    ),
+]
+
+#: Between a label and its value: a colon, an equals sign, "#", "is", quotes (JSON, YAML).
+_SEP = r"[\"']?[ \t]*(?:[:=#]|[-–](?=[ \t])|\bis\b|\bwas\b)?[ \t]*[\"']?[ \t]*"
+
+#: The value's shape for each kind of label.
+_VALUES = {
+    # Digits and capitals in groups ("943 476 5919", "GB82 WEST 1234 5698 7654 32",
+    # "POL-99812", "2:24-cv-01234"); one digit at least.
+    "code": r"(?=[#A-Za-z0-9:\-/. ]{0,40}\d)#?[A-Za-z0-9]+(?:[-/.:][A-Za-z0-9]+)*"
+    r"(?:[ ](?:[A-Z0-9]*\d[A-Z0-9]*|[A-Z]{2,4}(?=[ ]\d))(?:[-/.][A-Z0-9]+)*)*",
+    "phone": r"\+?\(?\d[\d ().\-/]{5,22}\d",
+    "email": r"[^\s@\"'<>,;()]+@[^\s@\"'<>,;()]+\.[A-Za-z]{2,24}",
+    "date": r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?,?\s+\d{4}"
+    r"|[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One label and its value in a text: ``[label_start, label_end)`` then ``[start, end)``."""
+
+    label_start: int
+    label_end: int
+    start: int
+    end: int
+    label: FieldLabel
+
+    def type_of(self, value: str) -> EntityType:
+        """The label's type when the value passes its validator, else ``ID``."""
+        if self.label.check is not None and not self.label.check(value):
+            return checked_type(value, EntityType.ID)
+        return self.label.type
+
+
+#: A label that names an identifier by itself ("SSN", "card number", "Policy no.").
+_NAMING_LABEL = re.compile(r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|nhs|iban|dob|d\.o\.b\.?)\)?$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> list[tuple[FieldLabel, re.Pattern[str]]]:
+    out = []
+    for label in FIELD_LABELS:
+        pattern = (
+            rf"(?<![\w.@/\-])(?P<label>{label.pattern})(?![\w])(?P<sep>{_SEP})"
+            rf"(?P<value>{_VALUES[label.value]})(?![\w@])"
+        )
+        out.append((label, re.compile(pattern, re.IGNORECASE)))
+    return out
+
+
+@lru_cache(maxsize=4)
+def fields(text: str) -> tuple[Field, ...]:
+    """Every label followed by a value in ``text``, at most one per value (the first
+    label of :data:`FIELD_LABELS` that matches it), sorted by position.
+
+    A bare word ("card", "policy", "born") is a label only before a colon or
+    an equals sign, or before a value of five digits or more ("policy 2024" is
+    a year). The last few texts are remembered: the rules view, the zones and
+    the refinement all ask for the same text.
+    """
+    found: dict[int, Field] = {}
+    for label, pattern in _compiled():
+        for m in pattern.finditer(text):
+            start, end = m.span("value")
+            while end > start and text[end - 1] in ".-/:":
+                end -= 1  # a sentence's full stop is no part of the value
+            if end <= start or start in found:
+                continue
+            naming = _NAMING_LABEL.search(m.group("label")) or re.search(r"[:=#]", m.group("sep"))
+            if not naming and label.value != "date" and len(_digits(text[start:end])) < 5:
+                continue
+            found[start] = Field(m.start("label"), m.end("label"), start, end, label)
+    return tuple(sorted(found.values(), key=lambda f: f.start))
+
+
+def field_at(found: tuple[Field, ...], start: int, end: int) -> Field | None:
+    """The field whose value ``[start, end)`` lies in (or starts), if any."""
+    import bisect
+
+    i = bisect.bisect_right([f.start for f in found], start) - 1
+    if i >= 0 and found[i].start <= start < found[i].end and end <= found[i].end + 1:
+        return found[i]
+    return None
