@@ -258,6 +258,12 @@ _DAY_OR_MONTH = re.compile(
 )
 
 
+def _stricter(a: Decision, b: Decision) -> Decision:
+    """Of two readings of one value, the one protecting from the lower level (``a`` on a tie)."""
+    assert a.threshold is not None and b.threshold is not None
+    return b if b.threshold < a.threshold else a
+
+
 def _year(value: str) -> str | None:
     """The year of a date, which Safe Harbor lets leave ("March 2019" -> "2019")."""
     m = re.search(r"\b(1[89]\d\d|20\d\d)\b", value)
@@ -300,7 +306,11 @@ class TypePolicy:
         rel = None if span.type in _DIRECT - _RELATABLE else relation(text, span.start)
         if public is not None and public != "public drug name" and not self._country_or_state(value):
             if rel is not None:
-                return self._quasi(rel.kind, value, span.type, risk_lambda, profile, f"named after “{rel.cue}”")
+                d = self._quasi(rel.kind, value, span.type, risk_lambda, profile, f"named after “{rel.cue}”")
+                if span.type is EntityType.LOCATION or self.lexicon.public_kind(value) in ("place", "region"):
+                    # A town is a place too: the stricter of the two rules applies.
+                    d = _stricter(d, self._quasi("place", value, EntityType.LOCATION, risk_lambda, profile))
+                return d
             if span.type is not EntityType.LOCATION and affiliation(text, span.start):
                 return self._quasi(
                     "employer or school", value, span.type, risk_lambda, profile,
@@ -338,10 +348,11 @@ class TypePolicy:
             kind = "card expiry date"
         if kind is None or (span.type in _DIRECT and kind not in ("flight number", "job title")):
             return Decision(True, Family.DIRECT, DESCRIPTIONS.get(span.type, "private detail"), None)
-        why = None
+        decision = self._quasi(kind, value, span.type, risk_lambda, profile)
         if rel is not None and kind in ("organisation", "place", "acronym"):
-            kind, why = rel.kind, f"named after “{rel.cue}”"
-        return self._quasi(kind, value, span.type, risk_lambda, profile, why)
+            related = self._quasi(rel.kind, value, span.type, risk_lambda, profile, f"named after “{rel.cue}”")
+            decision = _stricter(related, decision)
+        return decision
 
     def _quasi(
         self,

@@ -1,0 +1,176 @@
+"""Privacy profiles (issue 23, point 5): the kind of message picks the norm the level applies.
+
+Health applies HIPAA Safe Harbor (45 CFR 164.514(b)(2)): every one of its
+identifiers is protected at the default level; what the rule lets stay (a
+state, a year, an age under 90, a country) still leaves.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.analyze import Analyzer
+from core.domain import Profile, detect, resolve
+from core.entities import EntityType as T
+from core.policy import NORMS, Family, TypePolicy
+from core.spans import Span
+
+
+@pytest.fixture(scope="module")
+def policy() -> TypePolicy:
+    return TypePolicy()
+
+
+def decide(policy: TypePolicy, text: str, value: str, t: T, lam: float = 5.0, profile: Profile = Profile.HEALTH):  # type: ignore[no-untyped-def]
+    a = text.index(value)
+    return policy.decide(text, Span(a, a + len(value), t, 0.9, {"ner": 0.9}), lam, profile)
+
+
+#: One value per Safe Harbor category (A)-(R) that a detector types, in a health message.
+SAFE_HARBOR = [
+    ("name", "Seen by Dr. Anand Krishnan today.", "Anand Krishnan", T.PERSON),
+    ("town", "I live in Rochester and my INR is 4.6.", "Rochester", T.LOCATION),
+    ("city the gazetteer knows", "We moved to Boston for her chemo.", "Boston", T.LOCATION),
+    ("county", "A clinic in Aberdeenshire gave the dose.", "Aberdeenshire", T.LOCATION),
+    ("street address", "She lives at 14 Larkspur Lane since the stroke.", "14 Larkspur Lane", T.ADDRESS),
+    ("ZIP code", "Our ZIP is 19104 near the hospital.", "19104", T.ADDRESS),
+    ("admission date", "She was admitted on 3 May with pneumonia.", "3 May", T.DATE),
+    ("discharge date", "Discharged March 12 after the surgery.", "March 12", T.DATE),
+    ("date of birth", "DOB 04/18/1989, asthma since childhood.", "04/18/1989", T.DATE),
+    ("month of an event", "The biopsy was in March 2019.", "March 2019", T.DATE),
+    ("phone", "Call 215-555-4078 about the results.", "215-555-4078", T.PHONE),
+    ("fax", "Fax the referral to 0161 496 0731.", "0161 496 0731", T.PHONE),
+    ("email", "Mail the scan to mel.g89@protonmail.com please.", "mel.g89@protonmail.com", T.EMAIL),
+    ("SSN", "SSN 123-45-6789 for the claim.", "123-45-6789", T.SSN),
+    ("MRN", "MRN KDH-77419, ward 6.", "KDH-77419", T.MRN),
+    ("health plan number", "Aetna PPO #AET-4839021 covers it.", "AET-4839021", T.ACCOUNT),
+    ("account number", "Billing account 00482913 for the visit.", "00482913", T.ACCOUNT),
+    ("licence number", "Driving licence MORGA753116SM9IJ was shown.", "MORGA753116SM9IJ", T.ID),
+    ("vehicle identifier", "My car plate AB12 CDE was in the ambulance bay.", "AB12 CDE", T.ID),
+    ("device identifier", "Pacemaker serial PM-2207731 was checked.", "PM-2207731", T.ID),
+    ("URL", "My results are at https://portal.example/p/8841 now.", "https://portal.example/p/8841", T.URL),
+    ("IP address", "The portal logged 203.0.113.7 for my login.", "203.0.113.7", T.IP),
+    ("other unique code", "My flight LH 401 landed before the dialysis.", "LH 401", T.ID),
+    ("age over 89", "My grandmother is 94 and has a fever.", "94", T.AGE),
+]
+
+
+@pytest.mark.parametrize(("category", "text", "value", "t"), SAFE_HARBOR, ids=[c[0] for c in SAFE_HARBOR])
+def test_every_safe_harbor_identifier_is_protected_under_the_health_profile(
+    policy: TypePolicy, category: str, text: str, value: str, t: T
+) -> None:
+    for lam in (0.0, 5.0):
+        d = decide(policy, text, value, t, lam)
+        assert d.protect, (category, lam, d.reason)
+        assert d.generalized is None or d.generalized.isdigit()  # a year at most
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t", "coarse"),
+    [
+        ("I live in Rochester and my INR is 4.6.", "Rochester", T.LOCATION, None),
+        ("She was admitted on 3 May with pneumonia.", "3 May", T.DATE, None),
+        ("The biopsy was in March 2019.", "March 2019", T.DATE, "2019"),
+    ],
+)
+def test_the_health_norm_is_what_protects_places_and_dates_and_the_reason_says_so(
+    policy: TypePolicy, text: str, value: str, t: T, coarse: str | None
+) -> None:
+    general = decide(policy, text, value, t, 5.0, Profile.GENERAL)
+    assert not general.protect  # at the default level, without the norm, they leave
+    health = decide(policy, text, value, t, 5.0)
+    assert health.protect and health.generalized == coarse
+    assert health.norm == "HIPAA Safe Harbor (health profile)"
+    assert "HIPAA Safe Harbor (health profile)" in health.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        ("I live in Texas and my INR is 4.6.", "Texas", T.LOCATION),
+        ("We flew home to France after the surgery.", "France", T.LOCATION),
+        ("The diagnosis was in 2019.", "2019", T.DATE),
+        ("My father is 78 and on warfarin.", "78", T.AGE),
+        ("The fever started on Tuesday night.", "Tuesday night", T.DATE),
+        ("Is ibuprofen safe with Paxlovid?", "Paxlovid", T.ORG),
+    ],
+)
+def test_what_safe_harbor_lets_stay_still_leaves_under_the_health_profile(
+    policy: TypePolicy, text: str, value: str, t: T
+) -> None:
+    d = decide(policy, text, value, t, 5.0)
+    assert not d.protect, d.reason
+
+
+def test_the_finance_profile_protects_a_cards_expiry_date(policy: TypePolicy) -> None:
+    text = "Card ending 4242, exp 09/27, was charged twice."
+    assert decide(policy, text, "09/27", T.DATE, 5.0, Profile.FINANCE).protect
+    assert "PCI DSS" in decide(policy, text, "09/27", T.DATE, 5.0, Profile.FINANCE).reason
+    assert not decide(policy, text, "09/27", T.DATE, 5.0, Profile.GENERAL).protect
+
+
+@pytest.mark.parametrize("profile", [Profile.LEGAL, Profile.HR])
+def test_legal_and_hr_profiles_protect_special_categories_from_the_default_level(
+    policy: TypePolicy, profile: Profile
+) -> None:
+    text = "My colleague is Egyptian and was passed over."
+    assert not decide(policy, text, "Egyptian", T.NRP, 5.0, Profile.GENERAL).protect
+    d = decide(policy, text, "Egyptian", T.NRP, 5.0, profile)
+    assert d.protect and d.family is Family.QUASI and "GDPR" in d.reason
+
+
+def test_every_norm_cites_its_source() -> None:
+    assert set(NORMS) == {Profile.HEALTH, Profile.LEGAL, Profile.HR, Profile.FINANCE}
+    assert NORMS[Profile.HEALTH].citation == "45 CFR 164.514(b)(2)"
+    assert all(n.citation and n.thresholds for n in NORMS.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "types", "profile"),
+    [
+        ("My blood pressure is 150/90 and my doctor doubled the amlodipine dose.", (), Profile.HEALTH),
+        ("The ward discharged him with amoxicillin.", (), Profile.HEALTH),
+        ("Patient ref only.", ("MRN",), Profile.HEALTH),
+        ("My landlord kept the deposit; can I sue in small claims court?", (), Profile.LEGAL),
+        ("Is the non-compete clause in my contract enforceable?", (), Profile.LEGAL),
+        ("My manager ignored my harassment complaint and HR did nothing.", (), Profile.HR),
+        ("How do I write a disciplinary letter for an employee who misses shifts?", (), Profile.HR),
+        ("The bank charged an overdraft fee and refused a refund.", (), Profile.FINANCE),
+        ("Card number below, please check.", ("CREDIT_CARD",), Profile.FINANCE),
+        ("Write a haiku about autumn leaves.", (), Profile.GENERAL),
+        ("Fix this Python error: KeyError in my dict.", (), Profile.GENERAL),
+        ("Any tips for a weekend in Lisbon?", (), Profile.GENERAL),
+    ],
+)
+def test_the_profile_is_read_from_the_message(text: str, types: tuple[str, ...], profile: Profile) -> None:
+    guess = detect(text, types)
+    assert guess.profile is profile, guess
+    if profile is not Profile.GENERAL:
+        assert guess.cues and profile.value in guess.reason
+
+
+def test_a_chosen_profile_wins_over_the_message() -> None:
+    text = "My doctor changed my dose."
+    assert resolve("auto", text) [0] is Profile.HEALTH
+    chosen, guess = resolve(Profile.GENERAL, text)
+    assert chosen is Profile.GENERAL and guess is None
+
+
+def test_the_analysis_records_the_profile_and_protects_a_town_in_a_health_message() -> None:
+    analyzer = Analyzer()
+    text = "My doctor in Rochester says my blood pressure is too high. Should I change the dose?"
+    a = analyzer.analyze(text, 5.0)
+    assert a.profile is Profile.HEALTH and a.guess is not None
+    assert a.profile_reason.startswith("health profile (read from the message")
+    assert a.to_json()["profile"] == "health"
+    general = analyzer.analyze(text, 5.0, Profile.GENERAL)
+    assert general.profile is Profile.GENERAL and general.profile_reason == "general profile (your choice)"
+
+
+@given(st.text(max_size=300), st.lists(st.sampled_from(["MRN", "IBAN", "PERSON", "X"]), max_size=3))
+def test_detection_always_names_a_real_profile(text: str, types: list[str]) -> None:
+    guess = detect(text, types)
+    assert guess.profile is not Profile.AUTO
+    assert (guess.profile is Profile.GENERAL) == (not guess.cues)
