@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import statistics
-import time
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
+import core.outbound.matcher as matcher_module
 from core.box import PrivacyBox
 from core.egress import EgressGuard, MemoryLedger
 from core.entities import EntityType
@@ -435,21 +434,32 @@ def test_the_encrypted_store_is_a_ledger(tmp_path: Any) -> None:
     store.close()
 
 
-def test_scanning_a_4000_character_payload_with_a_200_entry_box_is_fast() -> None:
+def test_scanning_a_4000_character_payload_with_a_200_entry_box_builds_its_matcher_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # How long a scan takes is benchmarks/bench_egress.py's to report (a bound on
+    # time here would fail on a busy machine); what makes the scans cheap is checked:
+    # the box's matcher is built once, not once per scan.
+    built: list[int] = []
+
+    class Counted(matcher_module.BoxMatcher):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(matcher_module, "BoxMatcher", Counted)
     box = PrivacyBox()
     for i in range(200):
         box.placeholder_for(f"Person{i:03d} Surname{i * 7:04d}", EntityType.PERSON)
     text = ("The quarterly report for [PERSON_1] shows steady progress. " * 70)[:4000]
     guard = EgressGuard(FakeClient())
     messages = user(text)
-    guard.scan(messages, box=box)  # builds the matcher once
-    times = []
     for _ in range(21):
-        t = time.perf_counter()
         assert guard.scan(messages, box=box) == []
-        times.append(time.perf_counter() - t)
-    # The benchmark reports the real figure; here only a loose bound for a busy CI.
-    assert statistics.median(times) < 0.025
+    assert len(built) == 1
+    leak = user(text + " Regards to Person123 Surname0861.")
+    assert guard.scan(leak, box=box)  # the matcher it kept still finds a value
+    assert len(built) == 1
 
 
 # --- the one-call door the turn pipeline uses -----------------------------------------------
