@@ -18,6 +18,8 @@ from core.proxy import (
 )
 from core.turn import Approval, Decision
 
+HANG = 120  # seconds: a timeout that only bounds a hang (the answers come from timers)
+
 
 def pending() -> PendingApproval:
     # The broker never looks inside the prepared turn; the service and the window do.
@@ -43,10 +45,10 @@ def test_the_approvers_answer_comes_back(decision: Decision) -> None:
     broker.attach(approver)
     p = pending()
     if decision is Decision.SEND:
-        assert broker.ask(p, policy="always", timeout=5).decision is Decision.SEND
+        assert broker.ask(p, policy="always", timeout=HANG).decision is Decision.SEND
     else:
         with pytest.raises(ApprovalDeclined):
-            broker.ask(p, policy="always", timeout=5)
+            broker.ask(p, policy="always", timeout=HANG)
     assert seen == [p] and broker.pending() == []
 
 
@@ -58,7 +60,7 @@ def test_a_request_nobody_answers_times_out_and_is_withdrawn() -> None:
     t0 = time.monotonic()
     with pytest.raises(ApprovalTimedOut):
         broker.ask(p, policy="always", timeout=0.2)
-    assert 0.2 <= time.monotonic() - t0 < 2
+    assert time.monotonic() - t0 >= 0.2  # not before its time (how much later depends on the load)
     assert withdrawn == [p.id] and p.withdrawn
     assert not p.resolve(Approval(Decision.SEND))  # a late answer changes nothing
 
@@ -70,7 +72,7 @@ def test_a_client_that_leaves_withdraws_its_request() -> None:
     threading.Timer(0.05, cancel.set).start()
     p = pending()
     with pytest.raises(Cancelled):
-        broker.ask(p, policy="always", timeout=5, cancel=cancel)
+        broker.ask(p, policy="always", timeout=HANG, cancel=cancel)
     assert p.withdrawn
 
 
@@ -80,7 +82,7 @@ def test_detaching_withdraws_what_waits() -> None:
     p = pending()
     threading.Timer(0.05, broker.detach).start()
     with pytest.raises(ApprovalDeclined):
-        broker.ask(p, policy="always", timeout=5)
+        broker.ask(p, policy="always", timeout=HANG)
     assert p.withdrawn and not broker.attached
 
 
