@@ -22,6 +22,11 @@ def register(sub: Any) -> None:
     ]:
         p = sub.add_parser(name, help=help_)
         p.add_argument("file", nargs="?", default="-", help="a UTF-8 text file, or - for standard input")
+        p.add_argument(
+            "--attach", action="append", metavar="FILE", default=[],
+            help="a document whose text joins the message (PDF, DOCX, ODT, XLSX, CSV, TXT, "
+            "Markdown, EML, MSG, PNG, JPEG); repeat for more files",
+        )
         p.add_argument("--yes", "-y", action="store_true", help="approve the payload without asking")
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.add_argument("--lambda", dest="risk_lambda", type=float, help="privacy level, 0 to 10")
@@ -65,14 +70,13 @@ def _interactive_approve(assistant: Any, prepared: Any, out: Any) -> tuple[Any, 
 
 def run_turn(args: argparse.Namespace) -> int:
     from app.cli import load_settings, print_table
-    from app.io import read_text
     from app.vault import open_store
     from core.assembly import cloud_endpoint, make_assistant
     from core.errors import ApprovalDeclined
     from core.turn import Approval, Finished, TurnKind
 
-    text = read_text(args.file)
     settings = load_settings(args)
+    text = _message(args, settings)
     kind = TurnKind.DRAFT if args.turn_kind == "draft" else TurnKind.CHAT
     human = sys.stderr if args.json else sys.stdout
     with cloud_endpoint(args.demo_cloud) as (base_url, model), open_store() as store:
@@ -150,6 +154,35 @@ def _show(ev: Any) -> None:
             print(ev.text, end="", flush=True)
     elif isinstance(ev, Notice):
         print("\n\n" + textwrap.fill(ev.text, width=100), flush=True)
+
+
+def _message(args: argparse.Namespace, settings: Any) -> str:
+    """The message to send: the text given, then each ``--attach`` file's text under its name.
+
+    With attachments the text may be left out (no file and no piped input): the
+    documents are then the whole message.
+    """
+    from app.io import read_text
+
+    if not args.attach:
+        return read_text(args.file)
+    from core.documents import extract, limits_from, with_attachments
+
+    message = "" if args.file == "-" and sys.stdin.isatty() else read_text(args.file)
+    limits = limits_from(settings)
+    docs = []
+    for path in args.attach:
+        doc = extract(path, limits=limits, on_progress=_progress)
+        facts = [f"{doc.pages} page{'s' if doc.pages != 1 else ''}", *doc.notes]
+        print(f"Attached {doc.name} ({'; '.join(facts)})", file=sys.stderr)
+        docs.append(doc)
+    return with_attachments(message, docs)
+
+
+def _progress(step: Any) -> None:
+    # Only OCR is slow enough to report; the lines name pages, never their text.
+    if step.ocr:
+        print(f"  {step.what}", file=sys.stderr, flush=True)
 
 
 def _title(text: str) -> str:

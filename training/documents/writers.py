@@ -190,8 +190,11 @@ def write_eml(
 
 
 def write_zip_bomb(path: Path, *, inflated_mb: int = 64) -> Path:
-    """A DOCX-shaped ZIP with a member that inflates about 1000-fold (zeros)."""
-    write_docx(path, ["An ordinary first paragraph."])
+    """A DOCX (or, named .xlsx, an XLSX) with a member that inflates about 1000-fold (zeros)."""
+    if path.suffix.lower() == ".xlsx":
+        write_xlsx(path, {"Sheet": [["An ordinary", "first row"]]})
+    else:
+        write_docx(path, ["An ordinary first paragraph."])
     with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as z, z.open(
         "word/media/image1.bin", "w", force_zip64=True
     ) as member:
