@@ -17,6 +17,7 @@ import pytest
 from core.llm.demo import DEMO_MODEL, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+HANG = 300  # seconds: every limit here only bounds a hang (a busy machine loads the model slowly)
 
 
 def _ignore_sigint() -> None:
@@ -46,21 +47,21 @@ def test_demo_cloud_command_serves_until_interrupted(tmp_path: Path, inherited: 
     drain.start()
     try:
         assert proc.stdout is not None
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + HANG
         line = ""
         while time.monotonic() < deadline and "ready" not in line:
             line = proc.stdout.readline()
             if not line and proc.poll() is not None:
                 break
         assert f"http://127.0.0.1:{port}/v1" in line, "".join(err)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=5) as resp:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=HANG) as resp:
             models = json.load(resp)
         assert [m["id"] for m in models["data"]] == [DEMO_MODEL]
         proc.send_signal(signal.SIGINT)
         try:
-            status = proc.wait(timeout=60)
+            status = proc.wait(timeout=HANG)
         except subprocess.TimeoutExpired:
-            pytest.fail(f"demo-cloud did not stop within 60 s of Ctrl-C; stderr: {''.join(err)[-3000:]}")
+            pytest.fail(f"demo-cloud did not stop within {HANG} s of Ctrl-C; stderr: {''.join(err)[-3000:]}")
         assert status == 0, "".join(err)[-3000:]
         # The server went with it.
         with pytest.raises(OSError):
