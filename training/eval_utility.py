@@ -32,7 +32,7 @@ import re
 import statistics
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +59,15 @@ def load_items(path: str | Path) -> list[dict[str, Any]]:
     return list(data)
 
 
-def _assistant(settings: Any, store: Any) -> Any:
+def _assistant(settings: Any, store: Any, detector: Any = None) -> Any:
     from core.analyze import Analyzer
     from core.assembly import default_detector, default_router
     from core.turn import Assistant
 
-    analyzer = Analyzer(detector=default_detector(settings), router=default_router(settings))
+    analyzer = Analyzer(
+        detector=detector if detector is not None else default_detector(settings),
+        router=default_router(settings),
+    )
     return Assistant(settings, store, cloud=None, local=None, analyzer=analyzer)
 
 
@@ -129,37 +132,66 @@ def score_item(item: Mapping[str, Any], prepared: Any, guard: Any) -> dict[str, 
     }
 
 
+def prepared_turns(
+    items: Sequence[Mapping[str, Any]],
+    *,
+    detector: Any = None,
+    risk_lambda: float = 5.0,
+) -> Iterator[tuple[Mapping[str, Any], Any, Any, float]]:
+    """Each item's prepared turn on the real prepare path: ``(item, prepared, guard, ms)``.
+
+    ``detector`` replaces the shipped one (``default_detector``) when given; the
+    router, the type policy and the box are the shipped ones. ``guard`` is an
+    egress guard on the same detector, for scanning only; ``ms`` the prepare time.
+    """
+    from core.settings import Settings
+    from core.store import Store
+
+    settings = Settings()
+    settings.risk_lambda = risk_lambda
+    with tempfile.TemporaryDirectory(prefix="sottovoce-utility-") as tmp:
+        store = Store.create(Path(tmp) / "vault.db", "utility evaluation only")
+        try:
+            assistant = _assistant(settings, store, detector)
+            guard = _guard(settings, assistant.analyzer.detector)
+            for item in items:
+                conv = assistant.new_conversation(str(item["id"]))
+                t0 = time.perf_counter()
+                prepared = assistant.prepare(item["text"], conv)
+                yield item, prepared, guard, (time.perf_counter() - t0) * 1000
+        finally:
+            store.close()
+
+
+def score_items(
+    items: Sequence[Mapping[str, Any]], *, detector: Any = None, risk_lambda: float = 5.0
+) -> dict[str, Any]:
+    """The totals (:func:`summarize`) and every text's row (``texts``) of a utility set."""
+    rows: list[dict[str, Any]] = []
+    latency: list[float] = []
+    for item, prepared, guard, ms in prepared_turns(
+        items, detector=detector, risk_lambda=risk_lambda
+    ):
+        latency.append(ms)
+        rows.append(score_item(item, prepared, guard))
+    results = summarize(rows, latency)
+    results["texts"] = rows
+    return results
+
+
 def run_utility(
     data: str | Path,
     out: str | Path | None = None,
     *,
     risk_lambda: float = 5.0,
     limit: int | None = None,
+    detector: Any = None,
 ) -> dict[str, Any]:
     """Evaluate a utility set; write ``results.json`` and ``report.md`` to ``out``."""
-    from core.settings import Settings
-    from core.store import Store
-
     items = load_items(data)[:limit]
-    settings = Settings()
-    settings.risk_lambda = risk_lambda
-    rows: list[dict[str, Any]] = []
-    latency: list[float] = []
-    with tempfile.TemporaryDirectory(prefix="sottovoce-utility-") as tmp:
-        store = Store.create(Path(tmp) / "vault.db", "utility evaluation only")
-        try:
-            assistant = _assistant(settings, store)
-            guard = _guard(settings, assistant.analyzer.detector)
-            for item in items:
-                conv = assistant.new_conversation(str(item["id"]))
-                t0 = time.perf_counter()
-                prepared = assistant.prepare(item["text"], conv)
-                latency.append((time.perf_counter() - t0) * 1000)
-                rows.append(score_item(item, prepared, guard))
-        finally:
-            store.close()
-    results = summarize(rows, latency)
-    results.update({"data": str(data), "risk_lambda": risk_lambda, "texts": rows})
+    scored = score_items(items, detector=detector, risk_lambda=risk_lambda)
+    rows = scored.pop("texts")
+    results = {**scored, "data": str(data), "risk_lambda": risk_lambda, "texts": rows}
     if out is not None:
         folder = Path(out)
         folder.mkdir(parents=True, exist_ok=True)
