@@ -1,0 +1,231 @@
+"""Detection in the language of each part of a message.
+
+:class:`LanguageDetector` wraps the shipped detector. An English message goes
+to it unchanged (same spans, same cost but one language guess). In a part
+written in German, French, Spanish or Dutch (:mod:`core.language`):
+
+* the English NER's guesses are judged by that language's rules: a name it
+  proposed keeps only its runs of capitalized words that are not the
+  language's negatives ("Beste", "mijn", "Onze huisarts", "Mai" are never
+  names; "Beste Jan" keeps "Jan"), and the rules view's runs of capitalized
+  words (which only widen names) are cut the same way;
+* the locale's own spans join the rules view's: formats with checksums, names
+  after a title, a relation word, an introduction, a greeting or a closing
+  (:class:`core.locales.LocaleView`); a national number found by a locale
+  (score 0.95 or more) replaces a weaker English pattern over the same digits
+  (a Spanish DNI is no phone number);
+* after the fusion, what lies in a locale's zones (laws, money, quantities
+  with decimal commas) is taken out of the spans only the models proposed.
+
+In a part of an unknown language, only the rules judge: the models' spans are
+dropped. ``mode="rules"`` drops the models' names in every non-English part
+too (measured against the default "filter" in the README's Languages section).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.detect.base import Detector, _deny_spans
+from core.detect.fusion import Fusion
+from core.detect.rules import NAME as RULES
+from core.detect.rules import NAME_EXTENT
+from core.entities import EntityType
+from core.language import ENGLISH, UNKNOWN, Languages, detect
+from core.locales import CODES, view
+from core.spans import Span
+
+log = logging.getLogger(__name__)
+
+#: The types a model proposes from context (the ones a locale's name rules judge).
+NAME_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.NRP})
+#: The views whose spans are a model's guesses.
+MODEL_VIEWS = frozenset({"ner", "spacy"})
+#: A locale span this sure replaces the English patterns over the same characters.
+STRONG = 0.95
+MODES = ("filter", "rules")
+#: A pattern's score that counts as evidence against a zone (the rules view's
+#: single-view threshold: its weaker matches are mostly noise).
+EVIDENCE = 0.55
+_WORD = re.compile(r"[^\W\d_][\w'’-]*|\S+")
+
+
+class LanguageDetector(Detector):
+    """``base`` for English text, ``base`` judged by each part's locale otherwise.
+
+    ``language`` fixes the language ("auto" detects it per message and part).
+    Attributes not set here (a fusion's agent, its thresholds) are ``base``'s.
+    """
+
+    def __init__(self, base: Detector, *, language: str = "auto", mode: str = "filter") -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}")
+        super().__init__(
+            base.views,
+            deny=base.deny,
+            min_score=base.min_score,
+            lexicon=base._lexicon,
+            refine=base.refines,
+        )
+        self.allow = base.allow
+        self.base = base
+        self.language = language
+        self.mode = mode
+
+    def __getattr__(self, name: str) -> Any:
+        base = self.__dict__.get("base")
+        if base is None:
+            raise AttributeError(name)
+        return getattr(base, name)
+
+    def languages(self, text: str) -> Languages:
+        return detect(text, self.language)
+
+    def analyze(self, text: str) -> list[Span]:
+        langs = self.languages(text)
+        if langs.english_only:
+            return self.base.analyze(text)
+        proposals = {view_.name: view_.analyze(text) for view_ in self.views}
+        judged = self.judge(text, langs, proposals)
+        if isinstance(self.base, Fusion):
+            spans = self.base.fuse(text, judged)
+        else:
+            spans = self._union(text, judged)
+        return self._zones(text, langs, spans)
+
+    def judge(
+        self, text: str, langs: Languages, proposals: Mapping[str, Sequence[Span]]
+    ) -> dict[str, list[Span]]:
+        """The views' proposals judged by each part's locale, plus the locales' own spans."""
+        own, formats = self._locale_spans(text, langs)
+        strong = [s for s in formats if s.score >= STRONG]
+        out: dict[str, list[Span]] = {}
+        for name, spans in proposals.items():
+            kept: list[Span] = []
+            for s in spans:
+                lang = langs.at(s.start)
+                if lang == ENGLISH:
+                    kept.append(s)
+                elif name in MODEL_VIEWS:
+                    if s.type not in NAME_TYPES and any(_overlaps(s, o) for o in formats):
+                        continue  # the locale's format is the exact extent
+                    kept.extend(self._judge_model(text, lang, s))
+                elif NAME_EXTENT in s.views:
+                    kept.extend(_runs(text, lang, s))
+                elif not any(_overlaps(s, o) and o.type != s.type for o in strong):
+                    kept.append(s)
+            out[name] = kept
+        out.setdefault(RULES, []).extend(own)
+        return out
+
+    def _judge_model(self, text: str, lang: str, s: Span) -> list[Span]:
+        if lang == UNKNOWN or lang not in CODES:
+            return []
+        if s.type in NAME_TYPES:
+            return [] if self.mode == "rules" else _runs(text, lang, s)
+        lv = view(lang)
+        if lv is None:
+            return [s]
+        # Another kind of span loses the words at its edges that are the
+        # language's common words ("nach § 622", "kostet es 1.234,56").
+        tokens = [(m.start(), m.end()) for m in _WORD.finditer(text, s.start, s.end)]
+
+        def common(a: int, b: int) -> bool:
+            word = text[a:b]
+            bare = word.replace("-", "").replace("'", "").replace("’", "")
+            return bare.isalpha() and (word[:1].islower() or lv.locale.is_negative(word))
+
+        while tokens and common(*tokens[0]):
+            tokens.pop(0)
+        while tokens and common(*tokens[-1]):
+            tokens.pop()
+        if not tokens:
+            return []
+        return [Span(tokens[0][0], tokens[-1][1], s.type, s.score, dict(s.views))]
+
+    def _locale_spans(self, text: str, langs: Languages) -> tuple[list[Span], list[Span]]:
+        """All the locales' spans in their parts, and the format matches among them."""
+        names: list[Span] = []
+        formats: list[Span] = []
+        for code in sorted(langs.codes & set(CODES)):
+            lv = view(code)
+            if lv is None:
+                continue
+            formats.extend(s for s in lv.formats(text) if langs.at(s.start) == code)
+            names.extend(s for s in lv.names(text) if langs.at(s.start) == code)
+        return formats + names, formats
+
+    def _union(self, text: str, proposals: Mapping[str, Sequence[Span]]) -> list[Span]:
+        """:meth:`Detector.analyze` over proposals already made."""
+        spans = [s for group in proposals.values() for s in group if s.score >= self.min_score]
+        spans.extend(_deny_spans(text, self.deny))
+        spans = self.refine(text, spans)
+        if self.allow:
+            spans = [s for s in spans if text[s.start : s.end].casefold() not in self.allow]
+        return spans
+
+    def _zones(self, text: str, langs: Languages, spans: list[Span]) -> list[Span]:
+        zones: list[tuple[int, int]] = []
+        for code in sorted(langs.codes & set(CODES)):
+            lv = view(code)
+            if lv is not None:
+                zones.extend(z for z in lv.zones(text) if langs.at(z[0]) == code)
+        if not zones:
+            return spans
+        out: list[Span] = []
+        for s in spans:
+            inside = [z for z in zones if z[0] < s.end and s.start < z[1]]
+            if not inside:
+                out.append(s)
+            elif any(
+                score >= EVIDENCE
+                for name, score in s.views.items()
+                if name not in MODEL_VIEWS | {NAME_EXTENT, "agent"}
+            ):
+                # Evidence of a pattern: only a span wholly inside a zone goes.
+                if not any(z[0] <= s.start and s.end <= z[1] for z in inside):
+                    out.append(s)
+            else:
+                out.extend(_outside(text, s, inside))
+        return out
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def _runs(text: str, lang: str, s: Span) -> list[Span]:
+    lv = view(lang)
+    if lv is None:
+        return []
+    return [
+        Span(a, b, s.type, s.score, dict(s.views)) for a, b in lv.name_runs(text, s.start, s.end)
+    ]
+
+
+def _outside(text: str, s: Span, zones: Sequence[tuple[int, int]]) -> list[Span]:
+    """The pieces of ``s`` outside ``zones`` that still hold a letter or a digit."""
+    pieces = [(s.start, s.end)]
+    for za, zb in zones:
+        nxt = []
+        for a, b in pieces:
+            if zb <= a or b <= za:
+                nxt.append((a, b))
+                continue
+            if a < za:
+                nxt.append((a, za))
+            if zb < b:
+                nxt.append((zb, b))
+        pieces = nxt
+    out = []
+    for a, b in pieces:
+        while a < b and not text[a].isalnum():
+            a += 1
+        while b > a and not text[b - 1].isalnum():
+            b -= 1
+        if a < b:
+            out.append(Span(a, b, s.type, s.score, dict(s.views)))
+    return out

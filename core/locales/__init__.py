@@ -1,0 +1,44 @@
+"""Rules per language: one folder per locale, each a :class:`~core.locales.base.Locale`.
+
+``locale(code)`` returns the locale of a language code of
+:data:`core.language.SUPPORTED` other than English (English is judged by
+:mod:`core.detect` itself), or None. A new language is a new folder here and
+one line in :data:`_MODULES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from core.locales.base import Locale, LocaleView
+
+_MODULES = {
+    "de": "core.locales.de",
+    "fr": "core.locales.fr",
+    "es": "core.locales.es",
+    "nl": "core.locales.nl",
+}
+
+#: The languages with a locale of their own.
+CODES = tuple(_MODULES)
+
+
+@cache
+def locale(code: str) -> Locale | None:
+    """The locale of language ``code``, or None when it has none."""
+    module = _MODULES.get(code)
+    if module is None:
+        return None
+    loaded: Locale = importlib.import_module(module).LOCALE
+    return loaded
+
+
+@cache
+def view(code: str) -> LocaleView | None:
+    """The (shared, thread-safe) view of language ``code``'s locale."""
+    lc = locale(code)
+    return LocaleView(lc) if lc is not None else None
+
+
+__all__ = ["CODES", "Locale", "LocaleView", "locale", "view"]

@@ -1,0 +1,294 @@
+"""What a locale is: word tables, pattern rules with validators, keep zones, abbreviations.
+
+A locale is data: each language's folder (``core/locales/de``...) builds one
+:class:`Locale` from its tables and its own recognizers, and
+:class:`LocaleView` turns it into spans. Adding a language is adding a folder
+and one line in :mod:`core.locales`.
+
+The spans a locale proposes:
+
+* **formats** (:attr:`Locale.rules` and presidio-analyzer's country-specific
+  recognizers): national and tax numbers with their checksums, phone numbers,
+  postcodes, street addresses, dates with month names, IBANs;
+* **names in context**: a title ("Frau Dr.", "le docteur", "señora", "mevrouw"),
+  a relation word ("Vater", "mon fils", "mi jefe", "huisarts"), an introduction
+  ("ich heiße", "je m'appelle", "me llamo", "mijn naam is"), a greeting or a
+  closing followed by capitalized words, with the surname particles of the
+  language kept inside the name ("van der Berg", "de Vries", "Ruiz Delgado").
+
+And what it rules out: :meth:`Locale.is_negative` words (greetings, function
+words, months, relation words, titles) are never names, and
+:attr:`Locale.zones` (laws and their articles, money, quantities with decimal
+commas) are never private.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.entities import EntityType
+from core.spans import Span
+
+#: The ``Span.views`` key of every locale span: it is the rules view's evidence.
+VIEW = "rules"
+#: A name found in context (after a title, a relation word, an introduction):
+#: above the NER's scores, so that the merged span is a person.
+NAME_SCORE = 0.97
+
+#: One capitalized word of a name (hyphenated first names and surnames too).
+NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿß]+(?:[-'’][A-ZÀ-ÖØ-Þa-zà-öø-ÿß]+)*"
+_TOKEN = re.compile(r"[\w'’.-]+|\S")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A pattern whose ``group`` is the private part; ``validate`` checks the group's text."""
+
+    type: EntityType
+    pattern: str
+    group: int = 0
+    score: float = 0.9
+    flags: int = re.IGNORECASE
+    validate: Callable[[str], bool] | None = None
+
+
+def words(text: str) -> frozenset[str]:
+    """A word table from whitespace-separated words (case-folded)."""
+    return frozenset(w.casefold() for w in text.split())
+
+
+def alternation(items: Iterable[str]) -> str:
+    """A regex alternation of literal phrases, longest first (spaces match any whitespace)."""
+    ordered = sorted({i.strip() for i in items if i.strip()}, key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(i).replace(r"\ ", r"\s+") for i in ordered) + ")"
+
+
+@dataclass
+class Locale:
+    """One language's tables and rules (see the module docstring)."""
+
+    code: str
+    #: Words that are never (part of) a name, case-folded: greetings, function
+    #: words, months and days, relation words, common nouns of the domains.
+    negatives: frozenset[str]
+    #: Titles that lead a name ("Frau", "Dr", "mevrouw"), without their dot.
+    titles: Sequence[str]
+    #: Relation words after which a name follows ("Vater", "fils", "jefe", "huisarts").
+    relations: Sequence[str]
+    #: Lower-case particles inside surnames ("van", "der", "de", "del").
+    particles: Sequence[str]
+    #: Phrases after which the writer's name follows ("ich heiße", "me llamo").
+    intros: Sequence[str]
+    #: Greetings that open a letter ("Liebe", "Beste", "Bonjour", "Hola").
+    greetings: Sequence[str]
+    #: Closings after which the signature follows on the next line.
+    closings: Sequence[str]
+    #: Month names (full and abbreviated), for dates (the full names are among
+    #: the negatives; "Jan" is a first name too).
+    months: Sequence[str]
+    #: Format rules of this language and country.
+    rules: Sequence[Rule]
+    #: Stretches that are never private (laws, money, quantities); matched with
+    #: case (use ``(?i:...)`` where case does not matter).
+    zones: Sequence[str]
+    #: Abbreviations that a dot does not end a sentence after (case-folded, no dot).
+    abbreviations: frozenset[str]
+    #: Endings of common nouns (German capitalizes every noun), never a one-word name.
+    noun_suffixes: tuple[str, ...] = ()
+    #: presidio-analyzer recognizers of the country (built on first use).
+    presidio: Callable[[], list[Any]] = field(default=lambda: [])
+
+    def __post_init__(self) -> None:
+        titles = {t.casefold() for t in self.titles}
+        self.negatives = (
+            self.negatives
+            | titles
+            | {w.casefold() for phrase in self.relations for w in phrase.split()}
+            | {w.casefold() for phrase in self.greetings for w in phrase.split()}
+        )
+        self._particles = frozenset(p.casefold() for p in self.particles)
+
+    def is_negative(self, word: str) -> bool:
+        """Is ``word`` never a name (or the start of one) in this language?"""
+        w = word.strip(".,;:!?'’\"()").casefold()
+        if w in self.negatives:
+            return True
+        # An elided article or pronoun before a common word: "J'habite", "l'article".
+        head, sep, tail = word.replace("’", "'").rpartition("'")
+        if sep and head and tail[:1].islower():
+            return True
+        return bool(self.noun_suffixes) and len(w) > 6 and w.endswith(self.noun_suffixes)
+
+    def is_particle(self, word: str) -> bool:
+        return word.casefold() in self._particles
+
+    @property
+    def name_pattern(self) -> str:
+        """A name: capitalized words, surname particles allowed between and before them."""
+        part = rf"(?:(?i:{alternation(self.particles)})\s+)"
+        return rf"(?:{part}{{0,2}}{NAME_WORD}(?:[ \t]+{part}{{0,3}}{NAME_WORD}){{0,3}})"
+
+
+class LocaleView:
+    """The spans one :class:`Locale` proposes for a text (see the module docstring)."""
+
+    def __init__(self, locale: Locale) -> None:
+        self.locale = locale
+        self._lock = threading.Lock()
+        self._recognizers: list[Any] | None = None
+        lc = locale
+        name = lc.name_pattern
+        title = rf"(?i:{alternation(lc.titles)})\.?"
+        cased = re.MULTILINE
+        self._rules = [(r, re.compile(r.pattern, r.flags | re.MULTILINE)) for r in lc.rules]
+        self._names = [
+            # A title (or two) before a name: "Frau Dr. Weber", "mevrouw De Vries".
+            re.compile(rf"(?<![\w-]){title}(?:\s+{title})*\s+({name})", cased),
+            # A relation word before a name: "mein Vater Klaus", "mi jefe, Javier Ortega".
+            re.compile(
+                rf"(?<![\w-])(?i:{alternation(lc.relations)})\s*,?\s+(?:{title}\s+)*({name})",
+                cased,
+            ),
+            re.compile(
+                rf"(?<![\w-])(?i:{alternation(lc.intros)})\s+(?:{title}\s+)*({name})", cased
+            ),
+            # A greeting at the start of a line: "Beste Jan,", "Liebe Frau Schmidt,".
+            re.compile(
+                rf"^[ \t]*(?i:{alternation(lc.greetings)})[ \t]+(?:{title}[ \t]+)*({name})", cased
+            ),
+            # The signature on the line after a closing.
+            re.compile(
+                rf"(?i:{alternation(lc.closings)})[ \t]*[,.!]?[ \t]*\r?\n[ \t]*({name})[ \t]*$",
+                cased,
+            ),
+        ]
+        self._zones = [re.compile(z, re.MULTILINE) for z in lc.zones]
+
+    def _presidio(self) -> list[Any]:
+        if self._recognizers is None:
+            with self._lock:
+                if self._recognizers is None:
+                    self._recognizers = self.locale.presidio()
+        return self._recognizers
+
+    def formats(self, text: str) -> list[Span]:
+        """Format matches: this locale's rules and the country's presidio recognizers."""
+        out: list[Span] = []
+        for rule, rx in self._rules:
+            for m in rx.finditer(text):
+                a, b = m.span(rule.group)
+                if a >= b or (rule.validate is not None and not rule.validate(m.group(rule.group))):
+                    continue
+                out.append(Span(a, b, rule.type, rule.score, {VIEW: rule.score}))
+        for rec in self._presidio():
+            for r in rec.analyze(text=text, entities=rec.supported_entities, nlp_artifacts=None):
+                if r.score < 0.5 or r.end <= r.start:
+                    continue
+                typ = PRESIDIO_TYPES.get(r.entity_type, EntityType.ID)
+                out.append(Span(r.start, r.end, typ, float(r.score), {VIEW: float(r.score)}))
+        return out
+
+    def names(self, text: str) -> list[Span]:
+        """Names found in context, trimmed of words that are never names."""
+        out: list[Span] = []
+        for rx in self._names:
+            for m in rx.finditer(text):
+                for a, b in self.name_runs(text, *m.span(1)):
+                    out.append(Span(a, b, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
+        return out
+
+    def name_runs(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
+        """The parts of ``text[start:end]`` that can be a name: runs of capitalized
+        words (particles inside) split at negatives and lower-case words."""
+        runs: list[tuple[int, int]] = []
+        cur: list[tuple[int, int, str]] = []
+
+        def flush() -> None:
+            while cur and self.locale.is_particle(cur[-1][2]):
+                cur.pop()
+            if cur:
+                runs.append((cur[0][0], cur[-1][1]))
+            cur.clear()
+
+        for m in _TOKEN.finditer(text, start, end):
+            tok = m.group().rstrip(".")
+            b = m.start() + len(tok)
+            if not tok or not any(c.isalpha() for c in tok):
+                flush()
+                continue
+            if self.locale.is_particle(tok):
+                cur.append((m.start(), b, tok))
+                continue
+            if tok[:1].isupper() and not self.locale.is_negative(tok):
+                cur.append((m.start(), b, tok))
+            else:
+                flush()
+        flush()
+        return runs
+
+    def zones(self, text: str) -> list[tuple[int, int]]:
+        """The stretches of ``text`` that are never private in this language."""
+        return [m.span() for z in self._zones for m in z.finditer(text) if m.end() > m.start()]
+
+
+#: presidio-analyzer's country-specific entity names -> ours.
+PRESIDIO_TYPES: dict[str, EntityType] = {
+    "DE_TAX_ID": EntityType.SSN,
+    "DE_TAX_NUMBER": EntityType.ID,
+    "DE_SOCIAL_SECURITY": EntityType.SSN,
+    "DE_ID_CARD": EntityType.ID,
+    "DE_PASSPORT": EntityType.ID,
+    "DE_HEALTH_INSURANCE": EntityType.ID,
+    "DE_PLZ": EntityType.ADDRESS,
+    "DE_VAT_ID": EntityType.ID,
+    "ES_NIF": EntityType.SSN,
+    "ES_NIE": EntityType.SSN,
+    "ES_PASSPORT": EntityType.ID,
+}
+
+
+def month_date_rules(months: Sequence[str], *, day: str, year: str = r"\d{4}") -> list[Rule]:
+    """Dates with month names: "2. Mai 2024", "1er janvier", "3 de marzo de 2024", "mei 2023"."""
+    m = alternation(months)
+    return [
+        Rule(EntityType.DATE, rf"(?<![\w.])({day}\s*{m}(?:\.?,?\s+{year})?)(?!\w)", 1, 0.9),
+        Rule(EntityType.DATE, rf"(?<![\w.])({m}\.?\s+{year})(?!\w)", 1, 0.85),
+    ]
+
+
+def mod97(value: str) -> int:
+    return int(value) % 97
+
+
+def digits_of(value: str) -> str:
+    return re.sub(r"\D", "", value)
+
+
+#: A code after its name: digits (in groups), or capitals and digits holding a digit.
+_CODE = (
+    r"((?:[A-Z]{1,5}[-\s]?)?\d[\d/-]*(?:\s\d+)*\d(?:[-\s]?[A-Z]{1,2}\b)?"
+    r"|(?=[A-Z0-9/-]*\d)[A-Z0-9][A-Z0-9/-]{3,24}[A-Z0-9])"
+)
+
+
+def code_after(words: str, verbs: str) -> Rule:
+    """An identifier after the words that name it ("Kundennummer 5531207", "n° 4471-8820-13",
+    "localizador: ZK8P2Q"); ``words`` and ``verbs`` ("ist", "est") are regex alternations."""
+    return Rule(
+        EntityType.ACCOUNT,
+        rf"(?i:\b(?:{words}))[\s:#.]*(?:(?i:{verbs})\s+)?{_CODE}(?![\w])",
+        1,
+        0.85,
+        flags=0,
+        validate=_code_like,
+    )
+
+
+def _code_like(value: str) -> bool:
+    """Four digits or more, or a code of five characters or more mixing capitals and digits."""
+    digits = sum(c.isdigit() for c in value)
+    return digits >= 4 or (digits >= 1 and len(value) >= 5 and any(c.isalpha() for c in value))

@@ -1,0 +1,131 @@
+"""German (Germany, Austria, Switzerland): tables, formats with checksums, laws and money."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.entities import EntityType
+from core.locales.base import Locale, Rule, code_after, digits_of, month_date_rules
+from core.locales.de import words as w
+from core.locales.money import money_zones, quantity_zones
+
+
+def steuer_id_valid(value: str) -> bool:
+    """The German tax identification number (Steuer-ID): ISO 7064 MOD 11,10 over 11 digits,
+    no leading zero, one digit twice or three times among the first ten."""
+    d = digits_of(value)
+    if len(d) != 11 or d[0] == "0":
+        return False
+    counts = sorted((d[:10].count(c) for c in set(d[:10])), reverse=True)
+    if counts[0] > 3 or counts[0] < 2:
+        return False
+    product = 10
+    for c in d[:10]:
+        s = (int(c) + product) % 10 or 10
+        product = (s * 2) % 11
+    check = (11 - product) % 10
+    return check == int(d[10])
+
+
+def _presidio() -> list[Any]:
+    from presidio_analyzer.predefined_recognizers.country_specific.germany import (
+        de_health_insurance_recognizer,
+        de_social_security_recognizer,
+        de_tax_id_recognizer,
+    )
+
+    return [
+        de_tax_id_recognizer.DeTaxIdRecognizer(),
+        de_social_security_recognizer.DeSocialSecurityRecognizer(),
+        de_health_insurance_recognizer.DeHealthInsuranceRecognizer(),
+    ]
+
+
+_STREET = (
+    r"(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|chaussee|steig|pfad|markt|"
+    r"graben|berg|hof|park|garten|feld|wall|kai)"
+)
+_HOUSE = r"\d{1,4}(?:\s?[a-zA-Z])?(?:\s?[-/]\s?\d{1,4}[a-zA-Z]?)?"
+
+RULES = [
+    code_after(
+        r"\w*nummer|Nr\.?|Kennung|Aktenzeichen|Az\.?|Referenz|Kunden-ID", r"ist|lautet|lauten"
+    ),
+    # "12 345 678 901": the Steuer-ID as it is often written, checked like presidio's.
+    Rule(
+        EntityType.SSN,
+        r"(?<![\d-])(\d{2}\s\d{3}\s\d{3}\s\d{3})(?![\d-])",
+        1,
+        0.95,
+        validate=steuer_id_valid,
+    ),
+    Rule(EntityType.SSN, r"(?<![\d-])(\d{11})(?![\d-])", 1, 0.95, validate=steuer_id_valid),
+    # Phones: +49 30 1234567, 030 12345678, 0151 23456789, (030) 123 45 67, 030/123456.
+    Rule(
+        EntityType.PHONE,
+        r"(?<![\w+])((?:\+|00)\s?(?:49|43|41)[\s/-]?\(?0?\)?\s?\d{2,5}(?:[\s/-]?\d{2,8}){1,3})(?!\w)",
+        1,
+        0.9,
+    ),
+    Rule(
+        EntityType.PHONE,
+        r"(?<![\w+.,])(\(?0\d{2,5}\)?[\s/-]?\d{3,8}(?:[\s-]?\d{2,6}){0,2})(?![\w.,]\d)",
+        1,
+        0.75,
+        validate=lambda v: 8 <= len(digits_of(v)) <= 13,
+    ),
+    # Street and house number: "Hauptstraße 5", "Berliner Str. 12a", "Am Markt 3".
+    Rule(
+        EntityType.ADDRESS,
+        rf"(?<![\w-])((?:[A-ZÄÖÜ][\wäöüß.-]*[ \t-])?[A-ZÄÖÜ]?[\wäöüß-]*{_STREET}[ \t]+{_HOUSE})(?!\w)",
+        1,
+        0.9,
+        flags=0,
+    ),
+    Rule(
+        EntityType.ADDRESS,
+        rf"(?<![\w-])((?:Am|An der|Auf dem|Im|In der|Zum|Zur)[ \t]+[A-ZÄÖÜ][\wäöüß-]+[ \t]+{_HOUSE})(?!\w)",
+        1,
+        0.85,
+        flags=0,
+    ),
+    # Postcode and town: "10115 Berlin", "D-80331 München", "A-1010 Wien".
+    Rule(
+        EntityType.ADDRESS,
+        r"(?<![\w-])((?:[DA]-)?\d{4,5}[ \t]+[A-ZÄÖÜ][\wäöüß-]+(?:[ \t](?:am|an der|im|bei)"
+        r"[ \t][A-ZÄÖÜ][\wäöüß-]+)?)(?!\w)",
+        1,
+        0.85,
+        flags=0,
+    ),
+    *month_date_rules(w.MONTHS, day=r"\d{1,2}\.?"),
+]
+
+ZONES = [
+    # Laws: "§ 622 BGB", "§ 622 Abs. 2 BGB", "§§ 1, 4 KSchG", "Art. 6 DSGVO", "SGB V".
+    r"(?:§§?|(?i:Art\.|Artikel))\s*\d+[a-z]?(?:\s*(?:,|und|bis|-)\s*\d+[a-z]?)*"
+    r"(?:\s+(?i:Abs\.|Absatz|S\.|Satz|Nr\.|Ziff\.)\s*\d+[a-z]?)*"
+    r"(?:\s+(?:SGB\s+[IVX]+|[A-ZÄÖÜ][A-Za-zäöü]{0,7}[A-Z]))?",
+    r"\bSGB\s+[IVX]+\b",
+    r"\b(?:BGB|HGB|StGB|ZPO|KSchG|ArbZG|BUrlG|EntgFG|TzBfG|DSGVO|BDSG|AGG|BetrVG|MuSchG|BEEG|"
+    r"GG|AO|EStG|UStG|SGB|IfSG|BetrKV|MiLoG|NachwG)\b",
+    *money_zones(r"(?:€|EUR|Euro|CHF|Fr\.)"),
+    *quantity_zones(),
+]
+
+LOCALE = Locale(
+    code="de",
+    negatives=w.NEGATIVES,
+    titles=w.TITLES,
+    relations=w.RELATIONS,
+    particles=w.PARTICLES,
+    intros=w.INTROS,
+    greetings=w.GREETINGS,
+    closings=w.CLOSINGS,
+    months=w.MONTHS,
+    rules=RULES,
+    zones=ZONES,
+    abbreviations=w.ABBREVIATIONS,
+    noun_suffixes=w.NOUN_SUFFIXES,
+    presidio=_presidio,
+)

@@ -1,0 +1,83 @@
+"""German word tables: never names, titles, relation words, particles, phrases, abbreviations."""
+
+from core.locales.base import words
+
+MONTHS = (
+    "Januar Jänner Februar März Maerz April Mai Juni Juli August September Oktober November "
+    "Dezember Jan Feb Mär Apr Jun Jul Aug Sep Sept Okt Nov Dez"
+).split()
+
+NEGATIVES = words(
+    "Tel Telefon Fax Nr Handy Mobil "
+    "Januar Jänner Februar März Maerz April Mai Juni Juli August September Oktober November Dezember "
+    # greetings, salutations and closings
+    "Hallo Hi Guten Morgen Tag Abend Liebe Lieber Liebes Sehr geehrte geehrter geehrtes Grüße "
+    "Grüßen Gruß Grüß Gott Servus Moin Freundliche Freundlichen Beste Besten Viele Herzliche "
+    "Herzlichen Danke Vielen Dank Bitte Tschüss Mfg LG VG "
+    # function words, pronouns, possessives (capitalized at the start of a sentence)
+    "Der Die Das Den Dem Des Ein Eine Einen Einem Einer Eines Und Oder Aber Doch Denn Weil Wenn "
+    "Als Ob Dass Daß Wie Was Wer Wo Wann Warum Welche Welcher Welches Ich Du Er Sie Es Wir Ihr "
+    "Mich Mir Dich Dir Ihn Ihm Uns Euch Ihnen Mein Meine Meinen Meinem Meiner Meines Dein Deine "
+    "Sein Seine Seinen Seinem Seiner Ihre Ihren Ihrem Ihrer Unser Unsere Unseren Unserem "
+    "Unserer Euer Eure Im In Am An Auf Aus Bei Mit Nach Seit Von Vom Zu Zum Zur Für Über Unter "
+    "Vor Hinter Neben Zwischen Durch Gegen Ohne Um Bis Ab Laut Gemäß Trotz Während Wegen Nicht "
+    "Kein Keine Auch Noch Schon Nur Sehr Hier Dort Heute Gestern Morgen Jetzt Dann Danach "
+    "Leider Bitte Ja Nein Ist Sind War Hat Habe Haben Kann Können Muss Müssen Soll Sollte "
+    "Würde Wäre Gibt Geht Diese Dieser Dieses Diesen Jede Jeder Alle Man Etwa Bereits "
+    # days
+    "Montag Dienstag Mittwoch Donnerstag Freitag Samstag Sonntag Sonnabend Wochenende "
+    # relation words and roles
+    "Vater Mutter Sohn Tochter Bruder Schwester Mann Frau Ehemann Ehefrau Partner Partnerin "
+    "Oma Opa Großvater Großmutter Onkel Tante Kind Kinder Eltern Enkel Enkelin Freund Freundin "
+    "Chef Chefin Kollege Kollegin Vorgesetzter Vorgesetzte Arbeitgeber Arbeitnehmer Hausarzt "
+    "Hausärztin Arzt Ärztin Zahnarzt Anwalt Anwältin Rechtsanwalt Rechtsanwältin Vermieter "
+    "Vermieterin Mieter Nachbar Nachbarin Patient Patientin Kunde Kundin Berater Beraterin "
+    "Therapeut Therapeutin Lehrer Lehrerin Steuerberater Notar Pfleger Pflegerin "
+    # common nouns of the domains (German capitalizes nouns)
+    "Termin Praxis Klinik Krankenhaus Krankenkasse Rezept Befund Blutdruck Schmerzen "
+    "Kopfschmerzen Fieber Husten Tabletten Vertrag Arbeitsvertrag Kündigung Gehalt Lohn Urlaub "
+    "Abmahnung Frist Gericht Klage Rechnung Konto Überweisung Bank Steuer Miete Wohnung "
+    "Kaution Versicherung Bestellung Lieferung Paket Frage Fragen Antwort Hilfe Problem Brief "
+    "Schreiben Unterlagen Nachricht Email E-Mail Telefon Handy Adresse Straße Geburtsdatum "
+    "Name Nachname Vorname Jahr Jahre Monat Monate Woche Wochen Tage Uhr Euro Prozent Firma "
+    "Abteilung Team Büro Stelle Job Arbeit Zeugnis Betriebsrat Probezeit Elternzeit "
+    "Krankmeldung Arbeitsunfähigkeit Diagnose Medikament Dosis Behandlung Untersuchung "
+    "Kundennummer Vertragsnummer Rechnungsnummer Bestellnummer Steuer-ID Steuernummer "
+    "Versichertennummer IBAN BIC Herr Herrn Dr Prof"
+)
+
+TITLES = (
+    "Herr Herrn Frau Fräulein Dr Dr. med Dr. rer. nat Prof Professor Professorin Doktor "
+    "Dipl.-Ing Rechtsanwalt Rechtsanwältin RA Schwester Pfleger"
+).split(" ")
+
+RELATIONS = [
+    "Vater", "Mutter", "Sohn", "Tochter", "Bruder", "Schwester", "Mann", "Ehemann", "Ehefrau",
+    "Partner", "Partnerin", "Oma", "Opa", "Großvater", "Großmutter", "Onkel", "Tante",
+    "Enkel", "Enkelin", "Freund", "Freundin", "Chef", "Chefin", "Kollege", "Kollegin",
+    "Vorgesetzter", "Vorgesetzte", "Hausarzt", "Hausärztin", "Arzt", "Ärztin", "Zahnarzt",
+    "Anwalt", "Anwältin", "Vermieter", "Vermieterin", "Nachbar", "Nachbarin", "Patient",
+    "Patientin", "Sachbearbeiter", "Sachbearbeiterin", "Therapeut", "Therapeutin",
+    "Steuerberater", "Steuerberaterin", "Lehrerin", "Lehrer",
+]
+
+PARTICLES = ["von", "van", "der", "den", "zu", "zur", "vom", "de", "di", "da", "del"]
+INTROS = ["ich heiße", "ich bin", "mein Name ist", "mein Name lautet", "Name:", "Patient:",
+          "Patientin:", "Mitarbeiter:", "Mitarbeiterin:", "Absender:", "Unterschrift:"]
+GREETINGS = ["Hallo", "Hi", "Liebe", "Lieber", "Sehr geehrte", "Sehr geehrter", "Guten Tag",
+             "Guten Morgen", "Moin", "Servus"]
+CLOSINGS = ["Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße", "Beste Grüße",
+            "Liebe Grüße", "Herzliche Grüße", "Gruß", "Grüße", "MfG", "LG", "VG", "Danke"]
+
+ABBREVIATIONS = words(
+    "Dr Prof Hr Fr Nr Str bzw z.B zB u.a usw ca ggf evtl vgl Abs Art S Tel Fax inkl zzgl "
+    "max min Mio Mrd d.h etc Jh Std Min Sek Dipl Ing med rer nat jur Bsp u.U o.ä z.T i.d.R "
+    "gem lt Anm Hrsg Verf Kap geb ledig verh St usf"
+)
+
+NOUN_SUFFIXES = (
+    "ung", "keit", "heit", "schaft", "tion", "ität", "vertrag", "arzt", "ärztin", "nummer",
+    "kasse", "zeit", "geld", "recht", "stelle", "amt", "gericht", "kosten", "schein",
+    "versicherung", "bescheinigung", "bericht", "schmerzen", "praxis", "klinik", "haus",
+    "wert", "werte", "mittel", "gebühr", "zahlung", "urlaub", "termin", "brief",
+)

@@ -1,0 +1,121 @@
+"""Spanish (Spain): tables, formats with checksums (DNI and NIE through presidio), laws, money."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.entities import EntityType
+from core.locales.base import Locale, Rule, code_after, month_date_rules
+from core.locales.es import words as w
+from core.locales.money import money_zones, quantity_zones
+
+_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def dni_valid(value: str) -> bool:
+    """A DNI (8 digits and a letter) or NIE (X, Y or Z, 7 digits, a letter): the letter is
+    the number mod 23 in TRWAGMYFPDXBNJZSQVHLCKE."""
+    v = value.replace("-", "").replace(" ", "").replace(".", "").upper()
+    if len(v) != 9:
+        return False
+    head = v[:-1]
+    if head[0] in "XYZ":
+        head = str("XYZ".index(head[0])) + head[1:]
+    return head.isdigit() and _LETTERS[int(head) % 23] == v[-1]
+
+
+def _presidio() -> list[Any]:
+    from presidio_analyzer.predefined_recognizers.country_specific.spain import (
+        es_nie_recognizer,
+        es_nif_recognizer,
+    )
+
+    return [es_nif_recognizer.EsNifRecognizer(), es_nie_recognizer.EsNieRecognizer()]
+
+
+_STREET = (
+    r"(?:calle|c/|c\.|avenida|avda\.?|av\.|plaza|pza\.?|paseo|pº|camino|carretera|ctra\.?|"
+    r"ronda|travesía|glorieta|callejón|rambla|vía|urbanización|urb\.)"
+)
+
+RULES = [
+    code_after(
+        r"n[úu]mero(?:\s+[^\W\d]+){0,4}|nº|n\.º|núm\.|localizador|referencia|expediente|tarjeta sanitaria|póliza|matrícula",
+        r"es|son",
+    ),
+    # A DNI written with dots or a space ("12.345.678-Z", "12345678 Z"): presidio's
+    # recognizers take the compact form.
+    Rule(
+        EntityType.SSN,
+        r"(?<![\w.])((?:[XYZ][-\s]?)?\d{1,2}\.?\d{3}\.?\d{3}[-\s]?[A-Z])(?!\w)",
+        1,
+        0.95,
+        flags=0,
+        validate=dni_valid,
+    ),
+    # A car's number plate: "4821 KLM".
+    Rule(
+        EntityType.ID, r"(?<![\w-])(\d{4}[\s-]?[BCDFGHJKLMNPRSTVWXYZ]{3})(?!\w)", 1, 0.85, flags=0
+    ),
+    Rule(
+        EntityType.PHONE,
+        r"(?<![\w+])((?:\+|00)\s?34[\s.-]?[6789]\d{2}(?:[\s.-]?\d{2,3}){2,3})(?!\w)",
+        1,
+        0.9,
+    ),
+    Rule(
+        EntityType.PHONE,
+        r"(?<![\w+.,])([6789]\d{2}[\s.-]?\d{3}[\s.-]?\d{3}|[6789]\d{2}(?:[\s.-]\d{2}){3})"
+        r"(?![\w,]|\.\d)",
+        1,
+        0.85,
+    ),
+    # "Calle Mayor 3, 2º B", "C/ Alcalá 45", "Avenida de la Constitución 12, 4º izq.".
+    Rule(
+        EntityType.ADDRESS,
+        rf"(?<![\w-])({_STREET}\s*(?:(?:de la|de los|de las|del|de)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*"
+        r"(?:\s+(?:(?:de la|de los|de las|del|de|y)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*){0,3}"
+        r",?\s+(?:n[º°o]\.?\s*)?\d{1,4}(?:\s?[A-Za-z])?"
+        r"(?:,?\s+\d{1,2}\s?[º°ª]\s?(?:[A-Z]|izq(?:da)?\.?|dcha\.?|centro)?)?)",
+        1,
+        0.9,
+    ),
+    Rule(
+        EntityType.ADDRESS,
+        r"(?<![\w-])((?:0[1-9]|[1-4]\d|5[0-2])\d{3}[ \t]+[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+"
+        r"(?:[ \t](?:de|del|de la)?[ \t]?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+){0,2})(?!\w)",
+        1,
+        0.85,
+        flags=0,
+    ),
+    *month_date_rules(w.MONTHS, day=r"\d{1,2}\s+de", year=r"(?:de\s+)?\d{4}"),
+]
+
+ZONES = [
+    # "artículo 56 del Estatuto de los Trabajadores", "art. 52.c ET", "Ley Orgánica 3/2018".
+    r"(?i:artículo|articulo|art\.|arts\.)\s+\d+(?:\.\d+)*(?:\.?[a-z]\))?"
+    r"(?:\s+(?:del|de la)\s+(?:Estatuto de los Trabajadores|Código Civil|Código Penal|"
+    r"Constitución(?: Española)?|Ley[^,.;\n]{0,40}|Reglamento[^,.;\n]{0,40}|RGPD|LOPDGDD|LGSS)"
+    r"|\s+(?:ET|CC|CP|LGSS|RGPD|LOPDGDD|CE|LAU))?",
+    r"\bEstatuto de los Trabajadores\b",
+    r"\b(?:Ley|Real Decreto)(?: Orgánica| Legislativo)?\s+\d+/\d{4}",
+    r"\b(?:RGPD|LOPDGDD|SEPE|IRPF|IVA|SMI|ERTE|ERE|DNI|NIE|NIF|CIF)\b",
+    *money_zones(r"(?:€|EUR|euros?)"),
+    *quantity_zones(),
+]
+
+LOCALE = Locale(
+    code="es",
+    negatives=w.NEGATIVES,
+    titles=w.TITLES,
+    relations=w.RELATIONS,
+    particles=w.PARTICLES,
+    intros=w.INTROS,
+    greetings=w.GREETINGS,
+    closings=w.CLOSINGS,
+    months=w.MONTHS,
+    rules=RULES,
+    zones=ZONES,
+    abbreviations=w.ABBREVIATIONS,
+    presidio=_presidio,
+)

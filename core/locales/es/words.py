@@ -1,0 +1,63 @@
+"""Spanish word tables: never names, titles, relation words, particles, phrases, abbreviations."""
+
+from core.locales.base import words
+
+MONTHS = (
+    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre "
+    "diciembre ene feb mar abr jun jul ago sep sept oct nov dic"
+).split()
+
+NEGATIVES = words(
+    "Tel Tlf Teléfono Móvil Fax "
+    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
+    "Hola Buenos Buenas Días Tardes Noches Estimado Estimada Estimados Querido Querida "
+    "Saludos Atentamente Cordialmente Gracias Muchas Un Saludo Abrazo Besos "
+    "El La Los Las Un Una Unos Unas Y O Pero Porque Que Qué Quien Quién Cuando Cuándo Como "
+    "Cómo Donde Dónde Yo Tú Él Ella Usted Nosotros Nosotras Vosotros Ellos Ellas Ustedes Me Te "
+    "Se Nos Os Le Les Lo Mi Mis Tu Tus Su Sus Nuestro Nuestra Nuestros Nuestras Este Esta "
+    "Estos Estas Ese Esa Eso En Con Por Para De Del Al A Desde Hasta Sobre Entre Sin Según "
+    "Tras Durante Hacia No Sí Ya También Muy Más Hoy Ayer Mañana Ahora Después Luego Antes "
+    "Es Son Era Fue Tengo Tiene Tenemos Hay Puedo Puede Necesito Quiero Quisiera Debo Todo Todos "
+    "lunes martes miércoles jueves viernes sábado domingo "
+    "padre madre hijo hija hermano hermana marido esposo esposa mujer pareja abuelo abuela tío "
+    "tía sobrino sobrina primo prima novio novia amigo amiga jefe jefa compañero compañera "
+    "supervisor supervisora empleador médico médica doctor doctora abogado abogada casero "
+    "casera vecino vecina paciente cliente asesor asesora enfermero enfermera dentista "
+    "cita consulta clínica hospital receta tratamiento dolor fiebre contrato despido "
+    "salario sueldo nómina vacaciones preaviso juzgado demanda factura cuenta transferencia "
+    "banco impuestos alquiler piso fianza seguro pedido envío paquete pregunta ayuda problema "
+    "carta correo dirección teléfono móvil nombre apellidos año años mes meses semana "
+    "horas euros empresa departamento equipo oficina trabajo baja diagnóstico medicamento "
+    "dosis análisis analítica número IBAN DNI NIE NIF Seguridad Social Hacienda"
+)
+
+TITLES = [
+    "Sr", "Sra", "Srta", "Sres", "D", "Dña", "Dª", "Don", "Doña", "señor", "señora",
+    "señorita", "Dr", "Dra", "doctor", "doctora", "Lic", "Ldo", "Lda", "profesor",
+    "profesora", "el doctor", "la doctora", "el señor", "la señora",
+]
+
+RELATIONS = [
+    "mi padre", "mi madre", "mi hijo", "mi hija", "mi hermano", "mi hermana", "mi marido",
+    "mi esposo", "mi esposa", "mi mujer", "mi pareja", "mi abuelo", "mi abuela", "mi tío",
+    "mi tía", "mi novio", "mi novia", "mi amigo", "mi amiga", "mi jefe", "mi jefa",
+    "mi compañero", "mi compañera", "mi supervisor", "mi supervisora", "mi médico",
+    "mi médica", "mi abogado", "mi abogada", "mi casero", "mi casera", "mi vecino",
+    "mi vecina", "mi asesor", "mi asesora", "nuestro hijo", "nuestra hija", "su hijo",
+    "su hija", "el paciente", "la paciente", "el trabajador", "la trabajadora",
+    "mi médico de cabecera", "mi responsable", "mi encargado", "mi encargada",
+]
+
+PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]
+INTROS = ["me llamo", "mi nombre es", "soy", "Nombre:", "Paciente:", "Trabajador:",
+          "Trabajadora:", "Firmado:", "Fdo.:", "Fdo."]
+GREETINGS = ["Hola", "Buenos días", "Buenas tardes", "Buenas noches", "Estimado", "Estimada",
+             "Querido", "Querida"]
+CLOSINGS = ["Saludos", "Un saludo", "Saludos cordiales", "Atentamente", "Cordialmente",
+            "Muchas gracias", "Gracias", "Un abrazo", "Besos"]
+
+ABBREVIATIONS = words(
+    "Sr Sra Srta Sres D Dña Dr Dra Lic Ldo Lda Ud Uds Vd Vds Avda Av C Pza Pl núm nº no art "
+    "arts pág págs tel tlf etc aprox ej p.ej admón dpto depto S.A S.L Cía izq dcha ene feb "
+    "mar abr jun jul ago sep sept oct nov dic Fdo"
+)

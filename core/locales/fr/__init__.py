@@ -1,0 +1,101 @@
+"""French (France, Belgium, Switzerland): tables, formats with checksums, laws and money."""
+
+from __future__ import annotations
+
+import re
+
+from core.entities import EntityType
+from core.locales.base import Locale, Rule, code_after, month_date_rules
+from core.locales.fr import words as w
+from core.locales.money import money_zones, quantity_zones
+
+
+def nir_valid(value: str) -> bool:
+    """The French social security number (NIR): 13 characters and a key of 2 digits,
+    key = 97 - (number mod 97); Corsica's 2A and 2B count as 19 and 18."""
+    v = re.sub(r"[\s.-]", "", value).upper()
+    if len(v) != 15 or v[0] not in "12378":
+        return False
+    body, key = v[:13], v[13:]
+    if not key.isdigit():
+        return False
+    body = body.replace("2A", "19", 1) if body[5:7] == "2A" else body
+    body = body.replace("2B", "18", 1) if body[5:7] == "2B" else body
+    if not body.isdigit():
+        return False
+    return 97 - int(body) % 97 == int(key)
+
+
+_STREET = (
+    r"(?:rue|avenue|av\.|boulevard|bd|place|pl\.|allée|allee|chemin|impasse|quai|route|cours|"
+    r"square|passage|résidence|residence|faubourg|rond-point|voie|sentier|hameau|lieu-dit)"
+)
+
+RULES = [
+    code_after(
+        r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat",
+        r"est",
+    ),
+    Rule(
+        EntityType.SSN,
+        r"(?<![\w])([12378][\s.]?\d{2}[\s.]?\d{2}[\s.]?(?:\d{2}|2A|2B)[\s.]?\d{3}[\s.]?\d{3}"
+        r"[\s.]?\d{2})(?!\w)",
+        1,
+        0.95,
+        validate=nir_valid,
+    ),
+    Rule(
+        EntityType.PHONE,
+        r"(?<![\w+])((?:\+|00)\s?(?:33|32|41)\s?\(?0?\)?\s?[1-9](?:[\s.-]?\d{2}){4})(?!\w)",
+        1,
+        0.9,
+    ),
+    Rule(EntityType.PHONE, r"(?<![\w+.,])(0[1-9](?:[\s.-]?\d{2}){4})(?![\w,]|\.\d)", 1, 0.9),
+    # "8 avenue Jean Jaurès", "12 bis, rue de la Paix", "3 place du Marché".
+    Rule(
+        EntityType.ADDRESS,
+        rf"(?<![\w-])(\d{{1,4}}(?:\s?(?:bis|ter|quater|[A-D]))?,?\s+{_STREET}\s+"
+        r"(?:(?:de la|de l'|de l’|du|des|de|d'|d’|la|le|les)\s*)?[A-ZÀ-Ý][\wÀ-ÿ'’-]*"
+        r"(?:\s+(?:(?:de la|du|des|de|d'|la|le)\s+)?[A-ZÀ-Ý][\wÀ-ÿ'’-]*){0,3})",
+        1,
+        0.9,
+    ),
+    # Postcode and town: "75011 Paris", "69003 Lyon", "F-75001 Paris", "1000 Bruxelles".
+    Rule(
+        EntityType.ADDRESS,
+        r"(?<![\w-])((?:F-)?\d{5}[ \t]+[A-ZÀ-Ý][\wÀ-ÿ'’-]+(?:[ \t-](?:sur|sous|en|le|la|lès|"
+        r"[A-ZÀ-Ý][\wÀ-ÿ'’-]+)){0,3}(?:[ \t]+(?:Cedex|CEDEX)(?:[ \t]+\d{1,2})?)?)(?!\w)",
+        1,
+        0.85,
+        flags=0,
+    ),
+    *month_date_rules(w.MONTHS, day=r"(?:1er|\d{1,2})"),
+]
+
+ZONES = [
+    # "article L1234-1 du Code du travail", "art. L. 1234-1", "article 9 du Code civil".
+    r"(?i:article|art\.)\s+(?:[LRD]\.?\s?)?\d+(?:[-.]\d+)*(?:\s+(?:alinéa|al\.)\s*\d+)?"
+    r"(?:\s+(?:du|de la|de l'|des)\s+(?:(?i:code)\s+(?:du travail|civil|pénal|de la santé publique"
+    r"|de la sécurité sociale|de commerce|de la consommation|général des impôts|"
+    r"de procédure civile)|(?i:loi)[^,.;\n]{0,40}|RGPD|Constitution))?",
+    r"\b(?i:code)\s+(?:du travail|civil|pénal|de la santé publique|de la sécurité sociale|"
+    r"de commerce|de la consommation|général des impôts)",
+    r"\b(?:RGPD|CNIL|URSSAF|CPAM|CAF|SMIC|CDI|CDD|RTT|TVA|SMS)\b",
+    *money_zones(r"(?:€|EUR|euros?|CHF)"),
+    *quantity_zones(),
+]
+
+LOCALE = Locale(
+    code="fr",
+    negatives=w.NEGATIVES,
+    titles=w.TITLES,
+    relations=w.RELATIONS,
+    particles=w.PARTICLES,
+    intros=w.INTROS,
+    greetings=w.GREETINGS,
+    closings=w.CLOSINGS,
+    months=w.MONTHS,
+    rules=RULES,
+    zones=ZONES,
+    abbreviations=w.ABBREVIATIONS,
+)

@@ -1,0 +1,65 @@
+"""French word tables: never names, titles, relation words, particles, phrases, abbreviations."""
+
+from core.locales.base import words
+
+MONTHS = (
+    "janvier février fevrier mars avril mai juin juillet août aout septembre octobre novembre "
+    "décembre decembre janv févr fév avr juil sept oct nov déc"
+).split()
+
+NEGATIVES = words(
+    "Tél Tel Fax Portable "
+    "janvier février fevrier mars avril mai juin juillet août aout septembre octobre novembre décembre decembre "
+    "Bonjour Bonsoir Salut Coucou Madame Monsieur Mademoiselle Mesdames Messieurs Cher Chère "
+    "Chers Chères Cordialement Bien Amicalement Merci Bonne Journée Salutations Sincères "
+    "Distinguées Veuillez Agréer "
+    "Le La Les Un Une Des Du De Et Ou Mais Donc Car Ni Que Qui Quoi Quand Comment Pourquoi Où "
+    "Je Tu Il Elle On Nous Vous Ils Elles Me Te Se Moi Toi Lui Leur Leurs Mon Ma Mes Ton Ta "
+    "Tes Son Sa Ses Notre Nos Votre Vos Ce Cet Cette Ces Dans En Au Aux Avec Pour Par Sur Sous "
+    "Chez Depuis Pendant Avant Après Selon Sans Contre Entre Vers Ne Pas Plus Très Aussi "
+    "Encore Déjà Aujourd'hui Hier Demain Maintenant Ensuite Puis Oui Non Est Sont Était "
+    "Ai A Avons Avez Ont Peut Pouvez Dois Doit Faut Voici Voilà Tout Tous Toute Toutes "
+    "lundi mardi mercredi jeudi vendredi samedi dimanche week-end "
+    "père mère fils fille frère sœur soeur mari femme épouse époux conjoint conjointe "
+    "compagnon compagne grand-père grand-mère oncle tante enfant enfants parents petit-fils "
+    "petite-fille ami amie patron patronne chef collègue supérieur employeur salarié médecin "
+    "docteur généraliste dentiste avocat avocate notaire propriétaire locataire voisin voisine "
+    "patient patiente client cliente conseiller conseillère infirmier infirmière pharmacien "
+    "kiné kinésithérapeute "
+    "rendez-vous cabinet clinique hôpital ordonnance traitement douleur fièvre contrat "
+    "licenciement salaire congé congés préavis tribunal prud'hommes facture compte virement "
+    "banque impôts loyer logement caution assurance mutuelle commande livraison colis question "
+    "aide problème lettre courrier adresse téléphone portable nom prénom an ans mois semaine "
+    "jours heures euros société entreprise service équipe bureau poste travail arrêt maladie "
+    "diagnostic médicament dose examen numéro IBAN RIB NIR SIRET Sécurité Sociale CPAM CAF"
+)
+
+TITLES = (
+    "M M. Mme Mlle Mmes MM Monsieur Madame Mademoiselle Dr Docteur docteur Pr Professeur "
+    "Maître Me le docteur la docteure le professeur"
+).split(" ")
+TITLES = [t for t in TITLES if t] + ["le docteur", "la docteure", "le professeur", "Maître"]
+
+RELATIONS = [
+    "mon père", "ma mère", "mon fils", "ma fille", "mon frère", "ma sœur", "ma soeur",
+    "mon mari", "ma femme", "mon épouse", "mon conjoint", "ma conjointe", "mon compagnon",
+    "ma compagne", "mon oncle", "ma tante", "mon grand-père", "ma grand-mère", "mon ami",
+    "mon amie", "mon patron", "ma patronne", "mon chef", "ma cheffe", "mon collègue",
+    "ma collègue", "mon supérieur", "ma supérieure", "mon médecin", "mon médecin traitant",
+    "mon avocat", "mon avocate", "mon propriétaire", "ma propriétaire", "mon voisin",
+    "ma voisine", "mon conseiller", "ma conseillère", "notre fils", "notre fille",
+    "son fils", "sa fille", "le patient", "la patiente", "notre client", "le salarié",
+    "la salariée", "mon manager", "ma manager", "ma responsable", "mon responsable",
+]
+
+PARTICLES = ["de", "du", "des", "de la", "d'", "le", "la", "van", "von", "di", "da"]
+INTROS = ["je m'appelle", "je m’appelle", "je suis", "mon nom est", "Nom :", "Nom:",
+          "Patient :", "Patiente :", "Salarié :", "Signé"]
+GREETINGS = ["Bonjour", "Bonsoir", "Salut", "Cher", "Chère", "Coucou", "Madame", "Monsieur"]
+CLOSINGS = ["Cordialement", "Bien cordialement", "Bien à vous", "Amicalement", "Merci",
+            "Merci d'avance", "Bonne journée", "Sincères salutations", "Salutations"]
+
+ABBREVIATIONS = words(
+    "M Mme Mlle MM Dr Pr Me St Ste av bd boul. n° no tél tel env p pp cf etc ex art al min "
+    "max vol éd chap janv févr fév avr juil sept oct nov déc apr J.-C av. Cie Mgr"
+)

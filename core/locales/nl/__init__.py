@@ -1,0 +1,95 @@
+"""Dutch (the Netherlands, Flanders): tables, formats with checksums, laws and money."""
+
+from __future__ import annotations
+
+from core.entities import EntityType
+from core.locales.base import Locale, Rule, code_after, digits_of, month_date_rules
+from core.locales.money import money_zones, quantity_zones
+from core.locales.nl import words as w
+
+
+def bsn_valid(value: str) -> bool:
+    """The Dutch citizen service number (BSN): 9 digits passing the 11-proef
+    (9*d1 + 8*d2 + ... + 2*d8 - 1*d9 divisible by 11, and not zero)."""
+    d = digits_of(value)
+    if len(d) == 8:
+        d = "0" + d
+    if len(d) != 9 or d == "0" * 9:
+        return False
+    total = sum(int(c) * wgt for c, wgt in zip(d[:8], range(9, 1, -1), strict=True))
+    total -= int(d[8])
+    return total % 11 == 0
+
+
+_STREET = (
+    r"(?:straat|gracht|weg|laan|plein|kade|singel|dijk|pad|steeg|hof|park|markt|dreef|"
+    r"baan|burgwal|wal|veld|ring|singel|boulevard|plantsoen|erf|kwartier|hoven|poort)"
+)
+
+RULES = [
+    code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier", r"is"),
+    Rule(
+        EntityType.SSN,
+        r"(?<![\w.])(\d{4}\.?\d{2}\.?\d{3}|\d{3}[.\s]\d{3}[.\s]\d{3})(?![\w]|\.\d)",
+        1,
+        0.9,
+        validate=bsn_valid,
+    ),
+    Rule(
+        EntityType.PHONE,
+        r"(?<![\w+])((?:\+|00)\s?(?:31|32)[\s.-]?\(?0?\)?[\s.-]?[1-9](?:[\s.-]?\d){7,8})(?!\w)",
+        1,
+        0.9,
+    ),
+    Rule(
+        EntityType.PHONE,
+        r"(?<![\w+.,])(0[1-9]\d{0,2}[\s-]?\d{3}[\s-]?\d{2}[\s-]?\d{2}|06[\s-]?\d{8}|"
+        r"0[1-9]\d{1,2}[\s-]\d{6,7})(?![\w,]|\.\d)",
+        1,
+        0.85,
+        validate=lambda v: len(digits_of(v)) == 10,
+    ),
+    # "Prinsengracht 263-A", "Kerkstraat 12 bis", "Van Baerlestraat 27".
+    Rule(
+        EntityType.ADDRESS,
+        rf"(?<![\w-])((?:(?:Van|van|De|de|Den|den|Der|der)\s+)*[A-Z][\w'-]*{_STREET}[ \t]+\d{{1,4}}"
+        r"(?:[ \t]?-?[ \t]?(?:[A-Za-z]{1,2}\b|\d{1,3}\b|hs|bis|I{1,3}\b))?)",
+        1,
+        0.9,
+        flags=0,
+    ),
+    # Postcode: "1016 GV", "1016GV Amsterdam"; Belgian "1000 Brussel".
+    Rule(
+        EntityType.ADDRESS,
+        r"(?<![\w-])([1-9]\d{3}[ \t]?(?!SA|SD|SS)[A-Z]{2}(?:[ \t]+[A-Z][\w'-]+(?:[ \t][A-Z][\w'-]+)?)?)"
+        r"(?![\w])",
+        1,
+        0.9,
+        flags=0,
+    ),
+    *month_date_rules(w.MONTHS, day=r"\d{1,2}"),
+]
+
+ZONES = [
+    # "artikel 7:669 BW", "art. 7:611 BW", "artikel 6 lid 1 AVG".
+    r"(?i:artikel|art\.)\s+\d+(?::\d+)?[a-z]?(?:\s+(?i:lid)\s+\d+)?(?:\s+(?i:sub)\s+[a-z\d]+)?"
+    r"(?:\s+(?:BW|Sr|Sv|Rv|Awb|AVG|WW|WIA|WOR|Arbowet|Wet\s[^,.;\n]{0,30}|[A-Z][A-Za-z]{1,5}))?",
+    r"\b(?:BW|AVG|UWV|WW|WIA|ZW|CAO|cao|WOZ|BTW|btw|KvK|IND|GGD|DUO)\b",
+    *money_zones(r"(?:€|EUR|euro)"),
+    *quantity_zones(),
+]
+
+LOCALE = Locale(
+    code="nl",
+    negatives=w.NEGATIVES,
+    titles=w.TITLES,
+    relations=w.RELATIONS,
+    particles=w.PARTICLES,
+    intros=w.INTROS,
+    greetings=w.GREETINGS,
+    closings=w.CLOSINGS,
+    months=w.MONTHS,
+    rules=RULES,
+    zones=ZONES,
+    abbreviations=w.ABBREVIATIONS,
+)

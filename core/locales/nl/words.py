@@ -1,0 +1,63 @@
+"""Dutch word tables: never names, titles, relation words, particles, phrases, abbreviations."""
+
+from core.locales.base import words
+
+MONTHS = (
+    "januari februari maart april mei juni juli augustus september oktober november december "
+    "jan feb mrt apr jun jul aug sep sept okt nov dec"
+).split()
+
+NEGATIVES = words(
+    "Tel Telefoon Mobiel Fax "
+    "januari februari maart april mei juni juli augustus september oktober november december "
+    "Hallo Hoi Hey Beste Geachte Lieve Beste Goedemorgen Goedemiddag Goedenavond Dag "
+    "Groeten Groet Vriendelijke Hartelijke Met Bedankt Dank Alvast Mvg Gr "
+    "De Het Een En Of Maar Want Omdat Dat Die Dit Deze Wat Wie Waar Wanneer Waarom Hoe Ik Jij "
+    "Je U Hij Zij Ze Wij We Jullie Mij Me Mijn Jouw Jou Uw Zijn Haar Ons Onze Hun Hen In Op "
+    "Aan Bij Met Van Voor Na Naar Uit Over Onder Tussen Door Tegen Zonder Tot Sinds Volgens "
+    "Tijdens Om Niet Geen Ook Nog Al Wel Erg Heel Zeer Hier Daar Vandaag Gisteren Morgen Nu "
+    "Dan Daarna Ja Nee Is Zijn Was Heeft Heb Hebben Kan Kunnen Moet Moeten Wil Graag Er Alle "
+    "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag weekend "
+    "vader moeder zoon dochter broer zus man vrouw echtgenoot echtgenote partner opa oma "
+    "grootvader grootmoeder oom tante kind kinderen ouders kleinzoon kleindochter vriend "
+    "vriendin baas leidinggevende manager collega werkgever werknemer huisarts arts dokter "
+    "tandarts advocaat notaris verhuurder huurder buurman buurvrouw patiënt patient klant "
+    "adviseur verpleegkundige therapeut fysiotherapeut specialist "
+    "afspraak praktijk ziekenhuis recept behandeling pijn koorts contract arbeidscontract "
+    "ontslag salaris loon vakantie opzegtermijn rechter rechtbank factuur rekening "
+    "overschrijving bank belasting huur woning borg verzekering zorgverzekering bestelling "
+    "levering pakket vraag vragen hulp probleem brief mail adres telefoon naam achternaam "
+    "voornaam jaar jaren maand maanden week weken dagen uur euro bedrijf afdeling team "
+    "kantoor werk ziekmelding diagnose medicijn medicijnen dosis onderzoek nummer IBAN BSN "
+    "UWV Belastingdienst"
+)
+
+TITLES = [
+    "meneer", "mevrouw", "mevr", "mw", "dhr", "de heer", "heer", "juffrouw", "dokter", "dr",
+    "prof", "professor", "mr", "ir", "ing", "drs",
+]
+
+RELATIONS = [
+    "mijn vader", "mijn moeder", "mijn zoon", "mijn dochter", "mijn broer", "mijn zus",
+    "mijn man", "mijn vrouw", "mijn partner", "mijn opa", "mijn oma", "mijn oom", "mijn tante",
+    "mijn vriend", "mijn vriendin", "mijn baas", "mijn leidinggevende", "mijn manager",
+    "mijn collega", "mijn huisarts", "onze huisarts", "mijn arts", "mijn advocaat",
+    "mijn verhuurder", "mijn buurman", "mijn buurvrouw", "onze zoon", "onze dochter",
+    "zijn zoon", "haar dochter", "de patiënt", "de werknemer", "mijn behandelaar",
+    "mijn fysiotherapeut", "mijn tandarts", "mijn werkgever",
+]
+
+PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op", "'t", "van de",
+             "van der", "van den"]
+INTROS = ["mijn naam is", "ik heet", "ik ben", "Naam:", "Patiënt:", "Werknemer:",
+          "Ondertekend:"]
+GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", "Goedemiddag",
+             "Dag"]
+CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
+            "Hartelijke groet", "Groeten", "Groet", "Mvg", "Gr", "Alvast bedankt", "Bedankt"]
+
+ABBREVIATIONS = words(
+    "dhr mevr mw dr drs ir ing mr prof nr tel bijv bv o.a m.b.t i.v.m t.a.v d.w.z enz etc "
+    "ca incl excl max min resp jl vlg art lid blz p pag jan feb mrt apr jun jul aug sep okt "
+    "nov dec e.d z.s.m a.u.b s.v.p"
+)
