@@ -34,7 +34,16 @@ log = logging.getLogger(__name__)
 
 
 def default_detector(settings: Settings) -> Detector:
-    """The fused NER + rules detector once models/ner is built; until then rules + spaCy."""
+    """The fused NER + rules detector once models/ner is built; until then rules + spaCy.
+
+    Either is judged by the rules of each message's language (core.language_detector).
+    """
+    from core.language_detector import LanguageDetector
+
+    return LanguageDetector(_english_detector(settings), language=str(settings.language))
+
+
+def _english_detector(settings: Settings) -> Detector:
     from core.detect.base import Detector
     from core.detect.fusion import fused_detector
     from core.detect.rules import RulesView
@@ -71,8 +80,10 @@ def default_router(settings: Settings) -> Router:
 def make_analyzer(settings: Settings, detector: Detector | None = None) -> Analyzer:
     """Segmenter, detector (``detector`` or the settings') and router of the settings."""
     from core.analyze import Analyzer
+    from core.segment import Segmenter
 
     return Analyzer(
+        segmenter=Segmenter(language=str(settings.language)),
         detector=detector if detector is not None else default_detector(settings),
         router=default_router(settings),
     )

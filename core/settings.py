@@ -47,6 +47,17 @@ class NoteMode(StrEnum):
     OFF = "off"
 
 
+class Language(StrEnum):
+    """The language of the person's messages (core.language); auto detects it per message."""
+
+    AUTO = "auto"
+    EN = "en"
+    DE = "de"
+    FR = "fr"
+    ES = "es"
+    NL = "nl"
+
+
 class Part(StrEnum):
     """A part of a turn built from the settings (:mod:`core.assembly`)."""
 
@@ -196,6 +207,12 @@ class Settings(BaseSettings):
     fusion_single_view_min: OfDetector[float] = Field(
         0.5, ge=0.0, le=1.0, title="Single-view threshold",
         description="A span found by one view only is kept when its score reaches this.",
+    )
+    language: OfDetector[Language] = Field(
+        Language.AUTO, title="Language of your messages",
+        description="auto: each message (and each sentence of a mixed one) is judged by the "
+        "rules of its language: English, German, French, Spanish or Dutch; another language "
+        "gets the pattern rules only, with a notice. A fixed language skips the detection.",
     )
     agent_view: OfDetector[bool] = Field(
         False, title="Ask the local model about names",
