@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.detect.hosts import host_names
 from core.detect.zones import EMAIL, EVERY_MACHINE, IP, URL, rule_patterns
 from core.entities import EntityType
 from core.lexicon import Lexicon
@@ -198,7 +199,10 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         t = EntityType.IP
     elif EMAIL.fullmatch(value):
         t = EntityType.EMAIL
-    elif URL.fullmatch(value):
+    elif URL.fullmatch(value) or (
+        t is not EntityType.EMAIL and (h := host_names(value)) and h[0] == (0, len(value))
+    ):
+        # A link, or a machine of someone's network ("db-3.internal.acme-corp.com:5432").
         t = EntityType.URL
     elif t is EntityType.ID and _KEY_VALUE.match(value) and (
         "rules" in span.views or _SETTING_KEY.match(value)

@@ -45,6 +45,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from core.detect.fields import checked_type, field_at, fields
+from core.detect.hosts import public_name
 from core.detect.names import (
     FLIGHT,
     HANDLE,
@@ -149,6 +150,19 @@ def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
         else:
             out.append((a, b))
     return [(a, b) for a, b in out if a < b]
+
+
+#: Types whose values are written without spaces: a span of them holds one per word.
+_ADDRESS_TYPES = frozenset({EntityType.URL, EntityType.EMAIL, EntityType.IP})
+
+
+def _split_words(text: str, span: Span) -> list[tuple[int, int]]:
+    """Addresses are single words: "nas.local or printer.lan" is two hosts and a word;
+    the pieces without a dot, colon or "@" are dropped later, and so are public names."""
+    value = text[span.start : span.end]
+    if not re.search(r"\s", value):
+        return [(span.start, span.end)]
+    return [(span.start + m.start(), span.start + m.end()) for m in re.finditer(r"\S+", value)]
 
 
 def _small_number(value: str) -> bool:
@@ -259,11 +273,12 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.views.keys() & _KEEP_WHOLE:
             kept.append(span)
             continue
-        pieces = (
-            _split_separators(text, span)
-            if span.type in _NAME_TYPES
-            else _split_open_bracket(text, span)
-        )
+        if span.type in _ADDRESS_TYPES:
+            pieces = _split_words(text, span)
+        elif span.type in _NAME_TYPES:
+            pieces = _split_separators(text, span)
+        else:
+            pieces = _split_open_bracket(text, span)
         for k, (a, b) in enumerate(pieces):
             if k > 0 and not holds_word(text, table, a, b):
                 # What ran past a separator into part of a word carries nothing.
@@ -287,6 +302,14 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.type in _DIGIT_TYPES and not any(c.isdigit() for c in value):
             # A phone, card or account number without a digit is a word the model
             # read next to one ("net" of "net 30").
+            continue
+        if span.type in (EntityType.URL, EntityType.EMAIL) and not re.search(r"[./:@]", value):
+            # A web or e-mail address has a dot, a colon or an "@": "host" of "at host
+            # db-1.corp.lan" is the word before one.
+            continue
+        if span.type in (EntityType.URL, EntityType.ORG, EntityType.OTHER) and public_name(value):
+            # "pypi.org", "storage.googleapis.com", "example.com": a public service or a
+            # documentation domain names no one (core.detect.hosts).
             continue
         if span.type is EntityType.AGE and (m := re.search(r"\d+", value)) and int(m.group(0)) > 125:
             # "below 200" is no one's age.

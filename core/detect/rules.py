@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.detect.fields import fields
+from core.detect.hosts import host_names
 from core.entities import EntityType, canonical_type
 from core.spans import Span
 
@@ -63,6 +64,12 @@ _MONTH = (
 _STATE_ZIP = r"\b([A-Z]{2}\s+\d{5}(?:-\d{4})?)\b"
 #: A code such as "SM-447219" (capitals matter).
 _CODE_ID = r"\b([A-Z]{1,5}-\d{4,12})\b"
+
+#: A neutral citation of a judgment: "[2023] EWHC 123 (KB)", "[2021] UKSC 5" (capitals matter).
+_CITATION = (
+    r"(\[(?:19|20)\d{2}\]\s+[A-Z]{2,6}(?:\s+(?:Civ|Crim|Admin|Fam|Ch|QB|KB|Comm|Pat|TCC|IPEC))?"
+    r"\s+\d{1,5}(?:\s+\([A-Z][A-Za-z]{1,10}\))?)"
+)
 
 #: (type, pattern, group, score). The span is the pattern's ``group``.
 _PATTERNS: list[tuple[EntityType, str, int, float]] = [
@@ -124,12 +131,16 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # A namespace on a forge or a registry is an account: "ghcr.io/mdobrescu/app", "github.com/jdoe".
     (EntityType.ID, r"\b(?:ghcr\.io|docker\.io|quay\.io|github\.com|gitlab\.com|bitbucket\.org|"
      r"hub\.docker\.com/u|pypi\.org/user|npmjs\.com/~)/([A-Za-z0-9][\w.\-]{1,38})", 1, 0.8),
+    # A court case: a neutral citation "[2023] EWHC 123 (KB)", "[2021] UKSC 5", a US
+    # docket "2:24-cv-01234". An identifier of a case (and of the people in it), no phone.
+    (EntityType.ID, _CITATION, 1, 0.9),
+    (EntityType.ID, r"(?<![\w:])(\d{1,2}:\d{2}-[a-z]{2,4}-\d{3,6}(?:-[A-Z]{2,5})*)(?![\w-])", 1, 0.9),
     # Presidio's own anonymization markers, as found in PUPA's prompts.
     (EntityType.OTHER, r"(<PRESIDIO_ANONYMIZED_[A-Z_]+>)", 1, 0.9),
 ]
 
 #: The patterns matched with case (all others ignore it).
-_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID})
+_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION})
 
 # --- PatternRecognizers of our own -------------------------------------------------------
 #
@@ -183,6 +194,19 @@ SECRET = [
     r"(?:[\"“'‘][^\s\"“”'’{}]{4,}|(?=[^\s\"“”'’,;&)]*\d)[^\s\"“”'’,;&(){}]{4,})",
     # An HTTP authorization value ("Bearer eyJhbGciOi...", "Zoho-oauthtoken 1000.41d9...").
     r"\b(?:bearer|basic|[\w-]*oauthtoken)\s+[A-Za-z0-9._~+/=-]{16,}",
+    # Keys and tokens by their own shape, wherever they stand: AWS access key ids,
+    # OpenAI/Anthropic/Stripe keys, JSON web tokens, GitHub, GitLab, Slack and Google keys.
+    r"(?-i:\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b)",
+    r"(?-i:\b(?:sk|pk|rk)-(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_\-]{20,})",
+    r"(?-i:\b(?:sk|pk|rk|whsec)_(?:live|test)_[A-Za-z0-9]{16,})",
+    r"(?-i:\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})",
+    r"(?-i:\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_\-]{20,}))",
+    r"(?-i:\bxox[abprs]-[A-Za-z0-9\-]{10,})",
+    r"(?-i:\bAIza[0-9A-Za-z_\-]{35})",
+    # A private key block.
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]{0,8000}?-----END [A-Z ]*PRIVATE KEY-----",
+    # A connection string with a password: "postgres://admin:pw@db.acme.io/prod".
+    r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@\"']+:[^\s@/\"']+@[^\s/\"'<>]+[^\s\"'<>]*",
 ]
 
 
@@ -190,6 +214,8 @@ _EXTENT_RECOGNIZER = "ProperNameExtentRecognizer"
 #: The score of a value after its label (:mod:`core.detect.fields`): above every
 #: pattern's, so that the label's type wins when views disagree on the value's.
 FIELD_SCORE = 0.97
+#: The score of a private host name (:mod:`core.detect.hosts`): alone it is kept.
+HOST_SCORE = 0.85
 
 
 def own_recognizers(name_extents: bool = False) -> list[Any]:
@@ -296,6 +322,9 @@ class RulesView:
                 t = canonical_type(r.entity_type)
                 key = NAME_EXTENT if rec.name == _EXTENT_RECOGNIZER else NAME
                 spans.append(Span(r.start, r.end, t, float(r.score), {key: float(r.score)}))
+        for a, b in host_names(text):
+            # A machine of a private or company network ("db-prod-3.internal.acme-corp.com").
+            spans.append(Span(a, b, EntityType.URL, HOST_SCORE, {NAME: HOST_SCORE}))
         for field in fields(text):
             # A value after its label ("SSN: ...", "CVV 123"): the label's type, checked.
             value = text[field.start : field.end]

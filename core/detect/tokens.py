@@ -37,6 +37,7 @@ _WRAP_LEFT = "([{\"'“‘«‹¿¡*_`"
 _WRAP_RIGHT = ")]}\"'”’»›.,;:!?…*_`"
 _POSSESSIVE = re.compile(r"['’][sS]$")
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = {v: k for k, v in _OPENERS.items()}
 #: A blank line (possibly with spaces on it): a paragraph break.
 PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n")
 
@@ -163,6 +164,8 @@ def snap(text: str, spans: Iterable[Span], table: Atoms | None = None) -> list[S
                     break  # "(37) 788-063": a bracket the value closes is part of it
                 a += 1
             while b > a and not text[b - 1].isalnum() and not _atom_ends_at(table, b):
+                if text[b - 1] in _CLOSERS and _CLOSERS[text[b - 1]] in text[a : b - 1]:
+                    break  # "[2023] EWHC 123 (KB)": a bracket the value opened is part of it
                 b -= 1
             if a < b and any(c.isalnum() for c in text[a:b]):
                 out.append(Span(a, b, span.type, span.score, dict(span.views)))

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from core.detect.fields import Field
+from core.detect.hosts import host_names
 from core.detect.tokens import Atoms, atoms, snap
 from core.entities import EntityType
 from core.lexicon import Lexicon
@@ -53,6 +54,15 @@ _UNITS_SPACED = sorted(
 )
 _UNITS_ATTACHED = ["m", "s", "h", "k", "p", "d", "w", "y", "g", "l", "x"]
 _CURRENCY_SIGN = r"[$£€¥₹₩₽₺¢₪₫₱฿]|R\$|A\$|C\$|NZ\$|HK\$|S\$|US\$|CHF|Fr\.?"
+#: ISO 4217 codes people write before or after an amount ("ZAR 1,200", "1,200 SEK").
+_ISO_CURRENCY = (
+    r"USD|EUR|GBP|JPY|CNY|RMB|INR|ZAR|CHF|SEK|NOK|DKK|ISK|AUD|CAD|NZD|HKD|SGD|BRL|MXN|ARS|CLP|"
+    r"COP|PEN|RUB|UAH|TRY|PLN|CZK|HUF|RON|BGN|ILS|KRW|THB|PHP|IDR|MYR|VND|AED|SAR|QAR|KWD|EGP|"
+    r"NGN|KES|GHS|MAD|TND|PKR|BDT|LKR|NPR|TWD"
+)
+#: Currency marks made of letters, written before the amount: the rand ("R185"), rupees
+#: ("Rs. 500"), crowns ("kr 200", "Kč 90"), złoty, forint, ringgit, rupiah.
+_CURRENCY_LETTERS = rf"(?-i:R|Rs\.?|Rp\.?|RM|NT\$|MX\$|S/\.?|{_ISO_CURRENCY})|kr\.?|kč|zł|ft|lei"
 _MONEY_WORDS = r"dollars?|euros?|pounds?|pence|cents?|yen|yuan|rupees?|francs?|bucks|quid|usd|eur|gbp|元|円|원|块"
 _SCALE = r"(?:\s?(?:k|m|bn|mn|million|billion|thousand|grand))?"
 _PER = r"(?:\s?(?:/|per\s|a\s)(?:day|night|week|month|year|hr|hour|yr|mo|wk|person|pp|kg|unit|head|seat|year)\b)?"
@@ -65,6 +75,14 @@ _SECTION_WORDS = (
 _LAW_TAIL = (
     r"Act|Code|Regulations?|Directive|Statute|Constitution|Convention|Treaty|Ordinance|"
     r"Rules of [A-Z][a-z]+ Procedure|Bill of Rights|Amendment|GDPR|HIPAA|FERPA|FMLA|ADA|CCPA"
+)
+
+#: Academic degrees, dotted or not ("B.Sc.", "MSc", "Ph.D."); the bare two-letter forms
+#: that are also states or illnesses ("MA", "MS", "MD") only with their dots.
+_DEGREES = (
+    r"B\.\s?Sc|M\.\s?Sc|BSc|MSc|B\.\s?A|M\.\s?A|B\.\s?S|M\.\s?S|BEng|MEng|B\.\s?Eng|M\.\s?Eng|"
+    r"Ph\.\s?D|PhD|DPhil|MPhil|MBA|MPH|LLB|LL\.\s?B|LLM|LL\.\s?M|J\.\s?D|M\.\s?D|BCom|MCom|BTech|MTech|"
+    r"BFA|MFA|BBA|BSN|MSN|MRes|MSW|B\.\s?Ed|M\.\s?Ed|BEd|MEd|BPharm|MPharm|MBBS|DDS|DVM|PharmD"
 )
 
 #: Namespaces of widely used libraries and platforms (a dotted name under one of them is
@@ -85,6 +103,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("money", rf"(?:{_CURRENCY_SIGN})\s?{_SIGNED}{_SCALE}{_PER}(?![\w/])", re.IGNORECASE),
     ("money", rf"(?<![\w.,]){_SIGNED}{_SCALE}\s?(?:{_CURRENCY_SIGN})(?!\w)", 0),
     ("money", rf"(?<![\w.,]){_SIGNED}{_SCALE}\s?(?:{_MONEY_WORDS})\b", re.IGNORECASE),
+    ("money", rf"(?<![\w.,$£€]){_SIGNED}{_SCALE}\s?(?-i:{_ISO_CURRENCY}|kr|Kč|zł|Ft|lei)\b", re.IGNORECASE),
+    ("money-letters", rf"(?<![\w.,$£€/])(?:{_CURRENCY_LETTERS})\s?{_SIGNED}{_SCALE}{_PER}(?![\w/]|[.,]\d)", re.IGNORECASE),
     # Percentages: "8.4%", "15 percent".
     ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
     # Blood pressure "160/95" (checked for plausibility below).
@@ -103,7 +123,12 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Versions and package specifiers: "numpy==1.26.4", "v2.3.1", "Python 3.12", "python:3.12-slim".
     ("version", r"(?<![\w.])(?!\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))v?\d+(?:\.\d+){2,3}(?:[-.+]?(?:a|b|rc|alpha|beta|dev|post|final|lts)\d*)?(?!\w|\.\w)", re.IGNORECASE),
     ("version", r"[\w.\-\[\]]+(?:===?|~=|!=|>=|<=|@)\s?v?\d[\w.*+\-]*", 0),
-    ("version", r"\b(?:version|ver\.?|release|v)\s?\d+(?:\.\d+)*[\w.\-]*", re.IGNORECASE),
+    ("version", r"\b(?:version|ver\.?|release|v|build|firmware|patch)\s?#?\d+(?:\.\d+)*[\w.\-]*", re.IGNORECASE),
+    # Windows feature updates and knowledge-base articles: "23H2", "KB5034441".
+    ("version", r"\b(?:1\d|2\d)H[12]\b|\bKB\d{6,7}\b", 0),
+    # Degrees and the subject studied: "B.Sc. Computer Science", "MSc in Data Science".
+    ("degree", rf"(?<![\w.])(?:{_DEGREES})(?![\w])\.?(?:\s?\(Hons?\.?\))?"
+     r"(?:,?\s+(?:(?:in|of)\s+)?[A-Z][a-z]+(?:\s+(?:(?:and|&|of)\s+)?[A-Z][a-z]+){0,3})?", 0),
     ("version", r"\b(?:Python|Java|Node(?:\.js)?|Ruby|Go|PHP|Perl|Rust|Swift|Kotlin|Scala|"
      r"Ubuntu|Debian|Fedora|CentOS|Windows|macOS|iOS|Android|Chrome|Firefox|Safari|Edge|"
      r"PostgreSQL|Postgres|MySQL|Redis|Django|Flask|React|Angular|Vue|Qt|PySide6|GCC|"
@@ -195,7 +220,7 @@ _NAMESPACE = re.compile(
 )
 _FORGE_REMOTE = re.compile(r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b")
 EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
-URL = re.compile(r"(?:https?|wss?|ftps?|sftp|ssh|s3|gs)://\S+|www\.[\w\-]+\.[a-z]{2,}\S*", re.IGNORECASE)
+URL = re.compile(r"(?:https?|wss?|ftps?|sftp|ssh|s3|gs|[a-z][a-z0-9+.\-]{1,20})://\S+|www\.[\w\-]+\.[a-z]{2,}\S*", re.IGNORECASE)
 IP = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){4,7}\b")
 
 
@@ -241,6 +266,8 @@ def _format_ok(text: str, span: Span) -> bool:
     paths, secrets = rule_patterns()
     if any(p.search(value) for p in (*paths, *secrets)) or _NAMESPACE.search(value):
         return True
+    if host_names(value):
+        return True  # a machine of someone's network: never code, never a version
     digits = len(DIGITS.findall(value))
     t = span.type
     if t in (EntityType.PHONE, EntityType.CREDIT_CARD, EntityType.SSN, EntityType.IBAN):
@@ -259,6 +286,10 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
         for m in pattern.finditer(text):
             if reason == "blood pressure" and not _plausible_pressure(text, m):
                 continue
+            if reason == "money-letters":
+                if ID_CONTEXT.search(text_before(text, m.start())):
+                    continue  # "Room R185", "ref RM2000": an identifier's label
+                reason = "money"
             if reason == "range":
                 if not _plausible_range(text, m):
                     continue
