@@ -16,11 +16,16 @@ from typing import Any
 
 from core.detect.base import Detector
 from core.domain import DomainGuess, Profile, resolve
+from core.entities import DESCRIPTIONS
 from core.errors import InputError
-from core.policy import Decision, TypePolicy, protection
+from core.policy import Decision, Family, TypePolicy, protection
 from core.router.base import HeuristicRouter, RouteInput, Router
 from core.segment import Segmenter
 from core.spans import Sentence, Span
+
+#: Below this detection score an entity is one "the detector is not sure of" (the
+#: router keeps such sentences here more often: a value half found may half leak).
+UNSURE = 0.6
 
 #: The largest text one turn accepts (characters). Larger inputs are refused
 #: with a clear message instead of hanging the window.
@@ -66,6 +71,34 @@ class SentencePlan:
         if len(self.decisions) == len(self.entities):
             return [d.protect for d in self.decisions]
         return [True] * len(self.entities)
+
+    @property
+    def route_reasons(self) -> list[str]:
+        """Why the sentence goes where it goes, for a person: from what the router saw
+        (each entity's type and detection score) and the type policy decided."""
+        local = self.model_route is Route.LOCAL
+        out = []
+        for i, e in enumerate(self.entities):
+            what = DESCRIPTIONS.get(e.type, "private detail")
+            d = self.decisions[i] if i < len(self.decisions) else None
+            if e.score < UNSURE:
+                out.append(f"a {what} the detector is not sure of (score {e.score:.2f})")
+            elif local and d is not None and d.protect and d.norm is not None:
+                out.append(f"a {d.kind}: {d.norm}")
+            elif local and d is not None and d.protect and d.family is Family.QUASI:
+                out.append(f"a {d.kind} protected at your level")
+            elif local and d is not None and d.family is Family.DIRECT:
+                out.append(f"a {d.kind}, always protected")
+        if local:
+            if not out:
+                out.append(f"the router's estimate (p(cloud) {self.p_remote:.2f}), no private detail found")
+            return list(dict.fromkeys(out))
+        hidden = sum(self.policy_protects)
+        sent = len(self.entities) - hidden
+        parts = [f"{hidden} private detail{'s' * (hidden != 1)} replaced by placeholders"] if hidden else []
+        if sent:
+            parts.append(f"{sent} sent as written by the type policy")
+        return [*dict.fromkeys(out), "; ".join(parts) or "no private detail found"]
 
     def reason(self, i: int) -> str:
         """Why entity ``i`` is protected or sent, for the editor, the approval and the CLI."""

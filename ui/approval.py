@@ -9,7 +9,9 @@ run detection); meanwhile Send waits and "Updating…" shows, and the new
 payload replaces the one shown. What is shown is what is approved: the answer
 is the turn shown last with an :class:`~core.turn.Approval` bound to its
 digest. The person answers Send, Edit or Cancel, and may approve every later
-turn of the conversation.
+turn of the conversation. The privacy profile the type policy applied is shown
+with why; choosing another one prepares the turn again with it (in a worker),
+and the new payload is the one shown and approved.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QComboBox,
     QDialog,
     QHBoxLayout,
     QHeaderView,
@@ -42,6 +45,7 @@ from core.box import PLACEHOLDER_RE
 from core.entities import DESCRIPTIONS, EntityType
 from core.outbound.compose import WITHHELD
 from core.turn import Approval, ApprovalRequest, Decision, PreparedTurn
+from ui.editor import PROFILES
 from ui.theme import COLORS, cloud_pixmap, std_icon
 from ui.workers import LatestOnly
 
@@ -138,6 +142,9 @@ class ApprovalDialog(QDialog):
         )
         self._revisions.result.connect(self._revised)
         self._revisions.failed.connect(self._revise_failed)
+        self._reprofiles = LatestOnly(self._prepare_with, parent=self, name="approval-profile")
+        self._reprofiles.result.connect(self._reprofiled)
+        self._reprofiles.failed.connect(self._reprofile_failed)
 
         icon = QLabel()
         icon.setPixmap(cloud_pixmap(32))
@@ -150,6 +157,26 @@ class ApprovalDialog(QDialog):
             f"{r.withheld_sentences} kept here"
         )
         where.setObjectName("hint")
+        self.where = where
+        # The privacy profile: shown always; changeable where the turn can be
+        # prepared again here (not for an app's request through the proxy).
+        self.profile_box = QComboBox()
+        self.profile_box.setObjectName("approval-profile")
+        self.profile_box.setAccessibleName("Privacy profile")
+        for p, label in PROFILES:
+            self.profile_box.addItem(label, str(p))
+        self.profile_box.setEnabled(hasattr(assistant, "prepare") and hasattr(assistant, "analyzer"))
+        self.profile_box.activated.connect(
+            lambda i: self.set_profile(str(self.profile_box.itemData(i)))
+        )
+        self.profile_reason = QLabel()
+        self.profile_reason.setObjectName("hint")
+        self.profile_reason.setWordWrap(True)
+        profile_row = QHBoxLayout()
+        profile_row.addWidget(QLabel("Privacy profile:"))
+        profile_row.addWidget(self.profile_box)
+        profile_row.addWidget(self.profile_reason, 1)
+        self._show_profile(prepared)
         head = QHBoxLayout()
         head.addWidget(icon)
         col = QVBoxLayout()
@@ -161,6 +188,7 @@ class ApprovalDialog(QDialog):
             self.source_label.setObjectName("approval-source")
             col.addWidget(self.source_label)
         col.addWidget(where)
+        col.addLayout(profile_row)
         head.addLayout(col, 1)
 
         self.payload = QTextBrowser()
@@ -315,6 +343,64 @@ class ApprovalDialog(QDialog):
         self.table.blockSignals(False)
         self._set_busy(False)
 
+    # --- profile ------------------------------------------------------------
+
+    def _show_profile(self, prepared: PreparedTurn) -> None:
+        a = prepared.analysis
+        auto = a.guess is not None
+        self.profile_box.setItemText(0, f"Auto: {a.profile}" if auto else "Auto")
+        shown = "auto" if auto else str(a.profile)
+        self.profile_box.setCurrentIndex(max(0, self.profile_box.findData(shown)))
+        self.profile_reason.setText(html.escape(a.profile_reason))
+
+    def set_profile(self, profile: str) -> None:
+        """Prepare the turn again under ``profile`` (as choosing it in the list does)."""
+        if not self.profile_box.isEnabled():
+            return
+        self._revisions.cancel()
+        self._set_busy(True)
+        self._reprofiles.submit(profile)
+
+    def _prepare_with(self, profile: str) -> PreparedTurn:
+        # In a worker: the same text, choices and history, analysed under ``profile``.
+        p, a = self.original, self.assistant
+        analysis = a.analyzer.analyze(p.text, p.analysis.risk_lambda, profile)  # type: ignore[attr-defined]
+        new: PreparedTurn = a.prepare(  # type: ignore[attr-defined]
+            p.text, p.conversation_id, p.kind,
+            choices=p.choices, analysis=analysis, replace_from=p.replace_from,
+        )
+        return new
+
+    def _reprofiled(self, profile: str, prepared: PreparedTurn) -> None:
+        self._set_busy(False)
+        if prepared.request is None:
+            # Every sentence would stay here: there is nothing to approve under it.
+            self.profile_reason.setText(
+                f"Under the {html.escape(profile)} profile nothing would leave; "
+                "the payload shown is unchanged."
+            )
+            return
+        self.original = self.prepared = prepared
+        self.request = prepared.request
+        self.unprotect.clear()
+        self._shown = frozenset()
+        r = self.request
+        self.where.setText(
+            f"To <b>{html.escape(r.model)}</b> at {html.escape(r.endpoint)} · "
+            f"{r.remote_sentences} sentence{'s' * (r.remote_sentences != 1)} to the cloud, "
+            f"{r.withheld_sentences} kept here"
+        )
+        self._fill_table()
+        self._render(prepared)
+        self._show_profile(prepared)
+
+    def _reprofile_failed(self, profile: str, exc: BaseException) -> None:
+        from ui.errors import report
+
+        report(exc, self)
+        self._set_busy(False)
+        self._show_profile(self.prepared)
+
     def _set_busy(self, busy: bool) -> None:
         self.updating.setVisible(busy)
         self.send_btn.setEnabled(not busy)
@@ -338,6 +424,7 @@ class ApprovalDialog(QDialog):
         # However the view closes (a button, Escape, Stop, a withdrawn request),
         # a payload still being made is dropped.
         self._revisions.cancel()
+        self._reprofiles.cancel()
         super().done(code)
 
     def answer(self) -> tuple[PreparedTurn, Approval]:

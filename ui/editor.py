@@ -36,6 +36,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -47,6 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.analyze import Analysis, Route, SentencePlan
+from core.domain import Profile
 from core.entities import DESCRIPTIONS
 from core.spans import Span
 from core.turn import Choices
@@ -58,7 +60,19 @@ log = logging.getLogger(__name__)
 #: Analyze function the editor calls in a worker: (text, risk lambda) -> Analysis.
 #: ``analyze(text, risk_lambda)``: an :class:`Analysis`, or a generator that
 #: first yields the detected spans (marked at once) and then returns the analysis.
-AnalyzeFn = Callable[[str, float], Analysis | Generator[Sequence[Span], None, Analysis]]
+#: Once the person picks a privacy profile here it is passed as a third argument
+#: (``analyze(text, risk_lambda, profile)``).
+AnalyzeFn = Callable[..., Analysis | Generator[Sequence[Span], None, Analysis]]
+
+#: The profiles the editor offers, with what each applies (core.policy.NORMS).
+PROFILES: tuple[tuple[Profile, str], ...] = (
+    (Profile.AUTO, "Auto"),
+    (Profile.GENERAL, "General"),
+    (Profile.HEALTH, "Health: HIPAA Safe Harbor"),
+    (Profile.LEGAL, "Legal: GDPR Art. 9, 10"),
+    (Profile.HR, "HR: GDPR Art. 9, 88"),
+    (Profile.FINANCE, "Finance: PCI DSS"),
+)
 
 BADGE = 11  # px
 LINE_HEIGHT = 175  # percent; the gap above each line holds the badges
@@ -349,6 +363,7 @@ class _Request:
     text: str
     risk_lambda: float
     fired: float  # perf_counter when the debounce fired
+    profile: str | None = None  # the person's choice in the editor (None: the analyze default)
 
 
 class RoutingEditor(QWidget):
@@ -367,6 +382,8 @@ class RoutingEditor(QWidget):
     submitted = Signal()
     #: Emitted when the text changes (before the analysis).
     textEdited = Signal()
+    #: Emitted with the privacy profile the person picked in the editor ("auto", "health"...).
+    profileChanged = Signal(str)
 
     def __init__(
         self,
@@ -413,11 +430,26 @@ class RoutingEditor(QWidget):
         self.summary.setMinimumWidth(80)
         self.legend = RoutingLegend(self)
         self.legend.setVisible(show_legend)
+        # The privacy profile: which norm the level applies (read from the message
+        # when auto); the applied one is shown in the first item and the tooltip.
+        self._profile: str | None = None
+        self.profile_box = QComboBox(self)
+        self.profile_box.setObjectName("profile")
+        self.profile_box.setAccessibleName("Privacy profile")
+        for p, label in PROFILES:
+            self.profile_box.addItem(label, str(p))
+        self.profile_box.setToolTip("Privacy profile: the norm your level applies to what leaves")
+        self.profile_box.setEnabled(not read_only)
+        self.profile_box.activated.connect(self._on_profile_picked)
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(4)
-        lay.addWidget(self.summary)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.profile_box)
+        top.addWidget(self.summary, 1)
+        lay.addLayout(top)
         lay.addWidget(self.edit, 1)
         self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.legend.setMinimumWidth(120)
@@ -449,6 +481,24 @@ class RoutingEditor(QWidget):
         if value != self.risk_lambda:
             self.risk_lambda = value
             self.refresh()
+
+    @property
+    def profile(self) -> str:
+        """The privacy profile chosen here ("auto" until the person picks one)."""
+        return self._profile or str(Profile.AUTO)
+
+    def set_profile(self, value: str) -> None:
+        """Analyse with the privacy profile ``value`` from now on (the settings' or the person's)."""
+        value = str(Profile(value))
+        self.profile_box.setCurrentIndex(max(0, self.profile_box.findData(value)))
+        if value != self._profile:
+            self._profile = value
+            self.refresh()
+
+    def _on_profile_picked(self, index: int) -> None:
+        value = str(self.profile_box.itemData(index))
+        self.set_profile(value)
+        self.profileChanged.emit(value)
 
     def refresh(self, now: bool = False) -> None:
         """Re-analyse the current text (after the debounce, or at once)."""
@@ -568,11 +618,14 @@ class RoutingEditor(QWidget):
         if self._analyze is None or not text.strip():
             return
         self._requested_text = text
-        self._runner.submit(_Request(text, self.risk_lambda, time.perf_counter()))
+        self._runner.submit(_Request(text, self.risk_lambda, time.perf_counter(), self._profile))
 
     def _run(self, req: _Request) -> Generator[Sequence[Span], None, Analysis]:
         assert self._analyze is not None
-        result = self._analyze(req.text, req.risk_lambda)
+        if req.profile is None:
+            result = self._analyze(req.text, req.risk_lambda)
+        else:
+            result = self._analyze(req.text, req.risk_lambda, req.profile)
         if isinstance(result, Generator):
             result = yield from result  # the spans first, for the early marks
         return result
@@ -611,7 +664,16 @@ class RoutingEditor(QWidget):
         )
         self.summary.setText(summarize(analysis))
         self.summary.setToolTip(self.summary.text())
+        self._show_profile(analysis)
         self.analysisChanged.emit(analysis)
+
+    def _show_profile(self, analysis: Analysis) -> None:
+        """The applied profile in the first item ("Auto: health") and why, in the tooltip."""
+        auto = analysis.guess is not None
+        self.profile_box.setItemText(0, f"Auto: {analysis.profile}" if auto else "Auto")
+        shown = str(Profile.AUTO) if auto else str(analysis.profile)
+        self.profile_box.setCurrentIndex(max(0, self.profile_box.findData(shown)))
+        self.profile_box.setToolTip(f"Privacy profile: {analysis.profile_reason}")
 
     def _on_badge(self, index: int) -> None:
         self.flip_sentence(index)
@@ -689,6 +751,9 @@ def explain_plan(
     ]
     if plan.overridden:
         lines.append(f"<i>You chose this route (the router said {plan.model_route}).</i>")
+    else:
+        lines.extend(f"<i>Why: {esc(r)}</i>" for r in plan.route_reasons)
+    lines.append(f"Privacy profile: {esc(analysis.profile_reason)}")
     if plan.entities:
         lines.append("<br><b>Private details</b>")
         items = []

@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 
 #: Which page each field goes on; fields not listed go on "Other".
 PAGES: dict[str, list[str]] = {
-    "Privacy": ["risk_lambda", "approval_policy", "allow_list", "deny_list"],
+    "Privacy": ["risk_lambda", "privacy_profile", "approval_policy", "allow_list", "deny_list"],
     "Detection": ["detect_min_score", "fusion_single_view_min", "agent_view"],
     "Local model": ["local_model_path", "n_gpu_layers", "n_ctx", "n_threads"],
     "Cloud": ["cloud_base_url", "cloud_model", "cloud_timeout_s", "cloud_max_retries"],
@@ -600,6 +600,11 @@ class SettingsDialog(QDialog):
             blay.addWidget(self.preview)
             lay.addWidget(box, 1)
             self.risk.valueChanged.connect(self.preview.set_risk_lambda)
+            profile = self.editors.get("privacy_profile")
+            if profile is not None:
+                # The preview follows the profile chosen here, as the slider.
+                self.preview.set_profile(str(self._original.privacy_profile))
+                profile.changed.connect(lambda: self.preview.set_profile(str(profile.value())))
         else:
             lay.addStretch(1)
         scroll = QScrollArea()

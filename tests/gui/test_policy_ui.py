@@ -64,3 +64,110 @@ def test_the_policy_table_says_when_ages_and_dates_are_generalized(qtbot: Any) -
     assert table.table.item(kinds.index("age"), 2).text().startswith("generalized")
     table.set_risk_lambda(9.5)
     assert table.table.item(kinds.index("age"), 2).text() == "protected"
+
+
+# --- the privacy profile (issue 23, points 5 and 6) ----------------------------------
+
+# A health message: at the default level the event date leaves under the general
+# profile, and is a Safe Harbor identifier under the health profile.
+HEALTH = "My doctor says my blood pressure is high since 3 May. Should I change the dose?"
+
+
+def _date_sent(ed: RoutingEditor) -> bool:
+    plan, ent = ed.locate(HEALTH.index("3 May") + 1)
+    assert plan is not None and ent is not None
+    return not plan.protected[ent]
+
+
+def test_the_editor_shows_the_profile_read_from_the_message_and_the_person_can_change_it(
+    qtbot: Any, analyzer: Analyzer
+) -> None:
+    ed = RoutingEditor(analyzer.analyze, debounce_ms=20)
+    qtbot.addWidget(ed)
+    ed.set_text(HEALTH)
+    a = wait_analysis(qtbot, ed)
+    assert str(a.profile) == "health" and ed.profile == "auto"
+    assert ed.profile_box.currentText() == "Auto: health"
+    assert "read from the message" in ed.profile_box.toolTip()
+    assert not _date_sent(ed)
+    date = HEALTH.index("3 May") + 1
+    tip = ed.explain(date)
+    assert "HIPAA Safe Harbor (health profile)" in tip
+    assert "Privacy profile: health profile (read from the message" in tip
+    # The person picks the general profile: the text is analysed again under it.
+    general = ed.profile_box.findData("general")
+    with qtbot.waitSignal(ed.profileChanged) as picked:
+        ed.profile_box.activated.emit(general)
+    assert picked.args == ["general"]
+    qtbot.waitUntil(lambda: ed.analysis is not None and str(ed.analysis.profile) == "general")
+    assert ed.profile_box.currentData() == "general" and ed.profile_box.itemText(0) == "Auto"
+    assert _date_sent(ed)
+    assert "date of an event: quasi-identifier, sent as written" in ed.explain(date)
+    assert "Privacy profile: general profile (your choice)" in ed.explain(date)
+
+
+def test_the_hover_says_why_a_sentence_stays(qtbot: Any, analyzer: Analyzer) -> None:
+    ed = RoutingEditor(analyzer.analyze, debounce_ms=20)
+    qtbot.addWidget(ed)
+    ed.set_text(HEALTH)
+    a = wait_analysis(qtbot, ed)
+    plan = a.plans[0]
+    # The reasons are data on the plan; the hover renders them as they are.
+    assert plan.route_reasons
+    tip = ed.explain(-1, 0)
+    for reason in plan.route_reasons:
+        assert f"Why: {reason}" in tip
+
+
+def test_the_approval_view_shows_the_profile_and_prepares_again_under_another(
+    qtbot: Any, make_engine: Any, analyzer: Analyzer
+) -> None:
+    from core.analyze import Route
+    from core.turn import Choices, Decision, TurnKind
+    from ui.approval import ApprovalDialog
+
+    assistant = make_engine().assistant()
+    conv = assistant.new_conversation("Profile", TurnKind.CHAT)
+    choices = Choices.routing(analyzer.analyze(HEALTH, 5.0), Route.REMOTE)
+    turn = assistant.prepare(HEALTH, conv, choices=choices)
+    assert turn.request is not None and str(turn.analysis.profile) == "health"
+    d = ApprovalDialog(turn, assistant)
+    qtbot.addWidget(d)
+    d.open()
+    assert d.profile_box.isEnabled() and d.profile_box.currentText() == "Auto: health"
+    assert "health profile (read from the message" in d.profile_reason.text()
+    assert "3 May" not in d.payload.toPlainText()
+    d.set_profile("general")
+    qtbot.waitUntil(lambda: not d.busy and str(d.prepared.analysis.profile) == "general")
+    assert "3 May" in d.payload.toPlainText()
+    assert d.profile_box.currentData() == "general"
+    assert "general profile (your choice)" in d.profile_reason.text()
+    # The new payload is the one approved: its own digest.
+    assert d.prepared.digest != turn.digest
+    d.send_btn.click()
+    shown, approval = d.answer()
+    assert shown is d.prepared and approval.decision is Decision.SEND
+    assert approval.digest == shown.digest
+
+
+def test_an_apps_request_shows_the_profile_but_cannot_change_it(
+    qtbot: Any, make_engine: Any, analyzer: Analyzer
+) -> None:
+    from core.analyze import Route
+    from core.turn import Choices, TurnKind
+    from ui.approval import ApprovalDialog
+
+    assistant = make_engine().assistant()
+    conv = assistant.new_conversation("Proxy", TurnKind.CHAT)
+    choices = Choices.routing(analyzer.analyze(HEALTH, 5.0), Route.REMOTE)
+    turn = assistant.prepare(HEALTH, conv, choices=choices)
+    assert turn.request is not None
+
+    class OnlyRevise:  # what a proxied request offers: revise, nothing to prepare again
+        def revise(self, prepared: Any, send_in_clear: Any) -> Any:
+            return assistant.revise(prepared, send_in_clear)
+
+    d = ApprovalDialog(turn, OnlyRevise(), source="an app")
+    qtbot.addWidget(d)
+    assert not d.profile_box.isEnabled()
+    assert "profile" in d.profile_reason.text()
