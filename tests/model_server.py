@@ -3,7 +3,9 @@
 It answers ``GET /<name>`` with the bytes given (the embedded GGUF in the
 tests), honours ``Range: bytes=N-`` with ``206 Partial Content``, and can
 misbehave on demand: a 404 for chosen paths, a connection cut after some
-bytes, ranges ignored, a corrupted byte, a slow trickle. Every request is
+bytes, ranges ignored, a corrupted byte, a slow trickle, a pause after some
+bytes until the test releases it (so that a download is stopped in the middle
+by construction, however fast or slow the machine is). Every request is
 recorded (method, path, headers, body) so tests can check what the
 downloader sent. It binds 127.0.0.1 only.
 """
@@ -18,6 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 CHUNK = 256 * 1024
+HOLD_MAX = 600.0  # seconds a held response waits at most (a bound for a test that never releases it)
 
 
 @dataclass
@@ -36,6 +39,10 @@ class Faults:
     corrupt: bool = False  # flip one byte in the middle
     delay: float = 0.0  # seconds to sleep after each chunk
     status: int | None = None  # answer every request with this status (e.g. 503)
+    # per response: after N body bytes (rounded up to a chunk), send nothing more until
+    # ``release`` is set (the server sets it when it closes)
+    hold_after: list[int] = field(default_factory=list)
+    release: threading.Event = field(default_factory=threading.Event)
 
 
 def drain(gen: Any) -> tuple[Any, list[Any]]:
@@ -80,6 +87,7 @@ class ModelServer:
         return f"http://127.0.0.1:{self.port}/{name}"
 
     def close(self) -> None:
+        self.faults.release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
         self._thread.join(5)
@@ -99,6 +107,7 @@ class ModelServer:
             self.requests.append(Recorded(h.command, h.path, dict(h.headers.items()), body))
             f = self.faults
             cut = f.cut_after.pop(0) if f.cut_after else None
+            hold = f.hold_after.pop(0) if f.hold_after else None
         if f.status is not None:
             self._empty(h, f.status)
             return
@@ -132,6 +141,10 @@ class ModelServer:
         pos = start
         try:
             while pos < len(data):
+                if hold is not None and sent >= hold:
+                    h.wfile.flush()
+                    f.release.wait(HOLD_MAX)
+                    hold = None
                 piece = data[pos : pos + CHUNK]
                 if cut is not None and sent + len(piece) > cut:
                     piece = piece[: cut - sent]

@@ -136,18 +136,20 @@ def test_cancel_keeps_what_arrived_and_download_resumes(
     qtbot: Any, smol: CatalogEntry, server: ModelServer, page: ModelsPage
 ) -> None:
     page.refresh()
-    server.faults.delay = 0.01
+    # The server holds the second half until the download is cancelled: the cancel
+    # lands in the middle whatever the machine's speed (the next bytes find it).
+    server.faults.hold_after = [len(server.data) // 2]
     page.select("smol-test")
     page.download_btn.click()
     qtbot.waitUntil(lambda: page.progress.value() > 50, timeout=TIMEOUT)
     page.cancel_btn.click()
+    server.faults.release.set()
     qtbot.waitUntil(lambda: page.job is None, timeout=TIMEOUT)
     assert "cancelled" in page.status.text() and "resumes" in page.status.text()
     assert cell(page, "smol-test", "Status").startswith("Paused at ")
     kept = dl.partial_path(models_dir(), "smol-test.gguf").stat().st_size
-    assert kept > 0 and not (models_dir() / "smol-test.gguf").exists()
+    assert 0 < kept < len(server.data) and not (models_dir() / "smol-test.gguf").exists()
 
-    server.faults.delay = 0
     server.requests.clear()
     page.select("smol-test")
     page.download_btn.click()
