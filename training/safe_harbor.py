@@ -7,7 +7,10 @@ strings) into the categories of 45 CFR 164.514(b)(2)(i) by its
 shape and the words before it, runs every text through the real prepare path
 of a chat turn (the shipped detector, router and type policy, a privacy box;
 nothing is sent) and counts, per category, the units present in the exact
-payload that would leave (:func:`training.metrics.unit_leaked`).
+payload that would leave (:func:`training.metrics.unit_leaked`). Gold units
+leave out much of what Safe Harbor names (an admission date, a town), so
+:func:`scan` also reads those from the text by strict patterns and the
+gazetteer, and counts them apart.
 
 The classifier is independent of the detector: it reads only the unit and the
 text. Units that are none of the eighteen (a lab value, a drug, an age under
@@ -49,12 +52,6 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:[.,][\w-]+)+")
 _URL = re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|org|net|io|gov)/", _C)
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_DATE = re.compile(
-    rf"\b\d{{1,2}}[/.\-]\d{{1,2}}(?:[/.\-]\d{{2,4}})?\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
-    rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?![a-z])",
-    _C,
-)
 _AGE = re.compile(r"\b(9\d|1[01]\d)\b")
 _AGE_WORDS = re.compile(r"\b(?:age[ds]?|years?|yrs?|yo|y/o|year-old)\b", _C)
 _STREET = re.compile(
@@ -76,6 +73,9 @@ _PLAN = re.compile(
     _C,
 )
 _FLIGHT = re.compile(r"\b[a-z]{2}\s?\d{2,4}\b|\b[a-z]\d\s?\d{2,4}\b", _C)
+_MEASURE = re.compile(
+    r"\d\s*(?:mg|mcg|µg|ml|l|mmol|µmol|umol|u|mu|iu|g|kg|cm|mm|mmhg|bpm|%|°c?)(?:/[a-z0-9.]+)*(?![\w])", _C
+)
 _PHONE = re.compile(r"(?:\+?\d[\s().-]*){9,}")
 _BEFORE = {
     "fax": re.compile(r"\bfax\b", _C),
@@ -103,7 +103,7 @@ def classify(unit: str, text: str) -> str:
     if _SSN.search(u) or (_BEFORE["ssn"].search(before) and any(c.isdigit() for c in u)):
         return "ssn"
     digits = sum(c.isdigit() for c in u)
-    if _DATE.search(u) and not _STREET.search(u):
+    if _is_date(u) and not _STREET.search(u):
         return "date"
     near = before[-14:]
     if digits >= 9 and re.fullmatch(r"[\d\s().+-]+", u):
@@ -129,6 +129,8 @@ def classify(unit: str, text: str) -> str:
         return "age over 89" if n >= 90 else NONE
     if _FACILITY.search(u):
         return FACILITY
+    if _MEASURE.search(u):
+        return NONE  # a lab value or a dose ("2.1 mU/L", "500 mg"), not a code
     if digits and _FLIGHT.search(u) and len(u.split()) <= 4:
         return "other unique code"
     if (digits and re.search(r"[A-Za-z]", u)) or digits >= 4:
@@ -159,6 +161,67 @@ def _place_or_name(unit: str, before: str) -> str:
     if kind in ("company", "brand", "company-word", "drug"):
         return NONE
     return "name"
+
+
+_FULL_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+)
+#: Dates with a day or a month written in a text (strict: "03/14", "5 March", "march 5th").
+_SCAN_DATE = re.compile(
+    r"\b(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])(?:/(?:19|20)?\d\d)?\b"
+    r"|\b(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])/(?:19|20)\d\d\b"
+    rf"|\b{_FULL_MONTH}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\b"
+    rf"|\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:of\s+)?{_FULL_MONTH}\b",
+    _C,
+)
+_OTHER_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[.-]\d{1,2}[.-](?:19|20)?\d\d\b")
+
+
+def _is_date(value: str) -> bool:
+    """A date with a day or a month ("04/18/1989", "2024-03-02", "5 March"), not "2.1"."""
+    return bool(_SCAN_DATE.search(value) or _OTHER_DATE.search(value))
+
+
+_SCAN_AGE = re.compile(r"\b(?:9\d|1[01]\d)\s*(?:-?\s*(?:years?|yrs?)[- ]old|yo\b|y/o)|\baged?\s+(?:9\d|1[01]\d)\b", _C)
+_SCAN_ZIP = re.compile(r"\b(?:(?-i:[A-Z]{2})|zip(?: code)?:?)\s+\d{5}(?:-\d{4})?\b", _C)
+_LOCATIVE = re.compile(r"\b(?:in|from|near|around|outside|live in|moved to)\s+$", _C)
+_TOKEN = re.compile(r"[A-Za-z][\w'’.-]*")
+
+
+def scan(text: str, gold: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """Safe Harbor elements written in ``text`` that the gold units leave out: dates with
+    a day or a month, ages over 89, ZIP codes after a state, and gazetteer places smaller
+    than a state after "in", "from", "near"... (``(category, value)``; a pattern reading,
+    reported apart from the gold count)."""
+    from core.domain import state_level
+    from core.lexicon import lexicon
+
+    inside = [g.casefold() for g in gold]
+    found: list[tuple[str, str]] = []
+    for cat, rx in (("date", _SCAN_DATE), ("age over 89", _SCAN_AGE), ("geographic", _SCAN_ZIP)):
+        found += [(cat, m.group(0)) for m in rx.finditer(text)]
+    lx = lexicon()
+    toks = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    i = 0
+    while i < len(toks):
+        step = 1
+        for n in (3, 2, 1):
+            if i + n > len(toks) or not _LOCATIVE.search(text[max(0, toks[i][0] - 12) : toks[i][0]]):
+                continue
+            v = text[toks[i][0] : toks[i + n - 1][1]].strip(".")
+            if (
+                len(v) >= 4
+                and lx.public_kind(v) in ("place", "region")
+                and not state_level(v)
+                # "in reading", "in light of": a common word is no town unless capitalised.
+                and (v[0].isupper() or lx.zipf(v.split()[0]) < 4.5)
+            ):
+                found.append(("geographic", v))
+                step = n
+                break
+        i += step
+    return [(c, v) for c, v in found if not any(v.casefold() in g for g in inside)]
 
 
 @dataclass(frozen=True)
@@ -212,7 +275,9 @@ def count(texts: Sequence[HealthText], risk_lambda: float = 5.0, profile: str = 
     present: Counter[str] = Counter()
     leaked: Counter[str] = Counter()
     profiles: Counter[str] = Counter()
-    leaks = []
+    scanned: Counter[str] = Counter()
+    scanned_leaked: Counter[str] = Counter()
+    leaks: list[dict[str, Any]] = []
     for t, payload, applied in payloads(texts, risk_lambda, profile):
         profiles[applied] += 1
         for u in t.units:
@@ -221,6 +286,11 @@ def count(texts: Sequence[HealthText], risk_lambda: float = 5.0, profile: str = 
             if cat != NONE and unit_leaked(u, payload):
                 leaked[cat] += 1
                 leaks.append({"id": t.id, "source": t.source, "category": cat, "unit": u})
+        for cat, v in scan(t.text, t.units):
+            scanned[cat] += 1
+            if unit_leaked(v, payload):
+                scanned_leaked[cat] += 1
+                leaks.append({"id": t.id, "source": t.source, "category": cat, "unit": v, "scan": True})
     identifiers = [c for c in (*CATEGORIES, FACILITY) if present[c]]
     return {
         "texts": len(texts),
@@ -231,6 +301,9 @@ def count(texts: Sequence[HealthText], risk_lambda: float = 5.0, profile: str = 
         "leaked": {c: leaked[c] for c in identifiers if leaked[c]},
         "safe_harbor_leaks": sum(leaked[c] for c in CATEGORIES),
         "facility_leaks": leaked[FACILITY],
+        "scanned": dict(scanned),
+        "scanned_leaked": dict(scanned_leaked),
+        "scanned_leaks": sum(scanned_leaked.values()),
         "leaks": leaks,
     }
 
@@ -251,7 +324,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"{r['texts']} health texts at lambda {r['risk_lambda']:g}, profile {r['profile']} "
         f"(applied: {r['profiles_applied']}): {r['safe_harbor_leaks']} Safe Harbor identifiers "
-        f"leave, {r['facility_leaks']} facilities; units {r['units']}; leaked {r['leaked']}"
+        f"leave, {r['facility_leaks']} facilities; units {r['units']}; leaked {r['leaked']}. "
+        f"Beyond the gold units, {sum(r['scanned'].values())} elements read by pattern "
+        f"{r['scanned']}: {r['scanned_leaks']} leave {r['scanned_leaked']}"
     )
     return 0
 
