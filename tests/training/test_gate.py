@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -224,3 +226,38 @@ def test_forms_totals() -> None:
     assert (s["leaks"], s["labels_kept"], s["type_accuracy"]) == (1, 0.75, 0.5)
     assert (s["spans_scored"], s["spans_withheld"]) == (2, 1)
     assert s["errors"] == {"CREDIT_CARD -> PHONE": 1}
+
+
+# --- fingerprints and the cache ----------------------------------------------------------------
+
+
+def test_the_fingerprint_follows_the_measured_code_and_the_cache_finds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from training.gate import baseline as bl
+
+    tree = tmp_path / "tree"
+    (tree / "core").mkdir(parents=True)
+    (tree / "models").mkdir()
+    (tree / "core" / "rules.py").write_text("A = 1\n")
+    (tree / "models" / "m.json").write_text("{}\n")
+    subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    data = tmp_path / "set.json"
+    data.write_text("[]\n")
+
+    fp = bl.fingerprint(tree, [data], quick=True)
+    assert fp == bl.fingerprint(tree, [data], quick=True)
+    assert fp != bl.fingerprint(tree, [data], quick=False)
+    (tree / "core" / "rules.py").write_text("A = 2\n")  # untracked files count too
+    changed = bl.fingerprint(tree, [data], quick=True)
+    assert changed != fp
+    data.write_text("[1]\n")
+    assert bl.fingerprint(tree, [data], quick=True) != changed
+
+    monkeypatch.setattr(bl, "CACHE", tmp_path / "cache")
+    assert bl.cached(fp, True) is None
+    path = bl.store("a" * 40, fp, True, {"figures": {}, "leaks": {}})
+    assert path.name.startswith("aaaaaaaaaaaa-")
+    hit = bl.cached(fp, True)
+    assert hit is not None and hit["commit"] == "a" * 40
+    assert bl.cached(fp, False) is None
