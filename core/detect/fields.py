@@ -198,6 +198,12 @@ FIELD_LABELS: list[FieldLabel] = [
         value="date",
     ),
     FieldLabel(
+        "expiry",
+        rf"exp(?:iry|iration|\.)?(?:{_J}date)?|valid{_J}(?:thru|through|until|to)",
+        EntityType.DATE,
+        value="date",
+    ),
+    FieldLabel(
         "phone",
         rf"(?:(?:home|work|mobile|cell|contact|office|direct){_J})?(?:phone|telephone|tel\.?|mobile|cell|fax|mob\.?)"
         rf"(?:{_NO}|{_J}number)?|(?-i:Ph\.?|T)(?=\s*[:.])",
@@ -264,7 +270,7 @@ _VALUES = {
     "phone": r"\+?\(?\d[\d ().\-/]{5,22}\d",
     "email": r"[^\s@\"'<>,;()]+@[^\s@\"'<>,;()]+\.[A-Za-z]{2,24}",
     "date": r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?,?\s+\d{4}"
-    r"|[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}",
+    r"|[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}/\d{2}(?:\d{2})?",
 }
 
 

@@ -165,6 +165,15 @@ def _split_words(text: str, span: Span) -> list[tuple[int, int]]:
     return [(span.start + m.start(), span.start + m.end()) for m in re.finditer(r"\S+", value)]
 
 
+def _split_lines(text: str, span: Span) -> list[tuple[int, int]]:
+    pieces, pos = [], span.start
+    for m in re.finditer(r"\n", text[span.start : span.end]):
+        pieces.append((pos, span.start + m.start()))
+        pos = span.start + m.end()
+    pieces.append((pos, span.end))
+    return [(a, b) for a, b in pieces if a < b]
+
+
 def _small_number(value: str) -> bool:
     """One to three digits, with an optional decimal part ("7", "52", "7.5")."""
     return bool(re.fullmatch(r"\d{1,3}(?:[.,]\d{1,2})?", value))
@@ -275,6 +284,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         if span.type in _ADDRESS_TYPES:
             pieces = _split_words(text, span)
+        elif span.type in _VALUE_TYPES and "\n" in text[span.start : span.end]:
+            # A number, a code or a date stands on one line: "5500 0000 0000 0004\nExp" is a
+            # card number and the label of the next line.
+            pieces = _split_lines(text, span)
         elif span.type in _NAME_TYPES:
             pieces = _split_separators(text, span)
         else:

@@ -97,6 +97,18 @@ _LIBRARIES = (
 #: Addresses of every machine, no one's: any address, loopback, broadcast and netmasks.
 EVERY_MACHINE = r"0\.0\.0\.0|127(?:\.\d{1,3}){3}|255\.255\.255\.\d{1,3}"
 
+#: Lab tests, vital signs and body measures: the number after one is a result
+#: ("HbA1c 58", "CRP 120", "platelets 250"), not an identifier.
+_ANALYTES = (
+    r"hba1c|a1c|e?gfr|tsh|f?t[34]|ldl|hdl|crp|esr|alt|ast|alp|ggt|bilirubin|creatinine|creat|urea|"
+    r"bun|sodium|potassium|chloride|bicarbonate|hb|hgb|ha?emoglobin|hct|wbc|rbc|mcv|platelets?|plt|"
+    r"neutrophils|lymphocytes|inr|aptt|psa|ferritin|iron|transferrin|b12|folate|vitamin\s?d|vit\s?d|"
+    r"(?:fasting\s+)?glucose|(?:total\s+)?cholesterol|triglycerides|troponin|bnp|nt-probnp|albumin|"
+    r"calcium|magnesium|phosphate|uric\s+acid|urate|lactate|d-dimer|spo2|o2\s+sats?|sats|"
+    r"pulse|heart\s+rate|hr|rr|temp|temperature|weight|bmi|height|fev1|fvc|pef|peak\s+flow|u?acr|"
+    r"cortisol|testosterone|o?estradiol|lh|fsh|prolactin|b?hcg|amylase|lipase|ck|ldh|qtc|ef|lvef"
+)
+
 #: (reason, pattern) of every zone; patterns run over the whole text.
 _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Money: "$2,400", "£3,850.00", "35 EUR", "EUR 35", "USD 1.2m", "2,400 dollars".
@@ -105,6 +117,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("money", rf"(?<![\w.,]){_SIGNED}{_SCALE}\s?(?:{_MONEY_WORDS})\b", re.IGNORECASE),
     ("money", rf"(?<![\w.,$£€]){_SIGNED}{_SCALE}\s?(?-i:{_ISO_CURRENCY}|kr|Kč|zł|Ft|lei)\b", re.IGNORECASE),
     ("money-letters", rf"(?<![\w.,$£€/])(?:{_CURRENCY_LETTERS})\s?{_SIGNED}{_SCALE}{_PER}(?![\w/]|[.,]\d)", re.IGNORECASE),
+    # A lab result after its test: "HbA1c 58", "CRP: 120", "platelets 250" (the test's
+    # name is a term, the number its value).
+    ("lab", rf"\b(?:{_ANALYTES})[\s:=]{{1,3}}(?P<zone>(?:[<>≤≥~]\s?)?\d{{1,4}}(?:[.,]\d{{1,3}})?%?)(?![\w/.\-]|[.,]\d)", re.IGNORECASE),
     # Percentages: "8.4%", "15 percent".
     ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
     # Blood pressure "160/95" (checked for plausibility below).
@@ -184,6 +199,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
 ]
 
 _ZONES = [(reason, re.compile(p, flags)) for reason, p, flags in _ZONE_SOURCES]
+#: A lab test's name alone ("creatinine"): a generic term, like those of the lexicon.
+_ANALYTE_WORD = re.compile(_ANALYTES, re.IGNORECASE)
 
 #: A unit after a number: "180 L/min", "9.8 mmol/L", "39.2 °C", "6 weeks", "20p".
 _UNIT_RE = re.compile(
@@ -294,8 +311,11 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 if not _plausible_range(text, m):
                     continue
                 reason = "quantity"
-            if m.end() > m.start():
-                out.append((m.start(), m.end(), reason))
+            a, b = m.span("zone") if "zone" in pattern.groupindex else m.span()
+            if reason == "lab":
+                reason = "quantity"
+            if b > a:
+                out.append((a, b, reason))
     for m in _UNIT_RE.finditer(text):
         out.append((m.start(), m.end(), "quantity"))
     table = table or atoms(text)
@@ -304,7 +324,7 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
             word = text[a:b]
             if _TITLE_RE.match(word):
                 out.append((a, b, "title"))
-            elif lexicon.is_term(word):
+            elif lexicon.is_term(word) or _ANALYTE_WORD.fullmatch(word):
                 out.append((a, b, "term"))
             elif word.upper() in lexicon.currencies and word.isupper():
                 out.append((a, b, "money-code"))
