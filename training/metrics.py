@@ -26,7 +26,7 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -344,6 +344,36 @@ def unit_leaked_fuzzy(unit: str, payload: str, threshold: float = 90.0) -> bool:
             if fuzz.token_set_ratio(u, window, score_cutoff=threshold):
                 return True
     return False
+
+
+def unit_protected(
+    occurrences: Sequence[tuple[int, int]],
+    spans: Sequence[Any],
+    protects: Sequence[bool],
+    missed: Callable[[], bool],
+) -> bool:
+    """Whether a located gold unit is one the type policy protects (EVALUATION.md).
+
+    ``spans`` are the detected values with ``protects``, the policy's decision
+    for each. A detected value overlapping an occurrence decides: the unit is
+    protected when any such value is protected, and sent on purpose when every
+    one of them is sent in clear. A unit no detected value overlaps was missed:
+    ``missed()`` says what the policy would have done with it.
+    """
+    overlapping = [
+        p
+        for s, p in zip(spans, protects, strict=True)
+        for a, b in occurrences
+        if _bounds(s)[0] < b and a < _bounds(s)[1]
+    ]
+    if overlapping:
+        return any(overlapping)
+    return missed()
+
+
+def protected_leak_pct(leaked: int, protected: int) -> float:
+    """Protected-unit Leak%: leaked protected units / protected units, in percent (0 when none)."""
+    return round(100.0 * leaked / protected, 3) if protected else 0.0
 
 
 def leak_counts(units: Sequence[str], payload: str) -> dict[str, int]:

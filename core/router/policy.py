@@ -4,8 +4,11 @@ For each sentence of a query the policy sees the MiniLM embedding (from the
 ONNX encoder) of the sentence *as the cloud would read it* (its detected
 entities replaced by placeholders, :func:`cloud_view`), a few detection
 features (how many entities of each type the detector found in it, the
-highest score, how much of it they cover, its length) and the person's
-lambda; a Transformer over the sentences of the query returns ``p_remote``
+highest score, how much of it they cover, its length), the person's
+lambda and, for policies that take it, ``local_use``: 1 when a capable local
+model merges what stays on the machine into the answer, 0 when nothing local
+can use it (a basic model passes the cloud's answer through, so a withheld
+sentence is simply lost to the answer); a Transformer over the sentences of the query returns ``p_remote``
 for each. One policy serves the whole risk slider: lambda is an input, not a
 retraining (DESIGN.md).
 
@@ -47,7 +50,8 @@ FEATURES_VERSION = 2
 EXTRA_FEATURES = ("max_score", "any_entity", "covered_share", "log_length")
 DETECT_DIM = len(TYPES) + len(EXTRA_FEATURES)
 LAMBDA_MAX = 10.0
-INPUTS = ("embeddings", "detect", "risk_lambda")
+#: The policy's inputs; ``local_use`` is the fourth, absent from policies built before it.
+INPUTS = ("embeddings", "detect", "risk_lambda", "local_use")
 OUTPUT = "p_remote"
 
 _TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
@@ -115,13 +119,17 @@ class PolicyRouter:
         model_file: str | None = None,
         encoder: SentenceEncoder | None = None,
         threads: int | None = 1,
+        local_use: float = 0.0,
     ) -> None:
         self._folder = folder
+        #: 1.0 when a capable local model merges the withheld sentences, else 0.0.
+        self.local_use = local_use
         self._model_file = model_file
         self._threads = threads
         self.encoder = encoder or SentenceEncoder(threads=threads)
         self._lock = threading.Lock()
         self._session: Any = None
+        self._inputs: set[str] = set()
         self.manifest: dict[str, Any] = {}
 
     def load(self) -> PolicyRouter:
@@ -142,6 +150,7 @@ class PolicyRouter:
             model_file = self._model_file or str(manifest.get("model_file", "policy.onnx"))
             self.manifest = manifest
             self._session = ort_session(folder / model_file, self._threads)
+            self._inputs = {i.name for i in self._session.get_inputs()}
         return self
 
     def route(self, query: RouteInput) -> list[float]:
@@ -157,8 +166,12 @@ class PolicyRouter:
         embeddings: npt.NDArray[np.float32],
         detect: npt.NDArray[np.float32],
         risk_lambda: float,
+        local_use: float | None = None,
     ) -> npt.NDArray[np.float32]:
-        """The policy alone, on precomputed features: ``float32[n]`` of ``p_remote``."""
+        """The policy alone, on precomputed features: ``float32[n]`` of ``p_remote``.
+
+        ``local_use`` defaults to the router's; a policy without that input ignores it.
+        """
         if len(embeddings) == 0:
             return np.zeros(0, dtype=np.float32)
         self.load()
@@ -168,5 +181,8 @@ class PolicyRouter:
             INPUTS[1]: detect[None].astype(np.float32, copy=False),
             INPUTS[2]: np.array([lam], dtype=np.float32),
         }
+        if INPUTS[3] in self._inputs:
+            use = self.local_use if local_use is None else local_use
+            feeds[INPUTS[3]] = np.array([min(max(float(use), 0.0), 1.0)], dtype=np.float32)
         out: npt.NDArray[np.float32] = self._session.run([OUTPUT], feeds)[0][0]
         return out

@@ -1,4 +1,5 @@
-"""The router's reward: exact leak on the product's outbound text, TaskGain judges, penalties."""
+"""The router's reward: exact leak of protected units on the product's outbound text, TaskGain
+judges (a withheld word costs), penalties, and the warm-up labels of the same meaning."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from core.entities import EntityType
 from core.outbound.compose import WITHHELD
 from core.router.policy import detection_features
 from core.spans import Sentence, Span
-from training.router.episodes import Episode, leaked_units, outbound
-from training.router.judge import LLMJudge, PooledRetention, parse_verdict
+from training import metrics
+from training.router.episodes import Episode, leaked_units, outbound, protected_units
+from training.router.judge import LLMJudge, PooledRetention, ShareRetention, parse_verdict
 from training.router.reward import reward
+from training.router.sft import sft_labels
 
 TEXT = "Hi, I am Anna Berg. I live in Oslo. What is a good soup?"
 #        0         1         2         3         4         5
@@ -91,6 +94,50 @@ def test_an_undetected_unit_in_a_remote_sentence_leaks():
     assert ep.route((True, False, True))[1] == 0
 
 
+def test_a_unit_the_policy_sends_on_purpose_is_no_leak_of_the_router():
+    # At lambda 5 the type policy sends the city as written: the papers' count
+    # has a leak, the router's (protected units) has none.
+    ep = make_episode([[NAME], [CITY], []], ["Anna Berg", "Oslo"])
+    judge = PooledRetention(FakeStore())  # type: ignore[arg-type]
+    assert protected_units(ep, 5.0).tolist() == [True, False]
+    out = reward(ep, (True, True, True), 5.0, judge)
+    assert (out.leaked_all, out.leaked, out.leak) == (1, 0, 0.0)
+    assert out.reward == pytest.approx(out.gain)
+    # At 10 the city is protected too, and replaced: still no leak.
+    assert protected_units(ep, 10.0).tolist() == [True, True]
+    assert reward(ep, (True, True, True), 10.0, judge).leak == 0.0
+
+
+def test_a_name_the_detector_missed_is_a_protected_leak():
+    ep = make_episode([[], [CITY], []], ["Anna Berg", "Oslo"])
+    judge = PooledRetention(FakeStore())  # type: ignore[arg-type]
+    assert protected_units(ep, 5.0).tolist() == [True, False]
+    out = reward(ep, (True, True, True), 5.0, judge)
+    assert (out.leaked, out.leak) == (1, 1.0)
+    assert out.reward == pytest.approx(out.gain - 5.0)
+    assert reward(ep, (False, True, True), 5.0, judge).leak == 0.0
+
+
+def test_a_missed_public_name_is_protected_only_at_the_top_of_the_slider():
+    ep = make_episode([[NAME], [], []], ["Anna Berg", "Oslo"])  # Oslo: a region in the lexicon
+    assert protected_units(ep, 5.0).tolist() == [True, False]
+    assert protected_units(ep, 10.0).tolist() == [True, True]
+
+
+@pytest.mark.parametrize(
+    ("spans", "protects", "missed", "expected"),
+    [
+        ([(0, 4)], [True], False, True),  # a protected value overlaps
+        ([(0, 4)], [False], True, False),  # only values sent in clear overlap
+        ([(0, 2), (3, 9)], [False, True], False, True),  # one of them protected
+        ([(10, 12)], [True], True, True),  # nothing overlaps: the fallback decides
+        ([(10, 12)], [True], False, False),
+    ],
+)
+def test_unit_protected(spans, protects, missed, expected):
+    assert metrics.unit_protected([(0, 6)], spans, protects, lambda: missed) is expected
+
+
 @pytest.mark.parametrize(
     ("unit", "payload", "leaks"),
     [
@@ -110,7 +157,8 @@ def test_leak_is_a_normalized_match(unit, payload, leaks):
     [("quadratic", 4.0, 4.0 * 0.5**2), ("linear", 4.0, 4.0 * 0.5), ("quadratic", 0.0, 0.0)],
 )
 def test_reward_is_gain_minus_lambda_times_leak_power(penalty, lam, expected_penalty):
-    ep = make_episode([[NAME], [], []], ["Anna Berg", "Oslo"])
+    # Both names protected (direct identifiers); the second one was missed and leaks.
+    ep = make_episode([[NAME], [], []], ["Anna Berg", "I live"])
     judge = PooledRetention(FakeStore())  # type: ignore[arg-type]
     out = reward(ep, (True, True, True), lam, judge, penalty)
     assert out.leak == 0.5
@@ -123,6 +171,46 @@ def test_pooled_retention_is_zero_when_nothing_goes_and_one_when_everything_goes
     assert judge.gain(ep, [False, False, False]) == 0.0
     assert judge.gain(ep, [True, True, True]) == pytest.approx(1.0, abs=1e-5)
     assert 0.0 < judge.gain(ep, [True, False, True]) < 1.0
+
+
+def test_every_withheld_word_costs_task_gain():
+    ep = make_episode([[NAME], [CITY], []], ["Anna Berg", "Oslo"])
+    # Non-private words: "Hi I am" (3), "I live in" (3), "What is a good soup" (5).
+    assert ep.words.tolist() == [3.0, 3.0, 5.0]
+    share = ShareRetention(FakeStore(), share_weight=1.0)  # type: ignore[arg-type]
+    assert share.gain(ep, [True, True, True]) == pytest.approx(1.0)
+    assert share.gain(ep, [True, False, True]) == pytest.approx(8 / 11)
+    assert share.gain(ep, [False, False, True]) == pytest.approx(5 / 11)
+    assert share.gain(ep, [False, False, False]) == 0.0
+    mixed = ShareRetention(FakeStore(), share_weight=0.5)  # type: ignore[arg-type]
+    pooled = PooledRetention(FakeStore())  # type: ignore[arg-type]
+    for remote in ([True, False, True], [False, True, False], [True, True, True]):
+        assert mixed.gain(ep, remote) == pytest.approx(
+            0.5 * share.gain(ep, remote) + 0.5 * pooled.gain(ep, remote)
+        )
+
+
+def test_a_capable_local_model_earns_part_of_a_withheld_sentence():
+    ep = make_episode([[NAME], [CITY], []], ["Anna Berg", "Oslo"])
+    judge = ShareRetention(FakeStore(), share_weight=1.0, local_credit=0.5)  # type: ignore[arg-type]
+    basic = judge.gain(ep, [True, False, True], local_use=0.0)
+    capable = judge.gain(ep, [True, False, True], local_use=1.0)
+    assert basic == pytest.approx(8 / 11)
+    assert capable == pytest.approx(8 / 11 + 0.5 * 3 / 11)
+    assert judge.gain(ep, [True, True, True], local_use=1.0) == pytest.approx(1.0)
+
+
+def test_warm_up_labels_say_whether_the_anonymized_sentence_leaks_a_protected_unit():
+    # A detected name leaves as [PERSON_1]: the sentence may go although it holds PII.
+    caught = make_episode([[NAME], [CITY], []], ["Anna Berg", "Oslo"])
+    assert sft_labels(caught, 5.0).tolist() == [1.0, 1.0, 1.0]
+    # A missed name would leave as written: that sentence stays.
+    missed = make_episode([[], [CITY], []], ["Anna Berg", "Oslo"])
+    assert sft_labels(missed, 5.0).tolist() == [0.0, 1.0, 1.0]
+    # A missed city is the router's only at the slider's top, where the policy protects it.
+    city = make_episode([[NAME], [], []], ["Anna Berg", "Oslo"])
+    assert sft_labels(city, 5.0).tolist() == [1.0, 1.0, 1.0]
+    assert sft_labels(city, 10.0).tolist() == [1.0, 0.0, 1.0]
 
 
 @pytest.mark.parametrize(

@@ -60,8 +60,11 @@ def _export_encoder(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dev_metrics(policy: Any, episodes: list[Any], judge: Any, penalty: str) -> dict[str, Any]:
-    """Leak, catastrophic rate and pooled retention on the development part, per lambda."""
+def _dev_metrics(
+    policy: Any, episodes: list[Any], judge: Any, penalty: str, local_use: float = 0.0
+) -> dict[str, Any]:
+    """Leak (protected units and all units), catastrophic rate and TaskGain on the development
+    part, per lambda."""
     import numpy as np
     import torch
 
@@ -73,25 +76,32 @@ def _dev_metrics(policy: Any, episodes: list[Any], judge: Any, penalty: str) -> 
     for lam in (0.0, 2.0, 5.0, 10.0):
         for src in sorted({e.source for e in episodes}):
             eps = [e for e in episodes if e.source == src]
-            leaked = located = cat = 0
+            leaked = leaked_all = located = protected = cat = remote = sentences = 0
             gains, rewards = [], []
             with torch.no_grad():
                 for a in range(0, len(eps), 64):
                     chunk = eps[a : a + 64]
-                    p = p_remote(policy(*batch(chunk, [lam] * len(chunk)))).numpy()
+                    local = torch.full((len(chunk),), float(local_use))
+                    p = p_remote(policy(*batch(chunk, [lam] * len(chunk)), local)).numpy()
                     for j, e in enumerate(chunk):
-                        o = reward(
-                            e, (p[j, : len(e.sentences)] >= 0.5).tolist(), lam, judge, penalty
-                        )
+                        r = (p[j, : len(e.sentences)] >= 0.5).tolist()
+                        o = reward(e, r, lam, judge, penalty, local_use)
                         leaked += o.leaked
+                        leaked_all += o.leaked_all
                         located += len(e.units)
-                        cat += bool(e.units) and 2 * o.leaked >= len(e.units)
+                        n_prot = int(e.protected(lam).sum())
+                        protected += n_prot
+                        cat += bool(n_prot) and 2 * o.leaked >= n_prot
+                        remote += o.remote
+                        sentences += len(e.sentences)
                         gains.append(o.gain)
                         rewards.append(o.reward)
             out[f"{src}@{lam:g}"] = {
-                "leak_pct": round(100 * leaked / max(located, 1), 2),
+                "protected_leak_pct": round(100 * leaked / max(protected, 1), 2),
+                "leak_pct": round(100 * leaked_all / max(located, 1), 2),
                 "catastrophic_rate": round(cat / max(len(eps), 1), 4),
-                "pooled_retention": round(float(np.mean(gains)), 4),
+                "remote_sentences": round(remote / max(sentences, 1), 4),
+                "task_gain": round(float(np.mean(gains)), 4),
                 "reward": round(float(np.mean(rewards)), 4),
             }
     return out
@@ -105,7 +115,7 @@ def _build(args: argparse.Namespace) -> int:
     from training.metrics import split_of
     from training.router import export as ex
     from training.router.episodes import build_episodes, default_parts, describe_detector
-    from training.router.judge import PooledRetention
+    from training.router.judge import ShareRetention
     from training.router.policy import PolicyConfig, ValueCritic, make_policy
     from training.router.ppo import PPOConfig, train_ppo
     from training.router.sft import SFTConfig, train_sft
@@ -158,7 +168,7 @@ def _build(args: argparse.Namespace) -> int:
     timings["episodes"] = round(time.perf_counter() - t0, 1)
     log.info("episodes: %d train, %d dev (%.0fs)", len(train), len(dev), timings["episodes"])
 
-    judge = PooledRetention(store)
+    judge = ShareRetention(store, args.share_weight, args.local_credit)
     sft_cfg = SFTConfig(epochs=args.sft_epochs, seed=args.seed)
     base = PPOConfig(
         lr=args.ppo_lr,
@@ -166,6 +176,7 @@ def _build(args: argparse.Namespace) -> int:
         episodes_per_step=args.episodes_per_step,
         critic_warmup=min(16, args.steps),
         lambda_power=args.lambda_power,
+        local_share=args.local_share,
         seed=args.seed,
     )
     runs: dict[str, tuple[str, PPOConfig]] = {
@@ -208,6 +219,7 @@ def _build(args: argparse.Namespace) -> int:
                 for i in range(0, len(curves["reward"]), 16)
             ],
             "dev": _dev_metrics(pol, dev, judge, ppo_cfg.penalty),
+            "dev_capable_local_model": _dev_metrics(pol, dev, judge, ppo_cfg.penalty, 1.0),
             "seconds": round(time.perf_counter() - t0, 1),
         }
         if sft_dev is not None:
@@ -255,6 +267,8 @@ def _build(args: argparse.Namespace) -> int:
             INPUTS[0]: "float32[batch, sentences, 384] (all-MiniLM-L6-v2, normalized)",
             INPUTS[1]: f"float32[batch, sentences, {DETECT_DIM}]",
             INPUTS[2]: "float32[batch] (lambda, clamped to [0, 10])",
+            INPUTS[3]: "float32[batch] (1: a capable local model merges withheld sentences; "
+            "0: nothing local uses them; clamped to [0, 1])",
         },
         "features_version": FEATURES_VERSION,
         "detect_features": [f"log1p_count_{t.value}" for t in TYPES] + list(EXTRA_FEATURES),
@@ -271,11 +285,17 @@ def _build(args: argparse.Namespace) -> int:
         "training_command": "python -m training.router "
         + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         "rebuild_command": "python -m training.router build",
-        "task_gain": "proxy: sentence-pooled MiniLM semantic retention (no LLM judge on the "
-        "build machine)",
+        "task_gain": f"proxy: {args.share_weight:g} * remote share of the query's non-private "
+        f"words + {1 - args.share_weight:g} * sentence-pooled MiniLM semantic retention; with a "
+        f"capable local model (local_use = 1) a withheld word still earns {args.local_credit:g} "
+        "of its share (no LLM judge on the build machine)",
         "reward": "R = TaskGain - lambda * Leak^2 (linear ablation: Leak^1), lambda = "
         f"10 * u^{args.lambda_power:g}, u ~ U[0, 1], per episode (SFT: lambda ~ U[0, 10]); "
-        "Leak = located gold units in the exact outbound / located units",
+        "Leak = protected gold units (those the type policy protects at the episode's lambda) "
+        "in the exact outbound / protected units; local_use ~ Bernoulli("
+        f"{args.local_share:g}) per episode",
+        "sft_labels": "0 (local) when the sentence sent alone, anonymized by the real detector "
+        "and type policy at the episode's lambda, would carry a protected gold unit; else 1",
         "sft": sft_cfg.to_json(),
         "data": data_info,
         "split": "training.metrics.split_of(id) == 'train' and split_of('dev:' + id) == 'train'; "
@@ -334,6 +354,18 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _utility(args: argparse.Namespace) -> int:
+    from training.router.utility import run
+
+    return run(args)
+
+
+def _taskgain_weights(args: argparse.Namespace) -> int:
+    from training.router.weights import run
+
+    return run(args)
+
+
 def _headline(metrics: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for fmt, m in metrics.items():
@@ -370,6 +402,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     b.add_argument("--sft-epochs", type=int, default=8)
     b.add_argument(
+        "--share-weight",
+        type=float,
+        default=0.5,
+        help="TaskGain = w * remote word share + (1 - w) * pooled retention (default 0.5; "
+        "see python -m training.router taskgain-weights)",
+    )
+    b.add_argument(
+        "--local-credit",
+        type=float,
+        default=0.5,
+        help="with a capable local model, the share of a withheld word's value it keeps",
+    )
+    b.add_argument(
+        "--local-share",
+        type=float,
+        default=0.5,
+        help="share of PPO episodes played with a capable local model",
+    )
+    b.add_argument(
         "--miss-rate",
         type=float,
         default=0.3,
@@ -384,6 +435,26 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--threads", type=int, default=1)
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(handler=_build)
+    u = sub.add_parser(
+        "utility",
+        help="a utility set through the real prepare path with a chosen router: keep rate, "
+        "leaks, needless withheld sentences",
+    )
+    u.add_argument("--data", required=True)
+    u.add_argument("--out")
+    u.add_argument("--router", help="router artifact folder (default: models/router)")
+    u.add_argument("--local-use", type=float, default=0.0, help="1: a capable local model")
+    u.add_argument("--lambda", dest="risk_lambda", type=float, default=5.0)
+    u.add_argument("--limit", type=int)
+    u.set_defaults(handler=_utility)
+    w = sub.add_parser(
+        "taskgain-weights",
+        help="compare TaskGain weightings on the development episodes (which one the build uses)",
+    )
+    w.add_argument("--weights", default="0,0.5,0.8")
+    w.add_argument("--cache", default=str(CACHE))
+    w.add_argument("--out", help="write the table as JSON here")
+    w.set_defaults(handler=_taskgain_weights)
     e = sub.add_parser("export-encoder", help="export all-MiniLM-L6-v2 to models/encoder")
     e.add_argument("--out", default="models/encoder")
     e.add_argument("--fp32", action="store_true", help="do not quantize to int8")

@@ -25,6 +25,7 @@ import hashlib
 import inspect
 import json
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -74,7 +75,9 @@ class Episode:
     ntok_anon: np.ndarray  # float32[n], word pieces per sentence anonymized
     det: np.ndarray  # float32[n, DETECT_DIM]
     target: str | None = None
-    _outbound: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict, repr=False)
+    _outbound: dict[tuple[Any, ...], tuple[str, int, int]] = field(default_factory=dict, repr=False)
+    _protected: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    _words: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def gold_sentence(self) -> np.ndarray:
@@ -91,10 +94,49 @@ class Episode:
     def detected_sentence(self) -> np.ndarray:
         return np.array([bool(e) for e in self.entities], dtype=bool)
 
+    @property
+    def words(self) -> np.ndarray:
+        """float[n]: the words of each sentence outside every gold unit (its non-private content)."""
+        if self._words is None:
+            private = np.zeros(len(self.text), dtype=bool)
+            for occs in self.occurrences:
+                for a, b in occs:
+                    private[a:b] = True
+            self._words = np.array(
+                [
+                    sum(
+                        not private[s.start + m.start() : s.start + m.end()].all()
+                        for m in _WORD.finditer(s.text)
+                    )
+                    for s in self.sentences
+                ],
+                dtype=np.float32,
+            )
+        return self._words
+
+    def protected(self, risk_lambda: float) -> np.ndarray:
+        """bool[units]: which located gold units the type policy protects at ``risk_lambda``.
+
+        See :func:`protected_units`; memoized per band of lambda.
+        """
+        band = lambda_band(risk_lambda)
+        hit = self._protected.get(band)
+        if hit is None:
+            hit = protected_units(self, risk_lambda)
+            self._protected[band] = hit
+        return hit
+
     def route(
         self, remote: Sequence[bool], risk_lambda: float = 5.0, settle_with: Detector | None = None
     ) -> tuple[str, int]:
-        """The outbound text of a routing and how many located units it leaks (memoized).
+        """The outbound text of a routing and how many located units it leaks (memoized)."""
+        text, leaked, _p = self.route_leaks(remote, risk_lambda, settle_with)
+        return text, leaked
+
+    def route_leaks(
+        self, remote: Sequence[bool], risk_lambda: float = 5.0, settle_with: Detector | None = None
+    ) -> tuple[str, int, int]:
+        """The outbound text of a routing, the located units it leaks and the protected ones.
 
         The type policy's decisions change only where lambda crosses a threshold,
         so the memo is kept per band of lambda.
@@ -103,10 +145,18 @@ class Episode:
         hit = self._outbound.get(key)
         if hit is None:
             text = outbound(self, [bool(r) for r in remote], risk_lambda, settle_with)
-            hit = (text, leaked_units(self.units, text))
+            prot = self.protected(risk_lambda)
+            hit = (
+                text,
+                leaked_units(self.units, text),
+                leaked_units([u for u, p in zip(self.units, prot, strict=True) if p], text),
+            )
             if len(self._outbound) < 4096:
                 self._outbound[key] = hit
         return hit
+
+
+_WORD = re.compile(r"\w+")
 
 
 # --- the exact leak -------------------------------------------------------------------
@@ -174,6 +224,46 @@ def leaked_units(units: Sequence[str], payload: str) -> int:
         nu = metrics.normalize_for_leak(u)
         count += bool(nu) and nu in norm
     return count
+
+
+#: What a gold unit the detector missed is taken to be, by the lexicon's kind of its text:
+#: a public name (protected only at the slider's top), a place (a quasi-identifier), or
+#: else a direct identifier (always protected: a missed name or number is what leaks).
+_MISSED_PUBLIC = frozenset({"country", "region", "company", "company-word", "brand", "org", "drug"})
+
+
+def missed_unit_protected(unit: str, risk_lambda: float) -> bool:
+    """Whether the type policy would protect ``unit`` had it been detected (see above)."""
+    kind = type_policy().lexicon.public_kind(unit)
+    if kind in _MISSED_PUBLIC:
+        return risk_lambda >= PUBLIC_MAX
+    if kind == "place":
+        return risk_lambda >= QUASI_THRESHOLDS["place"]
+    return True
+
+
+def protected_units(ep: Episode, risk_lambda: float) -> np.ndarray:
+    """bool[units]: the located gold units the type policy protects at ``risk_lambda``.
+
+    A unit overlapped by a detected value takes that value's decision (the
+    product's :func:`core.policy.protection` over the whole query, so a value
+    protected once is protected everywhere): protected when any overlapping
+    value is protected, sent on purpose when all of them are sent in clear. A
+    unit no detected value overlaps is judged by :func:`missed_unit_protected`.
+    """
+    flat = [e for ents in ep.entities for e in ents]
+    decisions = [
+        d for ds in protection(ep.text, ep.entities, risk_lambda, type_policy()) for d in ds
+    ]
+    protects = [d.protect for d in decisions]
+    out = np.zeros(len(ep.units), dtype=bool)
+    for k, (unit, occs) in enumerate(zip(ep.units, ep.occurrences, strict=True)):
+
+        def missed(unit: str = unit) -> bool:
+            return missed_unit_protected(unit, risk_lambda)
+
+        out[k] = metrics.unit_protected(occs, flat, protects, missed)
+    return out
 
 
 # --- fingerprints ----------------------------------------------------------------------

@@ -16,9 +16,17 @@ a lambda sweep.
 
 Metrics and how an empty outbound (everything stayed local) counts:
 
+* ``protected_leak_pct``: leaked protected units / protected units, in percent:
+  only the located units the type policy protects at the system's lambda
+  (:func:`training.router.episodes.protected_units`: direct identifiers
+  always, quasi-identifiers from their levels); what the router answers for.
 * ``leak_pct``: leaked located units / located units, in percent (a unit leaks
   when it occurs in the outbound after NFKC, case folding and whitespace
-  collapsing); an empty outbound leaks nothing.
+  collapsing); an empty outbound leaks nothing. The papers' figure: it counts
+  the values the policy sends on purpose (a country, a public company) too.
+* ``needless_withheld``: sentences kept on the machine that, sent alone and
+  anonymized (the compose path, without the settling pass), would carry no
+  protected unit; each costs the answer a sentence for nothing.
 * ``query_leak_rate``: share of queries with at least one leaked unit.
 * ``catastrophic_rate``: share of queries that leak at least half of their
   located units (queries with no located unit never count as catastrophic).
@@ -38,6 +46,7 @@ Metrics and how an empty outbound (everything stayed local) counts:
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import logging
 import time
@@ -66,6 +75,7 @@ log = logging.getLogger(__name__)
 DEFAULT_LAMBDA = 5.0
 SWEEP = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 KEYS = (
+    "protected_leak_pct",
     "leak_pct",
     "query_leak_rate",
     "catastrophic_rate",
@@ -101,6 +111,9 @@ class Row:
     clear_chars: int
     remote_sentences: int
     quality: float | None
+    protected: int = 0
+    leaked_protected: int = 0
+    needless_withheld: int = 0
 
 
 def _nonpii_chars(ep: Episode) -> np.ndarray:
@@ -145,32 +158,39 @@ class Evaluator:
         self.fuzzy = fuzzy
         self._bleu = sacrebleu.sentence_bleu
         self._clear = [_nonpii_chars(e) for e in self.episodes]
-        self._memo: dict[tuple[int, str], Row] = {}
+        self._memo: dict[tuple[int, str, int], Row] = {}
 
-    def rows(self, payloads: Sequence[tuple[str, np.ndarray]]) -> list[Row]:
-        """Score one system: for each episode, its outbound text and routing."""
+    def rows(
+        self, payloads: Sequence[tuple[str, np.ndarray]], risk_lambda: float = DEFAULT_LAMBDA
+    ) -> list[Row]:
+        """Score one system at ``risk_lambda``: for each episode, its outbound text and routing."""
+        from training.router.episodes import lambda_band
+
+        band = lambda_band(risk_lambda)
         todo = [
             (i, text)
             for i, (text, _r) in enumerate(payloads)
-            if (i, text) not in self._memo and text.strip()
+            if (i, text, band) not in self._memo and text.strip()
         ]
         # One batched encoder call for every new outbound text.
         self.exact.store.get([t for _i, t in todo] + [self.episodes[i].text for i, _t in todo])
         out = []
         for i, (text, remote) in enumerate(payloads):
-            key = (i, text)
+            key = (i, text, band)
             if key not in self._memo:
-                self._memo[key] = self._row(i, text, remote)
+                self._memo[key] = self._row(i, text, remote, risk_lambda)
             out.append(self._memo[key])
         self.exact.store.save()
         return out
 
-    def _row(self, i: int, text: str, remote: np.ndarray) -> Row:
+    def _row(self, i: int, text: str, remote: np.ndarray, risk_lambda: float) -> Row:
         from training.router.episodes import leaked_units
 
         ep = self.episodes[i]
         empty = not text.strip()
         leaked = 0 if empty else leaked_units(ep.units, text)
+        protected = [u for u, p in zip(ep.units, ep.protected(risk_lambda), strict=True) if p]
+        leaked_protected = 0 if empty else leaked_units(protected, text)
         fuzzy = leaked
         if self.fuzzy and not empty:
             fuzzy = sum(metrics.unit_leaked_fuzzy(u, text) for u in ep.units)
@@ -191,6 +211,11 @@ class Evaluator:
             clear_chars=int(self._clear[i].sum()),
             remote_sentences=int(remote.sum()),
             quality=quality,
+            protected=len(protected),
+            leaked_protected=leaked_protected,
+            needless_withheld=0
+            if verbatim
+            else needless_withheld(ep, remote.tolist(), risk_lambda),
         )
 
 
@@ -200,6 +225,9 @@ def summarize(rows: Sequence[Row]) -> dict[str, Any]:
     located = sum(r.located for r in rows)
     leaked = sum(r.leaked for r in rows)
     out: dict[str, Any] = {
+        "protected_leak_pct": metrics.protected_leak_pct(
+            sum(r.leaked_protected for r in rows), sum(r.protected for r in rows)
+        ),
         "leak_pct": round(100.0 * leaked / located, 3) if located else 0.0,
         "query_leak_rate": round(sum(r.leaked > 0 for r in rows) / n, 4),
         "catastrophic_rate": round(
@@ -221,11 +249,24 @@ def summarize(rows: Sequence[Row]) -> dict[str, Any]:
         if located
         else 0.0,
         "semantic_retention_pooled": round(float(np.mean([r.pooled for r in rows])), 4),
+        "protected_units": sum(r.protected for r in rows),
+        "needless_withheld": sum(r.needless_withheld for r in rows),
         "sentences_remote_share": round(
             sum(r.remote_sentences for r in rows) / max(sum(1 for _ in rows), 1), 3
         ),
     }
     return {**out, "_extra": extra}
+
+
+def needless_withheld(ep: Episode, remote: Sequence[bool], risk_lambda: float) -> int:
+    """Sentences routed local that, sent alone and anonymized, would carry no protected unit."""
+    n = len(ep.sentences)
+    count = 0
+    for i, r in enumerate(remote):
+        if r:
+            continue
+        count += ep.route_leaks([j == i for j in range(n)], risk_lambda)[2] == 0
+    return count
 
 
 # --- the systems ---------------------------------------------------------------------------
@@ -249,10 +290,10 @@ def run_systems(
     systems: dict[str, Any] = {}
     heuristic = HeuristicRouter()
 
-    def fixed(fn: Callable[[Episode], np.ndarray]) -> list[tuple[str, np.ndarray]]:
-        return [
-            (outbound(e, fn(e).tolist(), DEFAULT_LAMBDA, detector), fn(e)) for e in episodes
-        ]
+    def fixed(
+        fn: Callable[[Episode], np.ndarray], lam: float = DEFAULT_LAMBDA
+    ) -> list[tuple[str, np.ndarray]]:
+        return [(outbound(e, fn(e).tolist(), lam, detector), fn(e)) for e in episodes]
 
     t0 = time.perf_counter()
     systems["all-local"] = summarize(
@@ -264,6 +305,11 @@ def run_systems(
     systems["redact-all"] = summarize(
         evaluator.rows(fixed(lambda e: np.ones(len(e.sentences), bool)))
     )
+    # Redact-all at the slider's top, where the type policy protects every quasi-identifier.
+    systems["redact-all-lambda-10"] = summarize(
+        evaluator.rows(fixed(lambda e: np.ones(len(e.sentences), bool), 10.0), 10.0)
+    )
+    systems["redact-all-lambda-10"]["_extra"]["lambda"] = 10.0
 
     def heur(e: Episode) -> np.ndarray:
         p = heuristic.route(RouteInput(e.text, e.sentences, e.entities, DEFAULT_LAMBDA))
@@ -304,13 +350,13 @@ def run_systems(
         lam = DEFAULT_LAMBDA
         if name.startswith("transformer-fixed-lambda-"):
             lam = float(name.rsplit("-", 1)[1])
-        systems[name] = summarize(evaluator.rows(decisions(router, lam)))
+        systems[name] = summarize(evaluator.rows(decisions(router, lam), lam))
         systems[name]["_extra"]["lambda"] = lam
     sweep_rows = []
     shipped = routers.get("transformer-quadratic")
     if shipped is not None:
         for lam in sweep:
-            point = summarize(evaluator.rows(decisions(shipped, lam)))
+            point = summarize(evaluator.rows(decisions(shipped, lam), lam))
             sweep_rows.append({"lambda": lam, **point})
     timing = {
         "encoder_seconds_per_query": round(embed_s / max(len(episodes), 1), 4),
@@ -363,6 +409,38 @@ def frontier_check(
     return out
 
 
+def targets(systems: dict[str, Any], sweep: list[dict[str, Any]]) -> dict[str, Any]:
+    """The router's targets (issue 23): against redact-all at lambda 5 and at lambda 10.
+
+    At 5: protected Leak% at most redact-all's, semantic retention within 0.01
+    of it; at 10: protected Leak% at most half of redact-all's; protected
+    Leak% never rises with lambda along the sweep.
+    """
+    at = {p["lambda"]: p for p in sweep}
+    out: dict[str, Any] = {}
+    base5, base10 = systems.get("redact-all"), systems.get("redact-all-lambda-10")
+    if base5 is not None and 5.0 in at:
+        p = at[5.0]
+        out["lambda_5"] = {
+            "protected_leak_pct": p["protected_leak_pct"],
+            "redact_all_protected_leak_pct": base5["protected_leak_pct"],
+            "semantic_retention": p["semantic_retention"],
+            "redact_all_semantic_retention": base5["semantic_retention"],
+            "met": p["protected_leak_pct"] <= base5["protected_leak_pct"]
+            and p["semantic_retention"] >= base5["semantic_retention"] - 0.01,
+        }
+    if base10 is not None and 10.0 in at:
+        p = at[10.0]
+        out["lambda_10"] = {
+            "protected_leak_pct": p["protected_leak_pct"],
+            "redact_all_protected_leak_pct": base10["protected_leak_pct"],
+            "met": p["protected_leak_pct"] <= base10["protected_leak_pct"] / 2,
+        }
+    leaks = [p["protected_leak_pct"] for p in sweep]
+    out["monotonic"] = all(b <= a + 1e-9 for a, b in itertools.pairwise(leaks))
+    return out
+
+
 def write_results(
     out: Path,
     judge_name: str,
@@ -372,7 +450,11 @@ def write_results(
 ) -> dict[str, Any]:
     """``results.json`` in the issue's schema, ``details.json``, ``report.md``, ``frontier.png``."""
     out.mkdir(parents=True, exist_ok=True)
-    info = {**info, "frontier_check": frontier_check(systems, sweep)}
+    info = {
+        **info,
+        "frontier_check": frontier_check(systems, sweep),
+        "targets": targets(systems, sweep),
+    }
     results = {
         "judge": judge_name,
         "systems": {k: _public(v) for k, v in systems.items()},
@@ -403,9 +485,10 @@ def report_md(
         "swapped against the data set's target response; a tie passes)."
     )
     header = [
-        "| system | Leak% | Leak% fuzzy | query leak | catastrophic | remote share | "
-        "semantic retention (proxy) | pooled retention | BLEU (proxy) | quality |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| system | protected Leak% | Leak% | Leak% fuzzy | query leak | catastrophic | "
+        "remote share | semantic retention (proxy) | pooled retention | BLEU (proxy) | quality "
+        "| needless withheld |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     lines = [
         f"# Routing frontier: {info.get('title', '')}",
@@ -421,6 +504,10 @@ def report_md(
         f"- learned policies: ONNX encoder + ONNX policy from `models/router` "
         f"(decision p_remote >= 0.5); systems other than the sweep at lambda {DEFAULT_LAMBDA:g}",
         f"- catastrophic leak rate: {CATASTROPHIC}.",
+        "- protected Leak%: only the units the type policy protects at the system's lambda "
+        "(what the router answers for); Leak%: every located unit (the papers' figure).",
+        "- needless withheld: sentences kept here that, sent alone and anonymized, would carry "
+        "no protected unit.",
         f"- {EMPTY}.",
         "- semantic retention and BLEU are **proxies** of utility (EVALUATION.md), not a "
         "judge's verdict; the pooled retention is the cheaper form the training reward uses.",
@@ -432,10 +519,11 @@ def report_md(
         x = d["_extra"]
         q = "n/a" if d["quality"] is None else f"{d['quality']:.1f}"
         return (
-            f"| {name} | {d['leak_pct']:.2f} | {x['leak_pct_fuzzy']:.2f} | "
+            f"| {name} | {d['protected_leak_pct']:.2f} | {d['leak_pct']:.2f} | "
+            f"{x['leak_pct_fuzzy']:.2f} | "
             f"{d['query_leak_rate']:.3f} | {d['catastrophic_rate']:.3f} | {d['remote_share']:.3f} | "
             f"{d['semantic_retention']:.3f} | {x['semantic_retention_pooled']:.3f} | "
-            f"{d['bleu']:.1f} | {q} |"
+            f"{d['bleu']:.1f} | {q} | {x['needless_withheld']} |"
         )
 
     for name, d in systems.items():
@@ -461,6 +549,13 @@ def report_md(
                 f"{c['sweep_lambda']:g} (Leak% {c['sweep_leak_pct']:.2f}, retention "
                 f"{c['sweep_semantic_retention']:.3f})"
             )
+    tg = info.get("targets", {})
+    if tg:
+        lines += ["", "Targets (protected Leak%, against redact-all at the same lambda):", ""]
+        for key in ("lambda_5", "lambda_10"):
+            if key in tg:
+                lines.append(f"- {key}: {json.dumps(tg[key])}")
+        lines.append(f"- protected Leak% never rises with lambda: {tg.get('monotonic')}")
     lines += ["", "![frontier](frontier.png)", ""]
     t = info.get("timing", {})
     if t:
@@ -551,6 +646,7 @@ def evaluate_file(
         "detector": describe_detector(detector),
         "timing": {**timing, "total_seconds": round(time.perf_counter() - t0, 1)},
     }
+    info["targets"] = targets(systems, sweep)
     write_results(out, judge_name, systems, sweep, info)
     return {"judge": judge_name, "systems": systems, "lambda_sweep": sweep, "info": info}
 
@@ -568,14 +664,30 @@ def run(args: argparse.Namespace) -> int:
         if not getattr(args, "judge_model", None):
             raise InputError("--judge-url needs --judge-model too.")
         judge = LLMJudge(args.judge_url, args.judge_model)
+    router = getattr(args, "router", None)
     result = evaluate_file(
-        data, args.format, Path(args.out), split=args.split, limit=args.limit, judge=judge
+        data,
+        args.format,
+        Path(args.out),
+        split=args.split,
+        limit=args.limit,
+        judge=judge,
+        models_dir=Path(router) if router else None,
     )
     s = result["systems"]
     for name, d in s.items():
         print(
-            f"{name:28s} leak% {d['leak_pct']:6.2f}  catastrophic {d['catastrophic_rate']:.3f}  "
-            f"retention {d['semantic_retention']:.3f}  bleu {d['bleu']:5.1f}"
+            f"{name:28s} protected leak% {d['protected_leak_pct']:6.2f}  "
+            f"leak% {d['leak_pct']:6.2f}  catastrophic {d['catastrophic_rate']:.3f}  "
+            f"retention {d['semantic_retention']:.3f}  bleu {d['bleu']:5.1f}  "
+            f"needless withheld {d['_extra']['needless_withheld']}"
         )
+    for p in result["lambda_sweep"]:
+        print(
+            f"sweep lambda {p['lambda']:4g}  protected leak% {p['protected_leak_pct']:6.2f}  "
+            f"leak% {p['leak_pct']:6.2f}  retention {p['semantic_retention']:.3f}  "
+            f"needless withheld {p['_extra']['needless_withheld']}"
+        )
+    print("targets:", json.dumps(result["info"].get("targets", {})))
     print(f"judge: {result['judge']}; reports in {args.out}")
     return 0

@@ -204,6 +204,7 @@ def export_policy(policy: nn.Module, path: Path) -> float:
         torch.randn(1, n, enc_rt.DIM),
         torch.rand(1, n, pol_rt.DETECT_DIM),
         torch.tensor([5.0]),
+        torch.tensor([0.0]),
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
@@ -216,6 +217,7 @@ def export_policy(policy: nn.Module, path: Path) -> float:
             pol_rt.INPUTS[0]: {0: "batch", 1: "sentences"},
             pol_rt.INPUTS[1]: {0: "batch", 1: "sentences"},
             pol_rt.INPUTS[2]: {0: "batch"},
+            pol_rt.INPUTS[3]: {0: "batch"},
             pol_rt.OUTPUT: {0: "batch", 1: "sentences"},
         },
         opset_version=OPSET,
@@ -230,16 +232,27 @@ def policy_parity(wrapper: nn.Module, path: Path, seed: int = 0) -> float:
     rng = np.random.default_rng(seed)
     worst = 0.0
     for n in (1, 2, 7, 20, 64):
-        for lam in (0.0, 2.5, 5.0, 10.0):
+        for lam, local in ((0.0, 0.0), (2.5, 1.0), (5.0, 0.0), (5.0, 1.0), (10.0, 0.0)):
             emb = rng.standard_normal((1, n, enc_rt.DIM)).astype(np.float32)
             emb /= np.linalg.norm(emb, axis=-1, keepdims=True)
             det = rng.random((1, n, pol_rt.DETECT_DIM)).astype(np.float32)
             lam_a = np.array([lam], dtype=np.float32)
+            loc_a = np.array([local], dtype=np.float32)
             with torch.no_grad():
-                ref = wrapper(torch.from_numpy(emb), torch.from_numpy(det), torch.from_numpy(lam_a))
+                ref = wrapper(
+                    torch.from_numpy(emb),
+                    torch.from_numpy(det),
+                    torch.from_numpy(lam_a),
+                    torch.from_numpy(loc_a),
+                )
             got = sess.run(
                 [pol_rt.OUTPUT],
-                {pol_rt.INPUTS[0]: emb, pol_rt.INPUTS[1]: det, pol_rt.INPUTS[2]: lam_a},
+                {
+                    pol_rt.INPUTS[0]: emb,
+                    pol_rt.INPUTS[1]: det,
+                    pol_rt.INPUTS[2]: lam_a,
+                    pol_rt.INPUTS[3]: loc_a,
+                },
             )[0]
             worst = max(worst, float(np.abs(ref.numpy() - got).max()))
     return worst

@@ -43,7 +43,9 @@ class TaskGain(Protocol):
 
     name: str
 
-    def gain(self, ep: Episode, remote: Sequence[bool], outbound: str) -> float: ...
+    def gain(
+        self, ep: Episode, remote: Sequence[bool], outbound: str, local_use: float = 0.0
+    ) -> float: ...
 
 
 def _normalize(v: np.ndarray) -> np.ndarray:
@@ -66,7 +68,9 @@ class PooledRetention:
         self.withheld = store.get([WITHHELD])[0]
         self.withheld_tokens = float(store.embedder.token_counts([WITHHELD])[0])
 
-    def gain(self, ep: Episode, remote: Sequence[bool], outbound: str = "") -> float:
+    def gain(
+        self, ep: Episode, remote: Sequence[bool], outbound: str = "", local_use: float = 0.0
+    ) -> float:
         r = np.asarray(remote, dtype=bool)
         if not r.any():
             return 0.0
@@ -78,6 +82,51 @@ class PooledRetention:
         return max(0.0, float(_normalize(o) @ q))
 
 
+def remote_word_share(ep: Episode, remote: Sequence[bool]) -> float:
+    """Share of the query's non-private words (outside gold units) in the remote sentences.
+
+    A query with no such word counts its sentences instead.
+    """
+    r = np.asarray(remote, dtype=bool)
+    w = ep.words
+    total = float(w.sum())
+    if total <= 0:
+        return float(r.mean()) if len(r) else 0.0
+    return float(w[r].sum()) / total
+
+
+class ShareRetention:
+    """TaskGain that charges for every withheld word (the training reward's proxy).
+
+    ``gain = share_weight * share + (1 - share_weight) * pooled retention`` where
+    ``share`` is :func:`remote_word_share` (every non-private word kept from the
+    cloud costs the same, so a withheld "Thanks." costs a word where pooled
+    retention barely moves) and the retention term is :class:`PooledRetention`
+    (the cloud still needs the query's meaning). ``local_use`` (0 or 1) says
+    whether a capable local model merges the withheld sentences into the
+    answer: then a withheld word still earns ``local_credit`` of its value;
+    with a basic model it earns nothing (core.integrate: the answer passes
+    through and the person is told what the cloud did not see).
+    """
+
+    name = "proxy"
+
+    def __init__(
+        self, store: EmbeddingStore, share_weight: float = 0.5, local_credit: float = 0.5
+    ) -> None:
+        self.pooled = PooledRetention(store)
+        self.share_weight = share_weight
+        self.local_credit = local_credit
+
+    def gain(
+        self, ep: Episode, remote: Sequence[bool], outbound: str = "", local_use: float = 0.0
+    ) -> float:
+        share = remote_word_share(ep, remote)
+        share += local_use * self.local_credit * (1.0 - share)
+        retention = self.pooled.gain(ep, remote, outbound) if self.share_weight < 1 else 0.0
+        return self.share_weight * share + (1.0 - self.share_weight) * retention
+
+
 class ExactRetention:
     """Semantic retention of the whole outbound text against the whole query (the report's figure)."""
 
@@ -86,7 +135,9 @@ class ExactRetention:
     def __init__(self, store: EmbeddingStore) -> None:
         self.store = store
 
-    def gain(self, ep: Episode, remote: Sequence[bool], outbound: str) -> float:
+    def gain(
+        self, ep: Episode, remote: Sequence[bool], outbound: str, local_use: float = 0.0
+    ) -> float:
         return self.similarity(ep.text, outbound)
 
     def similarity(self, query: str, outbound: str) -> float:
@@ -171,7 +222,9 @@ class LLMJudge:
         second = self.at_least_as_good(query, reference, candidate)
         return first or first == second
 
-    def gain(self, ep: Episode, remote: Sequence[bool], outbound: str) -> float:
+    def gain(
+        self, ep: Episode, remote: Sequence[bool], outbound: str, local_use: float = 0.0
+    ) -> float:
         if not outbound.strip():
             return 0.0
         reference = ep.target or self.answer(ep.text)

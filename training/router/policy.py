@@ -3,8 +3,11 @@
 Inputs, for a batch of ``B`` queries padded to ``N`` sentences:
 ``emb`` float[B, N, 384] (MiniLM), ``det`` float[B, N, DETECT_DIM] (see
 :func:`core.router.policy.detection_features`), ``lam`` float[B] (lambda in
-[0, 10]) and ``mask`` bool[B, N] (True for real sentences). Every policy
-returns logits float[B, N, 2] over (local, remote).
+[0, 10]), ``mask`` bool[B, N] (True for real sentences) and ``local``
+float[B] (1 when a capable local model merges what stays on the machine, 0
+when nothing local can use it; zeros when not given). Every policy returns
+logits float[B, N, 2] over (local, remote). ``local`` joins every sentence's
+input, so the policy learns how much a withheld sentence is still worth.
 
 Lambda enters through the head (:class:`LambdaHead`): the shared linear head
 gives each sentence a preference ``u`` for the cloud and a sensitivity
@@ -57,11 +60,14 @@ def sinusoidal(n_pos: int, d: int) -> torch.Tensor:
     return pe
 
 
-def _inputs(emb: torch.Tensor, det: torch.Tensor) -> torch.Tensor:
-    return torch.cat([emb, det], dim=-1)
+def _inputs(emb: torch.Tensor, det: torch.Tensor, local: torch.Tensor | None) -> torch.Tensor:
+    if local is None:
+        local = torch.zeros(emb.shape[0], dtype=emb.dtype)
+    col = local.to(emb.dtype)[:, None, None].expand(emb.shape[0], emb.shape[1], 1)
+    return torch.cat([emb, det, col], dim=-1)
 
 
-IN_DIM = EMB_DIM + DETECT_DIM
+IN_DIM = EMB_DIM + DETECT_DIM + 1
 
 
 class LambdaHead(nn.Module):
@@ -125,11 +131,12 @@ class TransformerPolicy(nn.Module):
         det: torch.Tensor,
         lam: torch.Tensor,
         mask: torch.Tensor | None = None,
+        local: torch.Tensor | None = None,
     ) -> torch.Tensor:
         n = emb.shape[1]
         # Positions past the table reuse the last one (queries that long are rare).
         idx = torch.arange(n).clamp(max=self.cfg.max_positions - 1)
-        x = self.proj(_inputs(emb, det)) + self.pe[idx][None]
+        x = self.proj(_inputs(emb, det, local)) + self.pe[idx][None]
         if mask is None:
             bias = torch.zeros(emb.shape[0], 1, 1, n, dtype=x.dtype)
         else:
@@ -160,8 +167,9 @@ class MLPPolicy(nn.Module):
         det: torch.Tensor,
         lam: torch.Tensor,
         mask: torch.Tensor | None = None,
+        local: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        logits: torch.Tensor = self.head(self.net(_inputs(emb, det)), lam)
+        logits: torch.Tensor = self.head(self.net(_inputs(emb, det, local)), lam)
         return logits
 
 
@@ -175,7 +183,7 @@ class ValueCritic(nn.Module):
     def __init__(self, hidden: int = 128) -> None:
         super().__init__()
         self.net = nn.Sequential(
-            nn.Linear(EMB_DIM + 2 * DETECT_DIM + 2, hidden),
+            nn.Linear(EMB_DIM + 2 * DETECT_DIM + 3, hidden),
             nn.Tanh(),
             nn.Linear(hidden, hidden),
             nn.Tanh(),
@@ -183,13 +191,22 @@ class ValueCritic(nn.Module):
         )
 
     def forward(
-        self, emb: torch.Tensor, det: torch.Tensor, lam: torch.Tensor, mask: torch.Tensor
+        self,
+        emb: torch.Tensor,
+        det: torch.Tensor,
+        lam: torch.Tensor,
+        mask: torch.Tensor,
+        local: torch.Tensor | None = None,
     ) -> torch.Tensor:
+        if local is None:
+            local = torch.zeros(emb.shape[0], dtype=emb.dtype)
         m = mask[..., None].to(emb.dtype)
         count = m.sum(1).clamp(min=1.0)
         mean = torch.cat([emb, det], -1).mul(m).sum(1) / count
         dmax = det.masked_fill(~mask[..., None], 0.0).amax(1)
-        x = torch.cat([mean, dmax, (lam / LAMBDA_MAX)[:, None], torch.log1p(count) / 4.0], -1)
+        x = torch.cat(
+            [mean, dmax, (lam / LAMBDA_MAX)[:, None], torch.log1p(count) / 4.0, local[:, None]], -1
+        )
         value: torch.Tensor = self.net(x).squeeze(-1)
         return value
 
@@ -215,5 +232,9 @@ class ExportWrapper(nn.Module):
         super().__init__()
         self.policy = policy
 
-    def forward(self, emb: torch.Tensor, det: torch.Tensor, lam: torch.Tensor) -> torch.Tensor:
-        return p_remote(self.policy(emb, det, lam.clamp(0.0, LAMBDA_MAX)))
+    def forward(
+        self, emb: torch.Tensor, det: torch.Tensor, lam: torch.Tensor, local: torch.Tensor
+    ) -> torch.Tensor:
+        return p_remote(
+            self.policy(emb, det, lam.clamp(0.0, LAMBDA_MAX), None, local.clamp(0.0, 1.0))
+        )

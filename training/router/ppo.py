@@ -1,5 +1,9 @@
 """PPO on the episodic reward ``R = TaskGain - lambda * Leak^p`` (Privacy-R1's RL stage).
 
+Each episode is also played with or without a capable local model
+(``local_use`` 1 or 0, half each by default): the policy sees it as an input
+and TaskGain credits a withheld word only when a local model can use it.
+
 An episode is one query; the action is the routing of all its sentences
 (each sampled from the policy's softmax over local/remote); the reward comes
 once, at the end. Hence gamma = 1 and no GAE: the return is the reward, and
@@ -65,6 +69,8 @@ class PPOConfig:
     fixed_lambda: float | None = None
     penalty: str = "quadratic"
     leak_oversample: float = 0.0  # extra sampling weight of episodes that redact-all would leak
+    #: Share of episodes played with a capable local model (local_use = 1); the rest 0.
+    local_share: float = 0.5
     seed: int = 0
     log_every: int = 16
 
@@ -122,7 +128,9 @@ def train_ppo(
     if cfg.leak_oversample > 0:
         # Episodes where anonymizing everything still leaks carry the signal lambda must
         # learn from, and they are rare once detection is good: draw them more often.
-        risky = np.array([ep.route([True] * len(ep.sentences))[1] > 0 for ep in episodes])
+        risky = np.array(
+            [ep.route_leaks([True] * len(ep.sentences), 5.0)[2] > 0 for ep in episodes]
+        )
         weights = 1.0 + cfg.leak_oversample * risky
         weights = weights / weights.sum()
         log.info("ppo: %d of %d episodes leak when all is anonymized", risky.sum(), len(episodes))
@@ -141,8 +149,9 @@ def train_ppo(
         eps = [episodes[i] for i in idx]
         lams = _lambdas(cfg, rng, len(eps))
         emb, det, lam, mask = batch(eps, lams)
+        local = torch.from_numpy((rng.random(len(eps)) < cfg.local_share).astype(np.float32))
         with torch.no_grad():
-            logits = policy(emb, det, lam, mask)
+            logits = policy(emb, det, lam, mask, local)
             dist = torch.distributions.Categorical(logits=logits)
             actions = dist.sample()
             old_logp = dist.log_prob(actions)
@@ -153,13 +162,14 @@ def train_ppo(
                 float(lams[j]),
                 judge,
                 cfg.penalty,
+                float(local[j]),
             )
             for j, ep in enumerate(eps)
         ]
         returns = torch.tensor([o.reward for o in outs], dtype=torch.float32)
         warm = step < cfg.critic_warmup
         with torch.no_grad():
-            adv_all = returns - critic(emb, det, lam, mask)
+            adv_all = returns - critic(emb, det, lam, mask, local)
             adv_all = (adv_all - adv_all.mean()) / (adv_all.std() + 1e-8)
         v_losses = []
         chunks = length_chunks([len(e.sentences) for e in eps], cfg.minibatch, rng)
@@ -169,8 +179,8 @@ def train_ppo(
                 m = mask[mb]
                 n = int(m.sum(1).max())  # drop the columns that are padding for the whole chunk
                 m = m[:, :n]
-                e_mb, d_mb, l_mb = emb[mb, :n], det[mb, :n], lam[mb]
-                value = critic(e_mb, d_mb, l_mb, m)
+                e_mb, d_mb, l_mb, u_mb = emb[mb, :n], det[mb, :n], lam[mb], local[mb]
+                value = critic(e_mb, d_mb, l_mb, m, u_mb)
                 v_loss = nn.functional.mse_loss(value, returns[mb])
                 opt_v.zero_grad()
                 v_loss.backward()
@@ -180,7 +190,7 @@ def train_ppo(
                 if warm:
                     continue
                 adv = adv_all[mb][:, None]
-                dist = torch.distributions.Categorical(logits=policy(e_mb, d_mb, l_mb, m))
+                dist = torch.distributions.Categorical(logits=policy(e_mb, d_mb, l_mb, m, u_mb))
                 logp = dist.log_prob(actions[mb, :n])
                 ratio = torch.exp(logp - old_logp[mb, :n])
                 surrogate = torch.min(ratio * adv, ratio.clamp(1 - cfg.clip, 1 + cfg.clip) * adv)

@@ -1,10 +1,15 @@
-"""Supervised warm-up of the router on heuristic labels (Privacy-R1's SFT stage).
+"""Supervised warm-up of the router (Privacy-R1's SFT stage), on the product's meaning of a leak.
 
-Label of a sentence: local (0) when the detector found an entity in it or a
-gold PII unit occurs in it, remote (1) otherwise. Binary cross-entropy on
-``p_remote`` with Adam at lr 3e-4 (the paper's). Lambda is drawn per episode
-from the training range although the labels ignore it, so the policy sees the
-whole range before PPO gives lambda its meaning. Labels are smoothed a little
+Label of a sentence at a lambda: local (0) when the sentence, sent alone and
+anonymized by the real detector and type policy (the exact compose path of
+:meth:`Episode.route_leaks`), would still carry a gold unit the policy
+protects at that lambda; remote (1) otherwise. Containing PII is not a reason
+to stay: "Name is John Doe." leaves as "Name is [PERSON_1]." and leaks
+nothing. Binary cross-entropy on ``p_remote`` with Adam at lr 3e-4 (the
+paper's). Lambda is drawn per episode from the training range (the labels
+depend on it only through which quasi-identifiers are protected), and
+``local_use`` at random (the labels do not depend on it; PPO gives it its
+meaning). Labels are smoothed a little
 so the warm-up does not saturate the softmax: PPO's small learning rate
 (1e-5) could not move a saturated policy.
 """
@@ -43,9 +48,17 @@ class SFTConfig:
         return asdict(self)
 
 
-def sft_labels(ep: Episode) -> np.ndarray:
-    """float[n]: 1 = remote (no detected and no gold PII), 0 = local."""
-    return (~(ep.detected_sentence | ep.gold_sentence)).astype(np.float32)
+def sft_labels(ep: Episode, risk_lambda: float = 5.0) -> np.ndarray:
+    """float[n]: 1 = remote (sent anonymized, it leaks no protected unit), 0 = local."""
+    n = len(ep.sentences)
+    out = np.ones(n, dtype=np.float32)
+    if not ep.protected(risk_lambda).any():
+        return out
+    for i in range(n):
+        alone = [j == i for j in range(n)]
+        if ep.route_leaks(alone, risk_lambda)[2] > 0:
+            out[i] = 0.0
+    return out
 
 
 def train_sft(
@@ -56,7 +69,6 @@ def train_sft(
     rng = np.random.default_rng(cfg.seed)
     torch.manual_seed(cfg.seed)
     opt = torch.optim.Adam(policy.parameters(), lr=cfg.lr)
-    labels = [torch.from_numpy(sft_labels(e)) for e in episodes]
     eps = cfg.label_smoothing / 2
     history = []
     t0 = time.perf_counter()
@@ -69,11 +81,14 @@ def train_sft(
             idx = pool[c]
             lams = sample_lambdas(rng, len(idx), *cfg.lambda_range, power=cfg.lambda_power)
             emb, det, lam, mask = batch([episodes[i] for i in idx], lams)
+            local = torch.from_numpy((rng.random(len(idx)) < 0.5).astype(np.float32))
             target = torch.zeros(mask.shape)
             for j, i in enumerate(idx):
-                target[j, : len(labels[i])] = labels[i]
+                target[j, : len(episodes[i].sentences)] = torch.from_numpy(
+                    sft_labels(episodes[i], float(lams[j]))
+                )
             target = target * (1 - 2 * eps) + eps
-            p = p_remote(policy(emb, det, lam, mask)).clamp(1e-6, 1 - 1e-6)
+            p = p_remote(policy(emb, det, lam, mask, local)).clamp(1e-6, 1 - 1e-6)
             loss = nn.functional.binary_cross_entropy(p[mask], target[mask])
             opt.zero_grad()
             loss.backward()
