@@ -9,18 +9,31 @@ turn's signals connected to the handlers each view defines for itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from PySide6.QtCore import QThreadPool, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QThreadPool, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QTextCursor
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
+from core.documents import EXTENSIONS, DocumentError, Extracted, Limits, Progress, extract_steps
+from core.documents import with_attachments as _with_attachments
 from core.turn import TurnKind, TurnResult
 from ui.editor import AnalyzeFn, RoutingEditor
+from ui.errors import report
 from ui.theme import std_icon
 from ui.turns import STAGE_TEXT, TurnController, TurnRequest, show_title
-from ui.workers import run_in_thread
+from ui.workers import Worker, run_in_thread
 
 if TYPE_CHECKING:
     from core.store import Store
@@ -43,11 +56,75 @@ class Look:
     margins: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
+#: The file dialog's filter: every format core.documents reads.
+ATTACH_FILTER = (
+    "Documents ("
+    + " ".join(f"*{ext}" for ext in EXTENSIONS)
+    + ");;All files (*)"
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of attaching: file ``index`` of ``count`` (named ``name``), its progress."""
+
+    index: int
+    count: int
+    name: str
+    progress: Progress
+
+
+@dataclass(frozen=True)
+class Attached:
+    """What an attach job returns: the files read, and the first refusal (if any) with their count."""
+
+    documents: list[Extracted]
+    error: DocumentError | None
+    refused: int
+
+
+def extract_files(paths: Sequence[str | Path], limits: Limits) -> Generator[Step, None, Attached]:
+    """Read each file in turn, yielding a :class:`Step` per page (where Cancel stops it).
+
+    A file that cannot be attached is skipped and the first refusal returned, so
+    one bad file among several does not lose the others.
+    """
+    docs: list[Extracted] = []
+    first: DocumentError | None = None
+    refused = 0
+    for i, path in enumerate(paths):
+        name = Path(path).name
+        steps = extract_steps(path, limits=limits)
+        try:
+            while True:
+                try:
+                    progress = next(steps)
+                except StopIteration as done:
+                    docs.append(done.value)
+                    break
+                yield Step(i, len(paths), name, progress)
+        except DocumentError as exc:
+            refused += 1
+            first = first or exc
+        finally:
+            steps.close()
+    return Attached(docs, first, refused)
+
+
 class Composer(QWidget):
-    """The routing editor, the action row and the turn controller of one view."""
+    """The routing editor, the action row and the turn controller of one view.
+
+    Files attached (the Attach button, or dropped on the editor) are read in a
+    worker (:func:`extract_files`), with a progress bar and Cancel; their text
+    is appended to the editor under a line naming each file, where it is
+    analyzed, highlighted, routed and approved like typed text. Nothing of a
+    file but that text ever reaches the turn.
+    """
 
     #: Emitted when the person sends (the primary button or Ctrl+Enter).
     submitted = Signal()
+    #: Emitted with the documents whose text was just added to the editor.
+    attached = Signal(list)
 
     def __init__(
         self, editor: RoutingEditor, turns: TurnController, look: Look, parent: QWidget
@@ -70,7 +147,36 @@ class Composer(QWidget):
         self.progress.setFixedSize(90, 6)
         self.progress.setTextVisible(False)
         self.progress.hide()
+        self.attach_btn = QPushButton(std_icon(self, "SP_FileIcon"), "Attach…")
+        self.attach_btn.setObjectName(f"{look.name}-attach")
+        self.attach_btn.setToolTip(
+            "Attach a document (PDF, Word, OpenDocument, Excel, CSV, text, e-mail, image): "
+            "its text joins your message and is checked like the rest. You can also drop files "
+            "on the editor."
+        )
+        self.attach_btn.clicked.connect(self.choose_files)
+        # Reading a file: what is read, a bar per page, Cancel (OCR can take a while).
+        self.attach_label = QLabel("")
+        self.attach_label.setObjectName("hint")
+        self.attach_bar = QProgressBar()
+        self.attach_bar.setFixedSize(120, 6)
+        self.attach_bar.setTextVisible(False)
+        self.attach_cancel = QPushButton("Cancel")
+        self.attach_cancel.setToolTip("Stop reading the file; nothing of it is added")
+        self.attach_cancel.clicked.connect(self.cancel_attach)
+        self.attach_row = QWidget()
+        row = QHBoxLayout(self.attach_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.attach_label, 1)
+        row.addWidget(self.attach_bar)
+        row.addWidget(self.attach_cancel)
+        self.attach_row.hide()
+        #: The limits files are read under (main window sets them from the settings).
+        self.document_limits = Limits()
+        self._attach_worker: Worker | None = None
+
         actions = QHBoxLayout()
+        actions.addWidget(self.attach_btn)
         actions.addWidget(self.progress)
         actions.addWidget(self.stage, 1)
         actions.addWidget(self.stop_btn)
@@ -80,7 +186,12 @@ class Composer(QWidget):
         if look.heading:
             lay.addWidget(QLabel(look.heading))
         lay.addWidget(self.editor, 1)
+        lay.addWidget(self.attach_row)
         lay.addLayout(actions)
+        # Files dropped on the editor are attached; other drops (text) work as before.
+        self.setAcceptDrops(True)
+        self.editor.edit.installEventFilter(self)
+        self.editor.edit.viewport().installEventFilter(self)
 
         self.turns = turns
         self.stop_btn.clicked.connect(self.turns.stop)
@@ -111,12 +222,136 @@ class Composer(QWidget):
 
     def _running(self, running: bool) -> None:
         # The text stays in the editor (read-only meanwhile) until the turn is saved.
-        self.send_btn.setEnabled(not running)
+        self.send_btn.setEnabled(not running and not self.attaching)
         self.stop_btn.setEnabled(running)
+        self.attach_btn.setEnabled(not running and not self.attaching)
         self.editor.edit.setReadOnly(running)
         self.progress.setVisible(running)
         if not running:
             self.stage.setText("")
+
+    # --- attaching files --------------------------------------------------
+
+    @property
+    def attaching(self) -> bool:
+        """True while files are being read."""
+        return self._attach_worker is not None
+
+    def choose_files(self) -> None:
+        """The Attach button: pick files in a dialog, then attach them."""
+        paths, _ = QFileDialog.getOpenFileNames(self, "Attach documents", "", ATTACH_FILTER)
+        if paths:
+            self.attach_files(paths)
+
+    def attach_files(self, paths: Sequence[str | Path]) -> Worker | None:
+        """Read ``paths`` in a worker and append their text to the editor; None when busy."""
+        if not paths or self.attaching or self.turns.running:
+            return None
+        self.attach_label.setText(f"Reading {Path(paths[0]).name}…")
+        self.attach_bar.setRange(0, 0)
+        self.attach_row.show()
+        self.send_btn.setEnabled(False)
+        self.attach_btn.setEnabled(False)
+        self._attach_worker = run_in_thread(
+            extract_files,
+            list(paths),
+            self.document_limits,
+            on_yield=self._attach_step,
+            on_return=self._attach_done,
+            on_error=self._attach_failed,
+            on_finish=self._attach_finished,
+            name="attach",
+        )
+        return self._attach_worker
+
+    def cancel_attach(self) -> None:
+        """Stop reading (between pages); nothing of the files is added."""
+        if self._attach_worker is not None:
+            self._attach_worker.cancel()
+
+    def _attach_step(self, step: Step) -> None:
+        p = step.progress
+        of = f" ({step.index + 1} of {step.count})" if step.count > 1 else ""
+        self.attach_label.setText(f"{step.name}{of}: {p.what}")
+        self.attach_bar.setRange(0, max(p.total, 1))
+        self.attach_bar.setValue(p.done)
+
+    def _attach_done(self, result: Attached) -> None:
+        if result.documents:
+            self.append_documents(result.documents)
+        if result.error is not None:
+            if result.refused > 1:
+                result.error.message += f" ({result.refused - 1} more file(s) were not attached either.)"
+            report(result.error, self)
+
+    def _attach_failed(self, exc: BaseException) -> None:
+        report(exc, self)  # a cancellation is silent there
+
+    def _attach_finished(self) -> None:
+        self._attach_worker = None
+        self.attach_row.hide()
+        running = self.turns.running
+        self.send_btn.setEnabled(not running)
+        self.attach_btn.setEnabled(not running)
+
+    def append_documents(self, documents: list[Extracted]) -> None:
+        """Append each document's block (a line naming the file, then its text) to the editor.
+
+        The text is inserted with a cursor, so undo removes it and the choices
+        made on the sentences above are kept.
+        """
+        current = self.editor.text()
+        kept = len(current.rstrip())
+        tail = _with_attachments(current, documents)[kept:]
+        cursor = QTextCursor(self.editor.edit.document())
+        cursor.setPosition(kept)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(tail)
+        self.editor.edit.setTextCursor(cursor)
+        self.editor.edit.ensureCursorVisible()
+        self.stage.setText("Attached " + "; ".join(_summary(d) for d in documents))
+        self.attached.emit(documents)
+
+    # --- drag and drop ------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
+            assert isinstance(event, QDropEvent)  # the drag events derive from it
+            if _dropped_files(event):
+                event.acceptProposedAction()
+                return True
+        elif event.type() == QEvent.Type.Drop:
+            assert isinstance(event, QDropEvent)
+            files = _dropped_files(event)
+            if files:
+                event.acceptProposedAction()
+                self.attach_files(files)
+                return True
+        return super().eventFilter(watched, event)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if _dropped_files(event):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        files = _dropped_files(event)
+        if files:
+            event.acceptProposedAction()
+            self.attach_files(files)
+
+
+def _dropped_files(event: QDropEvent) -> list[str]:
+    """The local files a drag carries (not folders); empty for text and web links."""
+    mime = event.mimeData()
+    if not mime.hasUrls():
+        return []
+    files = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()]
+    return [f for f in files if f and not Path(f).is_dir()]
+
+
+def _summary(doc: Extracted) -> str:
+    facts = [f"{doc.pages} page{'s' if doc.pages != 1 else ''}", *doc.notes]
+    return f"{doc.name} ({', '.join(facts)})"
 
 
 class TurnView(QWidget):

@@ -62,8 +62,10 @@ def describe(exc: BaseException) -> Described:
 
 def _title_for(exc: SottovoceError) -> str:
     from core import errors as e
+    from core.documents.errors import DocumentError
 
     for kind, title in (
+        (DocumentError, "This file cannot be attached"),
         (e.EgressBlocked, "Blocked before sending"),
         (e.CloudError, "The cloud model is not available"),
         (e.VaultLockedError, "The vault is locked"),

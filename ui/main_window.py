@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import paths
+from core.documents import limits_from
 from core.errors import VaultLockedError
 from ui.chat_view import ChatView
 from ui.draft_view import DraftView
@@ -188,6 +189,7 @@ class MainWindow(QMainWindow):
         self.draft = DraftView(engine.assistant, self._store, engine.analyze_staged, **common)
         for view in (self.chat, self.draft):
             view.conversationChanged.connect(self.refresh_conversations)
+            view.composer.document_limits = limits_from(s)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.chat)
         self.stack.addWidget(self.draft)
@@ -493,6 +495,7 @@ class MainWindow(QMainWindow):
 
     def _settings_changed(self, settings: Any) -> None:
         for view in (self.chat, self.draft):
+            view.composer.document_limits = limits_from(settings)
             view.editor.set_risk_lambda(settings.risk_lambda)
             view.editor.refresh()
         self._update_status()
