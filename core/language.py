@@ -157,6 +157,21 @@ def _pieces(text: str) -> Iterator[tuple[int, int]]:
     yield pos, len(text)
 
 
+def _stretches(text: str) -> Iterator[tuple[int, int]]:
+    """Sentence-like pieces, a short one joined to the next (a last short one to the one before)."""
+    start: int | None = None
+    end = 0
+    for a, b in _pieces(text):
+        if start is None:
+            start = a
+        end = b
+        if _letters(text[start:end]) >= MIN_LETTERS:
+            yield start, end
+            start = None
+    if start is not None:
+        yield start, end
+
+
 @lru_cache(maxsize=16)
 def detect(text: str, fixed: str = "auto") -> Languages:
     """The languages of ``text``; ``fixed`` (a code of SUPPORTED) skips detection."""
@@ -167,8 +182,8 @@ def detect(text: str, fixed: str = "auto") -> Languages:
     if len(text) > MAX_MIXED_CHARS:
         return Languages(message, (Part(0, len(text), message),), whole.top)
     parts: list[Part] = []
-    for a, b in _pieces(text):
-        g = guess(text[a:b]) if b - a >= MIN_LETTERS else Guess(None, "", 0.0)
+    for a, b in _stretches(text):
+        g = guess(text[a:b])
         lang = g.language if g.language is not None and g.confidence >= PART_MIN else message
         if parts and parts[-1].language == lang:
             parts[-1] = Part(parts[-1].start, b, lang)

@@ -35,7 +35,7 @@ from core.detect.rules import NAME as RULES
 from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
 from core.language import ENGLISH, UNKNOWN, Languages, detect
-from core.locales import CODES, view
+from core.locales import CODES, Locale, view
 from core.spans import Span
 
 log = logging.getLogger(__name__)
@@ -110,9 +110,13 @@ class LanguageDetector(Detector):
                 if lang == ENGLISH:
                     kept.append(s)
                 elif name in MODEL_VIEWS:
-                    if s.type not in NAME_TYPES and any(_overlaps(s, o) for o in formats):
-                        continue  # the locale's format is the exact extent
-                    kept.extend(self._judge_model(text, lang, s))
+                    if any(_overlaps(s, o) for o in formats) and s.type not in NAME_TYPES:
+                        continue  # the locale's format is the exact extent (and type)
+                    kept.extend(
+                        r
+                        for r in self._judge_model(text, lang, s)
+                        if not any(_overlaps(r, o) for o in formats)
+                    )
                 elif NAME_EXTENT in s.views:
                     kept.extend(_runs(text, lang, s))
                 elif not any(_overlaps(s, o) and o.type != s.type for o in strong):
@@ -124,9 +128,11 @@ class LanguageDetector(Detector):
     def _judge_model(self, text: str, lang: str, s: Span) -> list[Span]:
         if lang == UNKNOWN or lang not in CODES:
             return []
-        if s.type in NAME_TYPES:
-            return [] if self.mode == "rules" else _runs(text, lang, s)
         lv = view(lang)
+        if s.type in NAME_TYPES:
+            if self.mode == "rules" or lv is None:
+                return []
+            return [r for r in _runs(text, lang, s) if _name_like(text, r, lv.locale)]
         if lv is None:
             return [s]
         # Another kind of span loses the words at its edges that are the
@@ -191,6 +197,22 @@ class LanguageDetector(Detector):
             else:
                 out.extend(_outside(text, s, inside))
         return out
+
+
+def _name_like(text: str, run: Span, lc: Locale) -> bool:
+    """Can a run of capitalized words the NER proposed be a name in this language?
+
+    Two words or more can. One word can when it is a known first name or
+    surname; not when an article or a possessive comes before it (German
+    nouns: "die Kündigungsfrist", "nach einem Sturz") or when it is a common
+    word of the language ("Kredit", "Ruhestand").
+    """
+    value = text[run.start : run.end]
+    if len(value.split()) > 1:
+        return True
+    if lc.is_known_name(value):
+        return True
+    return not (lc.after_determiner(text, run.start) or lc.common(value))
 
 
 def _overlaps(a: Span, b: Span) -> bool:

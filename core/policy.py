@@ -39,6 +39,7 @@ from core.detect.names import FLIGHT, JOB_TITLE, flight_context
 from core.domain import Profile, card_expiry, relation, state_level, well_known_provider
 from core.entities import DESCRIPTIONS, EntityType
 from core.lexicon import Lexicon
+from core.locales import month_names
 from core.spans import Span
 
 
@@ -195,14 +196,20 @@ _QUASI_KIND = {
     EntityType.ORG: "organisation",
 }
 _BIRTH = re.compile(
-    r"\b(?:born|birth|dob|d\.o\.b|b\.|birthday|date of birth|geboren|né|née)\W{0,12}$",
+    r"\b(?:born|birth|dob|d\.o\.b|b\.|birthday|date of birth|geboren|né|née)\W{0,12}$"
+    # The same in the locales' languages (core.locales).
+    r"|\b(?:geb\.|geburtsdatum|geboren\s+(?:am|op)|née?\s+le|date de naissance|"
+    r"nacid[oa]\s+el|fecha de nacimiento|geboortedatum)\W{0,12}$",
     re.IGNORECASE,
 )
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTHS = (
+    r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+    rf"|{month_names()}(?![a-z]))"
+)
 #: A date with its day, month and year: "03/02/2024", "2024-03-02", "12 July 2024", "January 12, 2025".
 _FULL_DATE = re.compile(
     rf"\b\d{{1,2}}[/.\-]\d{{1,2}}[/.\-](?:\d{{4}}|\d{{2}})\b|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b"
-    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS},?\s+\d{{4}}\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th|er|\.)?\s+(?:of\s+|de\s+)?{_MONTHS},?\s+(?:de\s+)?\d{{4}}\b"
     rf"|\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b",
     re.IGNORECASE,
 )

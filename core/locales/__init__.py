@@ -41,4 +41,15 @@ def view(code: str) -> LocaleView | None:
     return LocaleView(lc) if lc is not None else None
 
 
-__all__ = ["CODES", "Locale", "LocaleView", "locale", "view"]
+@cache
+def month_names() -> str:
+    """A regex alternation of every locale's month names (full and abbreviated)."""
+    from core.locales.base import alternation
+
+    months: list[str] = []
+    for code in CODES:
+        months.extend(importlib.import_module(_MODULES[code] + ".words").MONTHS)
+    return alternation(months)
+
+
+__all__ = ["CODES", "Locale", "LocaleView", "locale", "month_names", "view"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from core.entities import EntityType
@@ -126,6 +127,8 @@ LOCALE = Locale(
     rules=RULES,
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
+    names_file=Path(__file__).with_name("names.txt"),
+    determiners=w.DETERMINERS,
     noun_suffixes=w.NOUN_SUFFIXES,
     presidio=_presidio,
 )

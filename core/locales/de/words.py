@@ -8,6 +8,7 @@ MONTHS = (
 ).split()
 
 NEGATIVES = words(
+    "Damen Herren Erreichbar Telefonisch Beamter Beamtin "
     "Tel Telefon Fax Nr Handy Mobil "
     "Januar Jänner Februar März Maerz April Mai Juni Juli August September Oktober November Dezember "
     # greetings, salutations and closings
@@ -79,5 +80,13 @@ NOUN_SUFFIXES = (
     "ung", "keit", "heit", "schaft", "tion", "ität", "vertrag", "arzt", "ärztin", "nummer",
     "kasse", "zeit", "geld", "recht", "stelle", "amt", "gericht", "kosten", "schein",
     "versicherung", "bescheinigung", "bericht", "schmerzen", "praxis", "klinik", "haus",
-    "wert", "werte", "mittel", "gebühr", "zahlung", "urlaub", "termin", "brief",
+    "wert", "werte", "mittel", "gebühr", "zahlung", "urlaub", "termin", "brief", "frist",
+    "grad", "jahre", "fachfrau", "fachmann", "gespräch", "pauschale", "stand", "gang",
 )
+
+DETERMINERS = (
+    "der die das den dem des ein eine einen einem einer eines kein keine keinen keinem keiner "
+    "mein meine meinen meinem meiner meines dein deine sein seine seinen seinem seiner ihr ihre "
+    "ihren ihrem ihrer unser unsere unseren unserem unserer euer eure dies diese dieser diesem "
+    "diesen dieses jede jeder jedes jeden jedem welche welcher im am zum zur vom beim ins ans"
+).split()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from core.entities import EntityType
 from core.locales.base import Locale, Rule, code_after, month_date_rules
@@ -98,4 +99,5 @@ LOCALE = Locale(
     rules=RULES,
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
+    names_file=Path(__file__).with_name("names.txt"),
 )

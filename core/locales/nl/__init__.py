@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from core.entities import EntityType
 from core.locales.base import Locale, Rule, code_after, digits_of, month_date_rules
 from core.locales.money import money_zones, quantity_zones
@@ -92,4 +94,5 @@ LOCALE = Locale(
     rules=RULES,
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
+    names_file=Path(__file__).with_name("names.txt"),
 )

@@ -1,0 +1,264 @@
+"""Locales: checksums, formats, names in context, negatives, zones, and the detector that uses them.
+
+Table-driven per language; the values are synthetic (check digits computed).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.detect.base import Detector
+from core.detect.rules import RulesView
+from core.entities import EntityType
+from core.language_detector import LanguageDetector
+from core.locales import CODES, locale, view
+from core.locales.de import steuer_id_valid
+from core.locales.es import dni_valid
+from core.locales.fr import nir_valid
+from core.locales.nl import bsn_valid
+from core.spans import Span
+
+# --- checksums -----------------------------------------------------------------------------
+
+CHECKSUMS = [
+    (steuer_id_valid, "72025245156", True),
+    (steuer_id_valid, "72 025 245 156", True),
+    (steuer_id_valid, "72025245157", False),  # check digit off by one
+    (steuer_id_valid, "02025245156", False),  # leading zero
+    (nir_valid, "2 53 03 43 813 317 01", True),
+    (nir_valid, "1 58 09 84 921 604 21", True),
+    (nir_valid, "2 53 03 43 813 317 02", False),
+    (nir_valid, "2 84 05 2A 123 456 00", False),
+    (dni_valid, "20563590A", True),
+    (dni_valid, "20.563.590-A", True),
+    (dni_valid, "20563590B", False),
+    (dni_valid, "X4271704Y", True),
+    (dni_valid, "X4271704Z", False),
+    (bsn_valid, "241314641", True),
+    (bsn_valid, "2413.14.641", True),
+    (bsn_valid, "241314642", False),
+    (bsn_valid, "000000000", False),
+]
+
+
+@pytest.mark.parametrize(("check", "value", "valid"), CHECKSUMS)
+def test_checksums(check, value: str, valid: bool) -> None:
+    assert check(value) is valid
+
+
+# --- what each locale finds -----------------------------------------------------------------
+
+FINDS = [
+    ("de", "Sie wohnt in der Hauptstraße 5, 10115 Berlin.", "Hauptstraße 5", EntityType.ADDRESS),
+    ("de", "Sie wohnt in der Hauptstraße 5, 10115 Berlin.", "10115 Berlin", EntityType.ADDRESS),
+    ("de", "Seit dem 2. Mai habe ich Schmerzen.", "2. Mai", EntityType.DATE),
+    ("de", "geboren am 14. März 1951 in Köln", "14. März 1951", EntityType.DATE),
+    ("de", "Meine Steuer-ID ist 72025245156.", "72025245156", EntityType.SSN),
+    ("de", "Rufen Sie mich an: 030 12345678.", "030 12345678", EntityType.PHONE),
+    ("de", "Rufen Sie mich an: +49 30 98765432.", "+49 30 98765432", EntityType.PHONE),
+    ("de", "Frau Dr. Sabine Kröger ist erst Montag da.", "Sabine Kröger", EntityType.PERSON),
+    ("de", "Mein Vater Klaus Becker ist 73.", "Klaus Becker", EntityType.PERSON),
+    ("de", "Ich heiße Tobias Wendt.", "Tobias Wendt", EntityType.PERSON),
+    ("de", "Viele Grüße\nAndrea Vogt", "Andrea Vogt", EntityType.PERSON),
+    ("de", "Kundennummer 5531207, bitte prüfen", "5531207", EntityType.ACCOUNT),
+    ("fr", "J'habite au 8 avenue Jean Jaurès, 69007 Lyon.", "8 avenue Jean Jaurès", EntityType.ADDRESS),
+    ("fr", "J'habite au 8 avenue Jean Jaurès, 69007 Lyon.", "69007 Lyon", EntityType.ADDRESS),
+    ("fr", "malade depuis le 1er janvier", "1er janvier", EntityType.DATE),
+    ("fr", "NIR : 2 53 03 43 813 317 01", "2 53 03 43 813 317 01", EntityType.SSN),
+    ("fr", "Appelez le 06 12 34 56 78 demain.", "06 12 34 56 78", EntityType.PHONE),
+    ("fr", "Mon fils Lucas a de la fièvre.", "Lucas", EntityType.PERSON),
+    ("fr", "le docteur Olivier Marchand est en congé", "Olivier Marchand", EntityType.PERSON),
+    ("fr", "Je m'appelle Claire Dubois.", "Claire Dubois", EntityType.PERSON),
+    ("es", "Vivo en la Calle Mayor 3, 2º B, 28013 Madrid.", "Calle Mayor 3, 2º B", EntityType.ADDRESS),
+    ("es", "Vivo en la Calle Mayor 3, 2º B, 28013 Madrid.", "28013 Madrid", EntityType.ADDRESS),
+    ("es", "Mi DNI es 20563590A y mi móvil 612 345 678.", "20563590A", EntityType.SSN),
+    ("es", "Mi DNI es 20563590A y mi móvil 612 345 678.", "612 345 678", EntityType.PHONE),
+    ("es", "NIE X4271704Y", "X4271704Y", EntityType.SSN),
+    ("es", "firmó el 3 de marzo de 2024", "3 de marzo de 2024", EntityType.DATE),
+    ("es", "Mi jefe, Javier Ortega, me despidió.", "Javier Ortega", EntityType.PERSON),
+    ("es", "La señora Ruiz Delgado firmó.", "Ruiz Delgado", EntityType.PERSON),
+    ("es", "Me llamo Lucía Ruiz Delgado.", "Lucía Ruiz Delgado", EntityType.PERSON),
+    ("nl", "Ik woon op Prinsengracht 263-A, 1016 GV Amsterdam.", "Prinsengracht 263-A", EntityType.ADDRESS),
+    ("nl", "Ik woon op Prinsengracht 263-A, 1016 GV Amsterdam.", "1016 GV Amsterdam", EntityType.ADDRESS),
+    ("nl", "Mijn BSN is 241314641.", "241314641", EntityType.SSN),
+    ("nl", "Bel me op 06-12345678.", "06-12345678", EntityType.PHONE),
+    ("nl", "sinds 2 mei 2023 ziek", "2 mei 2023", EntityType.DATE),
+    ("nl", "Mijn naam is Jan van der Berg.", "Jan van der Berg", EntityType.PERSON),
+    ("nl", "Onze huisarts dokter De Vries is weg.", "De Vries", EntityType.PERSON),
+    ("nl", "mevrouw Anouk Smit zegt van niet", "Anouk Smit", EntityType.PERSON),
+]
+
+
+@pytest.mark.parametrize(("code", "text", "value", "typ"), FINDS)
+def test_locale_finds(code: str, text: str, value: str, typ: EntityType) -> None:
+    lv = view(code)
+    assert lv is not None
+    found = {(text[s.start : s.end], s.type) for s in lv.formats(text) + lv.names(text)}
+    assert (value, typ) in found
+
+
+MISSES = [
+    ("de", "Die Steuer-ID 72025245157 ist falsch."),  # wrong check digit
+    ("es", "Mi DNI es 20563590B."),  # wrong letter
+    ("nl", "Het nummer 241314642 klopt niet."),  # fails the 11-proef
+    ("fr", "NIR 2 53 03 43 813 317 02"),  # wrong key
+]
+
+
+@pytest.mark.parametrize(("code", "text"), MISSES)
+def test_invalid_numbers_are_not_national_numbers(code: str, text: str) -> None:
+    lv = view(code)
+    assert lv is not None
+    assert not [s for s in lv.formats(text) if s.type is EntityType.SSN]
+
+
+NEGATIVES = [
+    ("de", ["Vater", "Mai", "Beste", "Frau", "Hausarzt", "Kündigung", "Krankenversicherung"]),
+    ("fr", ["Bonjour", "fils", "janvier", "Madame", "J'habite", "l'article"]),
+    ("es", ["Hola", "jefe", "marzo", "Estimado", "Saludos"]),
+    ("nl", ["Beste", "mijn", "Onze", "huisarts", "mei", "Groeten"]),
+]
+
+
+@pytest.mark.parametrize(("code", "words"), NEGATIVES)
+def test_negatives_are_never_names(code: str, words: list[str]) -> None:
+    lc = locale(code)
+    assert lc is not None
+    for word in words:
+        assert lc.is_negative(word), word
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [("de", "Klaus"), ("de", "Weber"), ("fr", "Dubois"), ("es", "García"), ("nl", "Jan"), ("nl", "Bakker")],
+)
+def test_names_are_not_negatives(code: str, name: str) -> None:
+    lc = locale(code)
+    assert lc is not None and not lc.is_negative(name)
+
+
+ZONES = [
+    ("de", "Nach § 622 BGB gilt eine Frist.", "§ 622 BGB"),
+    ("de", "Es kostet 1.234,56 € im Monat.", "1.234,56 €"),
+    ("de", "Fieber von 39,4 °C seit gestern", "39,4 °C"),
+    ("fr", "selon l'article L1234-1 du Code du travail", "article L1234-1 du Code du travail"),
+    ("fr", "un dépôt de 1 200 € versé", "1 200 €"),
+    ("es", "el artículo 56 del Estatuto de los Trabajadores dice", "artículo 56 del Estatuto de los Trabajadores"),
+    ("es", "pagué 89,99 € ayer", "89,99 €"),
+    ("nl", "volgens artikel 7:669 BW mag dat", "artikel 7:669 BW"),
+    ("nl", "de huur is € 1.150 per maand", "€ 1.150"),
+]
+
+
+@pytest.mark.parametrize(("code", "text", "zone"), ZONES)
+def test_zones(code: str, text: str, zone: str) -> None:
+    lv = view(code)
+    assert lv is not None
+    assert zone in [text[a:b] for a, b in lv.zones(text)]
+
+
+# --- the detector: the English NER's guesses judged by the locale ---------------------------
+
+
+class FakeNer:
+    """A stand-in for the NER view: proposes the given words as the given types."""
+
+    name = "ner"
+
+    def __init__(self, guesses: list[tuple[str, EntityType]]) -> None:
+        self.guesses = guesses
+
+    def analyze(self, text: str) -> list[Span]:
+        out = []
+        for value, typ in self.guesses:
+            for m in re.finditer(re.escape(value), text):
+                out.append(Span(m.start(), m.end(), typ, 0.9, {"ner": 0.9}))
+        return out
+
+
+def detector(guesses: list[tuple[str, EntityType]], language: str = "auto") -> LanguageDetector:
+    return LanguageDetector(Detector([FakeNer(guesses), RulesView()]), language=language)
+
+
+def values(text: str, det: Detector) -> dict[str, EntityType]:
+    return {text[s.start : s.end]: s.type for s in det.analyze(text)}
+
+
+def test_dutch_greeting_and_possessives_are_not_people() -> None:
+    text = (
+        "Beste dokter,\nmijn naam is Jan van der Berg en ik heb sinds gisteren koorts. "
+        "Onze huisarts is met vakantie, dus ik vraag het hier."
+    )
+    P = EntityType.PERSON
+    got = values(text, detector([("Beste", P), ("mijn", P), ("Onze huisarts", P), ("Jan", P)]))
+    assert "Beste" not in got and "mijn" not in got and "Onze huisarts" not in got
+    assert got.get("Jan van der Berg") is EntityType.PERSON
+
+
+def test_german_month_after_an_ordinal_is_a_date() -> None:
+    text = "Seit dem 2. Mai habe ich jeden Morgen starke Kopfschmerzen und Übelkeit."
+    got = values(text, detector([("Mai", EntityType.PERSON)]))
+    assert got == {"2. Mai": EntityType.DATE}
+
+
+def test_spanish_dni_is_not_a_phone_number() -> None:
+    text = "Hola, me llamo Lucía y mi DNI es 20563590A, necesito ayuda con mi contrato."
+    got = values(text, detector([("20563590", EntityType.PHONE)]))
+    assert got["20563590A"] in {EntityType.SSN, EntityType.ID}
+
+
+def test_law_and_money_zones_take_the_models_guesses_out() -> None:
+    text = "Mein Arbeitgeber beruft sich auf § 622 BGB und zahlt nur 1.234,56 € Abfindung."
+    got = values(text, detector([("BGB", EntityType.ORG), ("1.234,56", EntityType.ID)]))
+    assert got == {}
+
+
+def test_english_text_goes_to_the_base_detector_unchanged() -> None:
+    text = "My name is Anna Keller and I live at 12 Baker Street, my phone is 555-123-4567."
+    base = Detector([FakeNer([("Anna Keller", EntityType.PERSON)]), RulesView()])
+    assert LanguageDetector(base).analyze(text) == base.analyze(text)
+
+
+def test_unknown_language_drops_the_models_guesses() -> None:
+    text = "Ciao, mi chiamo Giulia Bianchi e ho bisogno di aiuto con il contratto di lavoro."
+    got = values(text, detector([("Giulia Bianchi", EntityType.PERSON)]))
+    assert "Giulia Bianchi" not in got
+
+
+# --- property: spans never cut a token -------------------------------------------------------
+
+_WORDS = {
+    "de": "Seit dem 2. Mai habe ich Frau Dr. Weber Hauptstraße 5 10115 Berlin § 622 BGB 1.234,56 € "
+    "Beste Grüße Vater Klaus Becker 030 12345678 Kundennummer 5531207 Steuer-ID 72025245156",
+    "fr": "Bonjour mon fils Lucas 1er janvier 8 avenue Jean Jaurès 69007 Lyon article L1234-1 du "
+    "Code du travail 1 200 € le docteur Martin 06 12 34 56 78 n° 4471-8820-13",
+    "es": "Hola mi jefe Javier Ortega Calle Mayor 3, 2º B 28013 Madrid DNI 20563590A 612 345 678 "
+    "artículo 56 del Estatuto de los Trabajadores 1.234,56 € la señora Ruiz Delgado",
+    "nl": "Beste dokter mijn naam is Jan van der Berg Prinsengracht 263-A 1016 GV Amsterdam Onze "
+    "huisarts De Vries artikel 7:669 BW BSN 241314641 06-12345678 2 mei 2023",
+}
+
+
+def _cuts_a_token(text: str, a: int, b: int) -> bool:
+    inside = text[a].isalnum(), text[b - 1].isalnum()
+    before = a > 0 and text[a - 1].isalnum() and inside[0]
+    after = b < len(text) and text[b].isalnum() and inside[1]
+    return before or after
+
+
+@pytest.mark.parametrize("code", CODES)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_spans_never_cut_a_token(code: str, data: st.DataObject) -> None:
+    words = _WORDS[code].split()
+    picked = data.draw(st.lists(st.sampled_from(words), min_size=4, max_size=30))
+    seps = data.draw(st.lists(st.sampled_from([" ", " ", ", ", ". ", "\n"]), min_size=len(picked), max_size=len(picked)))
+    text = "".join(w + s for w, s in zip(picked, seps, strict=True)).strip()
+    det = detector([(w, EntityType.PERSON) for w in words[:6]], language=code)
+    for s in det.analyze(text):
+        assert 0 <= s.start < s.end <= len(text)
+        assert not _cuts_a_token(text, s.start, s.end), (text, text[s.start : s.end])
