@@ -233,12 +233,12 @@ def assess(needed: int, machine: Machine) -> Fit:
 
 
 def probe_machine() -> Machine:
-    """This machine, now: llama.cpp's GPU offload, free VRAM (when readable), free RAM."""
-    from core.llm.gpu import llama_build, query_gpus
+    """This machine, now: llama.cpp's GPU offload, free VRAM (llama.cpp's devices), free RAM."""
+    from core.llm.gpu import gpu_devices, llama_build
     from core.llm.local import available_memory
 
     build = llama_build()
-    devices = query_gpus() if build.offload else ()
+    devices = gpu_devices() if build.offload else ()
     free = [d.free for d in devices if d.free is not None]
     return Machine(
         gpu_offload=build.offload,

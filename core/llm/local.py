@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
-from core.errors import Cancelled, ModelLoadError
+from core.errors import Cancelled, ModelLoadError, SottovoceError
 from core.llm.base import Cancel, Messages, Reply, is_cancelled
 from core.llm.gguf_file import GGUFInfo, read_gguf
 
 if TYPE_CHECKING:
+    from core.llm.gpu import Placement
     from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,14 @@ class ModelTooLarge(ModelLoadError):
 
 class ModelBusy(ModelLoadError):
     """The model is already generating in this thread (a nested generation)."""
+
+
+class DeviceLost(SottovoceError):
+    """The GPU failed during an answer (driver reset, out of memory): the answer ends there.
+
+    The model is reloaded on the CPU for the next answer; the conversation is
+    untouched (the error reaches the turn like any other local-model error).
+    """
 
 
 def embedded_model_path() -> Path:
@@ -80,11 +89,21 @@ def gpu_offload_supported() -> bool:
     return bool(llama_cpp.llama_supports_gpu_offload())
 
 
-def auto_gpu_layers(requested: int | None) -> int:
-    """The ``n_gpu_layers`` to use: the setting when given, else all (-1) or none (0)."""
-    if requested is not None:
-        return requested
-    return -1 if gpu_offload_supported() else 0
+def placement(requested: int | None, need: int | None = None) -> Placement:
+    """Where the layers go (:func:`core.llm.gpu.place`) on this machine, now."""
+    from core.llm.gpu import gpu_devices, llama_build, place
+
+    build = llama_build()
+    return place(requested, need, build, gpu_devices() if build.offload else ())
+
+
+def auto_gpu_layers(requested: int | None, need: int | None = None) -> int:
+    """The ``n_gpu_layers`` to use: the setting when given, else all (-1) or none (0).
+
+    Automatic means every layer on the GPU when llama.cpp has a usable device
+    whose free memory holds ``need`` bytes (or whose free memory is unknown).
+    """
+    return placement(requested, need).n_gpu_layers
 
 
 def available_memory() -> int | None:
@@ -298,11 +317,16 @@ class LocalModel:
         self.info = read_gguf(self.path)
         self.n_ctx = n_ctx
         self.n_threads = n_threads
-        self.n_gpu_layers = auto_gpu_layers(n_gpu_layers)
+        self.placement = placement(n_gpu_layers, memory_needed(self.info, n_ctx))
+        self.n_gpu_layers = self.placement.n_gpu_layers
+        if self.placement.reason and n_gpu_layers != 0:
+            log.info("local model on the CPU: %s", self.placement.reason)
         if check_memory and self.n_gpu_layers == 0:
             self._check_memory()
+        self._seed = seed
         self._lock = threading.Lock()
         self._owner: int | None = None
+        self._lost = False  # the GPU failed: reload on the CPU before the next answer
         self._llama = self._load(seed)
 
     @classmethod
@@ -383,7 +407,11 @@ class LocalModel:
 
     @contextlib.contextmanager
     def session(self) -> Iterator[None]:
-        """Hold the model for the calling thread (others wait); nested use is an error."""
+        """Hold the model for the calling thread (others wait); nested use is an error.
+
+        After the GPU failed (:class:`DeviceLost`) the model is first reloaded
+        on the CPU.
+        """
         me = threading.get_ident()
         if self._owner == me:
             raise ModelBusy(
@@ -393,9 +421,37 @@ class LocalModel:
         with self._lock:
             self._owner = me
             try:
+                if self._lost:
+                    self._reload_on_cpu()
                 yield
             finally:
                 self._owner = None
+
+    def _reload_on_cpu(self) -> None:
+        from core.llm.gpu import Placement
+
+        old, self._llama = self._llama, None
+        if old is not None:
+            with contextlib.suppress(Exception):  # a lost device may fail to free its buffers
+                old.close()
+        self.n_gpu_layers = 0
+        self.placement = Placement("CPU", 0, reason="the GPU failed during an earlier answer")
+        self._llama = self._load(self._seed)
+        self._lost = False
+        log.warning("local model reloaded on the CPU after a GPU failure")
+
+    def _gpu_failed(self, exc: Exception) -> DeviceLost:
+        """Mark the model for a reload on the CPU; the error that ends this answer."""
+        self._lost = True
+        log.warning("the GPU failed during an answer (%s); next answers use the CPU", type(exc).__name__)
+        return DeviceLost(
+            f"The GPU ({self.placement.backend}) stopped during this answer "
+            f"({type(exc).__name__}); the answer ends here.",
+            hint="the next answer runs on the CPU; send the message again to get a whole answer",
+        )
+
+    def _on_gpu(self) -> bool:
+        return self.n_gpu_layers != 0 and not self._lost
 
     def stream_chat(
         self, messages: Messages, *, cancel: Cancel = None, **sampling: Unpack[Sampling]
@@ -410,18 +466,33 @@ class LocalModel:
         with self.session():
             if is_cancelled(cancel):
                 raise Cancelled()
-            chunks = self._llama.create_chat_completion(
-                **_completion_args(messages, sampling), stream=True
-            )
+            on_gpu = self._on_gpu()
             try:
-                for chunk in chunks:
+                chunks = self._llama.create_chat_completion(
+                    **_completion_args(messages, sampling), stream=True
+                )
+            except Exception as exc:
+                if on_gpu:
+                    raise self._gpu_failed(exc) from exc
+                raise
+            try:
+                while True:
+                    try:
+                        chunk = next(chunks)
+                    except StopIteration:
+                        break
+                    except Exception as exc:
+                        if on_gpu:
+                            raise self._gpu_failed(exc) from exc
+                        raise
                     piece = chunk["choices"][0]["delta"].get("content")
                     if piece:
                         yield piece
                     if is_cancelled(cancel):
                         raise Cancelled()
             finally:
-                chunks.close()
+                with contextlib.suppress(Exception) if self._lost else contextlib.nullcontext():
+                    chunks.close()
 
     def chat(
         self, messages: Messages, *, cancel: Cancel = None, **sampling: Unpack[Sampling]
@@ -431,7 +502,13 @@ class LocalModel:
             text = "".join(self.stream_chat(messages, cancel=cancel, **sampling))
             return Reply(text, model=self.name)
         with self.session():
-            out = self._llama.create_chat_completion(**_completion_args(messages, sampling))
+            on_gpu = self._on_gpu()
+            try:
+                out = self._llama.create_chat_completion(**_completion_args(messages, sampling))
+            except Exception as exc:
+                if on_gpu:
+                    raise self._gpu_failed(exc) from exc
+                raise
         choice = out["choices"][0]
         usage = out.get("usage") or {}
         return Reply(

@@ -87,7 +87,8 @@ def test_a_cuda_build_offloads_every_layer_and_reports_vram() -> None:
     assert status.rebuild is None
     lines = status.lines()
     assert lines[0] == "llama.cpp: built with GPU offload (CUDA)."
-    assert "Layers on the GPU: 31 of 31 (automatic)" in lines[1]
+    assert lines[1] == "Backend: CUDA on NVIDIA H100 80GB HBM3 (80,359 MiB free of 81,559 MiB)."
+    assert "Layers on the GPU: 31 of 31 (automatic)" in lines[2]
     assert "GPU NVIDIA H100 80GB HBM3: 1,200 MiB of 81,559 MiB in use (all programs)." in lines
     assert "VRAM used by Sottovoce: 412 MiB." in lines
 
@@ -167,3 +168,90 @@ def test_a_desktop_bundle_is_told_to_run_from_source(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     text = gpu.rebuild_command("Linux", "x86_64")
     assert "desktop bundle" in text and "-DGGML_CUDA=on" in text and "-m pip" not in text
+
+
+# --- llama.cpp's device registry and where the layers go ---------------------------------------
+
+VULKAN_BUILD = LlamaBuild(True, ("Vulkan", "CPU"), "0.3.36", compiled=("Vulkan",))
+VULKAN_NO_DEVICE = LlamaBuild(False, ("CPU",), "0.3.36", compiled=("Vulkan",))
+LAVAPIPE = GpuDevice("llvmpipe (LLVM 15.0.6, 256 bits)", 2048 * MIB, 48 * MIB, 2000 * MIB, "Vulkan")
+
+
+def test_this_machines_device_registry_is_read_from_llama_cpp() -> None:
+    devices = gpu.backend_devices()
+    assert devices is not None  # llama-cpp-python 0.3 links the device API
+    cpu = [d for d in devices if d.backend == "CPU"]
+    assert len(cpu) == 1 and cpu[0].kind == "cpu" and not cpu[0].is_gpu and cpu[0].description
+    assert gpu.gpu_devices() == tuple(d.as_gpu() for d in devices if d.is_gpu)
+
+
+def test_the_compiled_backends_are_found_by_their_library_files(tmp_path: Any) -> None:
+    for name in ("libggml-vulkan.so", "libggml-cpu.so", "libggml-cudart.so.12", "ggml-metal.dll"):
+        (tmp_path / name).write_bytes(b"")
+    assert gpu.compiled_backends(tmp_path) == ("Metal", "Vulkan")
+    assert gpu.compiled_backends(tmp_path / "missing") == ()
+
+
+@pytest.mark.parametrize(
+    ("requested", "need", "build", "devices", "expected"),
+    [
+        (None, 100 * MIB, VULKAN_BUILD, (LAVAPIPE,), ("Vulkan", -1, True)),
+        (None, None, VULKAN_BUILD, (LAVAPIPE,), ("Vulkan", -1, True)),
+        (None, 3000 * MIB, VULKAN_BUILD, (LAVAPIPE,), ("CPU", 0, False)),  # does not fit
+        (12, 3000 * MIB, VULKAN_BUILD, (LAVAPIPE,), ("Vulkan", 12, True)),  # a setting is obeyed
+        (0, 100 * MIB, VULKAN_BUILD, (LAVAPIPE,), ("CPU", 0, False)),
+        (None, 100 * MIB, VULKAN_NO_DEVICE, (), ("CPU", 0, False)),
+        (-1, 100 * MIB, LlamaBuild(False, ("CPU",), None), (), ("CPU", 0, False)),
+        (None, 100 * MIB, LlamaBuild(True, ("CUDA", "CPU"), None), (), ("CUDA", -1, True)),
+    ],
+    ids=["fits", "need-unknown", "too-large", "setting", "off", "no-device", "cpu-build", "no-memory-info"],
+)
+def test_the_layers_go_to_a_device_with_enough_free_memory_or_to_the_cpu(
+    requested: int | None,
+    need: int | None,
+    build: LlamaBuild,
+    devices: tuple[GpuDevice, ...],
+    expected: tuple[str, int, bool],
+) -> None:
+    p = gpu.place(requested, need, build, devices)
+    assert (p.backend, p.n_gpu_layers, p.on_gpu) == expected
+    assert (p.reason is None) == p.on_gpu  # the CPU always says why, in one line
+    assert p.line().count("\n") == 0 and p.line().startswith(f"Backend: {p.backend}")
+
+
+def test_the_device_with_the_most_free_memory_is_chosen() -> None:
+    small = GpuDevice("Intel(R) UHD Graphics 770", 4096 * MIB, 3900 * MIB, 196 * MIB, "Vulkan")
+    p = gpu.place(None, 150 * MIB, VULKAN_BUILD, (small, LAVAPIPE))
+    assert p.device == LAVAPIPE
+    assert p.line() == "Backend: Vulkan on llvmpipe (LLVM 15.0.6, 256 bits) (2,000 MiB free of 2,048 MiB)."
+
+
+def _probe(build: LlamaBuild, devices: tuple[GpuDevice, ...]) -> Probe:
+    return Probe(build=lambda: build, gpus=lambda: devices, vram=lambda: None)
+
+
+def test_a_vulkan_bundle_with_no_usable_device_says_so_in_one_line() -> None:
+    status = gpu_status(None, None, probe=_probe(VULKAN_NO_DEVICE, ()))
+    lines = status.lines()
+    assert lines[0] == "llama.cpp: built with the Vulkan backend and the CPU; no usable GPU device."
+    assert lines[1].startswith("Backend: CPU (no usable Vulkan device found;")
+    assert "GGML_VK_VISIBLE_DEVICES" in lines[1]
+    assert status.rebuild is None and "rebuild" not in status.summary()  # nothing to rebuild
+    assert (status.n_gpu_layers, status.layers_offloaded) == (0, 0)
+
+
+def test_a_model_too_large_for_the_devices_free_memory_runs_on_the_cpu() -> None:
+    tiny = GpuDevice("llvmpipe", 64 * MIB, 60 * MIB, 4 * MIB, "Vulkan")
+    status = gpu_status(None, None, n_ctx=512, probe=_probe(VULKAN_BUILD, (tiny,)))
+    assert (status.n_gpu_layers, status.layers_offloaded, status.layers_total) == (0, 0, 31)
+    assert status.lines()[1].startswith("Backend: CPU (llvmpipe has 4 MiB free; the model needs about")
+
+
+def test_a_vulkan_device_that_holds_the_model_gets_every_layer() -> None:
+    status = gpu_status(None, None, n_ctx=512, probe=_probe(VULKAN_BUILD, (LAVAPIPE,)))
+    assert (status.n_gpu_layers, status.layers_offloaded, status.layers_total) == (-1, 31, 31)
+    assert status.lines()[:2] == [
+        "llama.cpp: built with GPU offload (Vulkan).",
+        "Backend: Vulkan on llvmpipe (LLVM 15.0.6, 256 bits) (2,000 MiB free of 2,048 MiB).",
+    ]
+    assert "GPU llvmpipe (LLVM 15.0.6, 256 bits): 48 MiB of 2,048 MiB in use (all programs)." in status.lines()

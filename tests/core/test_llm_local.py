@@ -48,7 +48,8 @@ def test_the_embedded_model_is_found_without_importing_its_package() -> None:
 
 @pytest.mark.parametrize(
     ("requested", "supported", "expected"),
-    [(None, True, -1), (None, False, 0), (12, True, 12), (0, True, 0), (-1, False, -1)],
+    # A build without offload runs on the CPU whatever the setting says (-1 gives 0).
+    [(None, True, -1), (None, False, 0), (12, True, 12), (0, True, 0), (-1, False, 0)],
 )
 def test_gpu_layers_are_chosen_automatically(
     monkeypatch: pytest.MonkeyPatch, requested: int | None, supported: bool, expected: int
@@ -77,6 +78,7 @@ def test_the_memory_check_is_skipped_when_layers_go_to_the_gpu(
     import llama_cpp
 
     loaded: list[dict[str, Any]] = []
+    monkeypatch.setattr(llama_cpp, "llama_supports_gpu_offload", lambda: True)
     monkeypatch.setattr(local_mod, "available_memory", lambda: 1)
     monkeypatch.setattr(llama_cpp, "Llama", lambda **k: loaded.append(k) or object())
     LocalModel(n_gpu_layers=-1)
