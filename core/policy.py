@@ -250,9 +250,9 @@ _PUBLIC_KINDS_BY_TYPE = {
     EntityType.PERSON: {"company", "brand"},
 }
 _COUNTRY_KINDS = frozenset({"country", "region"})
-#: Direct types the model sometimes gives a place or an organisation (then a
-#: relation before it still says whose it is): read for relations like ORG.
-_RELATABLE = frozenset({EntityType.OTHER})
+#: Direct types the model sometimes gives a place or an organisation ("Barclays" read
+#: as a person): a relation before a public name of these types still says whose it is.
+_RELATABLE = frozenset({EntityType.OTHER, EntityType.PERSON})
 #: Kinds that only a norm names, and the level's kind they otherwise are.
 _BASE_KIND = {"card expiry date": "date of an event"}
 

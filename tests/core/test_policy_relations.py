@@ -48,6 +48,9 @@ def decide(policy: TypePolicy, text: str, value: str, t: T, lam: float = 5.0):  
          "the person's bank or branch", "our bank in"),
         ("My hearing at Leeds Crown Court is next week.", "Leeds Crown Court", T.ORG,
          "the person's court", "hearing at"),
+        # The model read the bank as a person; the gazetteer knows the brand.
+        ("I queued at my branch of Barclays for an hour.", "Barclays", T.PERSON,
+         "the person's bank or branch", "my branch of"),
     ],
 )
 def test_a_place_named_in_relation_to_the_person_is_protected_from_its_level(
