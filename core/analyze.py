@@ -133,6 +133,8 @@ class Analysis:
     profile: Profile = Profile.GENERAL
     #: What the message was read as when the profile was ``auto`` (None: chosen by the person).
     guess: DomainGuess | None = None
+    #: A line for the person when part of the text is in a language without rules of its own.
+    notice: str | None = None
 
     @property
     def profile_reason(self) -> str:
@@ -156,6 +158,8 @@ class Analysis:
             "profile": str(self.profile),
             "profile_reason": self.profile_reason,
         }
+        if self.notice:
+            out["notice"] = self.notice
         if outbound is not None:
             out["outbound"] = outbound
         return out
@@ -216,7 +220,10 @@ class Analyzer:
             zip(sentences, per_sentence, probs, decisions, strict=True)
         ):
             plans.append(SentencePlan(i, s, route_of(p), float(p), list(ents), decisions=ds))
-        return Analysis(text, plans, risk_lambda, self.router.name, applied, guess)
+        # The detector says which languages it judged (core.language_detector).
+        languages = getattr(self.detector, "languages", None)
+        notice = languages(text).notice() if callable(languages) else None
+        return Analysis(text, plans, risk_lambda, self.router.name, applied, guess, notice)
 
 
 def detector_lexicon(detector: Detector) -> Any:

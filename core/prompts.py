@@ -16,12 +16,19 @@ PLACEHOLDER_RULE = (
     "were kept on the user's device; answer as well as you can without them."
 )
 
-CHAT_SYSTEM = f"You are a helpful, careful assistant. {PLACEHOLDER_RULE}"
+#: Messages may be written in German, French, Spanish, Dutch... (core.language): the
+#: answer follows the message, the placeholders stay as they are in every language.
+LANGUAGE_RULE = (
+    "Answer in the language the user's message is written in. Placeholders are the same "
+    "in every language: copy them exactly, never translate them."
+)
+
+CHAT_SYSTEM = f"You are a helpful, careful assistant. {PLACEHOLDER_RULE} {LANGUAGE_RULE}"
 
 DRAFT_SYSTEM = (
     "You write emails. From the situation the user describes, write one complete, ready "
     "to send email: a greeting line, the body, and a closing with the sender's name. "
-    "Reply with the email only, no commentary. " + PLACEHOLDER_RULE
+    "Reply with the email only, no commentary. " + PLACEHOLDER_RULE + " " + LANGUAGE_RULE
 )
 
 # The local model sees everything (it runs on the person's machine). Its two

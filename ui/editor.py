@@ -663,7 +663,7 @@ class RoutingEditor(QWidget):
             [(p.sentence.start, str(p.route), p.overridden) for p in analysis.plans]
         )
         self.summary.setText(summarize(analysis))
-        self.summary.setToolTip(self.summary.text())
+        self.summary.setToolTip(analysis.notice or self.summary.text())
         self._show_profile(analysis)
         self.analysisChanged.emit(analysis)
 
@@ -723,10 +723,12 @@ def summarize(analysis: Analysis) -> str:
     n = len(analysis.plans)
     local = sum(1 for p in analysis.plans if p.route is Route.LOCAL)
     ents = sum(len(p.entities) for p in analysis.plans)
-    return (
+    line = (
         f"{n} sentence{'s' * (n != 1)} · {local} stay here · {n - local} to the cloud · "
         f"{ents} private detail{'s' * (ents != 1)}"
     )
+    # A language without rules of its own: only the pattern rules judged it.
+    return f"{line} · ⚠ language not supported: names may be missed" if analysis.notice else line
 
 
 def _views(span: Span) -> str:

@@ -54,3 +54,23 @@ def test_notice_only_for_unknown_languages() -> None:
     assert detect(CASES[1][0]).notice() is None
     notice = detect(CASES[5][0]).notice()
     assert notice is not None and "not supported" in notice and "(it)" in notice
+
+
+def test_analysis_carries_a_notice_for_an_unknown_language() -> None:
+    from core.analyze import Analyzer, rules_detector
+    from core.language_detector import LanguageDetector
+    from core.segment import Segmenter
+
+    analyzer = Analyzer(segmenter=Segmenter(nlp=object(), language="de"), detector=LanguageDetector(rules_detector()))
+    italian = analyzer.analyze(CASES[5][0])
+    assert italian.notice is not None and italian.to_json()["notice"] == italian.notice
+    german = analyzer.analyze(CASES[1][0])
+    assert german.notice is None and "notice" not in german.to_json()
+
+
+def test_the_cloud_is_told_to_answer_in_the_messages_language() -> None:
+    from core import prompts
+
+    for system in (prompts.CHAT_SYSTEM, prompts.DRAFT_SYSTEM):
+        assert prompts.LANGUAGE_RULE in system
+        assert "placeholder" in system.lower()

@@ -72,3 +72,45 @@ def test_megabyte_of_text_is_linear(segmenter: Segmenter) -> None:
     assert n_big == 85 * n_small
     # 85x the text may cost at most ~10x the proportional time (no quadratic blow-up).
     assert t_big < max(t_small, 0.01) * 85 * 10
+
+
+# --- German, French, Spanish and Dutch: the rule sentencizer --------------------------------
+
+LOCALE_SENTENCES = [
+    (
+        "Seit dem 2. Mai habe ich Kopfschmerzen, bzw. Migräne. Frau Dr. Weber sagt, z.B. "
+        "Ibuprofen hilft. Ich bin J. Weber! Wie geht es weiter?",
+        [
+            "Seit dem 2. Mai habe ich Kopfschmerzen, bzw. Migräne.",
+            "Frau Dr. Weber sagt, z.B. Ibuprofen hilft.",
+            "Ich bin J. Weber!",
+            "Wie geht es weiter?",
+        ],
+    ),
+    (
+        "Bonjour, je m'appelle M. Dupont. Depuis le 1er janvier j'ai mal au dos. Que faire ?",
+        ["Bonjour, je m'appelle M. Dupont.", "Depuis le 1er janvier j'ai mal au dos.", "Que faire ?"],
+    ),
+    (
+        "Hola, buenos días. La Sra. Ruiz y el Sr. García firmaron el contrato de alquiler. ¿Es legal?",
+        ["Hola, buenos días.", "La Sra. Ruiz y el Sr. García firmaron el contrato de alquiler.", "¿Es legal?"],
+    ),
+    (
+        "Beste dokter,\nMijn naam is dhr. Jansen. Mevr. de Vries is mijn buurvrouw. Wat nu?",
+        ["Beste dokter,", "Mijn naam is dhr. Jansen.", "Mevr. de Vries is mijn buurvrouw.", "Wat nu?"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), LOCALE_SENTENCES)
+def test_locale_sentences_by_rule(text: str, expected: list[str]) -> None:
+    # No spaCy pipeline is needed (nor used) for these languages.
+    assert texts(Segmenter(nlp=object()), text) == expected
+
+
+def test_fixed_language_uses_its_abbreviations() -> None:
+    text = "Treffen mit Hr. Braun um 9 Uhr. Danach Mittagessen."
+    assert texts(Segmenter(nlp=object(), language="de"), text) == [
+        "Treffen mit Hr. Braun um 9 Uhr.",
+        "Danach Mittagessen.",
+    ]
