@@ -49,6 +49,8 @@ def test_values_with_a_check_digit_are_valid(forms: list[dict[str, Any]]) -> Non
             elif s["type"] == "SSN":
                 assert ssn.is_valid(value), value
                 seen["SSN"] += 1
+            elif s["type"] == "PHONE" and (m := re.fullmatch(r"(?:\+1 |\()(\d{3})\)?[ -](\d{3})-\d{4}", value)):
+                assert m[1][0] in "23456789" and m[2][0] in "23456789", value  # NANP
             elif s["type"] == "ID" and re.fullmatch(r"\d{3} \d{3} \d{4}", value):
                 assert nhs_valid(value), value
                 seen["NHS"] += 1

@@ -188,17 +188,26 @@ class Values:
         return f"{word}{self.rng.choice(['.co.uk', '.com', '.io', '.de'])}"
 
     def phone(self, style: str | None = None) -> str:
+        """A phone number in a national layout; North American area codes and exchanges
+        start with 2-9 (NANP), British mobiles with 07, the Leeds area code is 0113."""
         style = style or self.rng.choice(["uk_mobile", "uk_land", "us", "intl_us", "de"])
         f = self.fake["en_GB"]
         pattern = {
             "uk_mobile": "07### ######",
             "uk_land": "0113 ### ####",
-            "us": "(###) ###-####",
-            "intl_us": "+1 ###-###-####",
+            "us": "(A##) A##-####",
+            "intl_us": "+1 A##-A##-####",
             "de": "+49 30 ########",
             "intl_uk": "+44 7### ######",
         }[style]
-        return self._fresh(lambda: f.numerify(pattern).replace("(0", "(2"))
+
+        def make() -> str:
+            number = f.numerify(pattern)
+            while "A" in number:
+                number = number.replace("A", str(self.rng.randint(2, 9)), 1)
+            return number
+
+        return self._fresh(make)
 
     def dob(self, fmt: str | None = None) -> str:
         d = self.fake["en_GB"].date_of_birth(minimum_age=18, maximum_age=88)
