@@ -209,6 +209,13 @@ class ApprovalDialog(QDialog):
         lab = QLabel("<b>Private values in this request</b> — untick one to send it as written")
         el.addWidget(lab)
         el.addWidget(self.table)
+        # Why each withheld sentence stays: the plan's reasons, rendered as they are.
+        self.kept = QLabel()
+        self.kept.setObjectName("approval-kept")
+        self.kept.setWordWrap(True)
+        self.kept.setTextFormat(Qt.TextFormat.RichText)
+        el.addWidget(self.kept)
+        self._show_kept(prepared)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.payload)
         split.addWidget(ents)
@@ -343,6 +350,20 @@ class ApprovalDialog(QDialog):
         self.table.blockSignals(False)
         self._set_busy(False)
 
+    def _show_kept(self, prepared: PreparedTurn) -> None:
+        rows = []
+        for plan in prepared.analysis.plans:
+            if str(plan.route) != "local":
+                continue
+            text = " ".join(plan.sentence.text.split())
+            short = text if len(text) <= 60 else text[:59] + "…"
+            why = "your choice" if plan.overridden else "; ".join(plan.route_reasons)
+            rows.append(f"<li>“{html.escape(short)}”: {html.escape(why)}</li>")
+        self.kept.setText(
+            "<b>Kept on this machine</b><ul style='margin:0'>" + "".join(rows) + "</ul>" if rows else ""
+        )
+        self.kept.setVisible(bool(rows))
+
     # --- profile ------------------------------------------------------------
 
     def _show_profile(self, prepared: PreparedTurn) -> None:
@@ -393,6 +414,7 @@ class ApprovalDialog(QDialog):
         self._fill_table()
         self._render(prepared)
         self._show_profile(prepared)
+        self._show_kept(prepared)
 
     def _reprofile_failed(self, profile: str, exc: BaseException) -> None:
         from ui.errors import report

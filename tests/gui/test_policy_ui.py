@@ -171,3 +171,27 @@ def test_an_apps_request_shows_the_profile_but_cannot_change_it(
     qtbot.addWidget(d)
     assert not d.profile_box.isEnabled()
     assert "profile" in d.profile_reason.text()
+
+
+def test_the_approval_view_says_why_each_withheld_sentence_stays(
+    qtbot: Any, make_engine: Any, lambda_analyzer: Analyzer
+) -> None:
+    from core.turn import TurnKind
+    from ui.approval import ApprovalDialog
+
+    # The stand-in router keeps sentences with a private detail here at level 5.
+    text = "Call 215-555-4078 after 6 pm. What are the early signs of dehydration in toddlers?"
+    assistant = make_engine(lambda_analyzer).assistant()
+    conv = assistant.new_conversation("Kept", TurnKind.CHAT)
+    turn = assistant.prepare(text, conv)
+    assert turn.request is not None
+    kept = [p for p in turn.analysis.plans if str(p.route) == "local"]
+    assert len(kept) == 1 and kept[0].route_reasons
+    d = ApprovalDialog(turn, assistant)
+    qtbot.addWidget(d)
+    shown = d.kept.text()
+    assert not d.kept.isHidden() and "Kept on this machine" in shown
+    assert "Call 215-555-4078 after 6 pm." in shown
+    assert "phone number, always protected" in shown
+    for reason in kept[0].route_reasons:
+        assert reason in shown
