@@ -30,7 +30,7 @@ import math
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +39,9 @@ from core.entities import EntityType
 from core.router.base import RouteInput
 from core.router.encoder import SentenceEncoder, load_artifact, ort_session
 from core.spans import Sentence, Span
+
+if TYPE_CHECKING:
+    from core.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +103,28 @@ def cloud_view(
         local = [Span(e.start - s.start, e.end - s.start, e.type, e.score) for e in ents]
         out.append(box.anonymize(s.text, local).text if local else s.text)
     return out
+
+
+def local_use_for(settings: Settings) -> float:
+    """The router's ``local_use`` for these settings: 1.0 when a capable local model merges chat
+    answers, else 0.0.
+
+    Capable is :class:`core.llm.local.Capability`'s rule on the model's GGUF header
+    (the embedded 135M model is not); a model that cannot be read counts as basic,
+    and chat answers set to pass through use nothing local.
+    """
+    from core.llm.gguf_file import read_gguf
+    from core.llm.local import capability_of, embedded_model_path
+    from core.settings import Integration
+
+    if settings.chat_integration is not Integration.LOCAL:
+        return 0.0
+    try:
+        info = read_gguf(settings.local_model_path or embedded_model_path())
+    except Exception:  # a missing or unreadable model uses nothing withheld
+        log.debug("local model unreadable; local_use 0", exc_info=True)
+        return 0.0
+    return 1.0 if capability_of(info, settings.capable_model_b).capable else 0.0
 
 
 class PolicyRouter:
