@@ -135,6 +135,21 @@ def _mb(n: int) -> str:
 _WHERE = {"gpu": "GPU", "cpu": "CPU", "too_large": "too large", "unknown": "unknown"}
 
 
+def _placement_json(p: Any) -> dict[str, Any] | None:
+    """Where the local model runs: the backend, the device and its memory, or why the CPU."""
+    if p is None:
+        return None
+    d = p.device
+    return {
+        "backend": p.backend,
+        "n_gpu_layers": p.n_gpu_layers,
+        "device": d.name if d else None,
+        "free": d.free if d else None,
+        "total": d.total if d else None,
+        "reason": p.reason,
+    }
+
+
 def inventory(settings: Any) -> dict[str, Any]:
     """Everything ``model list`` shows, as plain data (also what ``--json`` prints)."""
     from core.llm import catalog
@@ -199,7 +214,7 @@ def inventory(settings: Any) -> dict[str, Any]:
     for m in installed:
         if m.entry is None and m.path.name not in catalog_files:
             others.append({**m.to_json(), "in_use": in_use(m.path)})
-    gpu = gpu_status(current, settings.n_gpu_layers)
+    gpu = gpu_status(current, settings.n_gpu_layers, n_ctx=n_ctx)
     return {
         "n_ctx": n_ctx,
         "machine": {
@@ -221,6 +236,7 @@ def inventory(settings: Any) -> dict[str, Any]:
             "layers_total": gpu.layers_total,
             "vram_used_by_process": gpu.vram_used_by_process,
             "rebuild": gpu.rebuild,
+            "placement": _placement_json(gpu.placement),
             "lines": gpu.lines(),
         },
     }

@@ -4,8 +4,9 @@ Run after installing (or by the bundle test in CI): it loads every model the
 program ships (the segmenter, the rules view, the default detector with the
 NER model when it is shipped, the router with the policy and encoder when
 they are shipped, the embedded local model with one short generation),
-reports the GPU offload status (llama.cpp's build, layers on the GPU, VRAM in
-use, how to rebuild for CUDA or Metal when there is none),
+reports where the local model runs (llama.cpp's backend: Vulkan, Metal, CUDA
+or the CPU with the reason; the device, its free memory, the layers on it;
+on a GPU, a greedy answer compared with the CPU's),
 round-trips a sample through the privacy box, creates, reopens and closes an
 encrypted store in a temporary folder, and builds the window on Qt's
 offscreen platform. It needs no display and no network: every internet
@@ -249,25 +250,61 @@ def check_local_model(ctx: Context) -> str:
     return f"{model.path.name}: loaded in {loaded:.2f} s, {reply.completion_tokens} tokens"
 
 
+#: A prompt whose greedy answer the GPU and the CPU must write alike, and how many tokens of it.
+GREEDY_PROMPT = [{"role": "user", "content": "List the first five days of the week."}]
+GREEDY_TOKENS = 8
+
+
+def _greedy(n_gpu_layers: int) -> tuple[str, int]:
+    """The embedded model's greedy answer to :data:`GREEDY_PROMPT` with ``n_gpu_layers``."""
+    from core.llm.local import LocalModel
+
+    with LocalModel(None, n_ctx=512, n_gpu_layers=n_gpu_layers) as model:
+        reply = model.chat(GREEDY_PROMPT, max_tokens=GREEDY_TOKENS, temperature=0.0, seed=0)
+        return reply.text, model.n_gpu_layers
+
+
 def check_gpu(ctx: Context) -> str:
-    """Whether llama.cpp offloads to a GPU, how many layers, the VRAM; how to rebuild if not."""
+    """Where llama.cpp runs the model (backend, device, free memory, layers) and that it works.
+
+    On a GPU: the layers offloaded are more than zero and a greedy answer is
+    the same as the CPU's. Without one: no layer is offloaded and the status
+    says why in one line (and, for a build without any GPU backend, how to
+    get one).
+    """
+    from core.llm.gguf_file import read_gguf
     from core.llm.gpu import gpu_status
-    from core.llm.local import LocalModel, auto_gpu_layers
+    from core.llm.local import auto_gpu_layers, embedded_model_path, memory_needed
 
     requested = ctx.settings.n_gpu_layers
-    status = gpu_status(None, requested)
-    chosen = auto_gpu_layers(requested)
+    status = gpu_status(None, requested, n_ctx=512)
+    info = read_gguf(embedded_model_path())
+    chosen = auto_gpu_layers(requested, memory_needed(info, 512))
     expect(
         status.n_gpu_layers == chosen,
         f"the status reports n_gpu_layers={status.n_gpu_layers} but LocalModel uses {chosen}",
     )
     expect(status.layers_total is not None, "the embedded model's layers could not be counted")
-    if status.build.offload:
+    placement = status.placement
+    expect(placement is not None, "no placement in the status")
+    assert placement is not None
+    if placement.on_gpu:
+        expect(bool(status.layers_offloaded), "the model is placed on a GPU but no layer goes there")
+        gpu_text, used = _greedy(status.n_gpu_layers)
+        expect(used == status.n_gpu_layers, f"LocalModel used n_gpu_layers={used}")
+        cpu_text, _ = _greedy(0)
+        expect(bool(gpu_text.strip()), "the model answered nothing on the GPU")
+        expect(
+            gpu_text == cpu_text,
+            f"greedy answers differ: GPU {gpu_text!r}, CPU {cpu_text!r}",
+        )
         # VRAM in use only shows while a model sits on the GPU.
-        with LocalModel(None, n_ctx=512, n_gpu_layers=requested):
-            status = gpu_status(None, requested)
-    else:
-        expect(status.layers_offloaded == 0, "a CPU build cannot offload layers")
+        status = gpu_status(None, requested, n_ctx=512)
+        same = f"greedy answer on {placement.backend} = CPU ({GREEDY_TOKENS} tokens)."
+        return " ".join([*status.lines(), same])
+    expect(status.layers_offloaded == 0, "the model runs on the CPU but layers are counted on a GPU")
+    expect(bool(placement.reason), "the CPU fallback does not say why")
+    if not status.build.offload and not status.build.compiled:
         expect(bool(status.rebuild), "no rebuild instructions for a CPU build")
     return " ".join(status.lines())
 

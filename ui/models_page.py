@@ -75,7 +75,7 @@ def probe(settings: Settings, current: str | None) -> tuple[Machine, Any]:
     from core.llm.catalog import probe_machine
     from core.llm.gpu import gpu_status
 
-    return probe_machine(), gpu_status(current, settings.n_gpu_layers)
+    return probe_machine(), gpu_status(current, settings.n_gpu_layers, n_ctx=settings.n_ctx)
 
 
 def _gib(n: int) -> str:
