@@ -42,8 +42,9 @@ bench: $(ALL_STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b; done
 
 # The desktop bundle (dist/sottovoce); installers/README.md has the other platforms.
+# GPU=vulkan: with llama.cpp's Vulkan backend beside the CPU one (compiled once, cached in build/).
 bundle: $(ALL_STAMP)
-	$(BIN)/python installers/build.py
+	$(BIN)/python installers/build.py $(if $(GPU),--llama $(GPU))
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
