@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -211,6 +212,16 @@ def run_window(args: argparse.Namespace) -> int:
     started = start(args)
     if started is None:
         return 1
+    if os.environ.get("SOTTOVOCE_QUIT_WHEN_USABLE") == "1":
+        # For start-up benchmarks of a bundle (benchmarks/bench_bundle_startup.py):
+        # the first idle moment after the window is shown, say so and quit.
+        from PySide6.QtCore import QTimer
+
+        def usable() -> None:
+            print("sottovoce: window usable", flush=True)
+            started.app.quit()
+
+        QTimer.singleShot(0, usable)
     try:
         return int(started.app.exec())
     finally:
