@@ -122,7 +122,8 @@ class FakeCloud:
 
     The default answer repeats the placeholders it saw, so the restored answer
     holds the private values; ``fail`` raises a cloud error; ``delay`` slows
-    each chunk (for Stop).
+    each chunk; ``hold_after`` chunks sent, it waits for the turn to be stopped
+    before the next (so Stop lands mid-answer on any machine).
     """
 
     endpoint = "http://127.0.0.1:9/v1/chat/completions"
@@ -135,6 +136,7 @@ class FakeCloud:
         self.fail = False
         self.fail_after = 0  # chunks before the failure
         self.delay = 0.0
+        self.hold_after: int | None = None
         self.started = threading.Event()
 
     def stream(self, messages: Sequence[dict[str, str]], **kw: Any) -> Iterator[str]:
@@ -156,6 +158,8 @@ class FakeCloud:
                 raise CloudServerError("The cloud model failed (HTTP 500) and retries ran out.")
             if self.delay:
                 time.sleep(self.delay)
+            if self.hold_after is not None and i // 4 >= self.hold_after and cancel is not None:
+                cancel.wait(HANG_S)
             if cancel is not None and cancel.is_set():
                 from core.errors import Cancelled
 

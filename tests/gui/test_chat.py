@@ -197,7 +197,7 @@ def test_always_approve_in_this_conversation_skips_the_next_review(
 def test_stop_ends_the_stream_at_the_next_token_and_saves_nothing(
     qtbot: Any, window: Any, cloud: FakeCloud, store: Any
 ) -> None:
-    cloud.delay = 0.05
+    cloud.hold_after = 20  # chunks (the restorer holds the last 24 characters back); then it waits for Stop
     cloud.answer = "word " * 200
     chat = window.chat
     type_and_wait(qtbot, chat)
