@@ -83,6 +83,21 @@ class ModelServer:
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self._thread.start()
 
+    def hold(self, after: int) -> None:
+        """Stop the next response after ``after`` body bytes until :meth:`release`, and
+        hold the downloader's retries of it (after its read timeout) from their first byte.
+
+        Give ``after`` a megabyte beyond what the test waits for on disk: the
+        downloader writes whole chunks of its own size.
+        """
+        self.faults.release.clear()
+        self.faults.hold_after = [after] + [0] * 20
+
+    def release(self) -> None:
+        """Let the held responses go on; the next ones are not held."""
+        self.faults.hold_after = []
+        self.faults.release.set()
+
     def url(self, name: str = "model.gguf") -> str:
         return f"http://127.0.0.1:{self.port}/{name}"
 

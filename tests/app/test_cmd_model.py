@@ -181,9 +181,9 @@ _CLI = "import sys; from app.main import main; sys.exit(main(sys.argv[1:]))"
 
 
 def test_ctrl_c_pauses_and_the_same_command_resumes(server: ModelServer, model_sha: str, model_bytes: bytes) -> None:
-    # The server stops sending after 10 MB until the end of the test: Ctrl-C lands
+    # The server stops sending after 12 MB until released: Ctrl-C lands
     # in the middle of the download whatever the machine's speed.
-    server.faults.hold_after = [10_000_000]
+    server.hold(12_000_000)
     url = server.url("slow.gguf")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     child = subprocess.Popen(
@@ -196,6 +196,7 @@ def test_ctrl_c_pauses_and_the_same_command_resumes(server: ModelServer, model_s
         time.sleep(0.05)
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=300)
+    server.release()
     assert child.returncode == 130, err
     assert "Paused: what arrived is kept" in err
     kept = part.stat().st_size

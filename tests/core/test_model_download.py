@@ -405,9 +405,9 @@ for p in dl.download(req, Path(sys.argv[5])):
 def test_a_download_killed_midway_leaves_no_file_the_app_would_use(
     tmp_path: Path, server: ModelServer, request_: modelfile.Request, model_bytes: bytes
 ) -> None:
-    # The server stops sending after 20 MB until the end of the test: the kill lands
+    # The server stops sending after 22 MB until released: the kill lands
     # in the middle of the download whatever the machine's speed.
-    server.faults.hold_after = [20_000_000]
+    server.hold(22_000_000)
     models = tmp_path / "models"
     child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, request_.url, NAME, str(request_.sha256), str(request_.size), str(models)],
@@ -419,6 +419,7 @@ def test_a_download_killed_midway_leaves_no_file_the_app_would_use(
         time.sleep(0.05)
     child.send_signal(signal.SIGKILL)  # no cleanup, no finally: like pulling the plug
     child.wait(300)
+    server.release()
     assert child.returncode == -signal.SIGKILL
     assert 20_000_000 <= part.stat().st_size < len(model_bytes)
 

@@ -71,11 +71,11 @@ def test_cancel_leaves_the_choice_unfinished_and_the_guide_uses_the_model_once_i
     page.select("recommended")
     # The server holds the second half until the download is cancelled: the cancel
     # lands in the middle whatever the machine's speed (the next bytes find it).
-    server.faults.hold_after = [len(server.data) // 2]
+    server.hold(len(server.data) // 2)
     page.catalog.download_btn.click()
     qtbot.waitUntil(lambda: page.catalog.progress.value() > 100, timeout=TIMEOUT)
     page.catalog.cancel_btn.click()
-    server.faults.release.set()
+    server.release()
     qtbot.waitUntil(lambda: page.catalog.job is None, timeout=TIMEOUT)
     assert not page.isComplete()
     assert "Paused; Download resumes it" in page.catalog.status.text()

@@ -138,12 +138,12 @@ def test_cancel_keeps_what_arrived_and_download_resumes(
     page.refresh()
     # The server holds the second half until the download is cancelled: the cancel
     # lands in the middle whatever the machine's speed (the next bytes find it).
-    server.faults.hold_after = [len(server.data) // 2]
+    server.hold(len(server.data) // 2)
     page.select("smol-test")
     page.download_btn.click()
     qtbot.waitUntil(lambda: page.progress.value() > 50, timeout=TIMEOUT)
     page.cancel_btn.click()
-    server.faults.release.set()
+    server.release()
     qtbot.waitUntil(lambda: page.job is None, timeout=TIMEOUT)
     assert "cancelled" in page.status.text() and "resumes" in page.status.text()
     assert cell(page, "smol-test", "Status").startswith("Paused at ")
