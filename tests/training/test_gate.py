@@ -261,3 +261,9 @@ def test_the_fingerprint_follows_the_measured_code_and_the_cache_finds_it(
     hit = bl.cached(fp, True)
     assert hit is not None and hit["commit"] == "a" * 40
     assert bl.cached(fp, False) is None
+
+
+def test_a_count_margin_is_written_short() -> None:
+    before = {"f.leaks": Figure(18.0, 52, "count", False)}
+    md = markdown(compare(before, dict(before), {}, {}), "a", "b")
+    assert "| f.leaks | 52 | 18 | 18 | 0 | 4.24 | = |" in md.splitlines()

@@ -194,10 +194,11 @@ def markdown(c: Comparison, before_name: str, after_name: str, notes: Sequence[s
         "|---|---|---|---|---|---|---|",
     ]
     for r in c.rows:
+        diff = "0" if r.difference == 0 else _fmt(r.difference, r.kind, "+")
+        noise = f"{r.margin:.3g}" if r.kind == "count" else f"{r.margin:.4f}"
         lines.append(
             f"| {r.name} | {r.n} | {_fmt(r.before, r.kind)} | {_fmt(r.after, r.kind)} | "
-            f"{'0' if r.difference == 0 else _fmt(r.difference, r.kind, '+')} | "
-            f"{_fmt(r.margin, r.kind)} | {r.status} |"
+            f"{diff} | {noise} | {r.status} |"
         )
     lines += ["", f"**{c.verdict}**" + (":" if c.reasons else " (no new leak, no loss beyond noise)")]
     lines += [f"- {reason}" for reason in c.reasons]
