@@ -9,7 +9,15 @@ from typing import Any
 
 import keyring
 import pytest
+from hypothesis import HealthCheck, settings
 from keyring.backend import KeyringBackend
+
+# Property tests judge what the code does, never how fast: Hypothesis's default
+# 200 ms deadline per example and its too-slow health check fail on a loaded
+# machine. Every @settings of a test inherits this profile (loaded before any
+# test module is imported).
+settings.register_profile("sottovoce", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("sottovoce")
 
 # Qt tests run offscreen; set before anything imports Qt.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
