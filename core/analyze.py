@@ -210,10 +210,12 @@ class Analyzer:
         entity types, :func:`core.domain.detect`)."""
         check_text(text)
         sentences = self.segmenter.segment(text)
-        spans = self.detector.analyze(text)
+        spans = list(self.detector.analyze(text))
+        applied, guess = resolve(profile, text, (s.type for s in spans))
+        # What the profile's norm names and the detector left out ("since 13 march").
+        spans += self.policy.sweep(text, spans, applied)
         per_sentence = assign(sentences, spans)
         probs = self.router.route(RouteInput(text, sentences, per_sentence, risk_lambda))
-        applied, guess = resolve(profile, text, (s.type for s in spans))
         decisions = protection(text, per_sentence, risk_lambda, self.policy, applied)
         plans = []
         for i, (s, ents, p, ds) in enumerate(

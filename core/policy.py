@@ -36,7 +36,15 @@ from enum import StrEnum
 from functools import cached_property
 
 from core.detect.names import FLIGHT, JOB_TITLE, flight_context
-from core.domain import Profile, card_expiry, relation, state_level, well_known_provider
+from core.domain import (
+    Profile,
+    after_locatives,
+    card_expiry,
+    not_a_place,
+    relation,
+    state_level,
+    well_known_provider,
+)
 from core.entities import DESCRIPTIONS, EntityType
 from core.lexicon import Lexicon
 from core.locales import month_names
@@ -265,6 +273,25 @@ _DAY_OR_MONTH = re.compile(
 )
 
 
+_SWEEP_SCORE = 0.9
+_SWEEP_WORD = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]")
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+_MONTH_WORD = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+)
+#: Dates with a day and a month (Safe Harbor; strict, so "2.1" or "maybe 2" is none).
+_SWEEP_DATE = re.compile(
+    rf"\b(?:0?[1-9]|1[0-2])/{_DAY}(?:/(?:19|20)?\d\d)?\b"
+    rf"|\b{_DAY}/(?:0?[1-9]|1[0-2])/(?:19|20)\d\d\b"
+    # "may 2 times a day" is no date: before a day, May counts only capitalised.
+    rf"|\b(?!may\b){_MONTH_WORD}\.?\s+{_DAY}(?:st|nd|rd|th)?\b(?!\s*(?:mg|ml|%|°))"
+    rf"|\b(?-i:May)\s+{_DAY}(?:st|nd|rd|th)?\b"
+    rf"|\b{_DAY}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_WORD}\b",
+    re.IGNORECASE,
+)
+
+
 def _stricter(a: Decision, b: Decision) -> Decision:
     """Of two readings of one value, the one protecting from the lower level (``a`` on a tie)."""
     assert a.threshold is not None and b.threshold is not None
@@ -406,6 +433,55 @@ class TypePolicy:
         if t not in (EntityType.LOCATION, EntityType.ORG, EntityType.OTHER):
             return False
         return self.lexicon.public_kind(value) in ("place", "region") and not state_level(value)
+
+    def sweep(self, text: str, spans: Sequence[Span], profile: Profile) -> list[Span]:
+        """Values the profile's norm names that the detector left out, as spans to decide.
+
+        Only the health profile has any: HIPAA Safe Harbor names every date with a
+        day or a month and every place smaller than a state, and a detector trained
+        on names misses "since 13 march" or "in cape town" written in lower case.
+        The sweep reads strict date patterns and gazetteer towns right after "in",
+        "from", "near"... (never where a detected span already is); the policy then
+        decides them like any other value. Linear in the text.
+        """
+        if profile is not Profile.HEALTH:
+            return []
+        taken = bytearray(len(text) + 1)
+        for s in spans:
+            taken[s.start : s.end] = b"\x01" * (s.end - s.start)
+        out: list[Span] = []
+
+        def add(a: int, b: int, t: EntityType) -> None:
+            if not any(taken[a:b]):
+                taken[a:b] = b"\x01" * (b - a)
+                out.append(Span(a, b, t, _SWEEP_SCORE, {"safe-harbor": _SWEEP_SCORE}))
+
+        for m in _SWEEP_DATE.finditer(text):
+            add(m.start(), m.end(), EntityType.DATE)
+        for start in after_locatives(text):
+            words = [w for w in _SWEEP_WORD.finditer(text, start, min(len(text), start + 60))][:3]
+            if not words or words[0].start() != start:
+                continue
+            for n in (3, 2, 1):
+                if len(words) < n:
+                    continue
+                end = words[n - 1].end()
+                value = text[start:end]
+                if self._town(value):
+                    add(start, end, EntityType.LOCATION)
+                    break
+        return sorted(out, key=lambda s: s.start)
+
+    def _town(self, value: str) -> bool:
+        """A gazetteer place smaller than a state (a common word only when capitalised)."""
+        first = value.split()[0]
+        if len(value) < 4 or not_a_place(first) or state_level(value):
+            return False
+        if self.lexicon.public_kind(value) not in ("place", "region"):
+            return False
+        # "in reading", "in light of": a frequent word is no town unless capitalised.
+        limit = 5.5 if value[:1].isupper() else 4.5
+        return self.lexicon.zipf(first) < limit
 
     def decide_all(
         self,

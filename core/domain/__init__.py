@@ -89,6 +89,12 @@ class _Tables:
         self.state_codes = frozenset(module.US_STATE_CODES)
         self.card_expiry = tuple(module.CARD_EXPIRY)
         self.providers = frozenset(module.WELL_KNOWN_PROVIDERS)
+        self.not_places = frozenset(module.NOT_PLACES)
+        # Longest first, so "live in" is read before "in".
+        words = sorted(module.LOCATIVES, key=len, reverse=True)
+        self.locative = re.compile(
+            r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\s+(?=[^\W\d_])", re.IGNORECASE
+        )
 
 
 _TABLES = _Tables(en)
@@ -194,6 +200,16 @@ def state_level(name: str) -> bool:
     """A state or first-level division of a federal country (Safe Harbor lets it stay)."""
     key = " ".join(name.replace("’", "'").split()).strip(" .,")
     return key.casefold() in _TABLES.states or key in _TABLES.state_codes
+
+
+def after_locatives(text: str) -> Iterable[int]:
+    """Where a word starts right after "in", "from", "near"... (a place may start there)."""
+    return (m.end() for m in _TABLES.locative.finditer(text))
+
+
+def not_a_place(word: str) -> bool:
+    """A month, a weekday or a common word the gazetteer also lists as a place."""
+    return word.casefold() in _TABLES.not_places
 
 
 def well_known_provider(name: str) -> bool:

@@ -181,3 +181,17 @@ WELL_KNOWN_PROVIDERS: tuple[str, ...] = (
     "charité", "karolinska university hospital", "st jude children's research hospital",
     "boston children's hospital", "nyu langone", "ucsf medical center",
 )
+
+#: Words before a place that make it where someone is ("in cape town", "from durban"):
+#: the health profile's sweep reads a gazetteer town after them (core.policy.TypePolicy.sweep).
+LOCATIVES: tuple[str, ...] = (
+    "in", "from", "near", "around", "outside", "live in", "living in", "lives in",
+    "moved to", "staying in", "based in",
+)
+#: Words the gazetteer also knows as places that are dates or common words here.
+NOT_PLACES: tuple[str, ...] = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
+    "friday", "saturday", "sunday", "spring", "summer", "autumn", "fall", "winter",
+    "bed", "hospital", "town", "city", "home", "school", "work", "church", "general",
+)

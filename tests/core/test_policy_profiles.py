@@ -174,3 +174,53 @@ def test_detection_always_names_a_real_profile(text: str, types: list[str]) -> N
     guess = detect(text, types)
     assert guess.profile is not Profile.AUTO
     assert (guess.profile is Profile.GENERAL) == (not guess.cues)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        ("hi where in cape town can you get tested for covid19?", "cape town", T.LOCATION),
+        ("I have had a cough since 13 march and a fever.", "13 march", T.DATE),
+        ("Seen on March 5th by the nurse.", "March 5th", T.DATE),
+        ("The rash started 03/14 after the dose.", "03/14", T.DATE),
+        ("We moved to Durban after the stroke.", "Durban", T.LOCATION),
+        ("Seen May 12 for the asthma review.", "May 12", T.DATE),
+    ],
+)
+def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
+    policy: TypePolicy, text: str, value: str, t: T
+) -> None:
+    found = policy.sweep(text, [], Profile.HEALTH)
+    assert [(text[s.start : s.end], s.type) for s in found] == [(value, t)]
+    assert all("safe-harbor" in s.views for s in found)
+    # Only the health profile sweeps; a detected span is never swept again.
+    assert policy.sweep(text, [], Profile.GENERAL) == []
+    a = text.index(value)
+    assert policy.sweep(text, [Span(a, a + len(value), t, 0.9, {"ner": 0.9})], Profile.HEALTH) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I may 2 times a day take 5 mg amlodipine.",
+        "In reading the leaflet I saw the dose.",
+        "Her TSH was 2.1 mU/L in March.",
+        "We flew home to France and then in Texas the fever came back.",
+        "She is in hospital and in bed since Tuesday.",
+    ],
+)
+def test_the_health_sweep_leaves_doses_months_states_and_common_words(policy: TypePolicy, text: str) -> None:
+    assert policy.sweep(text, [], Profile.HEALTH) == [], [
+        text[s.start : s.end] for s in policy.sweep(text, [], Profile.HEALTH)
+    ]
+
+
+@given(st.text(max_size=300))
+def test_the_sweep_only_returns_whole_words_outside_detected_spans(text: str) -> None:
+    policy = TypePolicy()
+    found = policy.sweep(text, [], Profile.HEALTH)
+    for s in found:
+        assert 0 <= s.start < s.end <= len(text)
+        assert s.start == 0 or not text[s.start - 1].isalnum()
+        assert s.end == len(text) or not text[s.end].isalnum()
+    assert all(a.end <= b.start for a, b in zip(found, found[1:], strict=False))
