@@ -22,6 +22,10 @@ def test_a_generator_stops_at_the_next_yield_and_runs_its_finally(qtbot: Any) ->
         try:
             for i in range(10_000):
                 gate.wait(1)
+                if i == 3:
+                    # The rest only once the test has cancelled: on a busy machine
+                    # the generator could otherwise run to its end first.
+                    cancel.wait(HANG_S)
                 yield i
         finally:
             cleaned.set()
