@@ -251,6 +251,30 @@ def walk(out: Path, app: Any, state: dict[str, Any]) -> Step:
     yield 0.4
     shot(led, out, "11-egress-ledger")
     led.close()
+
+    # 8. A document attached: its text in the editor, then in the approval view.
+    from training.documents.make import DOCS
+
+    letter = Path(tempfile.mkdtemp(prefix="sottovoce-shot-")) / DOCS[0].file
+    DOCS[0].write(letter)  # the dev set's synthetic discharge letter (PDF)
+    w.new_conversation("chat")
+    w.stack.setCurrentWidget(w.chat)
+    w.chat.editor.set_text("What does this letter ask my GP to do, and by when?")
+    w.chat.composer.attach_files([letter])
+    yield lambda: not w.chat.composer.attaching and "Attached:" in w.chat.editor.text()
+    yield lambda: w.chat.editor.analysis is not None and w.chat.editor.analysis.text == w.chat.editor.text()
+    w.chat.split.setSizes([120, 640])
+    yield 0.8
+    shot(w, out, "20-document-editor")
+    w.chat.send()
+    yield lambda: visible(ApprovalDialog) is not None
+    ap = visible(ApprovalDialog)
+    ap.resize(980, 760)
+    ap.move(WIDTH // 2 - 490, 50)
+    yield 0.6
+    shot(ap, out, "21-document-approval")
+    ap.cancel_btn.click()
+    yield lambda: not w.chat.turns.running
     yield 0.2
     w.close()
     app.quit()
