@@ -82,7 +82,10 @@ def read_msg(path: Path, name: str, limits: Limits) -> Generator[Progress, None,
             hint="open it in Outlook and save it again, or save it as .eml",
         ) from exc
     try:
-        if not isinstance(msg, extract_msg.msg_classes.MessageBase):
+        # IPM.Note and its kinds (signed, encrypted, read receipts: REPORT.IPM.Note.*) are
+        # e-mails; contacts, meetings and tasks share the container but are not.
+        kind = str(getattr(msg, "classType", "") or "").lower()
+        if not isinstance(msg, extract_msg.msg_classes.MessageBase) or "ipm.note" not in kind:
             raise UnsupportedFormat(
                 f"{name} is an Outlook item that is not an e-mail (a contact, a meeting, a task).",
                 hint="Sottovoce reads Outlook e-mails; copy the text you need instead",

@@ -198,6 +198,40 @@ def test_eml_with_only_an_html_body_reads_its_text(tmp_path: Path) -> None:
     assert "p{}" not in text and "x()" not in text
 
 
+def test_msg_headers_body_and_attachments_listed_not_opened(tmp_path: Path) -> None:
+    import datetime as dt
+
+    from training.documents.msgfile import write_msg
+
+    path = write_msg(
+        tmp_path / "ticket.msg",
+        subject="Router keeps dropping",
+        body="Hello,\r\nmy router AX-3000 drops every 20 minutes.\r\n",
+        sender="Leopold Brannigan",
+        to=("Support Desk", "support@example.com"),
+        cc=("Ana Ruiz", "ana@example.com"),
+        sent=dt.datetime(2025, 3, 4, 9, 12, tzinfo=dt.UTC),
+        # One attachment small (in the mini stream), one large (in sectors).
+        attachments=(("scan.pdf", b"%PDF-1.4 secret inside"), ("photo.jpg", b"\xff\xd8\xff" * 2000)),
+    )
+    doc = extract(path)
+    assert doc.kind is Kind.MSG
+    assert lines_of(doc) == [
+        "From: Leopold Brannigan",
+        "To: Support Desk <support@example.com>",
+        "Cc: Ana Ruiz <ana@example.com>",
+        "Date: 2025-03-04 09:12:00+00:00",
+        "Subject: Router keeps dropping",
+        "",
+        "Hello,",
+        "my router AX-3000 drops every 20 minutes.",
+        "",
+        "Attachments (not opened): scan.pdf, photo.jpg",
+    ]
+    assert doc.notes == ("2 attachments listed, not opened",)
+    assert "secret inside" not in doc.text
+
+
 def test_a_file_without_extension_is_read_as_its_content_says(tmp_path: Path) -> None:
     path = w.write_pdf(tmp_path / "scan", [["A line"]])
     doc = extract(path)

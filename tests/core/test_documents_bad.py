@@ -179,6 +179,31 @@ def test_a_file_whose_extension_lies(tmp_path: Path, make, lie: str, says: str) 
     assert says in exc.message
 
 
+def test_an_old_office_file_is_not_read_and_a_renamed_one_is_a_lie(tmp_path: Path) -> None:
+    from training.documents.msgfile import write_cfb
+
+    streams = {"WordDocument": b"\x00" * 600, "1Table": b"\x00" * 100}
+    exc = refused(write_cfb(tmp_path / "letter.doc", streams), UnsupportedFormat)
+    assert "old Word document" in exc.message and exc.hint
+    exc = refused(write_cfb(tmp_path / "mail.msg", streams), ExtensionMismatch)
+    assert "Outlook e-mail" in exc.message and "old Word document" in exc.message
+
+
+def test_an_outlook_item_that_is_not_an_e_mail(tmp_path: Path) -> None:
+    from training.documents.msgfile import write_cfb
+
+    path = write_cfb(
+        tmp_path / "contact.msg",
+        {
+            "__properties_version1.0": bytes(32),
+            "__substg1.0_001A001F": "IPM.Contact".encode("utf-16-le"),
+            "__substg1.0_3001001F": "Ana Ruiz".encode("utf-16-le"),
+        },
+    )
+    exc = refused(path, UnsupportedFormat)
+    assert "not an e-mail" in exc.message
+
+
 def test_an_empty_file(tmp_path: Path) -> None:
     path = tmp_path / "empty.pdf"
     path.write_bytes(b"")

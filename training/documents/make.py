@@ -10,8 +10,9 @@ format (``training/data/check_utility.py``) with ``file`` in place of
 ``text``: ``protect`` are values that must not leave, ``keep`` strings that
 must leave verbatim, ``persons`` the number of people named.
 
-No MSG file is written: no library on PyPI writes Outlook files (extract-msg
-only reads them), so MSG reading is exercised on real files only.
+No library on PyPI writes Outlook files (extract-msg only reads them): the
+MSG is written by :mod:`training.documents.msgfile`, a minimal compound-file
+writer, and read back by extract-msg like any other.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from training.documents import writers as w
+from training.documents.msgfile import write_msg
 
 MANIFEST = "documents.json"
 
@@ -263,6 +265,25 @@ DOCS: list[Doc] = [
         protect=["Leopold Brannigan", "leopold.brannigan@homemail-example.com", "CN-5567120"],
         keep=["AX-3000", "every 20 minutes", "firmware 2.4.1", "dropping the connection"],
         persons=1,
+    ),
+    Doc(
+        "doc-ticket-msg",
+        "ticket_9034.msg",
+        lambda p: write_msg(
+            p,
+            subject="Invoice shows the wrong VAT rate",
+            body="Hi,\r\n\r\nour invoice for March applies 25% VAT instead of 20% on the "
+            "maintenance plan.\r\nOur account reference is ACC-7730-LQ.\r\n\r\n"
+            "Kind regards,\r\nPernille Haugaard\r\n",
+            sender="Pernille Haugaard",
+            to=("Billing Team", "billing@example.com"),
+            cc=("Osric Vantongeren", "o.vantongeren@fjordmail-example.no"),
+            attachments=(("invoice_march.pdf", b"%PDF-1.4 not opened"),),
+        ),
+        protect=["Pernille Haugaard", "ACC-7730-LQ", "Osric Vantongeren",
+                 "o.vantongeren@fjordmail-example.no"],
+        keep=["25% VAT instead of 20%", "maintenance plan", "wrong VAT rate", "invoice_march.pdf"],
+        persons=2,
     ),
     Doc(
         "doc-complaint-eml",

@@ -2,8 +2,9 @@
 
 Each takes a path and plain content (lines, table rows) and writes a real file
 with a well-kept library: fpdf2 for PDF, python-docx, odfpy, openpyxl, the
-standard library for CSV and e-mail, Pillow for images. Nothing here writes
-MSG: no library on PyPI writes Outlook files (extract-msg only reads them).
+standard library for CSV and e-mail, Pillow for images. No library on PyPI
+writes Outlook files (extract-msg only reads them): :mod:`training.documents.msgfile`
+writes a minimal MSG by hand.
 """
 
 from __future__ import annotations
