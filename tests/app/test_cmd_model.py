@@ -180,6 +180,10 @@ def test_import_then_use(capsys: pytest.CaptureFixture[str], tmp_path: Path, mod
 _CLI = "import sys; from app.main import main; sys.exit(main(sys.argv[1:]))"
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_pauses_and_the_same_command_resumes(server: ModelServer, model_sha: str, model_bytes: bytes) -> None:
     # The server stops sending after 12 MB until released: Ctrl-C lands
     # in the middle of the download whatever the machine's speed.
@@ -189,6 +193,9 @@ def test_ctrl_c_pauses_and_the_same_command_resumes(server: ModelServer, model_s
     child = subprocess.Popen(
         [sys.executable, "-c", _CLI, "model", "add", url, "--sha256", model_sha],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # Ctrl-C as in a terminal, however the tests were started (a background
+        # job hands SIGINT down ignored, and the child would never hear it).
+        preexec_fn=_default_sigint,
     )
     part = dl.partial_path(models_dir(), "slow.gguf")
     deadline = time.monotonic() + 300  # only bounds a hang
