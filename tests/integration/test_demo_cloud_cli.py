@@ -24,6 +24,10 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child needs a console group")
 @pytest.mark.parametrize("inherited", ["default", "ignored"])
 def test_demo_cloud_command_serves_until_interrupted(tmp_path: Path, inherited: str) -> None:
@@ -38,7 +42,8 @@ def test_demo_cloud_command_serves_until_interrupted(tmp_path: Path, inherited: 
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_ignore_sigint if inherited == "ignored" else None,
+        # Set either way: a suite run as a background job would hand "default" down ignored.
+        preexec_fn=_ignore_sigint if inherited == "ignored" else _default_sigint,
     )
     # Drain stderr all along: a child blocked on a full pipe would look like a hang.
     assert proc.stderr is not None
