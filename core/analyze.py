@@ -18,7 +18,7 @@ from core.detect.base import Detector
 from core.domain import DomainGuess, Profile, resolve
 from core.entities import DESCRIPTIONS
 from core.errors import InputError
-from core.policy import Decision, Family, TypePolicy, protection
+from core.policy import Decision, Family, TypePolicy, merge_swept, protection
 from core.router.base import HeuristicRouter, RouteInput, Router
 from core.segment import Segmenter
 from core.spans import Sentence, Span
@@ -213,7 +213,7 @@ class Analyzer:
         spans = list(self.detector.analyze(text))
         applied, guess = resolve(profile, text, (s.type for s in spans))
         # What the profile's norm names and the detector left out ("since 13 march").
-        spans += self.policy.sweep(text, spans, applied)
+        spans = merge_swept(spans, self.policy.sweep(text, spans, applied))
         per_sentence = assign(sentences, spans)
         probs = self.router.route(RouteInput(text, sentences, per_sentence, risk_lambda))
         decisions = protection(text, per_sentence, risk_lambda, self.policy, applied)

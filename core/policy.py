@@ -292,6 +292,17 @@ _SWEEP_DATE = re.compile(
 )
 
 
+def merge_swept(spans: Sequence[Span], swept: Sequence[Span]) -> list[Span]:
+    """The detected spans and the swept ones, without a detected span inside a swept one."""
+    if not swept:
+        return list(spans)
+    inside = bytearray(max([s.end for s in swept] + [s.end for s in spans]) + 1)
+    for w in swept:
+        inside[w.start : w.end] = b"\x01" * (w.end - w.start)
+    kept = [s for s in spans if not all(inside[s.start : s.end])]
+    return sorted([*kept, *swept], key=lambda s: (s.start, s.end))
+
+
 def _stricter(a: Decision, b: Decision) -> Decision:
     """Of two readings of one value, the one protecting from the lower level (``a`` on a tie)."""
     assert a.threshold is not None and b.threshold is not None
@@ -441,20 +452,34 @@ class TypePolicy:
         day or a month and every place smaller than a state, and a detector trained
         on names misses "since 13 march" or "in cape town" written in lower case.
         The sweep reads strict date patterns and gazetteer towns right after "in",
-        "from", "near"... (never where a detected span already is); the policy then
-        decides them like any other value. Linear in the text.
+        "from", "near"... (never where a detected span already is, but over a date
+        the detector cut short, which the caller then drops: :func:`merge_swept`);
+        the policy decides them like any other value. Linear in the text.
         """
         if profile is not Profile.HEALTH:
             return []
         taken = bytearray(len(text) + 1)
+        # A detected date cut short ("13" of "since 13 march") may be swept whole: the
+        # caller drops a detected span that lies inside a swept one.
+        cut: dict[int, Span] = {}
         for s in spans:
-            taken[s.start : s.end] = b"\x01" * (s.end - s.start)
+            if s.type is EntityType.DATE:
+                for i in range(s.start, s.end):
+                    cut[i] = s
+            else:
+                taken[s.start : s.end] = b"\x01" * (s.end - s.start)
         out: list[Span] = []
 
         def add(a: int, b: int, t: EntityType) -> None:
-            if not any(taken[a:b]):
-                taken[a:b] = b"\x01" * (b - a)
-                out.append(Span(a, b, t, _SWEEP_SCORE, {"safe-harbor": _SWEEP_SCORE}))
+            inside = {id(cut[i]): cut[i] for i in range(a, b) if i in cut}.values()
+            if any(taken[a:b]) or any(s.start < a or s.end > b for s in inside):
+                return
+            if any(s.start == a and s.end == b for s in inside):
+                return  # found whole already
+            if t is not EntityType.DATE and inside:
+                return
+            taken[a:b] = b"\x01" * (b - a)
+            out.append(Span(a, b, t, _SWEEP_SCORE, {"safe-harbor": _SWEEP_SCORE}))
 
         for m in _SWEEP_DATE.finditer(text):
             add(m.start(), m.end(), EntityType.DATE)

@@ -27,6 +27,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "cholesterol", "thyroid", "kidney", "liver", "anxiety", "depression", "mental",
         "psychiatrist", "therapist", "hospice", "ambulance", "injury", "injured",
         "fracture", "sprain", "migraine", "nausea", "vomiting", "dizzy", "medical",
+        "coronavirus", "virus", "flu", "coughs", "coughing", "contagious", "infected",
+        "illness", "throat", "vaccination", "booster",
     ),
     "legal": (
         "law", "laws", "legal", "lawyer", "lawyers", "attorney", "solicitor", "barrister",

@@ -224,3 +224,17 @@ def test_the_sweep_only_returns_whole_words_outside_detected_spans(text: str) ->
         assert s.start == 0 or not text[s.start - 1].isalnum()
         assert s.end == len(text) or not text[s.end].isalnum()
     assert all(a.end <= b.start for a, b in zip(found, found[1:], strict=False))
+
+
+def test_a_date_the_detector_cut_short_is_swept_whole_and_the_piece_dropped(policy: TypePolicy) -> None:
+    from core.policy import merge_swept
+
+    text = "i've had a cold since 13 march and a cough."
+    piece = Span(text.index("13"), text.index("13") + 2, T.DATE, 0.85, {"rules": 0.85})
+    swept = policy.sweep(text, [piece], Profile.HEALTH)
+    assert [text[s.start : s.end] for s in swept] == ["13 march"]
+    merged = merge_swept([piece], swept)
+    assert [text[s.start : s.end] for s in merged] == ["13 march"]
+    # A detected place or name is never swept over.
+    name = Span(text.index("13"), text.index("13") + 2, T.PERSON, 0.9, {"ner": 0.9})
+    assert policy.sweep(text, [name], Profile.HEALTH) == []
