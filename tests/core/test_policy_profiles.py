@@ -7,6 +7,8 @@ state, a year, an age under 90, a country) still leaves.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -223,7 +225,7 @@ def test_the_sweep_only_returns_whole_words_outside_detected_spans(text: str) ->
         assert 0 <= s.start < s.end <= len(text)
         assert s.start == 0 or not text[s.start - 1].isalnum()
         assert s.end == len(text) or not text[s.end].isalnum()
-    assert all(a.end <= b.start for a, b in zip(found, found[1:], strict=False))
+    assert all(a.end <= b.start for a, b in itertools.pairwise(found))
 
 
 def test_a_date_the_detector_cut_short_is_swept_whole_and_the_piece_dropped(policy: TypePolicy) -> None:
