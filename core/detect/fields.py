@@ -105,8 +105,8 @@ def phone_ok(value: str) -> bool:
 
 
 def date_ok(value: str) -> bool:
-    """A date holds a digit (a day, a year)."""
-    return any(c.isdigit() for c in value)
+    """A date as forms write it: "03/11/1961", "3 March 1961", "March 3, 1961", "04/27"."""
+    return bool(re.fullmatch(_VALUES["date"], value.strip()))
 
 
 #: The validator of each type that has one.
@@ -196,12 +196,14 @@ FIELD_LABELS: list[FieldLabel] = [
         rf"dob|d\.o\.b\.?|date{_J}of{_J}birth|birth{_J}?date|born(?:{_J}on)?",
         EntityType.DATE,
         value="date",
+        check=date_ok,
     ),
     FieldLabel(
         "expiry",
         rf"exp(?:iry|iration|\.)?(?:{_J}date)?|valid{_J}(?:thru|through|until|to)",
         EntityType.DATE,
         value="date",
+        check=date_ok,
     ),
     FieldLabel(
         "phone",
@@ -299,9 +301,12 @@ _NAMING_LABEL = re.compile(r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|
 def _compiled() -> list[tuple[FieldLabel, re.Pattern[str]]]:
     out = []
     for label in FIELD_LABELS:
+        # A value of another shape still follows its label ("Email: 000-00-0000"): the
+        # label stays, and the value, failing the label's validator, is an ID.
+        shape = _VALUES[label.value] + ("" if label.value == "code" else "|" + _VALUES["code"])
         pattern = (
             rf"(?<![\w.@/\-])(?P<label>{label.pattern})(?![\w])(?P<sep>{_SEP})"
-            rf"(?P<value>{_VALUES[label.value]})(?![\w@])"
+            rf"(?P<value>{shape})(?![\w@])"
         )
         out.append((label, re.compile(pattern, re.IGNORECASE)))
     return out

@@ -246,15 +246,15 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
     found = fields(text)
     out = []
     for span in spans:
-        if span.type not in _VALUE_TYPES or not DIGITS.search(text, span.start, span.end):
-            # Names, and words without a digit (dropped below when their type needs one).
-            out.append(span)
-            continue
         f = field_at(found, span.start, span.end) if found else None
         if f is not None:
-            t = f.type_of(text[f.start : f.end]) if span.start == f.start else f.type_of(text[span.start : span.end])
-            span = Span(span.start, span.end, t, span.score, {**span.views, FIELD: 1.0})
-        else:
+            # The value a label names (its shape matched): the label decides, whatever
+            # type a view guessed ("IBAN: GB00 WEST ..." is no street address).
+            value = text[f.start : f.end] if span.start == f.start else text[span.start : span.end]
+            span = Span(span.start, span.end, f.type_of(value), span.score, {**span.views, FIELD: 1.0})
+        elif span.type in _VALUE_TYPES and DIGITS.search(text, span.start, span.end):
+            # Names, and words without a digit (dropped below when their type needs one),
+            # keep their type.
             t = checked_type(text[span.start : span.end], span.type)
             if t is not span.type:
                 span = Span(span.start, span.end, t, span.score, span.views)
@@ -316,9 +316,13 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # A phone, card or account number without a digit is a word the model
             # read next to one ("net" of "net 30").
             continue
-        if span.type in (EntityType.URL, EntityType.EMAIL) and not re.search(r"[./:@]", value):
+        if (
+            span.type in (EntityType.URL, EntityType.EMAIL)
+            and not re.search(r"[./:@]", value)
+            and set(span.views) - {"name-extent"} == {"ner"}
+        ):
             # A web or e-mail address has a dot, a colon or an "@": "host" of "at host
-            # db-1.corp.lan" is the word before one.
+            # db-1.corp.lan" is the word before one that the model took for it.
             continue
         if span.type in (EntityType.URL, EntityType.ORG, EntityType.OTHER) and public_name(value):
             # "pypi.org", "storage.googleapis.com", "example.com": a public service or a
