@@ -41,7 +41,9 @@ from core.spans import Span
 log = logging.getLogger(__name__)
 
 #: The types a model proposes from context (the ones a locale's name rules judge).
-NAME_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.NRP})
+NAME_TYPES = frozenset(
+    {EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.NRP, EntityType.OTHER}
+)
 #: The views whose spans are a model's guesses.
 MODEL_VIEWS = frozenset({"ner", "spacy"})
 #: A locale span this sure replaces the English patterns over the same characters.
@@ -94,6 +96,12 @@ class LanguageDetector(Detector):
             spans = self.base.fuse(text, judged)
         else:
             spans = self._union(text, judged)
+        # A locale's format match that the English refinement took for something
+        # else ("14.03.1951" read as a version number) comes back.
+        _, formats = self._locale_spans(text, langs)
+        lost = [f for f in formats if not any(_overlaps(f, s) for s in spans)]
+        if lost:
+            spans = sorted(spans + _disjoint(lost), key=lambda s: s.start)
         return self._zones(text, langs, spans)
 
     def judge(
@@ -132,7 +140,14 @@ class LanguageDetector(Detector):
         if s.type in NAME_TYPES:
             if self.mode == "rules" or lv is None:
                 return []
-            return [r for r in _runs(text, lang, s) if _name_like(text, r, lv.locale)]
+            runs = [r for r in _runs(text, lang, s) if _name_like(text, r, lv.locale)]
+            # "op naam van Wouter Dekker" typed OTHER: a known first name says person.
+            return [
+                Span(r.start, r.end, EntityType.PERSON, r.score, dict(r.views))
+                if r.type is EntityType.OTHER and _has_known_name(text, r, lv.locale)
+                else r
+                for r in runs
+            ]
         if lv is None:
             return [s]
         # Another kind of span loses the words at its edges that are the
@@ -210,9 +225,27 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
     value = text[run.start : run.end]
     if len(value.split()) > 1:
         return True
+    if len(value) <= 5 and sum(c.isupper() for c in value) >= 2:
+        return False  # a short term or acronym: "IgE", "APA", "RH"
+    if text[run.end : run.end + 2].lstrip(" ").startswith(":"):
+        return False  # a field's label: "Localizador:", "Pasajera:"
     if lc.is_known_name(value):
         return True
     return not (lc.after_determiner(text, run.start) or lc.common(value))
+
+
+def _has_known_name(text: str, run: Span, lc: Locale) -> bool:
+    return any(lc.is_known_name(w.strip(".,")) for w in text[run.start : run.end].split())
+
+
+def _disjoint(spans: Sequence[Span]) -> list[Span]:
+    """The longest of each group of overlapping spans."""
+    out: list[Span] = []
+    for s in sorted(spans, key=lambda s: (s.start, -(s.end - s.start), -s.score)):
+        if out and s.start < out[-1].end:
+            continue
+        out.append(s)
+    return out
 
 
 def _overlaps(a: Span, b: Span) -> bool:
@@ -224,7 +257,8 @@ def _runs(text: str, lang: str, s: Span) -> list[Span]:
     if lv is None:
         return []
     return [
-        Span(a, b, s.type, s.score, dict(s.views)) for a, b in lv.name_runs(text, s.start, s.end)
+        Span(a, b, s.type, s.score, dict(s.views))
+        for a, b in lv.name_runs(text, s.start, s.end, leading_particles=False)
     ]
 
 

@@ -164,7 +164,12 @@ class Locale:
         head, sep, tail = word.replace("’", "'").rpartition("'")
         if sep and head and tail[:1].islower():
             return True
-        return bool(self.noun_suffixes) and len(w) > 6 and w.endswith(self.noun_suffixes)
+        return (
+            bool(self.noun_suffixes)
+            and len(w) > 6
+            and w.endswith(self.noun_suffixes)
+            and w not in self.names  # "Albrecht" ends like "Recht" but is a name
+        )
 
     def is_particle(self, word: str) -> bool:
         return word.casefold() in self._particles
@@ -203,9 +208,9 @@ class LocaleView:
             re.compile(
                 rf"^[ \t]*(?i:{alternation(lc.greetings)})[ \t]+(?:{title}[ \t]+)*({name})", cased
             ),
-            # The signature on the line after a closing.
+            # The signature on the line after a closing, or after its comma at the end.
             re.compile(
-                rf"(?i:{alternation(lc.closings)})[ \t]*[,.!]?[ \t]*\r?\n[ \t]*({name})[ \t]*$",
+                rf"(?i:{alternation(lc.closings)})[ \t]*(?:[,.!]?[ \t]*\r?\n|,)[ \t]*({name})[ \t]*$",
                 cased,
             ),
         ]
@@ -226,6 +231,10 @@ class LocaleView:
                 a, b = m.span(rule.group)
                 if a >= b or (rule.validate is not None and not rule.validate(m.group(rule.group))):
                     continue
+                if rule.type is EntityType.ORG:
+                    a = self._skip_negatives(text, a, b)
+                    if a >= b:
+                        continue
                 out.append(Span(a, b, rule.type, rule.score, {VIEW: rule.score}))
         for rec in self._presidio():
             for r in rec.analyze(text=text, entities=rec.supported_entities, nlp_artifacts=None):
@@ -234,6 +243,13 @@ class LocaleView:
                 typ = PRESIDIO_TYPES.get(r.entity_type, EntityType.ID)
                 out.append(Span(r.start, r.end, typ, float(r.score), {VIEW: float(r.score)}))
         return out
+
+    def _skip_negatives(self, text: str, start: int, end: int) -> int:
+        """``start`` moved past the leading words that are never names ("Die Firma ...")."""
+        for m in _TOKEN.finditer(text, start, end):
+            if not self.locale.is_negative(m.group()):
+                return m.start()
+        return end
 
     def names(self, text: str) -> list[Span]:
         """Names found in context, trimmed of words that are never names."""
@@ -244,9 +260,13 @@ class LocaleView:
                     out.append(Span(a, b, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
 
-    def name_runs(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
+    def name_runs(
+        self, text: str, start: int, end: int, *, leading_particles: bool = True
+    ) -> list[tuple[int, int]]:
         """The parts of ``text[start:end]`` that can be a name: runs of capitalized
-        words (particles inside) split at negatives and lower-case words."""
+        words (particles inside) split at negatives and lower-case words; without
+        ``leading_particles`` a run starts at a capital ("op naam van Wouter Dekker"
+        keeps "Wouter Dekker"; "De Vries" stays whole)."""
         runs: list[tuple[int, int]] = []
         cur: list[tuple[int, int, str]] = []
 
@@ -264,7 +284,8 @@ class LocaleView:
                 flush()
                 continue
             if self.locale.is_particle(tok):
-                cur.append((m.start(), b, tok))
+                if cur or leading_particles or tok[:1].isupper():
+                    cur.append((m.start(), b, tok))
                 continue
             if tok[:1].isupper() and not self.locale.is_negative(tok):
                 cur.append((m.start(), b, tok))
@@ -294,10 +315,21 @@ PRESIDIO_TYPES: dict[str, EntityType] = {
 }
 
 
+def numeric_date_rule() -> Rule:
+    """A date written with numbers: "14.03.1951", "03-07-1946", "12/09/1958"."""
+    return Rule(
+        EntityType.DATE,
+        r"(?<![\d.,/-])(\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2}))(?![\d/-]|[.,]\d)",
+        1,
+        0.9,
+    )
+
+
 def month_date_rules(months: Sequence[str], *, day: str, year: str = r"\d{4}") -> list[Rule]:
     """Dates with month names: "2. Mai 2024", "1er janvier", "3 de marzo de 2024", "mei 2023"."""
     m = alternation(months)
     return [
+        numeric_date_rule(),
         Rule(EntityType.DATE, rf"(?<![\w.])({day}\s*{m}(?:\.?,?\s+{year})?)(?!\w)", 1, 0.9),
         Rule(EntityType.DATE, rf"(?<![\w.])({m}\.?\s+{year})(?!\w)", 1, 0.85),
     ]
@@ -335,3 +367,17 @@ def _code_like(value: str) -> bool:
     """Four digits or more, or a code of five characters or more mixing capitals and digits."""
     digits = sum(c.isdigit() for c in value)
     return digits >= 4 or (digits >= 1 and len(value) >= 5 and any(c.isalpha() for c in value))
+
+
+def company_rule(forms: str) -> Rule:
+    """A company named with its legal form: "Hollmann Logistik GmbH", "Talleres Ebro S.A.",
+    "Vermeulen Installatietechniek B.V."; ``forms`` is a regex alternation of the forms.
+    Leading words that are never names ("Die Firma") are cut off by :class:`LocaleView`."""
+    word = r"[A-ZÀ-ÖØ-Þ][\w&'’.-]*"
+    return Rule(
+        EntityType.ORG,
+        rf"(?<![\w-])((?:{word}[ \t]+){{1,5}}(?:{forms}))(?![\w])",
+        1,
+        0.9,
+        flags=0,
+    )

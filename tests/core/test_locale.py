@@ -262,3 +262,32 @@ def test_spans_never_cut_a_token(code: str, data: st.DataObject) -> None:
     for s in det.analyze(text):
         assert 0 <= s.start < s.end <= len(text)
         assert not _cuts_a_token(text, s.start, s.end), (text, text[s.start : s.end])
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "value"),
+    [
+        ("de", "Mein Arbeitgeber, die Firma Hollmann Logistik GmbH, hat gekündigt.", "Hollmann Logistik GmbH"),
+        ("nl", "Mijn werkgever, Vermeulen Installatietechniek B.V., wil mij ontslaan.", "Vermeulen Installatietechniek B.V."),
+        ("fr", "Mon employeur, la société Garnier Transports SAS, m'a licencié.", "Garnier Transports SAS"),
+    ],
+)
+def test_companies_with_their_legal_form(code: str, text: str, value: str) -> None:
+    lv = view(code)
+    assert lv is not None
+    assert (value, EntityType.ORG) in {(text[s.start : s.end], s.type) for s in lv.formats(text)}
+
+
+def test_the_ners_one_word_guesses_judged() -> None:
+    text = (
+        "Mein Arbeitgeber hat die Kündigungsfrist nicht beachtet, und nach einem Sturz "
+        "war ich krank. Ein Kredit kommt nicht in Frage, sagt Brenner."
+    )
+    P = EntityType.PERSON
+    got = values(text, detector([("Kündigungsfrist", P), ("Sturz", P), ("Kredit", P), ("Brenner", P)]))
+    assert got == {"Brenner": P}
+
+
+def test_a_dotted_date_of_birth_is_a_date() -> None:
+    text = "Mein Vater, geb. 14.03.1951, wohnt seit Jahren allein in seiner Wohnung in Köln."
+    assert values(text, detector([]))["14.03.1951"] is EntityType.DATE

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from core.entities import EntityType
-from core.locales.base import Locale, Rule, code_after, month_date_rules
+from core.locales.base import Locale, Rule, code_after, company_rule, month_date_rules
 from core.locales.fr import words as w
 from core.locales.money import money_zones, quantity_zones
 
@@ -33,6 +33,7 @@ _STREET = (
 )
 
 RULES = [
+    company_rule(r"SAS|SASU|SARL|SA|S\.A\.|SNC|SCI|EURL|SCOP"),
     code_after(
         r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat",
         r"est",
@@ -81,7 +82,7 @@ ZONES = [
     r"de procédure civile)|(?i:loi)[^,.;\n]{0,40}|RGPD|Constitution))?",
     r"\b(?i:code)\s+(?:du travail|civil|pénal|de la santé publique|de la sécurité sociale|"
     r"de commerce|de la consommation|général des impôts)",
-    r"\b(?:RGPD|CNIL|URSSAF|CPAM|CAF|SMIC|CDI|CDD|RTT|TVA|SMS)\b",
+    r"\b(?:RGPD|CNIL|URSSAF|CPAM|CAF|SMIC|CDI|CDD|RTT|TVA|SMS|RH|DRH|APA|EHPAD|SNCF|TGV)\b",
     *money_zones(r"(?:€|EUR|euros?|CHF)"),
     *quantity_zones(),
 ]

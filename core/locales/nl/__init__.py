@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.entities import EntityType
-from core.locales.base import Locale, Rule, code_after, digits_of, month_date_rules
+from core.locales.base import Locale, Rule, code_after, company_rule, digits_of, month_date_rules
 from core.locales.money import money_zones, quantity_zones
 from core.locales.nl import words as w
 
@@ -29,6 +29,7 @@ _STREET = (
 )
 
 RULES = [
+    company_rule(r"B\.V\.|BV|N\.V\.|NV|V\.O\.F\.|VOF|C\.V\."),
     code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier", r"is"),
     Rule(
         EntityType.SSN,
