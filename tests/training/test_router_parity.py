@@ -77,3 +77,29 @@ def test_fp32_encoder_export_is_exact(tmp_path, reference):
     assert manifest["precision"] == "fp32"
     got = SentenceEncoder(tmp_path / "enc", threads=1).encode(SENTENCES)
     assert np.abs(got - reference).max() <= 1e-4
+
+
+def test_the_exported_policy_reads_local_use(tmp_path):
+    from core.router.encoder import ort_session
+    from core.router.policy import INPUTS, OUTPUT
+
+    torch.manual_seed(2)
+    policy = make_policy(PolicyConfig()).eval()
+    with torch.no_grad():
+        for p in policy.parameters():
+            p.add_(0.05 * torch.randn_like(p))
+    export_policy(policy, tmp_path / "p.onnx")
+    sess = ort_session(tmp_path / "p.onnx", threads=1)
+    assert [i.name for i in sess.get_inputs()] == list(INPUTS)
+    rng = np.random.default_rng(0)
+    feeds = {
+        INPUTS[0]: rng.standard_normal((1, 3, 384)).astype(np.float32),
+        INPUTS[1]: rng.random((1, 3, DETECT_DIM)).astype(np.float32),
+        INPUTS[2]: np.array([5.0], dtype=np.float32),
+    }
+    basic = sess.run([OUTPUT], {**feeds, INPUTS[3]: np.array([0.0], np.float32)})[0]
+    capable = sess.run([OUTPUT], {**feeds, INPUTS[3]: np.array([1.0], np.float32)})[0]
+    assert not np.allclose(basic, capable)
+    # Out of range is clamped: 7 reads as 1.
+    clamped = sess.run([OUTPUT], {**feeds, INPUTS[3]: np.array([7.0], np.float32)})[0]
+    assert np.allclose(clamped, capable)

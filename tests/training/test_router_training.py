@@ -136,6 +136,10 @@ def test_build_trains_exports_and_evaluates_a_tiny_router(tmp_path):
         assert len(results["lambda_sweep"]) >= 5
         assert (ev / fmt / "frontier.png").exists()
     assert manifest["metrics"]["medpcd"]["systems"]["all-remote"]["leak_pct"] == 100.0
+    # Every gold unit here is a name, a phone or a clinic: all protected at lambda 5.
+    assert manifest["metrics"]["medpcd"]["systems"]["all-remote"]["protected_leak_pct"] == 100.0
+    assert manifest["inputs"][-1] == "local_use"
+    assert "protected_leak_pct" in policy_run["dev"]["medpcd@5"]
     # The exported policy is what the app loads.
     router = PolicyRouter(out).load()
     assert router.manifest["rebuild_command"] == "python -m training.router build"

@@ -452,6 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         help="compare TaskGain weightings on the development episodes (which one the build uses)",
     )
     w.add_argument("--weights", default="0,0.5,0.8")
+    w.add_argument("--formats", help="comma-separated data sets (default: medpcd,pupa)")
     w.add_argument("--cache", default=str(CACHE))
     w.add_argument("--out", help="write the table as JSON here")
     w.set_defaults(handler=_taskgain_weights)

@@ -84,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
     cache = Path(args.cache)
     detector, segmenter, store = default_parts(cache)
     dev: list[Episode] = []
+    formats = args.formats.split(",") if getattr(args, "formats", None) else list(DATA)
     for fmt, path in DATA.items():
-        if path.exists():
+        if fmt in formats and path.exists():
             eps = build_episodes(path, fmt, detector, segmenter, store, split="train", cache=cache)
             dev += [e for e in eps if split_of("dev:" + e.id) == "eval"]
     weights = [float(x) for x in args.weights.split(",") if x.strip()]
