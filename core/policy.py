@@ -42,6 +42,7 @@ from core.domain import (
     card_expiry,
     not_a_place,
     relation,
+    special_category,
     state_level,
     well_known_provider,
 )
@@ -152,17 +153,17 @@ NORMS: dict[Profile, Norm] = {
         {"place": 0.0, "date of an event": 0.0, "flight number": 0.0},
     ),
     # GDPR Art. 9(1) special categories (racial or ethnic origin, political opinions,
-    # religious beliefs, trade union membership) and Art. 10 (criminal offences): a
-    # group and the court of the person's case are protected from the default level.
+    # religious beliefs, trade union membership, sex life or orientation) at every
+    # level, and Art. 10 (criminal offences): the court of the person's case from 3.
     Profile.LEGAL: Norm(
         "GDPR Art. 9 and 10", "Regulation (EU) 2016/679, Art. 4(1), 9(1), 10",
-        {"nationality or group": 5.0, "the person's court": 3.0},
+        {"special category": 0.0, "the person's court": 3.0},
     ),
     # GDPR Art. 88 (processing in the context of employment) with Art. 9(1): an
-    # employee's group, origin or union is protected from the default level.
+    # employee's religion, origin, politics, union or orientation at every level.
     Profile.HR: Norm(
         "GDPR Art. 9 and 88", "Regulation (EU) 2016/679, Art. 9(1), 88",
-        {"nationality or group": 5.0},
+        {"special category": 0.0},
     ),
     # PCI DSS v4.0 requirement 3 (cardholder data: the card number, the cardholder's
     # name, the expiry date, the service code): the card number and the name are
@@ -262,7 +263,7 @@ _COUNTRY_KINDS = frozenset({"country", "region"})
 #: as a person): a relation before a public name of these types still says whose it is.
 _RELATABLE = frozenset({EntityType.OTHER, EntityType.PERSON})
 #: Kinds that only a norm names, and the level's kind they otherwise are.
-_BASE_KIND = {"card expiry date": "date of an event"}
+_BASE_KIND = {"card expiry date": "date of an event", "special category": "nationality or group"}
 
 
 #: A date that names a day or a month, not only a year or a weekday (Safe Harbor keeps
@@ -381,6 +382,14 @@ class TypePolicy:
         if span.type is EntityType.OTHER and JOB_TITLE.search(value) and len(value.split()) <= 5:
             # A job names a role many people hold; with an employer it narrows.
             kind = "job title"
+        if (
+            kind == "nationality or group"
+            and norm is not None
+            and "special category" in norm.thresholds
+            and special_category(value)
+        ):
+            # GDPR Art. 9(1): a religion, an origin, a political view (not a nationality).
+            kind = "special category"
         if FLIGHT.fullmatch(value) and flight_context(text, span.start):
             # A flight identifies a plane full of people; with a date, a few hundred.
             kind = "flight number"

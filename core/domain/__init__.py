@@ -90,6 +90,7 @@ class _Tables:
         self.card_expiry = tuple(module.CARD_EXPIRY)
         self.providers = frozenset(module.WELL_KNOWN_PROVIDERS)
         self.not_places = frozenset(module.NOT_PLACES)
+        self.special = frozenset(module.SPECIAL_CATEGORIES)
         # Longest first, so "live in" is read before "in".
         words = sorted(module.LOCATIVES, key=len, reverse=True)
         self.locative = re.compile(
@@ -205,6 +206,12 @@ def state_level(name: str) -> bool:
 def after_locatives(text: str) -> Iterable[int]:
     """Where a word starts right after "in", "from", "near"... (a place may start there)."""
     return (m.end() for m in _TABLES.locative.finditer(text))
+
+
+def special_category(value: str) -> bool:
+    """A religion, an ethnic origin, a political view, a union or an orientation (GDPR Art. 9(1))."""
+    key = " ".join(value.casefold().replace("\u2019", "'").split()).strip(" .,")
+    return key in _TABLES.special or any(w in _TABLES.special for w in key.split())
 
 
 def not_a_place(word: str) -> bool:

@@ -197,3 +197,19 @@ NOT_PLACES: tuple[str, ...] = (
     "friday", "saturday", "sunday", "spring", "summer", "autumn", "fall", "winter",
     "bed", "hospital", "town", "city", "home", "school", "work", "church", "general",
 )
+
+#: Words of GDPR Art. 9(1) special categories an NRP value may be: religious or
+#: philosophical beliefs, racial or ethnic origin, political opinions, trade union
+#: membership, sex life or orientation. A nationality alone is none of them
+#: ("a German visa"); the legal and HR profiles protect these from every level.
+SPECIAL_CATEGORIES: tuple[str, ...] = (
+    "muslim", "muslims", "islamic", "christian", "christians", "catholic", "catholics",
+    "protestant", "evangelical", "orthodox", "jewish", "jew", "jews", "hindu", "hindus",
+    "sikh", "sikhs", "buddhist", "buddhists", "atheist", "agnostic", "mormon", "jehovah's witness",
+    "shia", "sunni", "pagan", "quaker", "black", "white", "hispanic", "latino", "latina", "latinx",
+    "asian", "arab", "roma", "romani", "traveller", "gypsy", "indigenous", "aboriginal",
+    "first nations", "democrat", "democrats", "republican", "republicans", "labour",
+    "conservative", "tory", "liberal", "socialist", "communist", "green party", "unionist",
+    "union member", "gay", "lesbian", "bisexual", "transgender", "trans", "queer", "lgbt",
+    "lgbtq", "lgbtq+", "nonbinary", "non-binary",
+)

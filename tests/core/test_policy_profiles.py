@@ -114,13 +114,21 @@ def test_the_finance_profile_protects_a_cards_expiry_date(policy: TypePolicy) ->
 
 
 @pytest.mark.parametrize("profile", [Profile.LEGAL, Profile.HR])
-def test_legal_and_hr_profiles_protect_special_categories_from_the_default_level(
-    policy: TypePolicy, profile: Profile
+@pytest.mark.parametrize("value", ["Muslim", "Catholic", "Labour", "gay"])
+def test_legal_and_hr_profiles_protect_gdpr_special_categories(
+    policy: TypePolicy, profile: Profile, value: str
 ) -> None:
-    text = "My colleague is Egyptian and was passed over."
-    assert not decide(policy, text, "Egyptian", T.NRP, 5.0, Profile.GENERAL).protect
-    d = decide(policy, text, "Egyptian", T.NRP, 5.0, profile)
-    assert d.protect and d.family is Family.QUASI and "GDPR" in d.reason
+    text = f"My colleague is {value} and was passed over."
+    assert not decide(policy, text, value, T.NRP, 5.0, Profile.GENERAL).protect
+    d = decide(policy, text, value, T.NRP, 0.0, profile)
+    assert d.protect and d.family is Family.QUASI and d.kind == "special category"
+    assert "GDPR" in d.reason
+
+
+@pytest.mark.parametrize("profile", [Profile.LEGAL, Profile.HR])
+def test_a_nationality_is_no_special_category(policy: TypePolicy, profile: Profile) -> None:
+    text = "Can I work on a German visa while my appeal is pending?"
+    assert not decide(policy, text, "German", T.NRP, 5.0, profile).protect
 
 
 def test_every_norm_cites_its_source() -> None:
