@@ -175,8 +175,14 @@ class LanguageDetector(Detector):
             lv = view(code)
             if lv is None:
                 continue
-            formats.extend(s for s in lv.formats(text) if langs.at(s.start) == code)
-            names.extend(s for s in lv.names(text) if langs.at(s.start) == code)
+            found = [s for s in lv.formats(text) if langs.at(s.start) == code]
+            formats.extend(found)
+            # "mijn werkgever, Vermeulen Installatietechniek B.V.": the company's form wins.
+            names.extend(
+                s
+                for s in lv.names(text)
+                if langs.at(s.start) == code and not any(_overlaps(s, f) for f in found)
+            )
         return formats + names, formats
 
     def _union(self, text: str, proposals: Mapping[str, Sequence[Span]]) -> list[Span]:
