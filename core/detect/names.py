@@ -200,7 +200,10 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif EMAIL.fullmatch(value):
         t = EntityType.EMAIL
     elif URL.fullmatch(value) or (
-        t is not EntityType.EMAIL and (h := host_names(value)) and h[0] == (0, len(value))
+        t is not EntityType.EMAIL
+        and (h := host_names(value))
+        and h[0][0] == 0
+        and (h[0][1] == len(value) or value[h[0][1]] == "/")
     ):
         # A link, or a machine of someone's network ("db-3.internal.acme-corp.com:5432").
         t = EntityType.URL

@@ -45,7 +45,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from core.detect.fields import checked_type, field_at, fields
-from core.detect.hosts import public_name
+from core.detect.hosts import host_names, public_name
 from core.detect.names import (
     FLIGHT,
     HANDLE,
@@ -282,7 +282,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.views.keys() & _KEEP_WHOLE:
             kept.append(span)
             continue
-        if span.type in _ADDRESS_TYPES:
+        value = text[span.start : span.end]
+        if span.type in _ADDRESS_TYPES or (" " in value and host_names(value)):
+            # Addresses and host names are single words ("nas.local or printer.lan").
             pieces = _split_words(text, span)
         elif span.type in _VALUE_TYPES and "\n" in text[span.start : span.end]:
             # A number, a code or a date stands on one line: "5500 0000 0000 0004\nExp" is a
