@@ -126,14 +126,14 @@ def test_the_forms_measure_on_three_texts_through_the_real_detector(
     scored = [s for t in r["texts"] for s in t["spans"] if s["outcome"] != "withheld"]
     assert r["type_accuracy"] == round(sum(s["outcome"] == "right" for s in scored) / len(scored), 4)
     # The alignment explains the outbound: putting each placeholder back over its stretch
-    # rebuilds the text.
+    # rebuilds the text (but for the whitespace beside a withheld run, the composer's).
     text: str = email_form["text"]
     got = align(text, tiny["outbound"], {"[EMAIL_1]": []}, {"[EMAIL_1]": "EMAIL"})
     assert got is not None
     rebuilt = text
     for s in reversed(got):
         rebuilt = rebuilt[: s.start] + s.placeholder + rebuilt[s.end :]
-    assert rebuilt.strip() == tiny["outbound"].strip()
+    assert re.sub(r"\s", "", rebuilt) == re.sub(r"\s", "", tiny["outbound"])
 
 
 def test_the_data_card_describes_the_set(forms: list[dict[str, Any]]) -> None:

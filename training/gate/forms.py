@@ -66,6 +66,14 @@ def _pieces(outbound: str, known: Mapping[str, Any]) -> list[tuple[str, str]]:
             merged[-1] = ("lit", merged[-1][1] + s)
         else:
             merged.append((kind, s))
+    # The whitespace beside a withheld run is the composer's (it may add a space where
+    # two sentences touched): the run's stretch takes whatever whitespace the text has.
+    for i, (kind, _) in enumerate(merged):
+        if kind == "withheld":
+            if i > 0 and merged[i - 1][0] == "lit" and merged[i - 1][1].strip():
+                merged[i - 1] = ("lit", merged[i - 1][1].rstrip())
+            if i + 1 < len(merged) and merged[i + 1][0] == "lit" and merged[i + 1][1].strip():
+                merged[i + 1] = ("lit", merged[i + 1][1].lstrip())
     return merged
 
 
@@ -102,17 +110,22 @@ def _align(
             for f in sorted(set(forms.get(s, ())), key=len, reverse=True):
                 if f and text.startswith(f, pos):
                     ends.append(pos + len(f))
-        # Else (or as well, for a withheld run) any stretch up to where the next piece fits.
-        nxt = pieces[i + 1][1] if i + 1 < len(pieces) and pieces[i + 1][0] == "lit" else None
-        if nxt is not None:
+        # Else (or as well, for a withheld run) any stretch up to where the next piece fits:
+        # the next literal, or a written form of the next placeholder.
+        following: list[str] = []
+        if i + 1 < len(pieces):
+            nkind, ns = pieces[i + 1]
+            following = [ns] if nkind == "lit" else [f for f in forms.get(ns, ()) if f]
+        found: set[int] = set()
+        for nxt in following:
             j = text.find(nxt, pos + 1 if kind == "ph" else pos)
             while j >= 0:
-                if j not in ends:
-                    ends.append(j)
+                found.add(j)
                 j = text.find(nxt, j + 1)
-        elif i + 1 == len(pieces):
+        ends += [j for j in sorted(found) if j not in ends]  # the shortest stretch first
+        if i + 1 == len(pieces):
             ends.append(len(text))
-        else:  # two replacements in a row with nothing between: try every end
+        elif pieces[i + 1][0] != "lit":  # two replacements in a row: at last, every end
             ends += [e for e in range(pos + 1, len(text) + 1) if e not in ends]
         for end in ends:
             if kind == "ph" and end <= pos:
