@@ -73,6 +73,10 @@ class LlamaBuild:
         for name in self.backends:
             if name in GPU_BACKENDS:
                 return name
+        # llama.cpp's system information leaves some backends out (Vulkan does not
+        # list itself); a build with offload and one GPU library is that backend.
+        if self.offload and self.compiled:
+            return self.compiled[0]
         return None
 
 

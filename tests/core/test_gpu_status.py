@@ -255,3 +255,9 @@ def test_a_vulkan_device_that_holds_the_model_gets_every_layer() -> None:
         "Backend: Vulkan on llvmpipe (LLVM 15.0.6, 256 bits) (2,000 MiB free of 2,048 MiB).",
     ]
     assert "GPU llvmpipe (LLVM 15.0.6, 256 bits): 48 MiB of 2,048 MiB in use (all programs)." in status.lines()
+
+
+def test_a_backend_missing_from_the_system_information_is_named_by_its_library() -> None:
+    # Vulkan does not list itself in llama_print_system_info().
+    assert LlamaBuild(True, ("CPU",), None, compiled=("Vulkan",)).gpu_backend == "Vulkan"
+    assert LlamaBuild(False, ("CPU",), None, compiled=("Vulkan",)).gpu_backend is None
