@@ -172,7 +172,8 @@ FIELD_LABELS: list[FieldLabel] = [
         EntityType.SSN,
         check=ssn_ok,
     ),
-    FieldLabel("nhs", rf"nhs(?:{_NO})?", EntityType.ID, check=nhs_ok),
+    # "NHS 111" is a phone service: the NHS number is named as such, or before a colon.
+    FieldLabel("nhs", rf"nhs{_NO}|nhs(?=\s*[:#])", EntityType.ID, check=nhs_ok),
     FieldLabel(
         "cvv",
         rf"cvv2?|cvc2?|(?-i:CSC|CVN)|card{_J}(?:verification|security){_J}(?:value|code|number)"
@@ -223,7 +224,8 @@ FIELD_LABELS: list[FieldLabel] = [
     FieldLabel(
         "account",
         rf"(?:(?:bank|checking|savings|current|customer){_J})?(?:account|acct\.?|a/c)(?:{_NO})?"
-        rf"|routing{_NO}|(?-i:ABA)(?:{_NO})?|sort{_J}code",
+        rf"|routing(?:{_NO})?|(?-i:ABA)(?:{_NO})?|sort{_J}code"
+        rf"|(?:invoice|order|booking|reservation|confirmation|reference|ticket){_NO}",
         EntityType.ACCOUNT,
     ),
     FieldLabel(
@@ -294,7 +296,7 @@ class Field:
 
 
 #: A label that names an identifier by itself ("SSN", "card number", "Policy no.").
-_NAMING_LABEL = re.compile(r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|nhs|iban|dob|d\.o\.b\.?)\)?$", re.IGNORECASE)
+_NAMING_LABEL = re.compile(r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?)\)?$", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
