@@ -157,6 +157,14 @@ def _pieces(text: str) -> Iterator[tuple[int, int]]:
     yield pos, len(text)
 
 
+@lru_cache(maxsize=16)
+def message_language(text: str, fixed: str = "auto") -> str:
+    """The language of ``text`` as a whole (one classifier call; no parts)."""
+    if fixed != "auto":
+        return fixed
+    return guess(text).language or ENGLISH
+
+
 def _stretches(text: str) -> Iterator[tuple[int, int]]:
     """Sentence-like pieces, a short one joined to the next (a last short one to the one before)."""
     start: int | None = None
@@ -178,7 +186,7 @@ def detect(text: str, fixed: str = "auto") -> Languages:
     if fixed != "auto":
         return Languages(fixed, (Part(0, len(text), fixed),))
     whole = guess(text)
-    message = whole.language or ENGLISH
+    message = message_language(text)
     if len(text) > MAX_MIXED_CHARS:
         return Languages(message, (Part(0, len(text), message),), whole.top)
     parts: list[Part] = []

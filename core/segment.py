@@ -63,10 +63,10 @@ class Segmenter:
         blocks = list(_blocks(text))
         if not blocks:
             return []
-        from core.language import detect
+        from core.language import message_language
         from core.locales import locale
 
-        lc = locale(detect(text, self.language).message)
+        lc = locale(message_language(text, self.language))
         if lc is not None:
             return [
                 s
