@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 NAME_TYPES = frozenset(
     {EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.NRP, EntityType.OTHER}
 )
+#: The types whose one-word guesses a common word or an article rules out.
+WORD_TYPES = frozenset({EntityType.PERSON, EntityType.OTHER})
 #: The views whose spans are a model's guesses.
 MODEL_VIEWS = frozenset({"ner", "spacy"})
 #: A locale span this sure replaces the English patterns over the same characters.
@@ -235,7 +237,9 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
         return False  # a short term or acronym: "IgE", "APA", "RH"
     if text[run.end : run.end + 2].lstrip(" ").startswith(":"):
         return False  # a field's label: "Localizador:", "Pasajera:"
-    if lc.is_known_name(value):
+    if run.type not in WORD_TYPES or lc.is_known_name(value):
+        # A place or an organisation is often a frequent word ("Berlin", "Siemens")
+        # and follows an article ("die Charité"): frequency and articles say nothing.
         return True
     return not (lc.after_determiner(text, run.start) or lc.common(value))
 
