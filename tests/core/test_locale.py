@@ -291,3 +291,9 @@ def test_the_ners_one_word_guesses_judged() -> None:
 def test_a_dotted_date_of_birth_is_a_date() -> None:
     text = "Mein Vater, geb. 14.03.1951, wohnt seit Jahren allein in seiner Wohnung in Köln."
     assert values(text, detector([]))["14.03.1951"] is EntityType.DATE
+
+
+def test_frequent_places_and_organisations_stay() -> None:
+    text = "Ich arbeite seit drei Jahren in Berlin und bin bei der Charité als Pflegekraft angestellt."
+    got = values(text, detector([("Berlin", EntityType.LOCATION), ("Charité", EntityType.ORG)]))
+    assert got.get("Berlin") is EntityType.LOCATION and got.get("Charité") is EntityType.ORG
