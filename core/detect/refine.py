@@ -324,8 +324,11 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             and set(span.views) - {"name-extent"} == {"ner"}
         ):
             # A web or e-mail address has a dot, a colon or an "@": "host" of "at host
-            # db-1.corp.lan" is the word before one that the model took for it.
-            continue
+            # db-1.corp.lan" is the word before one that the model took for it; a
+            # capitalized word ("I work for Flightstats") is a name it mistyped.
+            if value.islower():
+                continue
+            span = Span(span.start, span.end, EntityType.OTHER, span.score, span.views)
         if span.type in (EntityType.URL, EntityType.ORG, EntityType.OTHER) and public_name(value):
             # "pypi.org", "storage.googleapis.com", "example.com": a public service or a
             # documentation domain names no one (core.detect.hosts).
