@@ -66,10 +66,11 @@ def default_router(settings: Settings) -> Router:
     from core.router.base import HeuristicRouter
 
     if all((models.artifact_dir(n) / "manifest.json").exists() for n in ("router", "encoder")):
-        from core.router.policy import PolicyRouter
+        from core.router.policy import PolicyRouter, local_use_for
 
         # Loaded on first use; a damaged file then raises ArtifactError naming the fix.
-        return PolicyRouter()
+        # local_use: whether a capable local model can use what the router keeps here.
+        return PolicyRouter(local_use=local_use_for(settings))
     log.warning(
         "the learned router is not built (models/router); using the heuristic router. "
         "Build it with: python -m training.router build"

@@ -56,3 +56,12 @@ def test_an_unreadable_local_model_uses_nothing_withheld(monkeypatch, tmp_path):
         {"chat_integration": Integration.LOCAL, "local_model_path": str(tmp_path / "none.gguf")}
     )
     assert local_use_for(settings) == 0.0
+
+
+def test_the_assembled_router_carries_the_settings_local_use(monkeypatch):
+    import core.router.policy
+    from core.assembly import default_router
+
+    monkeypatch.setattr(core.router.policy, "local_use_for", lambda settings: 1.0)
+    router = default_router(Settings())
+    assert getattr(router, "local_use", None) == 1.0
