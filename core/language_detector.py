@@ -142,6 +142,10 @@ class LanguageDetector(Detector):
         if s.type in NAME_TYPES:
             if self.mode == "rules" or lv is None:
                 return []
+            if s.type not in WORD_TYPES:
+                # A place's or an organisation's name may hold lower-case words
+                # ("Universität zu Köln"): only its edges are trimmed.
+                return [r for r in _edges(text, lv.locale, s) if _name_like(text, r, lv.locale)]
             runs = [r for r in _runs(text, lang, s) if _name_like(text, r, lv.locale)]
             # "op naam van Wouter Dekker" typed OTHER: a known first name says person.
             return [
@@ -154,20 +158,7 @@ class LanguageDetector(Detector):
             return [s]
         # Another kind of span loses the words at its edges that are the
         # language's common words ("nach § 622", "kostet es 1.234,56").
-        tokens = [(m.start(), m.end()) for m in _WORD.finditer(text, s.start, s.end)]
-
-        def common(a: int, b: int) -> bool:
-            word = text[a:b]
-            bare = word.replace("-", "").replace("'", "").replace("’", "")
-            return bare.isalpha() and (word[:1].islower() or lv.locale.is_negative(word))
-
-        while tokens and common(*tokens[0]):
-            tokens.pop(0)
-        while tokens and common(*tokens[-1]):
-            tokens.pop()
-        if not tokens:
-            return []
-        return [Span(tokens[0][0], tokens[-1][1], s.type, s.score, dict(s.views))]
+        return _edges(text, lv.locale, s)
 
     def _locale_spans(self, text: str, langs: Languages) -> tuple[list[Span], list[Span]]:
         """All the locales' spans in their parts, and the format matches among them."""
@@ -242,6 +233,24 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
         # and follows an article ("die Charité"): frequency and articles say nothing.
         return True
     return not (lc.after_determiner(text, run.start) or lc.common(value))
+
+
+def _edges(text: str, lc: Locale, s: Span) -> list[Span]:
+    """``s`` without the lower-case words and the negatives at its edges."""
+    tokens = [(m.start(), m.end()) for m in _WORD.finditer(text, s.start, s.end)]
+
+    def common(a: int, b: int) -> bool:
+        word = text[a:b]
+        bare = word.replace("-", "").replace("'", "").replace("’", "")
+        return bare.isalpha() and (word[:1].islower() or lc.is_negative(word))
+
+    while tokens and common(*tokens[0]):
+        tokens.pop(0)
+    while tokens and common(*tokens[-1]):
+        tokens.pop()
+    if not tokens:
+        return []
+    return [Span(tokens[0][0], tokens[-1][1], s.type, s.score, dict(s.views))]
 
 
 def _has_known_name(text: str, run: Span, lc: Locale) -> bool:
