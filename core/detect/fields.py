@@ -292,6 +292,8 @@ class Field:
         """The label's type when the value passes its validator, else ``ID``."""
         if self.label.check is not None and not self.label.check(value):
             return checked_type(value, EntityType.ID)
+        if self.label.value == "code" and "@" in value:
+            return EntityType.EMAIL if email_ok(value) else EntityType.ID  # "SSN: a@b.com"
         return self.label.type
 
 
@@ -305,7 +307,9 @@ def _compiled() -> list[tuple[FieldLabel, re.Pattern[str]]]:
     for label in FIELD_LABELS:
         # A value of another shape still follows its label ("Email: 000-00-0000"): the
         # label stays, and the value, failing the label's validator, is an ID.
-        shape = _VALUES[label.value] + ("" if label.value == "code" else "|" + _VALUES["code"])
+        shape = _VALUES[label.value] + (
+            "|" + _VALUES["email"] if label.value == "code" else "|" + _VALUES["code"]
+        )
         pattern = (
             rf"(?<![\w.@/\-])(?P<label>{label.pattern})(?![\w])(?P<sep>{_SEP})"
             rf"(?P<value>{shape})(?![\w@])"

@@ -162,7 +162,11 @@ def _split_words(text: str, span: Span) -> list[tuple[int, int]]:
     value = text[span.start : span.end]
     if not re.search(r"\s", value):
         return [(span.start, span.end)]
-    return [(span.start + m.start(), span.start + m.end()) for m in re.finditer(r"\S+", value)]
+    return [
+        (span.start + m.start(), span.start + m.end())
+        for m in re.finditer(r"\S+", value)
+        if re.search(r"[\d.@:/]", m.group())  # "or", a label's word: no address
+    ]
 
 
 def _split_lines(text: str, span: Span) -> list[tuple[int, int]]:
