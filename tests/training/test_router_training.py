@@ -28,13 +28,23 @@ NAMES = [
 ]
 
 
-def _ids(n_train: int, n_eval: int) -> list[str]:
-    train, evals, i = [], [], 0
-    while len(train) < n_train or len(evals) < n_eval:
+def _ids(n_train: int, n_dev: int, n_eval: int) -> list[str]:
+    """Ids that fall, by the build's own hash, in its training part, its development part
+    (training fold, ``split_of("dev:" + id) == "eval"``) and the evaluation fold."""
+    train: list[str] = []
+    dev: list[str] = []
+    evals: list[str] = []
+    i = 0
+    while len(train) < n_train or len(dev) < n_dev or len(evals) < n_eval:
         rid = f"tiny-{i}"
-        (evals if split_of(rid) == "eval" else train).append(rid)
+        if split_of(rid) == "eval":
+            evals.append(rid)
+        elif split_of("dev:" + rid) == "eval":
+            dev.append(rid)
+        else:
+            train.append(rid)
         i += 1
-    return train[:n_train] + evals[:n_eval]
+    return train[:n_train] + dev[:n_dev] + evals[:n_eval]
 
 
 def _medpcd(path, ids):
@@ -94,8 +104,8 @@ def test_build_trains_exports_and_evaluates_a_tiny_router(tmp_path):
     from training.router.__main__ import main
 
     med, pupa = tmp_path / "med.json", tmp_path / "pupa.csv"
-    _medpcd(med, _ids(6, 2))
-    _pupa(pupa, _ids(4, 1))
+    _medpcd(med, _ids(5, 1, 2))
+    _pupa(pupa, _ids(3, 1, 1))
     out, cache, ev = tmp_path / "router", tmp_path / "cache", tmp_path / "eval"
     code = main(
         [
