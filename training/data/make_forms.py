@@ -31,6 +31,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,8 @@ from core.entities import EntityType as T
 
 DEFAULT_OUT = Path(__file__).with_name("forms_dev.json")
 SEED = 2207
+#: The day every date is drawn relative to (Faker's own "today" would change the set daily).
+ANCHOR = date(2026, 11, 24)
 #: Texts of each kind (each in another layout where the kind has them).
 PER_KIND = 4
 
@@ -210,12 +213,17 @@ class Values:
         return self._fresh(make)
 
     def dob(self, fmt: str | None = None) -> str:
-        d = self.fake["en_GB"].date_of_birth(minimum_age=18, maximum_age=88)
+        # Faker's date_of_birth(minimum_age=18, maximum_age=88) on ANCHOR, drawn the same way.
+        start = ANCHOR.replace(year=ANCHOR.year - 89)
+        end = ANCHOR.replace(year=ANCHOR.year - 18)
+        d = self.fake["en_GB"].date_time_ad(start_datetime=start, end_datetime=end).date()
+        d = d if d != start else d + timedelta(days=1)
         fmt = fmt or self.rng.choice(["%d/%m/%Y", "%Y-%m-%d", "%d %B %Y", "%B %d, %Y", "%m/%d/%Y"])
         return self._fresh(lambda: d.strftime(fmt))
 
     def date(self, fmt: str = "%d/%m/%Y") -> str:
-        d = self.fake["en_GB"].date_between(start_date="-3y", end_date="today")
+        # Faker's "-3y" to "today" on ANCHOR.
+        d = self.fake["en_GB"].date_between(ANCHOR - timedelta(days=1096), ANCHOR)
         return d.strftime(fmt)
 
     def street(self, locale: str = "en_GB") -> str:
