@@ -62,17 +62,16 @@ class _Trie:
         node[""] = end  # "" is never a character of a word
 
     def pattern(self, joiner: str, left: bool) -> str:
-        def rest(node: dict[str, Any]) -> str:
-            kids = sorted(k for k in node if k)
-            parts = []
-            if kids:
-                parts.append(
-                    joiner + "(?:" + "|".join(re.escape(k) + rest(node[k]) for k in kids) + ")"
-                )
-            if "" in node:
-                parts.append(node[""])
-            return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+        """One alternation of every word: shared prefixes once, ``joiner`` between
+        characters, each word's end pattern after it.
 
+        Built with an explicit stack, not recursion: a value is a path of one node per
+        character, and a pasted key or certificate is thousands of characters long. A
+        run of nodes with one child and no end is written flat (no group per character).
+        """
+        out: list[str] = []
+        # Work items: a str is written as it is, a dict is a node whose rest is written.
+        work: list[str | dict[str, Any]] = []
         branches = []
         for k in sorted(self.root):
             head = re.escape(k)
@@ -83,8 +82,38 @@ class _Trie:
                 head += f"(?<!{cls}{re.escape(k)})"
                 if k.isdigit():
                     head += rf"(?<!\d[.,]{re.escape(k)})"
-            branches.append(head + rest(self.root[k]))
-        return "(?:" + "|".join(branches) + ")" if branches else ""
+            branches.append((head, self.root[k]))
+        if not branches:
+            return ""
+        work.append(")")
+        for i, (head, node) in reversed(list(enumerate(branches))):
+            work.append(node)
+            work.append(head if i == 0 else "|" + head)
+        work.append("(?:")
+        while work:
+            item = work.pop()
+            if isinstance(item, str):
+                out.append(item)
+                continue
+            kids = sorted(k for k in item if k)
+            if not kids:
+                out.append(item[""])
+                continue
+            end = "" in item
+            if end:  # (?:<kids>|<end>)
+                work.append("|" + item[""] + ")")
+            if len(kids) == 1:
+                work.append(item[kids[0]])
+                work.append(joiner + re.escape(kids[0]))
+            else:
+                work.append(")")
+                for i, k in reversed(list(enumerate(kids))):
+                    work.append(item[k])
+                    work.append(re.escape(k) if i == 0 else "|" + re.escape(k))
+                work.append(joiner + "(?:")
+            if end:
+                work.append("(?:")
+        return "".join(out)
 
 
 class BoxMatcher:
