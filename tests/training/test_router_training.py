@@ -150,6 +150,16 @@ def test_build_trains_exports_and_evaluates_a_tiny_router(tmp_path):
     assert manifest["metrics"]["medpcd"]["systems"]["all-remote"]["protected_leak_pct"] == 100.0
     assert manifest["inputs"][-1] == "local_use"
     assert "protected_leak_pct" in policy_run["dev"]["medpcd@5"]
+    # An evaluation that failed can be run again on the built router, training nothing.
+    before = {p.name: p.read_bytes() for p in out.glob("*.onnx")}
+    (ev / "pupa" / "results.json").unlink()
+    paths = ["--medpcd", str(med), "--pupa", str(pupa), "--out", str(out), "--cache", str(cache)]
+    assert main(["build", "--eval-only", *paths, "--eval-out", str(ev)]) == 0
+    assert (ev / "pupa" / "results.json").exists()
+    again = json.loads((out / "manifest.json").read_text())
+    assert {p.name: p.read_bytes() for p in out.glob("*.onnx")} == before
+    assert again["runs"] == manifest["runs"] and again["created"] == manifest["created"]
+    assert again["metrics"]["pupa"]["systems"].keys() == manifest["metrics"]["pupa"]["systems"].keys()
     # The exported policy is what the app loads.
     router = PolicyRouter(out).load()
     assert router.manifest["rebuild_command"] == "python -m training.router build"

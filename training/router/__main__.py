@@ -307,51 +307,85 @@ def _build(args: argparse.Namespace) -> int:
     }
     models.write_manifest(out, {**manifest, "timings_s": timings})
 
-    metrics: dict[str, Any] = {}
-    if not args.no_eval and "policy" in trained:
-        from training.router.eval_route import evaluate_file
+    if args.no_eval or "policy" not in trained:
+        timings["total"] = round(time.perf_counter() - t_start, 1)
+        models.write_manifest(out, {**manifest, "timings_s": timings})
+        return 0
+    return _evaluate(args, out, manifest, timings, sources, cache, detector_info, t_start)
 
-        for fmt, path in sources.items():
-            if not path.exists():
-                continue
-            t0 = time.perf_counter()
-            res = evaluate_file(
-                path,
-                fmt,
-                Path(args.eval_out) / fmt,
-                split="eval",
-                limit=args.eval_limit,
-                models_dir=out,
-                cache=cache,
+
+def _evaluate(
+    args: argparse.Namespace,
+    out: Path,
+    manifest: dict[str, Any],
+    timings: dict[str, float],
+    sources: dict[str, Path],
+    cache: Path,
+    detector_info: dict[str, Any],
+    t_start: float,
+) -> int:
+    """The frontier evaluation of a built router on the evaluation folds, its routing
+    cost, and the manifest written with them."""
+    import models
+    from training.router.eval_route import evaluate_file
+
+    metrics: dict[str, Any] = {}
+    for fmt, path in sources.items():
+        if not path.exists():
+            continue
+        t0 = time.perf_counter()
+        res = evaluate_file(
+            path,
+            fmt,
+            Path(args.eval_out) / fmt,
+            split="eval",
+            limit=args.eval_limit,
+            models_dir=out,
+            cache=cache,
+        )
+        timings[f"eval_{fmt}"] = round(time.perf_counter() - t0, 1)
+        strip = lambda d: {k: v for k, v in d.items() if k != "_extra"}  # noqa: E731
+        metrics[fmt] = {
+            "judge": res["judge"],
+            "queries": res["info"]["queries"],
+            "units_located": res["info"]["units_located"],
+            "systems": {k: strip(v) for k, v in res["systems"].items()},
+            "lambda_sweep": [strip(p) for p in res["lambda_sweep"]],
+            "report": str(Path(args.eval_out) / fmt / "report.md"),
+            "detector": res["info"]["detector"],
+        }
+        if res["info"]["detector"]["fingerprint"] != detector_info["fingerprint"]:
+            log.warning(
+                "the detector changed since the build (%s at training, %s at evaluation); "
+                "rebuild when it has settled",
+                detector_info["fingerprint"],
+                res["info"]["detector"]["fingerprint"],
             )
-            timings[f"eval_{fmt}"] = round(time.perf_counter() - t0, 1)
-            strip = lambda d: {k: v for k, v in d.items() if k != "_extra"}  # noqa: E731
-            metrics[fmt] = {
-                "judge": res["judge"],
-                "queries": res["info"]["queries"],
-                "units_located": res["info"]["units_located"],
-                "systems": {k: strip(v) for k, v in res["systems"].items()},
-                "lambda_sweep": [strip(p) for p in res["lambda_sweep"]],
-                "report": str(Path(args.eval_out) / fmt / "report.md"),
-                "detector": res["info"]["detector"],
-            }
-            if res["info"]["detector"]["fingerprint"] != detector_info["fingerprint"]:
-                log.warning(
-                    "the detector changed during the build (%s at training, %s at evaluation); "
-                    "rebuild when it has settled",
-                    detector_info["fingerprint"],
-                    res["info"]["detector"]["fingerprint"],
-                )
     try:
         from benchmarks.bench_router import measure
 
         metrics["routing_cost"] = measure(out, repeats=50)
     except Exception as exc:  # the benchmark is a report, never a reason to fail the build
         log.warning("routing benchmark failed: %s", exc)
-    timings["total"] = round(time.perf_counter() - t_start, 1)
+    timings["total"] = round(timings.get("total", 0.0) + time.perf_counter() - t_start, 1)
     models.write_manifest(out, {**manifest, "timings_s": timings, "metrics": metrics})
     print(json.dumps({"timings_s": timings, "metrics_at_lambda_5": _headline(metrics)}, indent=2))
     return 0
+
+
+def _eval_only(args: argparse.Namespace) -> int:
+    """Evaluate the router already built in ``--out`` (an evaluation that failed or
+    was skipped) and write the figures into its manifest; nothing is trained."""
+    out = Path(args.out)
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    manifest.pop("metrics", None)
+    timings = dict(manifest.pop("timings_s", {}))
+    timings.pop("total", None)
+    timings["total"] = sum(v for k, v in timings.items() if not k.startswith("eval_"))
+    sources = {"medpcd": Path(args.medpcd), "pupa": Path(args.pupa)}
+    detector_info = manifest["detector"]
+    t_start = time.perf_counter()
+    return _evaluate(args, out, manifest, timings, sources, Path(args.cache), detector_info, t_start)
 
 
 def _utility(args: argparse.Namespace) -> int:
@@ -434,7 +468,12 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--eval-limit", type=int, help="evaluate only the first N queries per data set")
     b.add_argument("--threads", type=int, default=1)
     b.add_argument("--seed", type=int, default=0)
-    b.set_defaults(handler=_build)
+    b.add_argument(
+        "--eval-only",
+        action="store_true",
+        help="train nothing: evaluate the router already in --out and write its manifest's figures",
+    )
+    b.set_defaults(handler=lambda a: _eval_only(a) if a.eval_only else _build(a))
     u = sub.add_parser(
         "utility",
         help="a utility set through the real prepare path with a chosen router: keep rate, "
