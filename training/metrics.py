@@ -7,7 +7,10 @@ Everything here follows ``EVALUATION.md``:
 * a unit is **caught** when every character of one of its occurrences lies inside
   a detected span. We accept a union of spans, and whitespace or punctuation
   between covered characters need not be covered, since ``[PERSON_1] [PERSON_2]``
-  or ``[ORG_1], [ORG_2]`` leaks nothing of the unit; pass ``text=None`` to
+  or ``[ORG_1], [ORG_2]`` leaks nothing of the unit; nor need a field label that
+  the unit begins with (:data:`FIELD_LABEL`: "MRN OR-77219", "DOB 03/02/1961"):
+  the detector keeps a label in clear on purpose, so that the cloud knows what
+  ``[ID_1]`` is, and the label identifies no one; pass ``text=None`` to
   :func:`unit_caught` for the strict reading (every character inside a span);
 * a unit **leaks** when it occurs in an outbound payload after normalization
   (NFKC, case folding, zero-width characters removed, whitespace collapsed);
@@ -229,14 +232,31 @@ def _bounds(span: Any) -> tuple[int, int]:
     return int(span.start), int(span.end)
 
 
+#: A field label at the start of a gold unit ("MRN OR-77219", "NHS no. 943 476 5919",
+#: "DOB: 03/02/1961"), which some data sets include in the unit: followed by a value
+#: with a digit, it need not be covered (the lenient reading only). Measurement-side and
+#: deliberately short: the labels the data sets put inside their units, no more.
+FIELD_LABEL = re.compile(
+    r"(?i)(?:mrn|dob|d\.o\.b\.|date of birth|ssn|nhs(?: staff)?(?: number| no\.?| id)?"
+    r"|(?:patient|member|staff|employee) id|policy(?: number| no\.?)?"
+    r"|account(?: number| no\.?)?|case(?: number| no\.?)?|booking(?: ref(?:erence)?)?)"
+    r"[\s:#.]+(?=[^\s:#.]*\d)"
+)
+
+
 def occurrence_covered(text: str | None, occurrence: tuple[int, int], spans: Iterable[Any]) -> bool:
     """Whether every character of ``occurrence`` lies inside one of ``spans``.
 
     With ``text`` given, whitespace and punctuation need not be covered (two
-    adjacent placeholders leave nothing of the unit behind); with ``text=None``
+    adjacent placeholders leave nothing of the unit behind), nor a leading field
+    label (:data:`FIELD_LABEL`) before a value with a digit; with ``text=None``
     every character must be.
     """
     a, b = occurrence
+    if text is not None:
+        label = FIELD_LABEL.match(text, a, b)
+        if label is not None and label.end() < b:
+            a = label.end()
     covered = bytearray(b - a)
     for span in spans:
         s, e = _bounds(span)

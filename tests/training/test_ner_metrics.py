@@ -48,6 +48,15 @@ def test_locate_units_finds_every_occurrence(text, unit, case_sensitive, expecte
         ("Dr. Reena Patel", [(0, 3), (4, 9), (10, 15)], True, False),  # spaces uncovered
         ("kaiber, moonvalley", [(0, 6), (8, 18)], False, True),  # the comma leaks nothing
         ("Dr. Reena Patel", [], False, False),
+        # A field label the detector keeps in clear before a value with a digit.
+        ("MRN OR-77219", [(4, 12)], False, True),
+        ("MRN OR-77219", [(4, 12)], True, False),
+        ("NHS no. 943 476 5919", [(8, 20)], False, True),
+        ("DOB: 03/02/1961", [(5, 15)], False, True),
+        ("MRN OR-77219", [(4, 9)], False, False),  # the value only in part
+        ("MRN OR-77219", [], False, False),
+        ("Lakeview Medical Center", [(9, 23)], False, False),  # a name's word is no label
+        ("MRN: pending", [(5, 12)], False, False),  # no digit after it: not a field value
     ],
 )
 def test_unit_caught_needs_every_character_covered(text, spans, strict, caught):
