@@ -227,5 +227,5 @@ def well_known_provider(name: str) -> bool:
 
 def card_expiry(text: str, start: int) -> bool:
     """True when the words right before ``start`` say a card's expiry ("exp 09/27")."""
-    window = text[max(0, start - 20) : start].casefold().rstrip(" :.-/")
+    window = text[max(0, start - 20) : start].casefold().rstrip(" \t:.-/=#\"'")
     return window.endswith(_TABLES.card_expiry)

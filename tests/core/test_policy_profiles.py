@@ -113,6 +113,15 @@ def test_the_finance_profile_protects_a_cards_expiry_date(policy: TypePolicy) ->
     assert not decide(policy, text, "09/27", T.DATE, 5.0, Profile.GENERAL).protect
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Expiry = 05/31", "Expiry: 05/31", "exp. 05/31", "expiry\t05/31", 'Expiry = "05/31"', "Valid thru 05/31"],
+)
+def test_a_cards_expiry_date_is_read_after_any_field_separator(policy: TypePolicy, text: str) -> None:
+    # A pasted profile writes "Expiry = 05/31": the equals sign hid the label.
+    assert decide(policy, f"Card number 4111 1111 1111 1111\n{text}", "05/31", T.DATE, 5.0, Profile.FINANCE).protect
+
+
 @pytest.mark.parametrize("profile", [Profile.LEGAL, Profile.HR])
 @pytest.mark.parametrize("value", ["Muslim", "Catholic", "Labour", "gay"])
 def test_legal_and_hr_profiles_protect_gdpr_special_categories(
