@@ -144,8 +144,8 @@ class Languages:
         which = f" ({self.top})" if self.top else ""
         supported = ", ".join(NAMES[c] for c in SUPPORTED)
         return (
-            f"Language not supported{which}: only the pattern rules (numbers, addresses, "
-            f"e-mails...) checked this text; names may be missed. Supported: {supported}."
+            f"Language not supported{which}: the English model and the pattern rules (numbers, "
+            f"addresses, e-mails...) checked this text; names may be missed. Supported: {supported}."
         )
 
 

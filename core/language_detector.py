@@ -117,7 +117,10 @@ class LanguageDetector(Detector):
             kept: list[Span] = []
             for s in spans:
                 lang = langs.at(s.start)
-                if lang == ENGLISH:
+                if lang in (ENGLISH, UNKNOWN):
+                    # A language without rules of its own is read as before languages
+                    # were told apart: a name the English model finds in Korean or Greek
+                    # text is kept (dropping them let public and private names out).
                     kept.append(s)
                 elif name in MODEL_VIEWS:
                     if any(_overlaps(s, o) for o in formats) and s.type not in NAME_TYPES:

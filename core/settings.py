@@ -212,7 +212,8 @@ class Settings(BaseSettings):
         Language.AUTO, title="Language of your messages",
         description="auto: each message (and each sentence of a mixed one) is judged by the "
         "rules of its language: English, German, French, Spanish or Dutch; another language "
-        "gets the pattern rules only, with a notice. A fixed language skips the detection.",
+        "gets the English model and the pattern rules, with a notice. A fixed language skips the "
+        "detection.",
     )
     agent_view: OfDetector[bool] = Field(
         False, title="Ask the local model about names",

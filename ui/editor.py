@@ -727,7 +727,7 @@ def summarize(analysis: Analysis) -> str:
         f"{n} sentence{'s' * (n != 1)} · {local} stay here · {n - local} to the cloud · "
         f"{ents} private detail{'s' * (ents != 1)}"
     )
-    # A language without rules of its own: only the pattern rules judged it.
+    # A language without rules of its own: the English model and the pattern rules judged it.
     return f"{line} · ⚠ language not supported: names may be missed" if analysis.notice else line
 
 
