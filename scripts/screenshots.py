@@ -40,6 +40,17 @@ DRAFT = (
     "Ask him to reply by Friday. I am Priya Raman, phone 412-555-0196."
 )
 
+GERMAN = (
+    "Guten Tag, mein Vater Klaus Brenner (geb. 14.03.1951) wohnt in der Hauptstraße 5, "
+    "69117 Heidelberg. Sein Hausarzt Dr. Jörg Lindemann hat ihm Metformin 1000 mg zweimal "
+    "täglich verschrieben. Sein HbA1c liegt bei 7,8 %. Ist das die übliche Dosis?"
+)
+FRENCH = (
+    "Bonjour, je m'appelle Claire Dubois, née le 12/09/1958, numéro de sécurité sociale "
+    "2 58 09 75 113 042 87. Mon employeur, la société Garnier Transports SAS, refuse mes "
+    "congés payés en août. L'article L3141-16 du Code du travail le permet-il ?"
+)
+
 
 def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
     if shutil.which("Xvfb") is None:
@@ -276,6 +287,18 @@ def walk(out: Path, app: Any, state: dict[str, Any]) -> Step:
     ap.cancel_btn.click()
     yield lambda: not w.chat.turns.running
     yield 0.2
+
+    # 9. A German and a French message in the editor, each judged by its language's rules.
+    for name, text in (("22-german-editor", GERMAN), ("23-french-editor", FRENCH)):
+        w.new_conversation("chat")
+        w.stack.setCurrentWidget(w.chat)
+        w.chat.editor.set_text(text)
+        yield lambda text=text: (
+            w.chat.editor.analysis is not None and w.chat.editor.analysis.text == text
+        )
+        w.chat.split.setSizes([300, 460])
+        yield 0.8
+        shot(w, out, name)
     w.close()
     app.quit()
 
