@@ -299,3 +299,21 @@ def test_frequent_places_and_organisations_stay() -> None:
     text = "Ich arbeite seit drei Jahren in Berlin und bin bei der Charité als Pflegekraft angestellt."
     got = values(text, detector([("Berlin", EntityType.LOCATION), ("Charité", EntityType.ORG)]))
     assert got.get("Berlin") is EntityType.LOCATION and got.get("Charité") is EntityType.ORG
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("Je suis en CDI depuis 2017 chez Altima Conseil. Ma responsable refuse mes congés.", "Altima Conseil"),
+        ("Je travaille chez Boulangerie Martin depuis trois ans, est-ce normal ?", "Boulangerie Martin"),
+        ("J'ai été embauchée chez Ferrand et Fils en mars.", "Ferrand"),
+    ],
+)
+def test_french_employer_after_work_words(text: str, employer: str) -> None:
+    got = values(text, detector([]))
+    assert got.get(employer) is EntityType.ORG, got
+    assert not any(v.startswith("Ma") for v in got), got  # the next sentence stays out
+
+
+def test_chez_without_work_words_is_no_employer() -> None:
+    assert values("Je dîne chez Marie ce soir, que dois-je apporter ?", detector([])) == {}

@@ -34,6 +34,17 @@ _STREET = (
 
 RULES = [
     company_rule(r"SAS|SASU|SARL|SA|S\.A\.|SNC|SCI|EURL|SCOP"),
+    # The employer after work words: "en CDI depuis 2017 chez Altima Conseil", "je
+    # travaille chez Dupont Frères". A public company found here is sent by the type policy.
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])(?i:travaill\w*|CDI|CDD|stage|stagiaire|embauch\w*|employée?s?|salariée?s?"
+        r"|alternance|intérim|interim|poste)(?:[ \t]+[\w'’]+){0,4}?[ \t]+chez[ \t]+"
+        r"([A-ZÀ-Ý][\w&'’-]*(?:\.\w+)*(?:[ \t]+[A-ZÀ-Ý][\w&'’-]*(?:\.\w+)*){0,3})",
+        1,
+        0.85,
+        flags=0,
+    ),
     code_after(
         r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat",
         r"est",
