@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from core.entities import EntityType
 from core.router.base import RouteInput
+from core.router.courtesy import is_courtesy
 from core.router.encoder import SentenceEncoder, load_artifact, ort_session
 from core.spans import Sentence, Span
 
@@ -184,7 +185,12 @@ class PolicyRouter:
             return []
         emb = self.encoder.encode(cloud_view(query.text, query.sentences, query.entities))
         det = detection_features(query.sentences, query.entities)
-        return [float(p) for p in self.route_features(emb, det, query.risk_lambda)]
+        probs = self.route_features(emb, det, query.risk_lambda)
+        # A greeting, a thank-you or a closing identifies no one: it goes (core.router.courtesy).
+        return [
+            1.0 if is_courtesy(s.text, ents) else float(p)
+            for s, ents, p in zip(query.sentences, query.entities, probs, strict=True)
+        ]
 
     def route_features(
         self,

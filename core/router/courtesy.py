@@ -1,0 +1,60 @@
+"""Courtesy sentences: a greeting, a thank-you, a closing ("Thanks.", "Hi!", "Best regards,").
+
+A sentence made only of courtesy words, with no detected entity and no digit,
+identifies no one: sent anonymized it carries nothing to protect, and kept on
+this machine it only makes the answer say that part of the message stayed here.
+The learned router gives such short sentences little thought (withholding one
+costs its reward almost nothing), so :class:`core.router.policy.PolicyRouter`
+sends them whatever the policy says. A word outside the list (a name the
+detector missed, "Dear Claims Team") leaves the decision to the policy.
+Written by hand: a closed list of words in the five languages with rules.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from core.spans import Span
+
+#: The most words a courtesy sentence has ("Thank you so much for your help").
+MAX_WORDS = 7
+
+WORDS = frozenset(
+    # English
+    "hi hello hey dear thanks thank thx ty you so very much many a lot again in advance for "
+    "everything all your help please cheers regards best kind kindest warm warmest sincerely "
+    "yours faithfully truly good morning afternoon evening day night ok okay great perfect "
+    "wonderful awesome nice got it sure yes no noted understood appreciated that's helpful "
+    "greetings "
+    # German
+    "hallo guten tag morgen abend liebe lieber geehrte geehrter sehr damen und herren danke "
+    "vielen dank schön schöne grüße gruß grüßen viele beste besten freundlichen freundliche "
+    "mit herzliche herzlichen bitte tschüss super "
+    # French
+    "bonjour bonsoir salut merci beaucoup bien cordialement amicalement bonne journée soirée "
+    "madame monsieur cher chère d'avance d’avance avance à vous "
+    # Spanish
+    "hola buenos buenas días tardes noches gracias muchas muchísimas saludos un saludo "
+    "cordial cordiales atentamente querido querida estimado estimada por favor "
+    # Dutch
+    "hoi beste goedemorgen goedemiddag goedenavond bedankt dank je jullie wel hartelijk "
+    "vriendelijke groet groeten met alvast".split()
+)
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def is_courtesy(text: str, entities: Sequence[Span] = ()) -> bool:
+    """True when ``text`` is only courtesy words, punctuation and symbols (emoji),
+    at most :data:`MAX_WORDS` words, with no entity and no digit."""
+    if entities or any(ch.isdigit() for ch in text):
+        return False
+    words = _WORD.findall(text)
+    if not words or len(words) > MAX_WORDS:
+        return False
+    rest = _WORD.sub("", text)
+    if any(not (c.isspace() or unicodedata.category(c)[0] in "PS") for c in rest):
+        return False
+    return all(w.lower() in WORDS for w in words)

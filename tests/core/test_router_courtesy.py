@@ -1,0 +1,55 @@
+"""Courtesy sentences go to the cloud whatever the learned policy says (core.router.courtesy)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.entities import EntityType
+from core.router.base import RouteInput
+from core.router.courtesy import is_courtesy
+from core.router.policy import PolicyRouter
+from core.spans import Sentence, Span
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks.", "Thank you so much for your help!", "Hi!", "Hello,", "Best regards,",
+        "Many thanks in advance.", "Good morning :)", "Sehr geehrte Damen und Herren,",
+        "Mit freundlichen Grüßen", "Merci beaucoup !", "Bonjour,", "Muchas gracias.",
+        "Hartelijk dank!", "Thanks 🙏", "OK, thanks!",
+    ],
+)
+def test_greetings_thanks_and_closings_are_courtesy(text: str) -> None:
+    assert is_courtesy(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dear Claims Team,",  # a name of a team: the policy decides
+        "Thanks, Anna.",  # a word outside the list: a name the detector may have missed
+        "Thanks for the 3 reports.",  # a digit
+        "Thank you for your help with the claim.",  # more than courtesy
+        "Thank you so much for all your help again!!",  # eight words
+        "",
+        "...",
+        "Can you make this firmer?",
+    ],
+)
+def test_anything_else_is_not(text: str) -> None:
+    assert not is_courtesy(text)
+
+
+def test_a_courtesy_sentence_with_an_entity_is_not() -> None:
+    assert not is_courtesy("Hi!", [Span(0, 2, EntityType.PERSON, 0.9)])
+
+
+def test_the_shipped_router_sends_a_thank_you_and_leaves_the_rest_to_the_policy() -> None:
+    router = PolicyRouter().load()
+    text = "Thanks. My neighbour Dale Whitcombe, 58, asked me about his biopsy."
+    sents = [Sentence(0, 7, text[:7]), Sentence(8, len(text), text[8:])]
+    ents = [[], [Span(21, 35, EntityType.PERSON, 0.95), Span(37, 39, EntityType.AGE, 0.9)]]
+    probs = router.route(RouteInput(text, sents, ents, 5.0))
+    assert probs[0] == 1.0
+    assert 0.0 <= probs[1] <= 1.0  # the policy's own estimate
