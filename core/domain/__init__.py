@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import ModuleType
 
-from core.domain import en
+from core.domain import en, other_languages
 
 
 class Profile(StrEnum):
@@ -68,7 +68,7 @@ class DomainGuess:
         return f"{self.profile} words: {shown}" if shown else f"{self.profile}"
 
 
-_WORD = re.compile(r"[a-z][a-z&'\-]*")
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[&'\-])*")  # letters of any script
 
 
 class _Tables:
@@ -99,6 +99,11 @@ class _Tables:
 
 
 _TABLES = _Tables(en)
+# The other languages with rules say their kind of message too (core.domain.other_languages).
+for _name, _words in other_languages.KEYWORDS.items():
+    for _w in _words:
+        if Profile(_name) not in _TABLES.keywords.setdefault(_w, []):
+            _TABLES.keywords[_w].append(Profile(_name))
 
 
 def detect(text: str, entity_types: Iterable[str] = ()) -> DomainGuess:

@@ -161,6 +161,15 @@ def test_every_norm_cites_its_source() -> None:
         ("Write a haiku about autumn leaves.", (), Profile.GENERAL),
         ("Fix this Python error: KeyError in my dict.", (), Profile.GENERAL),
         ("Any tips for a weekend in Lisbon?", (), Profile.GENERAL),
+        # The other languages with rules (core.domain.other_languages).
+        ("Sein Hausarzt hat ihm Metformin verschrieben. Ist das die übliche Dosis?", (), Profile.HEALTH),
+        ("Mon fils a de la fièvre et notre médecin est en congé.", (), Profile.HEALTH),
+        ("Mi pediatra dice que la fiebre no es grave.", (), Profile.HEALTH),
+        ("Mijn huisarts zegt dat mijn bloeddruk te hoog is.", (), Profile.HEALTH),
+        ("Mein Vermieter will die Kaution nicht zurückzahlen. Hilft eine Klage?", (), Profile.LEGAL),
+        ("Mijn werkgever weigert mijn ouderschapsverlof.", (), Profile.HR),
+        ("Die Überweisung ging auf das falsche Konto.", (), Profile.FINANCE),
+        ("Wir fahren im Sommer nach Lissabon.", (), Profile.GENERAL),
     ],
 )
 def test_the_profile_is_read_from_the_message(text: str, types: tuple[str, ...], profile: Profile) -> None:

@@ -1,0 +1,63 @@
+"""Words that say what a message is about in German, French, Spanish and Dutch.
+
+The kind of a message decides the norm its type policy follows (Safe Harbor for
+health, :mod:`core.domain`); a German clinician's note must read as health as an
+English one does. Only the keywords: relations, places and the other tables stay
+English (:mod:`core.domain.en`). Lower case, inflections listed, as there.
+"""
+
+from __future__ import annotations
+
+KEYWORDS: dict[str, tuple[str, ...]] = {
+    "health": (
+        # German
+        "arzt", "ärztin", "hausarzt", "hausärztin", "kinderarzt", "kinderärztin", "zahnarzt",
+        "zahnärztin", "krankenhaus", "klinik", "praxis", "patientin", "diagnose",
+        "behandlung", "medikament", "medikamente", "tabletten", "rezept", "fieber",
+        "schmerzen", "kopfschmerzen", "blutdruck", "blutzucker", "notaufnahme",
+        "krankenkasse", "allergie", "impfung", "schwanger", "schwangerschaft", "befund",
+        "pflegegrad", "neurologe", "krankheit", "krank", "physiotherapie",
+        # French
+        "médecin", "medecin", "docteur", "hôpital", "hopital", "clinique", "patiente",
+        "diagnostic", "traitement", "médicament", "médicaments", "ordonnance", "fièvre",
+        "fievre", "douleur", "douleurs", "glycémie", "glycemie", "diabète",
+        "insuline", "thérapie", "urgences", "opération", "chirurgie", "vaccin", "enceinte",
+        "grossesse", "kiné", "kinésithérapie", "cpam", "pharmacie", "maladie", "malade",
+        "doliprane", "cholestérol",
+        # Spanish
+        "médico", "medico", "médica", "doctora", "clínica", "clinica", "paciente",
+        "diagnóstico", "tratamiento", "medicamento", "medicamentos", "receta", "dosis",
+        "fiebre", "dolor", "glucosa", "insulina", "terapia", "urgencias", "operación",
+        "cirugía", "alergia", "vacuna", "embarazada", "embarazo", "farmacia", "análisis",
+        "enfermedad", "enfermo", "enferma", "pediatra",
+        # Dutch
+        "huisarts", "dokter", "ziekenhuis", "kliniek", "patiënt", "diagnose",
+        "behandeling", "medicijn", "medicijnen", "medicatie", "koorts", "pijn", "bloeddruk",
+        "insuline", "operatie", "zwanger", "zwangerschap", "apotheek", "uitslag",
+        "uitslagen", "ziek", "ziekte", "kinderarts", "tandarts", "ziekmelding",
+    ),
+    "legal": (
+        "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",
+        "vermieter", "mieter", "kaution", "bgb", "abmahnung", "widerspruch", "scheidung",
+        "sorgerecht", "avocat", "avocate", "tribunal", "procès", "contrat", "licenciement",
+        "locataire", "bail", "prud'hommes", "plainte", "abogado", "abogada", "juicio",
+        "contrato", "despido", "demanda", "arrendador", "inquilino", "denuncia", "advocaat",
+        "rechter", "rechtbank", "ontslag", "verhuurder", "huurder", "scheiding",
+    ),
+    "hr": (
+        "arbeitgeber", "arbeitnehmer", "chefin", "kollegin", "gehalt", "bewerbung",
+        "arbeitszeugnis", "elternzeit", "personalabteilung", "mitarbeiter", "employeur",
+        "salarié", "salariée", "collègue", "salaire", "congés", "embauche", "cdi", "cdd",
+        "empleador", "empleado", "empleada", "jefa", "salario", "nómina", "entrevista",
+        "rrhh", "werkgever", "werknemer", "leidinggevende", "collega", "salaris",
+        "sollicitatie", "verlof", "ouderschapsverlof", "personeelszaken",
+    ),
+    "finance": (
+        "konto", "überweisung", "kredit", "zinsen", "steuer", "finanzamt", "rente",
+        "versicherung", "rechnung", "banque", "compte", "virement", "crédit", "prêt",
+        "intérêts", "impôts", "impôt", "retraite", "facture", "banco", "cuenta",
+        "transferencia", "préstamo", "intereses", "impuestos", "hacienda", "pensión",
+        "jubilación", "factura", "rekening", "overschrijving", "lening", "belasting",
+        "belastingdienst", "pensioen", "verzekering", "factuur",
+    ),
+}
