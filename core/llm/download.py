@@ -120,13 +120,18 @@ def make_client(timeout: float = 30.0) -> Any:
     )
 
 
-class Transfer(TypedDict, total=False):
-    """How :func:`download` fetches: ``cancel``, an httpx ``client``, ``retries``, ``retry_wait``."""
+class Fetch(TypedDict, total=False):
+    """How :func:`download` fetches: an httpx ``client``, ``retries``, ``retry_wait``."""
 
-    cancel: Cancel
     client: Any
     retries: int
     retry_wait: float
+
+
+class Transfer(Fetch, total=False):
+    """:class:`Fetch` and the ``cancel`` that stops it between chunks."""
+
+    cancel: Cancel
 
 
 def download(

@@ -247,17 +247,20 @@ class Library:
         *,
         sha256: str | None = None,
         name: str | None = None,
-        **transfer: Unpack[dl.Transfer],
+        cancel: Cancel = None,
+        **transfer: Unpack[dl.Fetch],
     ) -> Generator[modelfile.Progress, None, Installed]:
         """Download a catalogue model (by name) or any GGUF URL; resumes a partial one.
 
-        ``transfer`` goes to :func:`core.llm.download.download` (cancel, retries...).
+        ``cancel`` is checked between chunks (a named parameter, so that a worker
+        of the window hands its cancel event over); ``transfer`` goes to
+        :func:`core.llm.download.download` (client, retries...).
         """
         model, req, entry = self.resolve(what, sha256=sha256, name=name)
         existing = self.find_installed(model)
         if existing is not None:
             return existing
-        path = yield from dl.download(req, self.root, **transfer)
+        path = yield from dl.download(req, self.root, cancel=cancel, **transfer)
         return self._downloaded(model, req, entry, path)
 
     def finish(

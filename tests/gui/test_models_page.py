@@ -226,3 +226,15 @@ def test_the_model_in_use_cannot_be_removed_under_the_running_app(
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+def test_the_window_worker_hands_its_cancel_to_a_library_download() -> None:
+    # ui.workers.Worker passes its cancel event only to a parameter named "cancel";
+    # hidden in **transfer, a Cancel reached the download only at its next progress
+    # report (a few per second), so a fast download could finish first.
+    import inspect
+
+    from core.llm.library import Library
+
+    assert "cancel" in inspect.signature(Library.download).parameters
+    assert "cancel" in inspect.signature(Library.import_file).parameters
