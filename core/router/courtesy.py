@@ -1,6 +1,7 @@
 """Courtesy sentences: a greeting, a thank-you, a closing ("Thanks.", "Hi!", "Best regards,").
 
-A sentence made only of courtesy words, with no detected entity and no digit,
+A sentence made only of courtesy words ("Hi, hope you're doing well.", "Hello
+everyone."), with no detected entity and no digit,
 identifies no one: sent anonymized it carries nothing to protect, and kept on
 this machine it only makes the answer say that part of the message stayed here.
 The learned router gives such short sentences little thought (withholding one
@@ -27,9 +28,10 @@ WORDS = frozenset(
     "everything all your help please cheers regards best kind kindest warm warmest sincerely "
     "yours faithfully truly good morning afternoon evening day night ok okay great perfect "
     "wonderful awesome nice got it sure yes no noted understood appreciated that's helpful "
-    "greetings "
+    "greetings there everyone team folks i i'm hope you're are is doing having how how's "
+    "going well fine quick question assistant trust this finds email message "
     # German
-    "hallo guten tag morgen abend liebe lieber geehrte geehrter sehr damen und herren danke "
+    "hallo zusammen guten tag morgen abend liebe lieber geehrte geehrter sehr damen und herren danke "
     "vielen dank schön schöne grüße gruß grüßen viele beste besten freundlichen freundliche "
     "mit herzliche herzlichen bitte tschüss super "
     # French
@@ -42,6 +44,10 @@ WORDS = frozenset(
     "hoi beste goedemorgen goedemiddag goedenavond bedankt dank je jullie wel hartelijk "
     "vriendelijke groet groeten met alvast".split()
 )
+
+#: Words of the list that are also given names: written with a capital inside a
+#: sentence ("Thanks, Hope!") they may be someone, so the policy decides.
+NAME_LIKE = frozenset({"hope"})
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
@@ -56,5 +62,7 @@ def is_courtesy(text: str, entities: Sequence[Span] = ()) -> bool:
         return False
     rest = _WORD.sub("", text)
     if any(not (c.isspace() or unicodedata.category(c)[0] in "PS") for c in rest):
+        return False
+    if any(w[:1].isupper() and w.lower() in NAME_LIKE for w in words[1:]):
         return False
     return all(w.lower() in WORDS for w in words)

@@ -17,7 +17,9 @@ from core.spans import Sentence, Span
         "Thanks.", "Thank you so much for your help!", "Hi!", "Hello,", "Best regards,",
         "Many thanks in advance.", "Good morning :)", "Sehr geehrte Damen und Herren,",
         "Mit freundlichen Grüßen", "Merci beaucoup !", "Bonjour,", "Muchas gracias.",
-        "Hartelijk dank!", "Thanks 🙏", "OK, thanks!",
+        "Hartelijk dank!", "Thanks 🙏", "OK, thanks!", "Hello there, I hope you're doing well.",
+        "Hey, hope all is well!", "Hi, quick question.", "Hello everyone.", "Hello assistant!",
+        "Hallo zusammen,",
     ],
 )
 def test_greetings_thanks_and_closings_are_courtesy(text: str) -> None:
@@ -35,6 +37,8 @@ def test_greetings_thanks_and_closings_are_courtesy(text: str) -> None:
         "",
         "...",
         "Can you make this firmer?",
+        "Thanks, Hope!",  # a given name written with its capital
+        "Hi, I live in sea point.",  # a place in lower case: the policy decides
     ],
 )
 def test_anything_else_is_not(text: str) -> None:
