@@ -74,11 +74,14 @@ _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[&'\-])*")  # letters of any script
 class _Tables:
     """A language's tables, turned into sets once."""
 
-    def __init__(self, module: ModuleType) -> None:
+    def __init__(self, module: ModuleType, *more_keywords: dict[str, tuple[str, ...]]) -> None:
         self.keywords: dict[str, list[Profile]] = {}
-        for name, words in module.KEYWORDS.items():
-            for w in words:
-                self.keywords.setdefault(w, []).append(Profile(name))
+        for table in (module.KEYWORDS, *more_keywords):
+            for name, words in table.items():
+                for w in words:
+                    profiles = self.keywords.setdefault(w, [])
+                    if Profile(name) not in profiles:
+                        profiles.append(Profile(name))
         self.type_cues = {t: Profile(p) for t, p in module.TYPE_CUES.items()}
         self.relations = {
             kind: {k: frozenset(v) for k, v in parts.items()}
@@ -98,12 +101,8 @@ class _Tables:
         )
 
 
-_TABLES = _Tables(en)
 # The other languages with rules say their kind of message too (core.domain.other_languages).
-for _name, _words in other_languages.KEYWORDS.items():
-    for _w in _words:
-        if Profile(_name) not in _TABLES.keywords.setdefault(_w, []):
-            _TABLES.keywords[_w].append(Profile(_name))
+_TABLES = _Tables(en, other_languages.KEYWORDS)
 
 
 def detect(text: str, entity_types: Iterable[str] = ()) -> DomainGuess:
