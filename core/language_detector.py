@@ -139,7 +139,7 @@ class LanguageDetector(Detector):
         return out
 
     def _judge_model(self, text: str, lang: str, s: Span) -> list[Span]:
-        if lang == UNKNOWN or lang not in CODES:
+        if lang not in CODES:  # UNKNOWN parts keep the model's spans before this (judge)
             return []
         lv = view(lang)
         if s.type in NAME_TYPES:
