@@ -47,8 +47,23 @@ class Encoded:
     words: list[int]  # word index of each token (BERT pre-tokenizer words)
 
 
-def encode(tokenizer: Any, text: str) -> Encoded:
-    """Tokenize ``text`` without special tokens; offsets index the original text."""
+#: The character a model built since line breaks count reads for each line break
+#: (its manifest's ``decode.newline``). A WordPiece tokenizer drops "\n" as
+#: white space, so without it "Annelise Brockhurst\nAddress: ..." reads as one
+#: name of three words; "¶" is one token of the base model's vocabulary, and one
+#: character for one keeps every offset.
+NEWLINE = "\u00b6"
+
+
+def encode(tokenizer: Any, text: str, newline: str | None = None) -> Encoded:
+    """Tokenize ``text`` without special tokens; offsets index the original text.
+
+    ``newline`` (one character) stands for each line break when the model was
+    trained so (see :data:`NEWLINE`)."""
+    if newline:
+        if len(newline) != 1:
+            raise ValueError("newline must be one character")
+        text = text.replace("\n", newline)
     enc = tokenizer.encode(text, add_special_tokens=False)
     words = [w if w is not None else -1 for w in enc.word_ids]
     return Encoded(list(enc.ids), [tuple(o) for o in enc.offsets], words)
@@ -351,12 +366,12 @@ class NerView:
     def probabilities(self, text: str) -> tuple[Encoded, np.ndarray]:
         """The text's tokens and their label probabilities ``[tokens, labels]``."""
         session, tokenizer, manifest = self._load()
-        enc = encode(tokenizer, text)
+        dec = manifest.get("decode", {})
+        enc = encode(tokenizer, text, dec.get("newline"))
         n = len(enc.ids)
         labels = manifest["labels"]
         if n == 0:
             return enc, np.zeros((0, len(labels)), dtype=np.float32)
-        dec = manifest.get("decode", {})
         size = int(dec.get("max_len", 128)) - 2
         spans = windows(n, size, int(dec.get("overlap", 16)))
         feeds = batch_inputs(

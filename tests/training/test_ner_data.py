@@ -195,3 +195,61 @@ def test_hard_negatives_leave_quantities_code_and_law_unlabelled():
     assert any(p.lower() in text for p in PRODUCTS)
     for marker in ("mg", "traceback", "section", "$", "port"):
         assert marker in text
+
+
+def test_numbers_in_name_only_sets_teach_nothing(tmp_path):
+    # WNUT-17 and WikiANN tag names only: a phone number or a postcode there is O,
+    # which would teach the model to let such values out. Digits inside a mention stay labelled.
+    from training.ner.data import conll_examples
+
+    path = tmp_path / "nums.conll"
+    path.write_text(
+        "call\tO\nme\tO\non\tO\n555-0143\tO\nat\tO\nRoute\tB-location\n66\tI-location\n"
+        "SW1A\tO\n1AA\tO\n",
+        encoding="utf-8",
+    )
+    (ex,) = conll_examples(path, "wnut17")
+    assert [(ex.text[a:b], t) for a, b, t in ex.spans] == [("Route 66", E.LOCATION)]
+    assert sorted(ex.text[a:b] for a, b in ex.ignore) == ["1AA", "555-0143", "SW1A"]
+
+
+def test_forms_label_values_and_leave_their_labels_unlabelled():
+    from training.ner.chat import FORM_FIELDS, form_examples
+
+    examples = form_examples(80, seed=3)
+    assert examples == form_examples(80, seed=3)  # seeded
+    labels = {label.casefold() for label, _ in FORM_FIELDS}
+    kinds = set()
+    for ex in examples:
+        assert "\n" in ex.text
+        for a, b, t in ex.spans:
+            kinds.add(t)
+            value = ex.text[a:b]
+            assert value == value.strip() and "\n" not in value
+            assert value.casefold() not in labels
+        for line in ex.text.splitlines():
+            # No label word is ever inside a labelled span.
+            for m in __import__("re").finditer(r"^[-* ]*([^:|\t]+?)(?::|\s-\s|\s\|\s)", line):
+                start = ex.text.find(line) + m.start(1)
+                assert not any(a <= start < b for a, b, _ in ex.spans), line
+    assert {E.PERSON, E.ADDRESS, E.SSN, E.CREDIT_CARD, E.ID, E.DATE, E.PHONE} <= kinds
+
+
+def test_line_breaks_are_seen_by_a_model_trained_with_them():
+    from core.detect.ner import NEWLINE, encode
+    from training.ner.train import load_tokenizer
+
+    pytest.importorskip("tokenizers")
+    try:
+        tok = load_tokenizer()
+    except RuntimeError:
+        pytest.skip("the base model package is not installed")
+    text = "Annelise Brockhurst\nAddress: 9 Willow Court"
+    plain, marked = encode(tok, text), encode(tok, text, NEWLINE)
+    assert len(marked.ids) == len(plain.ids) + 1
+    k = marked.offsets.index((19, 20))  # the line break is a token of its own
+    assert marked.words[k] not in (marked.words[k - 1], marked.words[k + 1])
+    # Every other token keeps its offsets in the original text.
+    assert [o for o in marked.offsets if o != (19, 20)] == plain.offsets
+    with pytest.raises(ValueError):
+        encode(tok, text, "<br>")

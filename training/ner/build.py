@@ -30,7 +30,7 @@ from typing import Any
 
 import models
 from core.detect.fusion import Fusion, fusion_options
-from core.detect.ner import NerView, decode
+from core.detect.ner import NEWLINE, NerView, decode
 from core.detect.rules import RulesView
 from core.settings import Settings
 from training.metrics import UnitTally, locate_units
@@ -77,7 +77,12 @@ def _manifest(
         "inputs": facts["inputs"],
         "outputs": facts["outputs"],
         "opset": facts["opset"],
-        "decode": {"max_len": MAX_LEN, "overlap": OVERLAP, "threshold": threshold},
+        "decode": {
+            "max_len": MAX_LEN,
+            "overlap": OVERLAP,
+            "threshold": threshold,
+            "newline": NEWLINE,
+        },
         "rebuild_command": "python -m training.ner build",
         **extra,
     }
@@ -177,6 +182,7 @@ def source_options(args: argparse.Namespace) -> dict[str, Any]:
         "wikiann_limit": args.wikiann_limit,
         "n_chat": args.chat,
         "n_negatives": args.negatives,
+        "n_forms": args.forms,
         "lower_share": args.lower_share,
     }
 
@@ -310,6 +316,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--chat", type=int, default=1500, help="chat-style prompts to generate")
     p.add_argument("--negatives", type=int, default=1200, help="hard-negative texts to generate")
+    p.add_argument("--forms", type=int, default=600, help="pasted forms (Label: value lines) to generate")
     p.add_argument(
         "--lower-share",
         type=float,

@@ -189,6 +189,29 @@ class Values:
     def age(self) -> str:
         return str(self.rng.randint(2, 88))
 
+    def postcode(self) -> str:
+        return self.faker().postcode()  # type: ignore[attr-defined,no-any-return]
+
+    def street(self) -> str:
+        f = self.us if self.rng.random() < 0.6 else self.faker()
+        return self.case(f.street_address(), lower=0.15, upper=0.05)  # type: ignore[attr-defined]
+
+    def ssn(self) -> str:
+        return self.us.ssn()  # type: ignore[attr-defined,no-any-return]
+
+    def card(self) -> str:
+        n = self.us.credit_card_number()  # type: ignore[attr-defined]
+        if self.rng.random() < 0.6 and len(n) == 16:
+            n = " ".join(n[i : i + 4] for i in range(0, 16, 4))
+        return n  # type: ignore[no-any-return]
+
+    def reference(self) -> str:
+        d = lambda n: "".join(str(self.rng.randint(0, 9)) for _ in range(n))  # noqa: E731
+        prefix = self.rng.choice(["INV", "ORD", "PT", "MRN", "CASE", "TKT", "REF", "AC", ""])
+        sep = self.rng.choice(["-", "", " ", "/"]) if prefix else ""
+        body = self.rng.choice([d(6), d(8), f"{self.rng.randint(2015, 2026)}-{d(5)}", d(4) + "-" + d(4)])
+        return prefix + sep + body
+
     def account(self) -> str:
         letters = "".join(self.rng.choice("ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(3))
         return self.rng.choice(
@@ -214,6 +237,11 @@ def _slots(v: Values) -> dict[str, tuple[E | None, Callable[[], str]]]:
         "DATE": (E.DATE, v.date),
         "AGE": (E.AGE, v.age),
         "ACCOUNT": (E.ACCOUNT, v.account),
+        "POSTCODE": (E.ADDRESS, v.postcode),
+        "STREET": (E.ADDRESS, v.street),
+        "SSN": (E.SSN, v.ssn),
+        "CARD": (E.CREDIT_CARD, v.card),
+        "REF": (E.ID, v.reference),
         "PRODUCT": (None, lambda: v.rng.choice(PRODUCTS)),
         "NUM": (None, lambda: str(v.rng.randint(2, 40))),
         "MONEY": (None, lambda: _money(v.rng)),
@@ -350,6 +378,67 @@ def _version(rng: random.Random) -> str:
     return rng.choice([f"{rng.randint(1, 20)}.{rng.randint(0, 12)}",
                        f"v{rng.randint(0, 9)}.{rng.randint(0, 30)}.{rng.randint(0, 9)}",
                        f"{rng.randint(1, 5)}.{rng.randint(0, 9)}.{rng.randint(0, 20)}"])  # fmt: skip
+
+
+#: A pasted form: one field a line, the label kept (``O``), the value labelled.
+#: Labels read as words of the text ("Social Security Number", "Town") and
+#: lab values and amounts beside them stay ``O``.
+FORM_FIELDS = (
+    ("Name", "{PERSON}"), ("Full name", "{PERSON}"), ("Patient", "{PERSON}"),
+    ("Emergency contact", "{PERSON} ({PHONE})"), ("Next of kin", "{PERSON}"),
+    ("Date of birth", "{DATE}"), ("DOB", "{DATE}"), ("Admission date", "{DATE}"),
+    ("Address", "{STREET}"), ("Street", "{STREET}"), ("Home address", "{ADDRESS}"),
+    ("Town", "{CITY}"), ("City", "{CITY}"), ("Place of birth", "{CITY}"),
+    ("Postcode", "{POSTCODE}"), ("ZIP", "{POSTCODE}"), ("Post code", "{POSTCODE}"),
+    ("Phone", "{PHONE}"), ("Mobile", "{PHONE}"), ("Tel.", "{PHONE}"),
+    ("Email", "{EMAIL}"), ("E-mail", "{EMAIL}"),
+    ("Social Security Number (SSN)", "{SSN}"), ("SSN", "{SSN}"),
+    ("Credit card number", "{CARD}"), ("Card no.", "{CARD}"),
+    ("Invoice number", "{REF}"), ("Invoice no.", "{REF}"), ("Order ID", "{REF}"),
+    ("Patient ID", "{REF}"), ("Case number", "{REF}"), ("Ticket", "{REF}"),
+    ("Account number", "{ACCOUNT}"), ("Employer", "{ORG}"), ("Company", "{ORG}"),
+    ("School", "{SCHOOL}"), ("Age", "{AGE}"),
+    ("Amount due", "{MONEY}"), ("Total", "{MONEY}"), ("Dose", "{QTY}"),
+    ("Software", "{PRODUCT} {VERSION}"), ("Degree", "B.Sc. Computer Science"),
+    ("HbA1c", "8.4%"), ("Blood pressure", "135/85 mmHg"), ("Status", "open"),
+)  # fmt: skip
+
+FORM_ASKS = (
+    "Can you check this form for mistakes?", "fill the rest of this in for me",
+    "Turn this into a short cover letter.", "Format this as a table please.",
+    "What else will they ask me?", "Write an email with these details.", "",
+)  # fmt: skip
+
+
+def form_block(writer: Writer) -> Draft:
+    """A pasted form: ``Label: value`` lines (or ``Label | value`` rows) and a request."""
+    rng = writer.rng
+    d = Draft()
+    if rng.random() < 0.5:
+        d.add(rng.choice(["Patient details\n", "Application form\n", "Customer record:\n",
+                          "## Personal information\n", "Invoice\n", ""]))  # fmt: skip
+    sep = rng.choice([": ", ": ", ":\t", " - ", " | ", ":  "])
+    fields = rng.sample(FORM_FIELDS, rng.randint(3, 8))
+    for label, value in fields:
+        if rng.random() < 0.15:
+            label = label.upper()
+        d.add(rng.choice(["", "", "- ", "* "]) + label + sep)
+        writer.fill(d, value, typos=False)
+        d.add("\n")
+    ask = rng.choice(FORM_ASKS)
+    if ask:
+        d.add("\n" + ask)
+    return d
+
+
+def form_examples(n: int, seed: int = 13) -> list[Example]:
+    """``n`` pasted forms with every value labelled and every label ``O``."""
+    writer = Writer(random.Random(seed + 2), typo_rate=0.0)
+    out = []
+    for k in range(n):
+        d = form_block(writer)
+        out.append(Example(d.text, sorted(d.spans), "form", f"form-{seed}-{k}"))
+    return out
 
 
 _SLOT = re.compile(r"\{([A-Z]+)\}")

@@ -171,6 +171,7 @@ def pack(examples: Sequence[Example], max_chars: int = 400, seed: int = 0) -> li
 
 
 _UNTAGGED = re.compile(r"@\w|https?://|www\.", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 
 
 def conll_examples(
@@ -178,8 +179,10 @@ def conll_examples(
 ) -> list[Example]:
     """One example per sentence, mentions typed by :data:`training.ner.conll.LABEL_TYPES`.
 
-    Untyped mentions (WNUT-17's product and creative-work), @-handles and links
-    become ``ignore`` ranges. ``limit`` keeps a seeded random sample of that many sentences.
+    Untyped mentions (WNUT-17's product and creative-work), @-handles, links
+    and tokens with a digit outside a mention become ``ignore`` ranges: these
+    sets tag only names, so their phone numbers, postcodes, dates and order
+    numbers are ``O`` there, a lesson that would teach the model to let them out. ``limit`` keeps a seeded random sample of that many sentences.
     """
     from training.ner.conll import entity_spans, label_type, read_conll, sentence_text
 
@@ -200,6 +203,11 @@ def conll_examples(
                 ignore.append((a, b))
             else:
                 spans.append((a, b, t))
+        ignore += [
+            o
+            for tok, o in zip(s.tokens, offsets, strict=True)
+            if _DIGIT.search(tok) and not any(a < o[1] and o[0] < b for a, b, _ in spans)
+        ]
         out.append(Example(text, spans, source, f"{source}-{i:05d}", ignore=ignore))
     return out
 
@@ -430,6 +438,7 @@ def build(
     n_chat: int = 0,
     n_negatives: int = 0,
     lower_share: float = 0.5,
+    n_forms: int = 0,
 ) -> NerData:
     """Build the fit and dev sets from every source (train folds only).
 
@@ -437,11 +446,12 @@ def build(
     and ``wikiann`` are the *train* files of those sets (their dev files are
     evaluation sets); ``wikiann_limit`` samples that many WikiANN sentences.
     ``n_chat`` chat-style prompts and ``n_negatives`` hard negatives are
-    generated. ``lower_share`` of the CoNLL sentences get a lower-cased copy
+    generated, and ``n_forms`` pasted forms (``Label: value`` lines). ``lower_share`` of the CoNLL sentences get a lower-cased copy
     when the tokenizer is cased (an uncased one would see the same input twice).
     """
     if limit is not None:
         n_chat, n_negatives = min(n_chat, limit), min(n_negatives, limit)
+        n_forms = min(n_forms, limit)
         wikiann_limit = limit if wikiann_limit is None else min(wikiann_limit, limit)
     typer = UnitTyper()
     fit: list[Example] = []
@@ -508,9 +518,16 @@ def build(
         stats["lower_case_copies"] = (
             len(copies) if cased else "none: the tokenizer is uncased, a copy would be the same input"
         )
-    if n_chat or n_negatives:
-        from training.ner.chat import chat_examples, hard_negative_examples
+    if n_chat or n_negatives or n_forms:
+        from training.ner.chat import chat_examples, form_examples, hard_negative_examples
 
+        forms = form_examples(n_forms, seed=seed)
+        fit += forms
+        stats["sources"]["forms"] = {
+            "generator": "training.ner.chat.form_examples (field labels of our own, Faker values)",
+            "forms": len(forms),
+            "spans": sum(len(e.spans) for e in forms),
+        }
         chat = chat_examples(n_chat, seed=seed)
         negatives = hard_negative_examples(n_negatives, seed=seed)
         fit += chat + pack(negatives, seed=seed)

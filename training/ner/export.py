@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from core.detect.ner import batch_inputs, encode
+from core.detect.ner import NEWLINE, batch_inputs, encode
 from training.ner.train import load_tokenizer
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ def parity(
     agree32 = agree8 = total = 0
     max_diff = 0.0
     for text in sentences:
-        enc = encode(tokenizer, text)
+        enc = encode(tokenizer, text, NEWLINE)
         feeds = batch_inputs(enc.ids, [(0, len(enc.ids))], cls_id, sep_id)
         with torch.no_grad():
             ref = model(**{k: torch.from_numpy(v) for k, v in feeds.items()}).logits.numpy()

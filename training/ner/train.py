@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.detect.ner import encode, windows
+from core.detect.ner import NEWLINE, encode, windows
 from training.ner.data import Example
 from training.ner.labels import LABEL2ID, LABELS
 
@@ -76,7 +76,7 @@ def featurize(examples: Sequence[Example], tokenizer: Any, max_len: int = MAX_LE
     cls_id, sep_id = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
     out = []
     for ex in examples:
-        enc = encode(tokenizer, ex.text)
+        enc = encode(tokenizer, ex.text, NEWLINE)
         if not enc.ids:
             continue
         labs = token_labels(enc.offsets, ex.spans)
