@@ -253,3 +253,24 @@ def test_line_breaks_are_seen_by_a_model_trained_with_them():
     assert [o for o in marked.offsets if o != (19, 20)] == plain.offsets
     with pytest.raises(ValueError):
         encode(tok, text, "<br>")
+
+
+@pytest.mark.parametrize("prefix", ["en:", "de:", "nl:", "fr:"])
+def test_wikiann_language_prefixes_are_removed_in_every_language(tmp_path, prefix):
+    from training.ner.conll import read_conll
+
+    path = tmp_path / "wikiann"
+    path.write_text(
+        f"{prefix}Anton\tB-PER\n{prefix}von\tI-PER\n{prefix}Köln\tI-PER\n{prefix}:\tO\n\n"
+        f"{prefix}Zero\tB-ORG\n",
+        encoding="utf-8",
+    )
+    assert [s.tokens for s in read_conll(path)] == [["Anton", "von", "Köln", ":"], ["Zero"]]
+
+
+def test_a_file_without_a_prefix_keeps_its_tokens(tmp_path):
+    from training.ner.conll import read_conll
+
+    path = tmp_path / "wnut"
+    path.write_text("re:\tO\nhttp://x.co\tO\nab:c\tO\n", encoding="utf-8")
+    assert read_conll(path)[0].tokens == ["re:", "http://x.co", "ab:c"]

@@ -9,11 +9,13 @@ ours (see :data:`UNTYPED`).
 
 A sentence becomes a text by joining its tokens with single spaces (the usual
 way CoNLL sets are scored), so character offsets follow from token lengths.
-WikiANN writes each token with a language prefix (``en:Paris``); it is removed.
+WikiANN writes each token with a language prefix (``en:Paris``, ``de:Köln``,
+``nl:Utrecht``); a prefix of a language WikiANN has here is removed.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,8 +48,16 @@ class Sentence:
     tags: list[str]
 
 
+#: WikiANN's language prefix on a token (the languages of ``../shared/data`` and
+#: a few more), followed by the token itself.
+_PREFIX = re.compile(r"(?:en|de|fr|nl|es|it|pt):(?=.)")
+
+
 def read_conll(path: str | Path) -> list[Sentence]:
-    """The sentences of a CoNLL file (``token<TAB>tag`` or ``token tag`` per line)."""
+    """The sentences of a CoNLL file (``token<TAB>tag`` or ``token tag`` per line).
+
+    WikiANN's language prefix (``de:``) is removed; other tokens stay as
+    written (WNUT-17's ``re:``, ``http://...``)."""
     sentences: list[Sentence] = []
     tokens: list[str] = []
     tags: list[str] = []
@@ -69,8 +79,8 @@ def read_conll(path: str | Path) -> list[Sentence]:
                     hint="give a file of `token<TAB>tag` lines with a blank line between sentences",
                 )
             token = parts[0].strip()
-            if token.startswith("en:") and len(token) > 3:
-                token = token[3:]
+            if m := _PREFIX.match(token):
+                token = token[m.end() :]
             if not token:
                 continue
             tokens.append(token)
