@@ -274,3 +274,16 @@ def test_a_file_without_a_prefix_keeps_its_tokens(tmp_path):
     path = tmp_path / "wnut"
     path.write_text("re:\tO\nhttp://x.co\tO\nab:c\tO\n", encoding="utf-8")
     assert read_conll(path)[0].tokens == ["re:", "http://x.co", "ab:c"]
+
+
+def test_messages_in_other_languages_label_values_not_greetings_or_relations():
+    from training.ner.chat import foreign_examples
+
+    examples = foreign_examples(120, seed=4)
+    assert {ex.source for ex in examples} == {"chat-de", "chat-fr", "chat-es", "chat-nl"}
+    for ex in examples:
+        values = [ex.text[a:b].casefold() for a, b, _ in ex.spans]
+        for word in ("beste", "mijn", "onze huisarts", "mein vater", "mon fils", "mi jefe", "liebe"):
+            assert word not in values
+    dates = [ex.text[a:b] for ex in examples for a, b, t in ex.spans if t is E.DATE]
+    assert any("Mai" in d or "mai" in d or "maart" in d or "de " in d for d in dates)

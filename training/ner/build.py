@@ -183,6 +183,10 @@ def source_options(args: argparse.Namespace) -> dict[str, Any]:
         "n_chat": args.chat,
         "n_negatives": args.negatives,
         "n_forms": args.forms,
+        "n_foreign": args.foreign,
+        "wikiann_languages": {
+            lang: ner_data.DATA / f"wikiann_{lang}" / "train" for lang in args.wikiann_languages
+        },
         "lower_share": args.lower_share,
     }
 
@@ -313,6 +317,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--wikiann-limit", type=int, default=6000, help="WikiANN sentences to sample"
+    )
+    p.add_argument(
+        "--wikiann-languages",
+        nargs="*",
+        default=[],
+        metavar="LANG",
+        help="more WikiANN languages to train on (de fr nl: their train files in the data folder)",
+    )
+    p.add_argument(
+        "--foreign", type=int, default=0, help="messages in German, French, Spanish, Dutch to generate"
     )
     p.add_argument("--chat", type=int, default=1500, help="chat-style prompts to generate")
     p.add_argument("--negatives", type=int, default=1200, help="hard-negative texts to generate")

@@ -88,8 +88,12 @@ class Values:
             f.seed_instance(rng.randrange(1 << 30))
             self.fakers[loc] = f
         self.us = self.fakers["en_US"]
+        #: The locale of the message being written, drawn most of the time when set.
+        self.prefer: str | None = None
 
     def faker(self) -> object:
+        if self.prefer is not None and self.rng.random() < 0.7:
+            return self.fakers[self.prefer]
         return self.fakers[self.rng.choice(LOCALES)]
 
     def case(self, value: str, lower: float = 0.25, upper: float = 0.04) -> str:
@@ -149,6 +153,8 @@ class Values:
         return f"{user}@{self.us.free_email_domain()}"  # type: ignore[attr-defined]
 
     def phone(self) -> str:
+        if self.prefer is not None and self.rng.random() < 0.7:
+            return self.fakers[self.prefer].phone_number()  # type: ignore[attr-defined,no-any-return]
         r = self.rng.random()
         d = lambda n: "".join(str(self.rng.randint(0, 9)) for _ in range(n))  # noqa: E731
         if r < 0.3:
@@ -193,7 +199,7 @@ class Values:
         return self.faker().postcode()  # type: ignore[attr-defined,no-any-return]
 
     def street(self) -> str:
-        f = self.us if self.rng.random() < 0.6 else self.faker()
+        f = self.us if self.prefer is None and self.rng.random() < 0.6 else self.faker()
         return self.case(f.street_address(), lower=0.15, upper=0.05)  # type: ignore[attr-defined]
 
     def ssn(self) -> str:
@@ -248,6 +254,10 @@ def _slots(v: Values) -> dict[str, tuple[E | None, Callable[[], str]]]:
         "QTY": (None, lambda: _quantity(v.rng)),
         "VERSION": (None, lambda: _version(v.rng)),
     }
+
+
+def _local_date_slot(writer: Writer) -> str:
+    return local_date(writer.rng, writer.lang) if writer.lang in MONTHS else writer.values.date()
 
 
 # --- what a message is made of ----------------------------------------------------
@@ -345,6 +355,125 @@ CODE_LOGS = (
     "Warning: Each child in a list should have a unique \"key\" prop. Check the render method of `TodoList`.",
     "fatal: unable to access 'https://github.com/{HANDLE}/site.git/': Could not resolve host: github.com",
 )  # fmt: skip
+
+#: Messages in the other languages with rules (German, French, Spanish, Dutch): the
+#: greetings, relation words, titles and month names around the values are ``O``
+#: ("Beste", "mijn", "Onze huisarts", "mon fils", "seit dem 2. Mai": only the date).
+FOREIGN_SENTENCES: dict[str, tuple[str, ...]] = {
+    "de": (
+        "Sehr geehrte Damen und Herren, mein Name ist {PERSON} und ich wohne in {CITY}.",
+        "Liebe {FIRST}, danke für deine Nachricht.",
+        "Mein Vater {PERSON} ist seit dem {LDATE} im Krankenhaus.",
+        "Unser Hausarzt, Dr. {PERSON}, hat die Praxis in der {STREET} in {CITY}.",
+        "Ich arbeite seit {NUM} Jahren bei {ORG} als Sachbearbeiterin.",
+        "Meine Tochter {FIRST} ist {AGE} Jahre alt und geht auf die {SCHOOL}.",
+        "Bitte rufen Sie mich unter {PHONE} an oder schreiben Sie an {EMAIL}.",
+        "Die Rechnung über {MONEY} ist am {LDATE} fällig.",
+        "Mein Chef, Herr {PERSON}, hat mir zum {LDATE} gekündigt.",
+        "Mit freundlichen Grüßen\n{PERSON}",
+        "Kann mir jemand erklären, was § 622 BGB für meine Kündigungsfrist bedeutet?",
+        "Wie schreibe ich eine höfliche Absage an einen Kunden?",
+    ),
+    "fr": (
+        "Bonjour, je m'appelle {PERSON} et j'habite à {CITY}.",
+        "Cher {FIRST}, merci pour ton message.",
+        "Mon fils {FIRST} a {AGE} ans et il est à l'école {SCHOOL}.",
+        "Ma mère, {PERSON}, est hospitalisée depuis le {LDATE}.",
+        "Je travaille chez {ORG} depuis {NUM} ans en CDI.",
+        "Notre médecin, le docteur {PERSON}, consulte au {STREET}, {CITY}.",
+        "Vous pouvez me joindre au {PHONE} ou par mail à {EMAIL}.",
+        "La facture de {MONEY} doit être payée avant le {LDATE}.",
+        "Mon patron, M. {PERSON}, refuse mes congés.",
+        "Cordialement,\n{PERSON}",
+        "Que dit l'article L1234-1 du Code du travail sur le préavis ?",
+        "Pouvez-vous reformuler ce courriel de façon plus polie ?",
+    ),
+    "es": (
+        "Hola, me llamo {PERSON} y vivo en {CITY}.",
+        "Querida {FIRST}, gracias por tu mensaje.",
+        "Mi hijo {FIRST} tiene {AGE} años y va al colegio {SCHOOL}.",
+        "Mi padre, {PERSON}, está ingresado desde el {LDATE}.",
+        "Trabajo en {ORG} desde hace {NUM} años.",
+        "Nuestra médica, la doctora {PERSON}, atiende en {STREET}, {CITY}.",
+        "Puede llamarme al {PHONE} o escribirme a {EMAIL}.",
+        "La factura de {MONEY} vence el {LDATE}.",
+        "Mi jefe, el señor {PERSON}, no me paga las horas extra.",
+        "Un saludo,\n{PERSON}",
+        "¿Qué dice el artículo 56 del Estatuto de los Trabajadores sobre el despido?",
+        "¿Me ayudas a redactar una carta formal de reclamación?",
+    ),
+    "nl": (
+        "Beste {FIRST}, bedankt voor je bericht.",
+        "Mijn naam is {PERSON} en ik woon in {CITY}.",
+        "Onze huisarts, dokter {PERSON}, zit aan de {STREET} in {CITY}.",
+        "Mijn dochter {FIRST} is {AGE} jaar en zit op {SCHOOL}.",
+        "Mijn moeder {PERSON} ligt sinds {LDATE} in het ziekenhuis.",
+        "Ik werk al {NUM} jaar bij {ORG}.",
+        "U kunt mij bellen op {PHONE} of mailen naar {EMAIL}.",
+        "De factuur van {MONEY} moet voor {LDATE} betaald zijn.",
+        "Mijn leidinggevende, meneer {PERSON}, wil mijn contract niet verlengen.",
+        "Met vriendelijke groet,\n{PERSON}",
+        "Wat zegt artikel 7:669 BW over ontslag?",
+        "Kun je deze e-mail wat vriendelijker formuleren?",
+    ),
+}
+
+#: Month names in the other languages, for dates written as people write them there.
+MONTHS: dict[str, tuple[str, ...]] = {
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August",
+           "September", "Oktober", "November", "Dezember"),
+    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+           "septembre", "octobre", "novembre", "décembre"),
+    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
+           "septiembre", "octubre", "noviembre", "diciembre"),
+    "nl": ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
+           "september", "oktober", "november", "december"),
+}  # fmt: skip
+
+
+_LOCALE = {"de": "de_DE", "fr": "fr_FR", "es": "es_ES", "nl": "nl_NL"}
+
+
+def local_date(rng: random.Random, lang: str) -> str:
+    """A date as written in ``lang``: "2. Mai 2024", "1er janvier", "3 de marzo de 2025"."""
+    day, month, year = rng.randint(1, 28), rng.choice(MONTHS[lang]), rng.randint(1950, 2026)
+    if lang == "de":
+        forms = [f"{day}. {month} {year}", f"{day}. {month}", f"{day:02d}.{rng.randint(1, 12):02d}.{year}"]
+    elif lang == "fr":
+        d = "1er" if day == 1 else str(day)
+        forms = [f"{d} {month} {year}", f"{d} {month}", f"{day:02d}/{rng.randint(1, 12):02d}/{year}"]
+    elif lang == "es":
+        forms = [f"{day} de {month} de {year}", f"{day} de {month}", f"{day}/{rng.randint(1, 12)}/{year}"]
+    else:
+        forms = [f"{day} {month} {year}", f"{day} {month}", f"{day}-{rng.randint(1, 12)}-{year}"]
+    return rng.choice(forms)
+
+
+def foreign_message(writer: Writer, lang: str) -> Draft:
+    """A message of two to four sentences in ``lang``."""
+    rng = writer.rng
+    d = Draft()
+    for k in range(rng.randint(2, 4)):
+        if k:
+            d.add(rng.choice([" ", "\n", "\n\n"]))
+        writer.lang, writer.values.prefer = lang, _LOCALE[lang]
+        writer.fill(d, rng.choice(FOREIGN_SENTENCES[lang]), typos=False)
+    writer.lang, writer.values.prefer = "en", None
+    if rng.random() < 0.2:
+        d = _lower_message(d)
+    return d
+
+
+def foreign_examples(n: int, languages: tuple[str, ...] = ("de", "fr", "es", "nl"), seed: int = 13) -> list[Example]:
+    """``n`` messages in the other languages (in turn), every value labelled."""
+    writer = Writer(random.Random(seed + 3), typo_rate=0.0)
+    out = []
+    for k in range(n):
+        lang = languages[k % len(languages)]
+        d = foreign_message(writer, lang)
+        out.append(Example(d.text, sorted(d.spans), f"chat-{lang}", f"chat-{lang}-{seed}-{k}"))
+    return out
+
 
 LIST_ITEMS = (
     "{PERSON} - {ORG}", "{PERSON}, {CITY}", "{PERSON} ({EMAIL})", "{ORG} - {CITY}",
@@ -452,6 +581,8 @@ class Writer:
         self.rng = rng
         self.values = Values(rng)
         self.slots = _slots(self.values)
+        self.slots["LDATE"] = (E.DATE, lambda: _local_date_slot(self))
+        self.lang = "en"
         self.typo_rate = typo_rate
 
     def typo(self, literal: str) -> str:

@@ -439,19 +439,23 @@ def build(
     n_negatives: int = 0,
     lower_share: float = 0.5,
     n_forms: int = 0,
+    wikiann_languages: dict[str, Path] | None = None,
+    n_foreign: int = 0,
 ) -> NerData:
     """Build the fit and dev sets from every source (train folds only).
 
     ``repeat`` oversamples a source's fit records (``{"pupa": 2}``). ``wnut``
     and ``wikiann`` are the *train* files of those sets (their dev files are
-    evaluation sets); ``wikiann_limit`` samples that many WikiANN sentences.
+    evaluation sets); ``wikiann_limit`` samples that many WikiANN sentences, from
+``wikiann`` and from each train file of ``wikiann_languages`` (``{"de": path}``).
     ``n_chat`` chat-style prompts and ``n_negatives`` hard negatives are
-    generated, and ``n_forms`` pasted forms (``Label: value`` lines). ``lower_share`` of the CoNLL sentences get a lower-cased copy
+    generated, ``n_forms`` pasted forms (``Label: value`` lines) and ``n_foreign``
+messages in German, French, Spanish and Dutch. ``lower_share`` of the CoNLL sentences get a lower-cased copy
     when the tokenizer is cased (an uncased one would see the same input twice).
     """
     if limit is not None:
         n_chat, n_negatives = min(n_chat, limit), min(n_negatives, limit)
-        n_forms = min(n_forms, limit)
+        n_forms, n_foreign = min(n_forms, limit), min(n_foreign, limit)
         wikiann_limit = limit if wikiann_limit is None else min(wikiann_limit, limit)
     typer = UnitTyper()
     fit: list[Example] = []
@@ -492,7 +496,12 @@ def build(
         "spans": sum(len(e.spans) for e in synth),
     }
     conll: list[Example] = []
-    for name, conll_path, cap in (("wnut17", wnut, limit), ("wikiann", wikiann, wikiann_limit)):
+    sources: list[tuple[str, Path | None, int | None]] = [
+        ("wnut17", wnut, limit),
+        ("wikiann", wikiann, wikiann_limit),
+        *((f"wikiann_{lang}", p, wikiann_limit) for lang, p in (wikiann_languages or {}).items()),
+    ]
+    for name, conll_path, cap in sources:
         if conll_path is None:
             continue
         examples = conll_examples(conll_path, name, limit=cap, seed=seed)
@@ -518,8 +527,22 @@ def build(
         stats["lower_case_copies"] = (
             len(copies) if cased else "none: the tokenizer is uncased, a copy would be the same input"
         )
-    if n_chat or n_negatives or n_forms:
-        from training.ner.chat import chat_examples, form_examples, hard_negative_examples
+    if n_chat or n_negatives or n_forms or n_foreign:
+        from training.ner.chat import (
+            chat_examples,
+            foreign_examples,
+            form_examples,
+            hard_negative_examples,
+        )
+
+        foreign = foreign_examples(n_foreign, seed=seed)
+        fit += foreign
+        if foreign:
+            stats["sources"]["foreign_chat"] = {
+                "generator": "training.ner.chat.foreign_examples (de, fr, es, nl templates of our own)",
+                "messages": len(foreign),
+                "spans": sum(len(e.spans) for e in foreign),
+            }
 
         forms = form_examples(n_forms, seed=seed)
         fit += forms
