@@ -178,6 +178,45 @@ def _split_lines(text: str, span: Span) -> list[tuple[int, int]]:
     return [(a, b) for a, b in pieces if a < b]
 
 
+#: What follows a field's label at the start of a line: "Address:", "Client -".
+_LABEL_AFTER = re.compile(r"[ \t]*(?::|[-–][ \t])")
+
+
+def _split_name_lines(
+    text: str, pieces: list[tuple[int, int]], lexicon: Lexicon | None
+) -> list[tuple[int, int]]:
+    """A name that runs over a line break into the next line's label or first word
+    ("Annelise Brockhurst\nAddress: ...", "Desmond Ogilvy\nClient: ...",
+    "Service Agreement\nThis agreement ...") is cut there, the label or word dropped.
+
+    A tokenizer that drops line breaks reads such a line as one name. Each line
+    piece stays a span of its own, except a later one that is a label (a colon
+    follows it) or one common word that starts a sentence (a lower-case word
+    follows it): a name wrapped onto the next line ("Petra\nVandersloot") stays
+    protected, in two pieces.
+    """
+    out: list[tuple[int, int]] = []
+    for a, b in pieces:
+        if "\n" not in text[a:b]:
+            out.append((a, b))
+            continue
+        for k, (la, lb) in enumerate(_split_lines(text, Span(a, b, EntityType.OTHER, 0.0))):
+            if k > 0:
+                piece = text[la:lb].strip()
+                if _LABEL_AFTER.match(text, lb):
+                    continue
+                rest = text[lb : text.find("\n", lb) if "\n" in text[lb:] else len(text)]
+                if (
+                    lexicon is not None
+                    and " " not in piece
+                    and lexicon.zipf(piece) >= COMMON_ZIPF
+                    and re.match(r"\s+[a-z]", rest)
+                ):
+                    continue
+            out.append((la, lb))
+    return out
+
+
 def _small_number(value: str) -> bool:
     """One to three digits, with an optional decimal part ("7", "52", "7.5")."""
     return bool(re.fullmatch(r"\d{1,3}(?:[.,]\d{1,2})?", value))
@@ -295,7 +334,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # card number and the label of the next line.
             pieces = _split_lines(text, span)
         elif span.type in _NAME_TYPES:
-            pieces = _split_separators(text, span)
+            pieces = _split_name_lines(text, _split_separators(text, span), lexicon)
         else:
             pieces = _split_open_bracket(text, span)
         for k, (a, b) in enumerate(pieces):

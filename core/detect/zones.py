@@ -130,6 +130,10 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A range of two small numbers, lower first: "20-41" in a lab table, "ages 8-12"
     # (checked below: never a day and a month, never after an identifier's label).
     ("range", r"(?<![\w/.:\-])(\d{1,3}(?:\.\d+)?)\s?[-–]\s?(\d{1,3}(?:\.\d+)?)(?![\w/:\-]|\.\d)", 0),
+    # A period of years: "2019-2024", "2017 – 2020" (a CV's lines); see _plausible_years.
+    ("years", r"(?<![\w/.:\-+])((?:19|20)\d\d)\s?[-–]\s?((?:19|20)\d\d)(?![\w/\-]|[.:]\d)", 0),
+    # Compound units without their number: "unit: mmol/L", "mU/L", "mL/min/1.73m2".
+    ("quantity", r"(?<![\w/])(?:[mµunpkd]?(?:mol|g|l|u|iu|eq|osm)|mm|cm|km|m)/(?:[mµudk]?(?:mol|l|g|min|h|kg|s|m2|m))(?:/[\d.]*m2)?(?![\w/])", re.IGNORECASE),
     # School years, quarters, tax years: "Year 9", "Q1", "2023-24".
     ("period", r"\b(?:[Yy]ear|[Gg]rade|Class|Key Stage|KS)\s?\d{1,2}\b|\bQ[1-4]\b|\b(?:19|20)\d{2}[-–/](?:\d{2})\b(?![-/.]\d)", 0),
     # Durations and counts: "6 weeks", "2 puffs", "4 times a day", "x3".
@@ -268,6 +272,9 @@ def text_before(text: str, start: int, n: int = 24) -> str:
     return text[max(0, start - n) : start]
 
 
+_YEARS = re.compile(r"((?:19|20)\d\d)\s?[-–]\s?((?:19|20)\d\d)")
+
+
 def _format_ok(text: str, span: Span) -> bool:
     """True when the span's text has the shape of an identifier format (then zones never cut it).
 
@@ -288,7 +295,8 @@ def _format_ok(text: str, span: Span) -> bool:
     digits = len(DIGITS.findall(value))
     t = span.type
     if t in (EntityType.PHONE, EntityType.CREDIT_CARD, EntityType.SSN, EntityType.IBAN):
-        return digits >= 7
+        # A period of years ("2019-2024") has eight digits and no phone's shape.
+        return digits >= 7 and not _YEARS.fullmatch(value.strip(" -–•*\t"))
     if t is EntityType.ADDRESS:
         return bool(_STREET.search(value) or _POSTCODE.search(value))
     if t in (EntityType.MRN, EntityType.ACCOUNT):
@@ -311,6 +319,8 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 if not _plausible_range(text, m):
                     continue
                 reason = "quantity"
+            if reason == "years" and not _plausible_years(text, m):
+                continue
             a, b = m.span("zone") if "zone" in pattern.groupindex else m.span()
             if reason == "lab":
                 reason = "quantity"
@@ -360,6 +370,18 @@ def _plausible_range(text: str, m: re.Match[str]) -> bool:
     line_start = text.rfind("\n", 0, m.start()) + 1
     header = text[max(0, text.rfind("\n", 0, max(0, line_start - 1)) + 1) : line_start]
     return high > 31 or bool(_RANGE_CUE.search(before) or _RANGE_CUE.search(header))
+
+
+#: A period of years spans at most this many (a career, a school, a lease).
+MAX_YEARS = 70
+
+
+def _plausible_years(text: str, m: re.Match[str]) -> bool:
+    """"2019-2024" is a period, unless it is shaped like a phone or numbered by a label."""
+    first, last = int(m.group(1)), int(m.group(2))
+    if not first < last <= first + MAX_YEARS:
+        return False
+    return ID_CONTEXT.search(text_before(text, m.start())) is None
 
 
 def _plausible_pressure(text: str, m: re.Match[str]) -> bool:
@@ -505,7 +527,7 @@ def _only_words(
 
 
 #: Zones whose matches could be identifiers after a word such as "account" or "ref".
-_ID_LIKE_ZONES = frozenset({"version", "port", "code", "law", "blood pressure"})
+_ID_LIKE_ZONES = frozenset({"version", "port", "code", "law", "blood pressure", "years"})
 #: Zones of single words: they drop a span made only of them, and never cut one.
 _WORD_ZONES = frozenset({"title", "term", "drug", "money-code"})
 #: Zones that :func:`apply_zones` handles before any other (labels of fields).

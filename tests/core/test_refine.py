@@ -67,6 +67,10 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
         ("It runs on EKS 1.29 now.", "EKS 1.29"),
         ("created with --from-file=signing.pem.", "signing.pem"),
         ("is this fair under the employment rights act 1996 section 98", "employment rights act 1996"),
+        ("- 2019-2024: Senior backend engineer", "2019-2024"),
+        ("I lived there 2010 – 2012 with my aunt.", "2010 – 2012"),
+        ("patient: X; result: 58; unit: mmol/mol", "mmol/mol"),
+        ("result: 2.1; unit: mU/L\n", "mU/L"),
     ],
 )
 def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
@@ -87,6 +91,10 @@ def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex)
         ("Call 555-0199 now.", "555-0199"),
         ("Room number 12-45 is mine.", "12-45"),
         ("We met on 3-12 at noon.", "3-12"),
+        ("Phone 2019-2024 after six.", "2019-2024"),
+        ("Ticket 2019-2024 is still open.", "2019-2024"),
+        ("It ran from 2024-2019 backwards.", "2024-2019"),  # no period runs backwards
+        ("Code 1901-2090 was issued.", "1901-2090"),
     ],
 )
 def test_identifiers_are_never_zones(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
@@ -310,3 +318,26 @@ def test_a_relative_named_by_the_relation_is_no_name(value: str, lex) -> None:  
 def test_a_surname_that_is_a_word_for_a_relative_stays_a_name(lex) -> None:  # type: ignore[no-untyped-def]
     text = "I wrote to Mann about the lease."
     assert values(text, refine(text, [s(text, "Mann", EntityType.PERSON)], lex)) == [("Mann", "PERSON")]
+
+
+def test_a_period_of_years_is_no_phone_number(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Experience\n- 2020-2025: Staff nurse\nMobile: 07700 455 310"
+    out = refine(text, [s(text, "- 2020-2025", EntityType.PHONE), s(text, "07700 455 310", EntityType.PHONE)], lex)
+    assert values(text, out) == [("07700 455 310", "PHONE")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        # A name run into the next line's label or first word loses it.
+        ("Name: Annelise Brockhurst\nAddress: 9 Willow Court", "Annelise Brockhurst\nAddress", ["Annelise Brockhurst"]),
+        ("Client: Desmond Ogilvy\nClient - Petra", "Desmond Ogilvy\nClient", ["Desmond Ogilvy"]),
+        ("between Calloway Ltd\nThis agreement is binding", "Calloway Ltd\nThis", ["Calloway Ltd"]),
+        # A name wrapped onto the next line stays protected, in pieces.
+        ("we met Petra\nVandersloot yesterday at noon", "Petra\nVandersloot", ["Petra", "Vandersloot"]),
+        ("Regards,\nAnna Smith\nKline & Partners", "Anna Smith\nKline & Partners", ["Anna Smith", "Kline & Partners"]),
+    ],
+)
+def test_a_name_stops_at_the_next_lines_label(text: str, found: str, expected: list[str], lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, found, EntityType.PERSON)], lex)
+    assert [v for v, _ in values(text, out)] == expected
