@@ -7,7 +7,9 @@ they are shipped, the embedded local model with one short generation),
 reports where the local model runs (llama.cpp's backend: Vulkan, Metal, CUDA
 or the CPU with the reason; the device, its free memory, the layers on it;
 on a GPU, a greedy answer compared with the CPU's),
-round-trips a sample through the privacy box, creates, reopens and closes an
+round-trips a sample through the privacy box, reads a small file of each
+document format it writes itself (PDF, DOCX, ODT, XLSX, CSV, EML; a PDF page
+rendered as OCR would render it; Tesseract's presence reported), creates, reopens and closes an
 encrypted store in a temporary folder, and builds the window on Qt's
 offscreen platform. It needs no display and no network: every internet
 socket connection and name lookup is refused while it runs, and any attempt
@@ -234,6 +236,104 @@ def check_box(ctx: Context) -> str:
     return f"{len(box)} placeholders, round trip exact"
 
 
+def _minimal_pdf(line: str) -> bytes:
+    """A one-page PDF whose text layer holds ``line`` (ASCII), written by hand."""
+    stream = f"BT /F1 12 Tf 72 720 Td ({line}) Tj ET".encode("ascii")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for k, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (k, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def _minimal_docx(path: Path, line: str) -> None:
+    """A DOCX of one paragraph, written as its three required parts."""
+    import zipfile
+
+    main = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+    ns = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+            f'<Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="{main}"/></Types>',
+        )
+        z.writestr(
+            "_rels/.rels",
+            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            f'<Relationship Id="rId1" Type="{rel}" Target="word/document.xml"/></Relationships>',
+        )
+        z.writestr(
+            "word/document.xml",
+            f'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="{ns}"><w:body>'
+            f"<w:p><w:r><w:t>{line}</w:t></w:r></w:p></w:body></w:document>",
+        )
+
+
+def check_documents(ctx: Context) -> str:
+    from email.message import EmailMessage
+
+    from core.documents import extract, find_tesseract
+    from core.documents.ocr import render_page
+
+    line = "Invoice for Maria Rossi"
+    folder = ctx.home / "documents"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "a.pdf").write_bytes(_minimal_pdf(line))
+    _minimal_docx(folder / "a.docx", line)
+    (folder / "a.csv").write_text(f"item,who\n1,{line}\n", "utf-8")
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.append(["item", line])  # type: ignore[union-attr]
+    book.save(folder / "a.xlsx")
+    from odf.opendocument import OpenDocumentText
+    from odf.text import P
+
+    odt = OpenDocumentText()
+    odt.text.addElement(P(text=line))
+    odt.save(str(folder / "a.odt"))
+    mail = EmailMessage()
+    mail["From"], mail["Subject"] = "maria.rossi@example.com", "Invoice"
+    mail.set_content(line + "\n")
+    (folder / "a.eml").write_bytes(bytes(mail))
+    read = []
+    for path in sorted(folder.iterdir()):
+        doc = extract(path, find_ocr=lambda: None)
+        expect(line in doc.text, f"{path.suffix} extraction lost the text: {doc.text[:80]!r}")
+        read.append(path.suffix.lstrip("."))
+    import extract_msg  # noqa: F401 - MSG files: the reader must be importable
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(folder / "a.pdf"))
+    try:
+        png = render_page(pdf, 0, "a.pdf", 40_000_000)
+    finally:
+        pdf.close()
+    expect(png.startswith(b"\x89PNG"), "a PDF page did not render for OCR")
+    ocr = find_tesseract()
+    where = f"OCR by {Path(ocr.binary).name}" if ocr is not None else "no Tesseract (OCR off)"
+    return f"read {', '.join(read)}; a page rendered for OCR; {where}"
+
+
 def check_local_model(ctx: Context) -> str:
     from core.llm.local import LocalModel
 
@@ -420,6 +520,7 @@ CHECKS: tuple[Check, ...] = (
     Check("detector", check_detector, ("models",)),
     Check("router", check_router, ("segmenter", "detector")),
     Check("privacy box", check_box, ("detector",)),
+    Check("documents", check_documents),
     Check("local model", check_local_model, ("models",)),
     Check("gpu offload", check_gpu, ("local model",)),
     Check("encrypted store", check_store, ("privacy box",)),

@@ -35,7 +35,7 @@ def test_self_test_passes_offline_from_the_source_tree(
         assert f"  ok    {check.name}" in out, out
     assert "shipped and verified: " + (", ".join(shipped_models()) or "none") in out
     assert "network: no connection attempted" in out
-    assert out.rstrip().splitlines()[-1].startswith("self-test passed: 10 checks")
+    assert out.rstrip().splitlines()[-1].startswith("self-test passed: 11 checks")
     gpu_line = next(line for line in out.splitlines() if "  gpu offload  " in line)
     assert "llama.cpp: built for the CPU only" in gpu_line and "0 of 31" in gpu_line
     assert "-DGGML_CUDA=on" in gpu_line
