@@ -36,6 +36,7 @@ from enum import StrEnum
 from functools import cached_property
 
 from core.detect.names import FLIGHT, JOB_TITLE, flight_context
+from core.detect.refine import RECORD
 from core.domain import (
     Profile,
     after_locatives,
@@ -347,6 +348,14 @@ class TypePolicy:
         value = text[span.start : span.end]
         if "deny-list" in span.views:
             return Decision(True, Family.DIRECT, "on your always-private list", None)
+        if (
+            span.type is EntityType.LOCATION
+            and RECORD in span.views
+            and not self._country_or_state(value)
+        ):
+            # "City: Leeds" in a form, the city column of a table of people: where a
+            # person of the record lives or was born, a part of their address.
+            return Decision(True, Family.DIRECT, "a town in a person's record", None)
         norm = NORMS.get(profile)
         public = self._public_kind(text, span, value)
         rel = None if span.type in _DIRECT - _RELATABLE else relation(text, span.start)

@@ -87,7 +87,7 @@ _HELD_WITH = (
     r"airline|hotel"
 )
 _INSTITUTION_AFTER = re.compile(
-    rf"\s+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:{_HELD_WITH})\b", re.IGNORECASE
+    rf"[ \t]+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:{_HELD_WITH})\b", re.IGNORECASE
 )
 #: A user name or host name: a single token with an underscore or a digit, or a
 #: lower-case hyphenated one ("etl_rbaptiste", "nas-dobrescu", "tzack88").
@@ -158,11 +158,29 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
             joined = merge_spans([prev, Span(prev.end, span.start, prev.type, 0.0), span])[0]
             out[-1] = Span(joined.start, joined.end, joined.type, joined.score, joined.views)
             continue
+        if (
+            prev is not None
+            and text[prev.end : span.start] == " "
+            and UK_POSTCODE.fullmatch(text, prev.start, span.end)
+        ):
+            # "CB3" + "7DA": the two halves of a postcode are one address.
+            out[-1] = Span(
+                prev.start,
+                span.end,
+                EntityType.ADDRESS,
+                max(prev.score, span.score),
+                {**prev.views, **span.views},
+            )
+            continue
         if prev is not None and span.start < prev.end:
             out[-1] = merge_spans([prev, span])[0]
             continue
         out.append(span)
     return out
+
+
+#: A British postcode ("B7T 1GD", "SW1A 1AA", "LE60 7EY"): an address, whatever a model typed it.
+UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
 
 
 def other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -216,6 +234,8 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         ):
             a = span.start + len(kv.group(1))
             return Span(a, span.end, t, span.score, span.views) if a < span.end else None
+    elif t is not EntityType.ADDRESS and UK_POSTCODE.fullmatch(value):
+        t = EntityType.ADDRESS
     elif t in (EntityType.PERSON, EntityType.LOCATION) and ORG_WORDS.search(value) and (
         len(value.split()) >= 2
     ):

@@ -305,6 +305,110 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: A field's key right before a name-like value: "City: Leeds", '"city": "Leeds"',
+#: "town=Leeds", "| Postcode | LS1 4AP". Group ``key`` is the field's name.
+_NAME_FIELD = re.compile(
+    r"(?:^|[\n{,|\t])[ \t]*[\"']?(?P<key>[A-Za-z][A-Za-z _\-]{1,24}?)[\"']?[ \t]*[:=|\t][ \t]*[\"']?[ \t]*$"
+)
+#: What such a key says the value is (keys compared in lower case, "_" and "-" as spaces).
+NAME_FIELD_TYPES: dict[str, EntityType] = {
+    **dict.fromkeys(
+        ("city", "town", "village", "place of birth", "birthplace", "county", "state",
+         "province", "region", "hometown"),
+        EntityType.LOCATION,
+    ),
+    **dict.fromkeys(
+        ("street", "address", "street address", "home address", "address line 1",
+         "address line 2", "address1", "address2", "postcode", "post code", "postal code",
+         "zip", "zip code", "zipcode"),
+        EntityType.ADDRESS,
+    ),
+    **dict.fromkeys(
+        ("name", "person", "full name", "fullname", "first name", "firstname", "last name",
+         "lastname", "surname", "given name", "patient", "patient name", "customer",
+         "customer name", "contact", "contact name", "next of kin", "emergency contact",
+         "employee", "employee name", "guardian", "parent", "spouse"),
+        EntityType.PERSON,
+    ),
+    **dict.fromkeys(
+        ("company", "employer", "organisation", "organization", "school", "university",
+         "college", "practice", "firm", "bank"),
+        EntityType.ORG,
+    ),
+}  # fmt: skip
+#: The view a value typed by its record's key carries; with a place it tells the type
+#: policy the place is where a person of the record lives or was born (core.policy).
+RECORD = "record"
+#: The types a field's key may overrule: a model's guess of a name's kind.
+_RETYPABLE = _NAME_TYPES | {EntityType.ADDRESS, EntityType.ID}
+
+
+_CSV_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 _\-/]{0,30}")
+
+
+def csv_keys(text: str) -> list[tuple[int, int, str]]:
+    """The cells of comma-separated tables with a header row, as ``(start, end, key)``:
+    "id,first_name,dob,city" over rows gives each row's cells their column's name."""
+    out: list[tuple[int, int, str]] = []
+    lines, pos = [], 0
+    for line in text.split("\n"):
+        lines.append((pos, line))
+        pos += len(line) + 1
+    k = 0
+    while k < len(lines):
+        _, head = lines[k]
+        cells = head.split(",")
+        if len(cells) < 2 or not all(_CSV_HEADER_CELL.fullmatch(c.strip()) for c in cells):
+            k += 1
+            continue
+        keys = [c.strip() for c in cells]
+        j = k + 1
+        while j < len(lines) and lines[j][1].count(",") == len(keys) - 1 and lines[j][1].strip():
+            row_start, row = lines[j]
+            a = row_start
+            for key, cell in zip(keys, row.split(","), strict=True):
+                out.append((a, a + len(cell), key))
+                a += len(cell) + 1
+            j += 1
+        k = max(j, k + 1)
+    return out
+
+
+def _key_type(key: str) -> EntityType | None:
+    key = re.sub(r"[_\-\s]+", " ", key).strip().casefold()
+    t = NAME_FIELD_TYPES.get(key)
+    if t is None and key.rsplit(" ", 1)[-1] in ("city", "town"):
+        t = EntityType.LOCATION  # "home_city", "current town"
+    return t
+
+
+def _name_field_types(text: str, spans: list[Span]) -> list[Span]:
+    """A name-like value takes the type its field's key names ("city": a place,
+    "Next of kin": a person), when a view found it right after the key (or in
+    the key's column of a CSV table) and typed it as another kind of name; it
+    carries the :data:`RECORD` view. A number the key cannot be (an ``ID``
+    without a letter) keeps its type."""
+    table = csv_keys(text) if "," in text else []
+    out = []
+    for span in spans:
+        if span.type in _RETYPABLE and FIELD not in span.views:
+            line_start = text.rfind("\n", 0, span.start) + 1
+            m = _NAME_FIELD.search(text, max(line_start - 1, 0, span.start - 40), span.start)
+            key = m.group("key") if m is not None else None
+            if key is None:
+                key = next((k for a, b, k in table if a <= span.start and span.end <= b), None)
+            t = _key_type(key) if key is not None else None
+            value = text[span.start : span.end]
+            if (
+                t is not None
+                and (span.type is not EntityType.ID or any(c.isalpha() for c in value))
+                and not (t is EntityType.PERSON and any(c.isdigit() for c in value))
+            ):
+                span = Span(span.start, span.end, t, span.score, {**span.views, RECORD: 1.0})
+        out.append(span)
+    return out
+
+
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
@@ -343,7 +447,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 continue
             for piece in snap(text, [Span(a, b, span.type, span.score, span.views)], table):
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
-    kept = _field_types(text, kept)
+    kept = _name_field_types(text, _field_types(text, kept))
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)

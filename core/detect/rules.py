@@ -116,9 +116,14 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     (EntityType.PHONE, r"(?<!\w)(0\d{3,4}\s\d{3}\s\d{3,4})(?!\w)", 1, 0.75),
     (
         EntityType.ADDRESS,
-        r"\b(\d{1,6}\s+(?:[nsew]\.?\s+)?(?:[a-z0-9]+\s+){0,3}"
+        # One line: a number, up to three words, a street's kind (USPS and Royal Mail
+        # suffixes that are not common words on their own).
+        r"\b(\d{1,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-z0-9]+[ \t]+){0,3}"
         r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|"
-        r"hwy|highway|pkwy|parkway|ter|terrace|cir|circle)\b\.?"
+        r"hwy|highway|pkwy|parkway|ter|terrace|cir|circles?|forge|knolls?|brooks?|fields|heights|"
+        r"ridge|crossing|trail|plaza|alley|glen|hollow|manor|meadows|orchard|pike|pines|shores?|"
+        r"springs|summit|vista|cove|creek|estates?|junction|freeway|expressway|causeway|quay|"
+        r"wharf|close|crescent|mews|gardens|square|grove)\b\.?"
         r"(?:,?\s+(?:apt|apartment|unit|suite|ste|#)\.?\s*[a-z0-9-]+)?"
         r"(?:,[ \t]*[a-z .]+,?[ \t]+[a-z]{2}(?:[ \t]+\d{5}(?:-\d{4})?)?\b)?)",
         1,

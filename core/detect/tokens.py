@@ -16,7 +16,11 @@ end on:
   character is an atom: a run of them can be a whole sentence;
 * a single ``=`` separates a key from its value (``API_KEY=abc123`` is two
   atoms, so a secret's value can go without its name); ``==``, ``>=`` and the
-  like do not.
+  like do not;
+* a comma or a semicolon separates the cells of a CSV row
+  (``C532742,Gina Brown,gina.brown@yahoo.com,+1 703-745-5012`` is a code, a
+  name, an address and a number), except inside a number (``$2,400``,
+  ``1.234,56``; ``ORD-045687,2024-09-17`` is two cells).
 
 :func:`snap` widens a span to the atoms it touches (widening is the safe side:
 it may hide a little more, never a little less) and cuts it at paragraph
@@ -113,10 +117,26 @@ def atoms(text: str) -> Atoms:
 _ASSIGN = re.compile(r"(?<![=!<>~:])=(?![=>])")
 
 
+#: A cell separator: a comma or semicolon, unless a number's group or decimal
+#: part follows it after a digit ("2,400", "1.234,56", "3,5 mg").
+_CELL = re.compile(r"(?<!\d)[,;]|[,;](?!\d{1,3}(?!\d))|;")
+
+
 def _split_assign(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
-    """Split ``text[a:b]`` at single ``=`` signs, then at characters of unspaced scripts."""
+    """Split ``text[a:b]`` at single ``=`` signs and at cell separators, then at
+    characters of unspaced scripts."""
     pos = a
     for m in _ASSIGN.finditer(text, a, b):
+        if pos < m.start():
+            yield from _split_cells(text, pos, m.start())
+        pos = m.end()
+    if pos < b:
+        yield from _split_cells(text, pos, b)
+
+
+def _split_cells(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
+    pos = a
+    for m in _CELL.finditer(text, a, b):
         if pos < m.start():
             yield from _split_unspaced(text, pos, m.start())
         pos = m.end()

@@ -20,6 +20,7 @@ from functools import lru_cache
 from core.detect.fields import Field
 from core.detect.hosts import host_names
 from core.detect.tokens import Atoms, atoms, snap
+from core.documents.model import attached_names
 from core.entities import EntityType
 from core.lexicon import Lexicon
 from core.spans import Span
@@ -140,7 +141,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("quantity", r"(?<![\w.])x\s?\d{1,3}(?![\w.])", re.IGNORECASE),
     ("frequency", r"\b(?:once|twice|\d{1,2}\s?(?:x|times))\s+(?:a|per|each|every)\s+(?:day|week|month|year|night|hour)\b", re.IGNORECASE),
     # Versions and package specifiers: "numpy==1.26.4", "v2.3.1", "Python 3.12", "python:3.12-slim".
-    ("version", r"(?<![\w.])(?!\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))v?\d+(?:\.\d+){2,3}(?:[-.+]?(?:a|b|rc|alpha|beta|dev|post|final|lts)\d*)?(?!\w|\.\w)", re.IGNORECASE),
+    # A version "1.26.4", never an IP address nor a date written with dots ("29.03.1954").
+    ("version", r"(?<![\w.])(?!\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))"
+     r"(?!(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:19|20)?\d\d(?![\w.]))v?\d+(?:\.\d+){2,3}(?:[-.+]?(?:a|b|rc|alpha|beta|dev|post|final|lts)\d*)?(?!\w|\.\w)", re.IGNORECASE),
     ("version", r"[\w.\-\[\]]+(?:===?|~=|!=|>=|<=|@)\s?v?\d[\w.*+\-]*", 0),
     ("version", r"\b(?:version|ver\.?|release|v|build|firmware|patch)\s?#?\d+(?:\.\d+)*[\w.\-]*", re.IGNORECASE),
     # Windows feature updates and knowledge-base articles: "23H2", "KB5034441".
@@ -326,6 +329,9 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 reason = "quantity"
             if b > a:
                 out.append((a, b, reason))
+    if names := attached_names(text):
+        # An attached file's name is the person's document, not code: "David_Guillou_Invoice.txt".
+        out = [z for z in out if not (z[2] == "code" and any(a < z[1] and z[0] < b for a, b in names))]
     for m in _UNIT_RE.finditer(text):
         out.append((m.start(), m.end(), "quantity"))
     table = table or atoms(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -114,6 +115,16 @@ class Extracted:
 def header(name: str) -> str:
     """The line that attributes the text after it to the file ``name``."""
     return f"Attached: {name}"
+
+
+_HEADER = re.compile("^" + re.escape(header("")) + r"(?P<name>[^\n]+)$", re.MULTILINE)
+
+
+def attached_names(text: str) -> list[tuple[int, int]]:
+    """Where the names of attached files stand in ``text`` (their header lines)."""
+    if header("") not in text:
+        return []
+    return [m.span("name") for m in _HEADER.finditer(text)]
 
 
 def with_attachments(message: str, documents: list[Extracted]) -> str:

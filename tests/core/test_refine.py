@@ -341,3 +341,64 @@ def test_a_period_of_years_is_no_phone_number(lex) -> None:  # type: ignore[no-u
 def test_a_name_stops_at_the_next_lines_label(text: str, found: str, expected: list[str], lex) -> None:  # type: ignore[no-untyped-def]
     out = refine(text, [s(text, found, EntityType.PERSON)], lex)
     assert [v for v, _ in values(text, out)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed", "expected"),
+    [
+        ('"address": {"city": "South Declanburgh", "postcode": "OL49 0YF"}', "South Declanburgh", EntityType.PERSON, "LOCATION"),
+        ("home_city: Andrewton\ntags: [beta]", "Andrewton", EntityType.PERSON, "LOCATION"),
+        ("Emergency contact:\tAmy Clark\nPolicy number:\tCWY-4795641", "Amy Clark", EntityType.ORG, "PERSON"),
+        ("| Employer | Goddard-Farmer |", "Goddard-Farmer", EntityType.PERSON, "ORG"),
+        ("Postcode: B7T 1GD", "B7T 1GD", EntityType.ORG, "ADDRESS"),
+        # The key must be the value's own: prose keeps the model's type.
+        ("I moved to the city of Leeds, where Amy Clark lives.", "Amy Clark", EntityType.PERSON, "PERSON"),
+        ("Name: ACME-2291", "ACME-2291", EntityType.ID, "ID"),  # a code is no person
+    ],
+)
+def test_a_fields_key_types_its_name_like_value(text: str, found: str, typed: EntityType, expected: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, found, typed)], lex)
+    assert values(text, out) == [(found, expected)]
+
+
+def test_the_halves_of_a_postcode_are_one_address(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "ORD-006127,2026-04-11,Mark Jenkins,CB3 7DA,CHF 40"
+    out = refine(text, [s(text, "CB3", EntityType.ID), s(text, "7DA", EntityType.ADDRESS)], lex)
+    assert values(text, out) == [("CB3 7DA", "ADDRESS")]
+
+
+def test_csv_cells_are_tokens_of_their_own(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "C532742,Gina Brown,gina.brown@yahoo.com,+1 703-745-5012,£9.99"
+    out = refine(text, [s(text, "gina.brown@yahoo.com", EntityType.EMAIL, view="rules")], lex)
+    assert values(text, out) == [("gina.brown@yahoo.com", "EMAIL")]
+
+
+def test_an_attached_files_name_is_no_code(lex) -> None:  # type: ignore[no-untyped-def]
+    # In prose "load_orders.py" is code; an attached file's name is the person's document.
+    text = "Attached: David_Guillou_Invoice.txt\n\nPlease check the totals in load_orders.py."
+    assert covered(text, "load_orders.py", lex)
+    assert not covered(text, "David_Guillou_Invoice.txt", lex)
+
+
+def test_csv_columns_name_their_cells() -> None:
+    from core.detect.refine import csv_keys
+
+    text = "Fix this CSV:\nid,first_name,city\n97191,Leon,Abbietown\n03269,Ronnie,West Barrymouth\n\nThanks, Ann"
+    cells = {text[a:b]: key for a, b, key in csv_keys(text)}
+    assert cells["Leon"] == "first_name" and cells["West Barrymouth"] == "city"
+    assert "Thanks" not in " ".join(cells)  # prose after the table is no cell
+
+
+def test_a_town_in_a_persons_record_is_protected_at_every_level(lex) -> None:  # type: ignore[no-untyped-def]
+    from core.policy import TypePolicy
+
+    text = "id,last_name,city\n46683,Peterson,West Barrymouth\n"
+    out = refine(text, [s(text, "Peterson", EntityType.LOCATION), s(text, "West Barrymouth", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Peterson", "PERSON"), ("West Barrymouth", "LOCATION")]
+    town = out[1]
+    policy = TypePolicy()
+    for level in (0.0, 5.0, 10.0):
+        assert policy.decide(text, town, level).protect
+    # The same town in prose is a place the level decides.
+    prose = "We drove through West Barrymouth on the way."
+    assert not policy.decide(prose, s(prose, "West Barrymouth", EntityType.LOCATION), 0.0).protect

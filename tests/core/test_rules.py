@@ -25,6 +25,8 @@ from core.entities import EntityType
         ("my son is 7 years old and", "7 years old", EntityType.AGE),
         ("on March 3rd, 2023 we met", "March 3rd, 2023", EntityType.DATE),
         ("I live at 428 maple ave apt 3b, newark nj", "428 maple ave apt 3b, newark nj", EntityType.ADDRESS),
+        ('"street": "94 Irene Knoll",', "94 Irene Knoll", EntityType.ADDRESS),
+        ("Street address:\t129 David Forge\n", "129 David Forge", EntityType.ADDRESS),
         ("My name is <PRESIDIO_ANONYMIZED_PERSON> and", "<PRESIDIO_ANONYMIZED_PERSON>", EntityType.PERSON),
     ],
 )
@@ -51,3 +53,8 @@ def test_rules_never_touch_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
     view = RulesView()  # fresh: recognizers and tldextract are set up under the guard
     spans = view.analyze("mail bob@example.co.uk or visit https://www.example.com.au/x today")
     assert {s.type for s in spans} >= {EntityType.EMAIL, EntityType.URL}
+
+
+def test_a_street_address_stays_on_its_line(rules_view: RulesView) -> None:
+    text = "Form 1 of 3\nStreet address: none given"
+    assert not [s for s in rules_view.analyze(text) if s.type is EntityType.ADDRESS]

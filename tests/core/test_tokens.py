@@ -33,6 +33,9 @@ def words(text: str) -> list[str]:
         ("My son (9) and A&E", ["My", "son", "9", "and", "A&E"]),
         ("API_KEY=abc123 numpy==1.26.4", ["API_KEY", "abc123", "numpy==1.26.4"]),
         ("陈建国说", ["陈", "建", "国", "说"]),
+        ("C532742,Gina Brown,+1 703", ["C532742", "Gina", "Brown", "+1", "703"]),
+        ("ORD-045687,2024-09-17;x", ["ORD-045687", "2024-09-17", "x"]),
+        ("1.234,56 € or 3,5 mg or 12,345,678", ["1.234,56", "€", "or", "3,5", "mg", "or", "12,345,678"]),
     ],
 )
 def test_atoms(text: str, expected: list[str]) -> None:
