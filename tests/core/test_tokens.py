@@ -36,6 +36,9 @@ def words(text: str) -> list[str]:
         ("C532742,Gina Brown,+1 703", ["C532742", "Gina", "Brown", "+1", "703"]),
         ("ORD-045687,2024-09-17;x", ["ORD-045687", "2024-09-17", "x"]),
         ("1.234,56 € or 3,5 mg or 12,345,678", ["1.234,56", "€", "or", "3,5", "mg", "or", "12,345,678"]),
+        # Code keeps its lists whole: a lower-case word after a comma starts no cell.
+        ("select c1_0.id,c1_0.customer_ref from", ["select", "c1_0.id,c1_0.customer_ref", "from"]),
+        ("Brown,gina.brown@yahoo.com", ["Brown", "gina.brown@yahoo.com"]),
     ],
 )
 def test_atoms(text: str, expected: list[str]) -> None:
