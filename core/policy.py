@@ -566,6 +566,7 @@ class TypePolicy:
             if (
                 " " in value
                 and any(c.isdigit() for c in value)
+                and not _PARTNERS.search(value)
                 and _PRODUCT.fullmatch(value)
                 and not _BRANCH.search(value.split(None, 1)[1])
                 and self.lexicon.public_kind(first) in {"company", "brand"}
@@ -581,6 +582,7 @@ class TypePolicy:
         if (
             head
             and not _PRIVATE_ORG.search(value)
+            and not _PARTNERS.search(value)
             and _PRODUCT.fullmatch(value)
             and not _BRANCH.search(value.split(None, 1)[1])
             # A code after the brand is its number, not a model's name ("Delta DL1842").
@@ -613,6 +615,9 @@ _ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
 #: A brand's product: the brand, then up to four words, model names or short numbers
 #: (never a long run of digits: "Tesla 5YJ3E1EA7KF317000" is a vehicle's number).
 _PRODUCT = re.compile(r"\S+(?:\s+(?:[A-Za-z][\w\-+]*|\d{1,4}[A-Za-z]{0,3}|[A-Z]{1,4}\d{1,4}[A-Za-z]?)){1,4}")
+#: Names joined by a comma, "and" or "&" are a firm of partners ("Pearson, Macdonald and
+#: Hussain", "Kline & Partners"), never a product of the public brand one of them shares.
+_PARTNERS = re.compile(r",\s|\s(?:and|&)\s", re.IGNORECASE)
 #: A brand with a place after it is a branch, not a product ("CVS on Maple Ave", "Boots on
 #: King St", "Clicks Sea Point"): a place, and where someone goes.
 _BRANCH = re.compile(

@@ -252,6 +252,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
         # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.
         t = EntityType.ORG
+    elif t is EntityType.LOCATION and HANDLE.fullmatch(value) and " " not in value and not value[0].isupper():
+        # "nas-dobrescu", "db_prod3": a machine's or a user's name, no place.
+        t = EntityType.ID
     elif t is EntityType.PERSON:
         if HANDLE.fullmatch(value) and " " not in value:
             t = EntityType.ID

@@ -306,9 +306,10 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
 
 
 #: A field's key right before a name-like value: "City: Leeds", '"city": "Leeds"',
-#: "town=Leeds", "| Postcode | LS1 4AP". Group ``key`` is the field's name.
+#: "town=Leeds", "| Postcode | LS1 4AP", "City - Leeds". Group ``key`` is the field's name.
 _NAME_FIELD = re.compile(
-    r"(?:^|[\n{,|\t])[ \t]*[\"']?(?P<key>[A-Za-z][A-Za-z _\-]{1,24}?)[\"']?[ \t]*[:=|\t][ \t]*[\"']?[ \t]*$"
+    r"(?:^|[\n{,|\t])[ \t]*[-*•]?[ \t]*[\"']?(?P<key>[A-Za-z][A-Za-z _\-/]{1,24}?)[\"']?"
+    r"(?:[ \t]*[:=|\t]|[ \t]+[-–])[ \t]*[\"']?[ \t]*$"
 )
 #: What such a key says the value is (keys compared in lower case, "_" and "-" as spaces).
 NAME_FIELD_TYPES: dict[str, EntityType] = {
@@ -332,7 +333,9 @@ NAME_FIELD_TYPES: dict[str, EntityType] = {
     ),
     **dict.fromkeys(
         ("company", "employer", "organisation", "organization", "school", "university",
-         "college", "practice", "firm", "bank"),
+         "college", "practice", "firm", "bank", "insurer", "insurance", "insurance carrier",
+         "insurance company", "carrier", "health insurer", "gp practice", "surgery",
+         "hospital", "clinic"),
         EntityType.ORG,
     ),
 }  # fmt: skip
@@ -439,6 +442,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             pieces = _split_lines(text, span)
         elif span.type in _NAME_TYPES:
             pieces = _split_name_lines(text, _split_separators(text, span), lexicon)
+        elif span.type is EntityType.ADDRESS:
+            # An address may run over lines, never into the next line's label.
+            pieces = _split_name_lines(text, _split_open_bracket(text, span), lexicon)
         else:
             pieces = _split_open_bracket(text, span)
         for k, (a, b) in enumerate(pieces):

@@ -402,3 +402,27 @@ def test_a_town_in_a_persons_record_is_protected_at_every_level(lex) -> None:  #
     # The same town in prose is a place the level decides.
     prose = "We drove through West Barrymouth on the way."
     assert not policy.decide(prose, s(prose, "West Barrymouth", EntityType.LOCATION), 0.0).protect
+
+
+def test_an_address_runs_over_lines_but_not_into_a_label(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Street - 111 Brown Fields\nCity - Ryanchester\n\nLetter to 14 Fenwick Street\nHarrowgate HG2 7LP"
+    out = refine(
+        text,
+        [s(text, "111 Brown Fields\nCity", EntityType.ADDRESS), s(text, "14 Fenwick Street\nHarrowgate HG2 7LP", EntityType.ADDRESS)],
+        lex,
+    )
+    assert [v for v, _ in values(text, out)] == ["111 Brown Fields", "14 Fenwick Street", "Harrowgate HG2 7LP"]
+
+
+def test_a_handle_is_no_place(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "It runs on my home server nas-dobrescu (192.168.1.50)."
+    out = refine(text, [s(text, "nas-dobrescu", EntityType.LOCATION)], lex)
+    assert values(text, out) == [("nas-dobrescu", "ID")]
+
+
+def test_a_firm_of_partners_is_no_product_of_a_public_brand(lex) -> None:  # type: ignore[no-untyped-def]
+    from core.policy import TypePolicy
+
+    text = "**Analyst**, Pearson, Macdonald and Hussain (2015 to 2019)"
+    firm = s(text, "Pearson, Macdonald and Hussain", EntityType.ORG)
+    assert TypePolicy().decide(text, firm, 5.0).protect
