@@ -14,7 +14,7 @@ from core.analyze import Analysis, Analyzer, Route
 from ui.editor import RoutingEditor, background_at, char_format_at
 from ui.theme import COLORS
 
-from .conftest import HANG_S, wait_analysis
+from .conftest import HANG_MS, HANG_S, wait_analysis
 
 TEXT = "Call me at 215-555-4078 tomorrow. What helps against a sore throat?"
 PHONE = TEXT.index("215")
@@ -242,3 +242,25 @@ def test_the_engine_stages_the_same_analysis_as_analyze() -> None:
     assert [(p.sentence.text, p.route, p.p_remote) for p in staged.plans] == [
         (p.sentence.text, p.route, p.p_remote) for p in plain.plans
     ]
+
+
+def test_a_message_in_an_unsupported_language_says_so_in_the_summary(
+    qtbot: Any, analyzer: Analyzer
+) -> None:
+    from core.language_detector import LanguageDetector
+
+    judged = Analyzer(analyzer.segmenter, LanguageDetector(analyzer.detector))
+    ed = RoutingEditor(judged.analyze, debounce_ms=30)
+    qtbot.addWidget(ed)
+    ed.show()
+    ed.edit.setPlainText(
+        "Buongiorno, mi chiamo Giulia Ferraro e abito a Bologna. "
+        "Vorrei sapere come posso cambiare il mio medico di base, grazie mille."
+    )
+    a = wait_analysis(qtbot, ed)
+    assert a.notice
+    assert ed.summary.text().endswith("⚠ language not supported: names may be missed")
+    # An English message has no such notice.
+    ed.edit.setPlainText("Call me at 215-555-4078 tomorrow. What helps against a sore throat?")
+    qtbot.waitUntil(lambda: ed.analysis is not None and ed.analysis.notice is None, timeout=HANG_MS)
+    assert "not supported" not in ed.summary.text()
