@@ -37,6 +37,7 @@ from functools import cached_property
 
 from core.detect.names import FLIGHT, JOB_TITLE, flight_context
 from core.detect.refine import RECORD
+from core.detect.zones import DEGREES
 from core.domain import (
     Profile,
     after_locatives,
@@ -350,12 +351,12 @@ class TypePolicy:
             return Decision(True, Family.DIRECT, "on your always-private list", None)
         if (
             span.type is EntityType.LOCATION
-            and RECORD in span.views
+            and (RECORD in span.views or _contact_line(text, span))
             and not self._country_or_state(value)
         ):
             # "City: Leeds" in a form, the city column of a table of people: where a
             # person of the record lives or was born, a part of their address.
-            return Decision(True, Family.DIRECT, "a town in a person's record", None)
+            return Decision(True, Family.DIRECT, "a town in a person's record or contact line", None)
         norm = NORMS.get(profile)
         public = self._public_kind(text, span, value)
         rel = None if span.type in _DIRECT - _RELATABLE else relation(text, span.start)
@@ -674,7 +675,10 @@ _AFFILIATION = re.compile(
     r"resident|residency|teacher|professor|lecturer|researcher|scientist|staff|"
     r"colleagues?|boss|team|student|study|studies|alumn(?:us|a|i)|degree|phd|freshman|sophomore|"
     r"junior|senior|semester)\s+(?:at|for|with|from|of|in)\s+(?:the\s+)?$"
-    r"|\bmy\s+(?:company|employer|firm|school|university|college|uni)\s*,?\s*$",
+    r"|\bmy\s+(?:company|employer|firm|school|university|college|uni)\s*,?\s*$"
+    # ... or a degree and its subject right before, as a CV lists them
+    # ("B.Eng. Mechanical Engineering, University of ...").
+    rf"|(?<![\w.])(?:{DEGREES})\.?(?:\s*\(Hons?\.?\))?(?:\s+[\w&'’\-]+){{0,6}}\s*,\s*$",
     re.IGNORECASE,
 )
 
@@ -687,6 +691,19 @@ _DESTINATION = re.compile(
     r"admission|admitted|visit(?:s|ed|ing)?|tour)\b",
     re.IGNORECASE,
 )
+
+
+#: An e-mail address or a phone number (seven digits or more) on a line.
+_CONTACT = re.compile(r"[\w.+\-]+@[\w\-]+\.[\w.\-]+|\+?\d(?:[\s().\-]?\d){6,}")
+
+
+def _contact_line(text: str, span: Span) -> bool:
+    """The place shares a short line with an e-mail address or a phone number: a CV's or
+    a signature's contact line ("Campbellport · jmora@outlook.com · 07458 386210")."""
+    a = text.rfind("\n", 0, span.start) + 1
+    b = text.find("\n", span.end)
+    line = text[a : b if b >= 0 else len(text)]
+    return len(line) <= 160 and _CONTACT.search(line) is not None
 
 
 def affiliation(text: str, start: int) -> bool:

@@ -80,7 +80,7 @@ _LAW_TAIL = (
 
 #: Academic degrees, dotted or not ("B.Sc.", "MSc", "Ph.D."); the bare two-letter forms
 #: that are also states or illnesses ("MA", "MS", "MD") only with their dots.
-_DEGREES = (
+DEGREES = (
     r"B\.\s?Sc|M\.\s?Sc|BSc|MSc|B\.\s?A|M\.\s?A|B\.\s?S|M\.\s?S|BEng|MEng|B\.\s?Eng|M\.\s?Eng|"
     r"Ph\.\s?D|PhD|DPhil|MPhil|MBA|MPH|LLB|LL\.\s?B|LLM|LL\.\s?M|J\.\s?D|M\.\s?D|BCom|MCom|BTech|MTech|"
     r"BFA|MFA|BBA|BSN|MSN|MRes|MSW|B\.\s?Ed|M\.\s?Ed|BEd|MEd|BPharm|MPharm|MBBS|DDS|DVM|PharmD"
@@ -149,7 +149,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Windows feature updates and knowledge-base articles: "23H2", "KB5034441".
     ("version", r"\b(?:1\d|2\d)H[12]\b|\bKB\d{6,7}\b", 0),
     # Degrees and the subject studied: "B.Sc. Computer Science", "MSc in Data Science".
-    ("degree", rf"(?<![\w.])(?:{_DEGREES})(?![\w])\.?(?:\s?\(Hons?\.?\))?"
+    ("degree", rf"(?<![\w.])(?:{DEGREES})(?![\w])\.?(?:\s?\(Hons?\.?\))?"
      r"(?:,?\s+(?:(?:in|of)\s+)?[A-Z][a-z]+(?:\s+(?:(?:and|&|of)\s+)?[A-Z][a-z]+){0,3})?", 0),
     ("version", r"\b(?:Python|Java|Node(?:\.js)?|Ruby|Go|PHP|Perl|Rust|Swift|Kotlin|Scala|"
      r"Ubuntu|Debian|Fedora|CentOS|Windows|macOS|iOS|Android|Chrome|Firefox|Safari|Edge|"

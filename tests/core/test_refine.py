@@ -426,3 +426,22 @@ def test_a_firm_of_partners_is_no_product_of_a_public_brand(lex) -> None:  # typ
     text = "**Analyst**, Pearson, Macdonald and Hussain (2015 to 2019)"
     firm = s(text, "Pearson, Macdonald and Hussain", EntityType.ORG)
     assert TypePolicy().decide(text, firm, 5.0).protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "t", "protected"),
+    [
+        # A CV's contact line: the town is where the person lives.
+        ("# Jade Mora\nCampbellport · jmora@outlook.com · 07458 386210\n", "Campbellport", EntityType.LOCATION, True),
+        ("Best,\nAnna\nLeeds | +44 113 496 0000", "Leeds", EntityType.LOCATION, True),
+        # The same town in a sentence is a place the level decides.
+        ("We drove through Campbellport last summer.", "Campbellport", EntityType.LOCATION, False),
+        # A school after the degree a CV lists is where the person studied.
+        ("B.Eng. Mechanical Engineering, University of New Brenda\n", "University of New Brenda", EntityType.ORG, True),
+        ("Is the University of New Brenda good for engineering?", "University of New Brenda", EntityType.ORG, False),
+    ],
+)
+def test_a_cv_keeps_its_persons_town_and_school(text: str, value: str, t: EntityType, protected: bool) -> None:
+    from core.policy import TypePolicy
+
+    assert TypePolicy().decide(text, s(text, value, t), 5.0).protect is protected
