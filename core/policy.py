@@ -697,13 +697,18 @@ _DESTINATION = re.compile(
 _CONTACT = re.compile(r"[\w.+\-]+@[\w\-]+\.[\w.\-]+|\+?\d(?:[\s().\-]?\d){6,}")
 
 
+_DATE_LIKE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
+
+
 def _contact_line(text: str, span: Span) -> bool:
     """The place shares a short line with an e-mail address or a phone number: a CV's or
     a signature's contact line ("Campbellport · jmora@outlook.com · 07458 386210")."""
     a = text.rfind("\n", 0, span.start) + 1
     b = text.find("\n", span.end)
     line = text[a : b if b >= 0 else len(text)]
-    return len(line) <= 160 and _CONTACT.search(line) is not None
+    return len(line) <= 160 and any(
+        not _DATE_LIKE.fullmatch(m.group(0)) for m in _CONTACT.finditer(line)
+    )
 
 
 def affiliation(text: str, start: int) -> bool:

@@ -445,3 +445,10 @@ def test_a_cv_keeps_its_persons_town_and_school(text: str, value: str, t: Entity
     from core.policy import TypePolicy
 
     assert TypePolicy().decide(text, s(text, value, t), 5.0).protect is protected
+
+
+def test_a_date_on_the_line_is_no_contact() -> None:
+    from core.policy import TypePolicy
+
+    text = "date,vendor,amount\n2024-03-09,Uber,£23.75\n"
+    assert not TypePolicy().decide(text, s(text, "Uber", EntityType.LOCATION), 5.0).protect
