@@ -380,6 +380,14 @@ class TypePolicy:
             return Decision(True, Family.DIRECT, "age of 90 or over", None)
         if span.type is EntityType.DATE and _BIRTH.search(text[max(0, span.start - 24) : span.start]):
             return Decision(True, Family.DIRECT, "date of birth", None)
+        if (
+            span.type is EntityType.DATE
+            and card_expiry(text, span.start)
+            and _CARD_NUMBER.search(text)
+        ):
+            # With the card's number in the same text, its expiry completes the card
+            # (PCI DSS cardholder data), whatever kind of message it is.
+            return Decision(True, Family.DIRECT, "card expiry date, with the card's number", None)
         if span.type is EntityType.DATE and _FULL_DATE.search(value):
             # Day, month and year pin an event to one day of one person's life
             # (HIPAA counts every such date tied to a person); "1 October" does not.
@@ -678,7 +686,7 @@ _AFFILIATION = re.compile(
     r"|\bmy\s+(?:company|employer|firm|school|university|college|uni)\s*,?\s*$"
     # ... or a degree and its subject right before, as a CV lists them
     # ("B.Eng. Mechanical Engineering, University of ...").
-    rf"|(?<![\w.])(?:{DEGREES})\.?(?:\s*\(Hons?\.?\))?(?:\s+[\w&'’\-]+){{0,6}}\s*,\s*$",
+    rf"|(?<![\w.])(?:{DEGREES})\.?(?:\s*\(Hons?\.?\))?(?:\s+[\w&'’\-]+){{0,6}}\s*(?:,|[-–]|from|at)\s*$",
     re.IGNORECASE,
 )
 
@@ -697,6 +705,8 @@ _DESTINATION = re.compile(
 _CONTACT = re.compile(r"[\w.+\-]+@[\w\-]+\.[\w.\-]+|\+?\d(?:[\s().\-]?\d){6,}")
 
 
+#: Sixteen digits in groups (or 13 to 19 in a row): a payment card's number.
+_CARD_NUMBER = re.compile(r"(?<!\d)(?:\d{4}[ \-]?){3}\d{1,7}(?!\d)")
 _DATE_LIKE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 
 

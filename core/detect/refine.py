@@ -47,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from core.detect.fields import checked_type, field_at, fields
 from core.detect.hosts import host_names, public_name
 from core.detect.names import (
+    _NO_MACHINE,
     FLIGHT,
     HANDLE,
     JOB_TITLE,
@@ -60,6 +61,7 @@ from core.detect.names import (
 from core.detect.tokens import atoms, snap
 from core.detect.zones import (
     DIGITS,
+    IP,
     FUNCTION_ZIPF,
     ID_CONTEXT,
     Zones,
@@ -214,6 +216,27 @@ def _split_name_lines(
                 ):
                     continue
             out.append((la, lb))
+    return out
+
+
+def _split_addresses(
+    text: str, pieces: list[tuple[int, int]]
+) -> list[tuple[int, int, EntityType | None]]:
+    """A machine's address inside another value is a value of its own ("09:12:44Z
+    upstream 192.168.188.74:8080" read as one date): the address is cut out and
+    typed ``IP``, the rest keeps its type (``None``: the span's own)."""
+    out: list[tuple[int, int, EntityType | None]] = []
+    for a, b in pieces:
+        pos = a
+        for m in IP.finditer(text, a, b):
+            if (m.start(), m.end()) == (a, b) or _NO_MACHINE.fullmatch(m.group(0)):
+                continue
+            if pos < m.start():
+                out.append((pos, m.start(), None))
+            out.append((m.start(), m.end(), EntityType.IP))
+            pos = m.end()
+        if pos < b:
+            out.append((pos, b, None))
     return out
 
 
@@ -447,11 +470,16 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             pieces = _split_name_lines(text, _split_open_bracket(text, span), lexicon)
         else:
             pieces = _split_open_bracket(text, span)
-        for k, (a, b) in enumerate(pieces):
-            if k > 0 and not holds_word(text, table, a, b):
+        typed = (
+            _split_addresses(text, pieces)
+            if span.type is not EntityType.IP
+            else [(a, b, None) for a, b in pieces]
+        )
+        for k, (a, b, t) in enumerate(typed):
+            if k > 0 and t is None and not holds_word(text, table, a, b):
                 # What ran past a separator into part of a word carries nothing.
                 continue
-            for piece in snap(text, [Span(a, b, span.type, span.score, span.views)], table):
+            for piece in snap(text, [Span(a, b, t or span.type, span.score, span.views)], table):
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
     kept = _name_field_types(text, _field_types(text, kept))
     kept.sort(key=lambda x: x.start)

@@ -168,7 +168,10 @@ US_STATE_CODES: tuple[str, ...] = (
 )
 
 #: Words right before a date that make it a card's expiry (PCI DSS cardholder data).
-CARD_EXPIRY: tuple[str, ...] = ("exp", "expiry", "expires", "expiration", "valid thru", "valid through", "good thru")
+CARD_EXPIRY: tuple[str, ...] = (
+    "exp", "expiry", "expires", "expiration", "valid thru", "valid through", "good thru",
+    "exp. date", "exp date", "expiry date", "expiration date",
+)  # fmt: skip
 
 #: Health-care institutions known to the public in general use ("Is Mayo Clinic good
 #: for ...", "Johns Hopkins' research"). The gazetteer leaves health-care providers out

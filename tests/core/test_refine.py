@@ -452,3 +452,20 @@ def test_a_date_on_the_line_is_no_contact() -> None:
 
     text = "date,vendor,amount\n2024-03-09,Uber,£23.75\n"
     assert not TypePolicy().decide(text, s(text, "Uber", EntityType.LOCATION), 5.0).protect
+
+
+def test_a_machines_address_inside_another_value_is_cut_out(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "2025-03-04T09:12:44Z upstream 192.168.188.74:8080 returned 502"
+    found = "2025-03-04T09:12:44Z upstream 192.168.188.74:8080"
+    out = refine(text, [s(text, found, EntityType.DATE)], lex)
+    assert ("192.168.188.74:8080", "IP") in values(text, out) or ("192.168.188.74", "IP") in values(text, out)
+    assert all("192.168" not in v for v, t in values(text, out) if t != "IP")
+
+
+def test_a_cards_expiry_next_to_its_number_is_protected_in_any_message() -> None:
+    from core.policy import TypePolicy
+
+    text = "Credit Card Number: 4179 7295 5895 7990\nExp. date: 06/27\nCVV: 536"
+    assert TypePolicy().decide(text, s(text, "06/27", EntityType.DATE), 5.0).protect
+    alone = "My passport's exp. date: 06/27, can I still travel?"
+    assert not TypePolicy().decide(alone, s(alone, "06/27", EntityType.DATE), 5.0).protect
