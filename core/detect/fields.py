@@ -123,6 +123,9 @@ _CARD_SHAPE = re.compile(r"\d{4}(?:[ \-]?\d{4}){2}(?:[ \-]?\d{1,7})?")
 _SSN_SHAPE = re.compile(r"\d{3}-\d{2}-\d{4}")
 
 
+_IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}")
+
+
 def checked_type(value: str, typed: EntityType) -> EntityType:
     """The type ``value`` may have when a view typed it ``typed``: its shape and its
     validator decide; a value that fails the validator of its type becomes ``ID``.
@@ -134,8 +137,15 @@ def checked_type(value: str, typed: EntityType) -> EntityType:
     if typed in (EntityType.PHONE, EntityType.CREDIT_CARD, EntityType.ID, EntityType.ACCOUNT, EntityType.SSN):
         if _CARD_SHAPE.fullmatch(v):
             return EntityType.CREDIT_CARD if luhn_ok(v) else EntityType.ID
-        if _SSN_SHAPE.fullmatch(v) and typed in (EntityType.PHONE, EntityType.SSN):
+        if _SSN_SHAPE.fullmatch(v) and typed in (EntityType.PHONE, EntityType.SSN, EntityType.ID):
             return EntityType.SSN if ssn_ok(v) else EntityType.ID
+    if typed in (EntityType.ID, EntityType.ACCOUNT):
+        # A shape with a checksum or a country code says more than a model's guess:
+        # "NL05NWBC1316982991" passes mod 97, "+49 30 56484902" dials a country.
+        if _IBAN_SHAPE.fullmatch(v) and iban_ok(v):
+            return EntityType.IBAN
+        if v.startswith("+") and phone_ok(v):
+            return EntityType.PHONE
     check = VALIDATORS.get(typed)
     if check is not None and not check(v):
         return EntityType.ID

@@ -203,14 +203,14 @@ def other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-_NO_MACHINE = re.compile(rf"(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", re.IGNORECASE)
+NO_MACHINE = re.compile(rf"(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", re.IGNORECASE)
 
 
 def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span | None:
     """Give a span the type its own text shows; trim a secret's key; None drops it."""
     value = text[span.start : span.end]
     t = span.type
-    if _NO_MACHINE.fullmatch(value):
+    if NO_MACHINE.fullmatch(value):
         # "0.0.0.0:5432", "127.0.0.1", "localhost": an address of every machine, no one's.
         return None
     if IP.fullmatch(value):

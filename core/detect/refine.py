@@ -47,11 +47,11 @@ from collections.abc import Iterable, Sequence
 from core.detect.fields import checked_type, field_at, fields
 from core.detect.hosts import host_names, public_name
 from core.detect.names import (
-    _NO_MACHINE,
     FLIGHT,
     HANDLE,
     JOB_TITLE,
     KINSHIP,
+    NO_MACHINE,
     TITLE_CASE_NAME,
     flight_context,
     join_names,
@@ -61,9 +61,9 @@ from core.detect.names import (
 from core.detect.tokens import atoms, snap
 from core.detect.zones import (
     DIGITS,
-    IP,
     FUNCTION_ZIPF,
     ID_CONTEXT,
+    IP,
     Zones,
     apply_zones,
     field_zones,
@@ -229,7 +229,7 @@ def _split_addresses(
     for a, b in pieces:
         pos = a
         for m in IP.finditer(text, a, b):
-            if (m.start(), m.end()) == (a, b) or _NO_MACHINE.fullmatch(m.group(0)):
+            if (m.start(), m.end()) == (a, b) or NO_MACHINE.fullmatch(m.group(0)):
                 continue
             if pos < m.start():
                 out.append((pos, m.start(), None))

@@ -112,7 +112,9 @@ def compose_outbound(
                 # Whole tokens only: a value inside a longer token hides that
                 # token, as an identifier of its own ("s3://haverford-quilts").
                 a, b = table.covering(hit.start, hit.end)
-                if (a, b) == (hit.start, hit.end):
+                widened = s.text[a : hit.start] + s.text[hit.end : b]
+                if not any(c.isalnum() for c in widened):
+                    # The whole token, or it with a sign the match skips ("+49 30 ...").
                     type_ = _alias(box, s.text[a:b], hit, known)
                 else:
                     type_ = EntityType.ID

@@ -180,6 +180,12 @@ def test_validators(check, good: str, bad: str) -> None:  # type: ignore[no-unty
         ("DE89370400440532013000", EntityType.IBAN, EntityType.IBAN),
         ("DE89370400440532013001", EntityType.IBAN, EntityType.ID),
         ("POL-99812", EntityType.ACCOUNT, EntityType.ACCOUNT),
+        # A model's ID with a checksum or a country code is what the shape says.
+        ("NL05NWBC1316982991", EntityType.ID, EntityType.IBAN),
+        ("NL05NWBC1316982990", EntityType.ID, EntityType.ID),
+        ("+49 30 56484902", EntityType.ID, EntityType.PHONE),
+        ("859-19-3976", EntityType.ID, EntityType.SSN),
+        ("ORD-045687", EntityType.ID, EntityType.ID),
     ],
 )
 def test_the_shape_and_validator_of_a_value_decide_its_type(

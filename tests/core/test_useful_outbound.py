@@ -224,3 +224,10 @@ def test_a_box_value_written_otherwise_gets_its_own_placeholder(segmenter: Segme
         out = compose_outbound(analysis, box)
         assert "[PERSON_1]" in out and "hitfield" not in out.lower(), out
         assert [e.placeholder for e in box.entries()] == ["[PERSON_1]"]
+
+
+def test_a_phone_number_with_its_country_code_keeps_its_type(analyzer: Analyzer) -> None:
+    # The box matcher skips the "+": the token around it is still the same number.
+    out = send_all(analyzer, 'Convert to XML: {"id": 8289240, "phone": "+49 30 56484902"}')
+    assert '"phone": "[PHONE_' in out, out
+    assert "56484902" not in out
