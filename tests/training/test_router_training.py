@@ -163,3 +163,35 @@ def test_build_trains_exports_and_evaluates_a_tiny_router(tmp_path):
     # The exported policy is what the app loads.
     router = PolicyRouter(out).load()
     assert router.manifest["rebuild_command"] == "python -m training.router build"
+
+
+def test_check_says_when_the_router_was_trained_on_another_detector(tmp_path, capsys):
+    import json
+    import shutil
+
+    from training.router.__main__ import main, router_staleness
+
+    pytest.importorskip("onnxruntime")
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parents[2] / "models" / "router"
+    if not (shipped / "manifest.json").exists():
+        pytest.skip("no router is shipped")
+    router = tmp_path / "router"
+    shutil.copytree(shipped, router)
+    manifest = json.loads((router / "manifest.json").read_text("utf-8"))
+    manifest["detector"]["fingerprint"] = "0000000000000000"
+    (router / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    assert any(line.startswith("detector: trained on 0000") for line in router_staleness(router))
+    assert main(["check", "--router", str(router)]) == 1
+    assert "stale detector" in capsys.readouterr().out
+
+    class Same:
+        views: tuple[object, ...] = ()
+        min_score = 0.35
+
+    from training.router.episodes import detector_fingerprint
+
+    manifest["detector"]["fingerprint"] = detector_fingerprint(Same())  # type: ignore[arg-type]
+    (router / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    assert router_staleness(router, detector=Same()) == []

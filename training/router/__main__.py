@@ -413,6 +413,47 @@ def _headline(metrics: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def router_staleness(router: Path, detector: Any = None) -> list[str]:
+    """Why the router in ``router`` no longer matches what the program runs (empty: it does).
+
+    It was trained on detections of one detector (its manifest's fingerprint)
+    and on embeddings of one encoder (the ONNX file's hash): a rebuilt NER, new
+    rules or another encoder change its inputs without changing it.
+    """
+    import models
+    from core.assembly import default_detector
+    from core.settings import Settings
+    from training.router.episodes import detector_fingerprint
+
+    manifest = json.loads((router / "manifest.json").read_text("utf-8"))
+    out = []
+    trained = manifest.get("detector", {}).get("fingerprint")
+    now = detector_fingerprint(detector or default_detector(Settings()))
+    if trained != now:
+        out.append(f"detector: trained on {trained}, the program's is {now}")
+    encoder = models.artifact_dir("encoder") / "manifest.json"
+    if encoder.exists():
+        files = json.loads(encoder.read_text("utf-8")).get("files", {})
+        model_sha = files.get("model.onnx") if isinstance(files, dict) else None
+        if model_sha and manifest.get("encoder", {}).get("sha256") not in (None, model_sha):
+            out.append(
+                f"encoder: trained on {manifest['encoder']['sha256'][:12]}, "
+                f"the program's is {model_sha[:12]}"
+            )
+    return out
+
+
+def _check(args: argparse.Namespace) -> int:
+    stale = router_staleness(Path(args.router))
+    if not stale:
+        print(f"{args.router}: trained on the detector and encoder the program runs")
+        return 0
+    for line in stale:
+        print(f"{args.router}: stale {line}")
+    print("rebuild it with: python -m training.router build (after python -m training.ner build)")
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     from training.router.episodes import CACHE, DATA
 
@@ -495,6 +536,12 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--cache", default=str(CACHE))
     w.add_argument("--out", help="write the table as JSON here")
     w.set_defaults(handler=_taskgain_weights)
+    c = sub.add_parser(
+        "check",
+        help="does the router match the program's detector and encoder? (exit 1 when stale)",
+    )
+    c.add_argument("--router", default="models/router")
+    c.set_defaults(handler=_check)
     e = sub.add_parser("export-encoder", help="export all-MiniLM-L6-v2 to models/encoder")
     e.add_argument("--out", default="models/encoder")
     e.add_argument("--fp32", action="store_true", help="do not quantize to int8")
