@@ -171,12 +171,12 @@ def _split_words(text: str, span: Span) -> list[tuple[int, int]]:
     ]
 
 
-def _split_lines(text: str, span: Span) -> list[tuple[int, int]]:
-    pieces, pos = [], span.start
-    for m in re.finditer(r"\n", text[span.start : span.end]):
-        pieces.append((pos, span.start + m.start()))
-        pos = span.start + m.end()
-    pieces.append((pos, span.end))
+def _split_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    pieces, pos = [], start
+    for m in re.finditer(r"\n", text[start:end]):
+        pieces.append((pos, start + m.start()))
+        pos = start + m.end()
+    pieces.append((pos, end))
     return [(a, b) for a, b in pieces if a < b]
 
 
@@ -202,7 +202,7 @@ def _split_name_lines(
         if "\n" not in text[a:b]:
             out.append((a, b))
             continue
-        for k, (la, lb) in enumerate(_split_lines(text, Span(a, b, EntityType.OTHER, 0.0))):
+        for k, (la, lb) in enumerate(_split_lines(text, a, b)):
             if k > 0:
                 piece = text[la:lb].strip()
                 if _LABEL_AFTER.match(text, lb):
@@ -414,14 +414,16 @@ def _name_field_types(text: str, spans: list[Span]) -> list[Span]:
     the key's column of a CSV table) and typed it as another kind of name; it
     carries the :data:`RECORD` view. A number the key cannot be (an ``ID``
     without a letter) keeps its type."""
-    table = csv_keys(text) if "," in text else []
+    table: list[tuple[int, int, str]] | None = None  # the CSV cells, read once when needed
     out = []
     for span in spans:
         if span.type in _RETYPABLE and FIELD not in span.views:
             line_start = text.rfind("\n", 0, span.start) + 1
             m = _NAME_FIELD.search(text, max(line_start - 1, 0, span.start - 40), span.start)
             key = m.group("key") if m is not None else None
-            if key is None:
+            if key is None and "," in text:
+                if table is None:
+                    table = csv_keys(text)
                 key = next((k for a, b, k in table if a <= span.start and span.end <= b), None)
             t = _key_type(key) if key is not None else None
             value = text[span.start : span.end]
@@ -462,7 +464,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         elif span.type in _VALUE_TYPES and "\n" in text[span.start : span.end]:
             # A number, a code or a date stands on one line: "5500 0000 0000 0004\nExp" is a
             # card number and the label of the next line.
-            pieces = _split_lines(text, span)
+            pieces = _split_lines(text, span.start, span.end)
         elif span.type in _NAME_TYPES:
             pieces = _split_name_lines(text, _split_separators(text, span), lexicon)
         elif span.type is EntityType.ADDRESS:

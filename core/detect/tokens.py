@@ -127,21 +127,15 @@ _CELL = re.compile(
 )
 
 
+#: Where an atom ends inside a run of non-space characters: an assignment or a cell separator.
+_INNER = re.compile(f"{_ASSIGN.pattern}|{_CELL.pattern}")
+
+
 def _split_assign(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
     """Split ``text[a:b]`` at single ``=`` signs and at cell separators, then at
     characters of unspaced scripts."""
     pos = a
-    for m in _ASSIGN.finditer(text, a, b):
-        if pos < m.start():
-            yield from _split_cells(text, pos, m.start())
-        pos = m.end()
-    if pos < b:
-        yield from _split_cells(text, pos, b)
-
-
-def _split_cells(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
-    pos = a
-    for m in _CELL.finditer(text, a, b):
+    for m in _INNER.finditer(text, a, b):
         if pos < m.start():
             yield from _split_unspaced(text, pos, m.start())
         pos = m.end()
