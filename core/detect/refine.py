@@ -415,6 +415,7 @@ def _name_field_types(text: str, spans: list[Span]) -> list[Span]:
     carries the :data:`RECORD` view. A number the key cannot be (an ``ID``
     without a letter) keeps its type."""
     table: list[tuple[int, int, str]] | None = None  # the CSV cells, read once when needed
+    starts: list[int] = []
     out = []
     for span in spans:
         if span.type in _RETYPABLE and FIELD not in span.views:
@@ -424,7 +425,10 @@ def _name_field_types(text: str, spans: list[Span]) -> list[Span]:
             if key is None and "," in text:
                 if table is None:
                     table = csv_keys(text)
-                key = next((k for a, b, k in table if a <= span.start and span.end <= b), None)
+                    starts = [a for a, _, _ in table]
+                i = bisect.bisect_right(starts, span.start) - 1
+                if i >= 0 and span.end <= table[i][1]:
+                    key = table[i][2]
             t = _key_type(key) if key is not None else None
             value = text[span.start : span.end]
             if (
