@@ -39,6 +39,7 @@ class Lexicon:
     public: dict[str, str] = field(default_factory=dict)  # normalized name -> kind
     terms: frozenset[str] = frozenset()
     currencies: frozenset[str] = frozenset()
+    plain: frozenset[str] = frozenset()  # common words that are nobody's name
 
     def zipf(self, word: str) -> float:
         """The word's Zipf frequency in English (0 when rare or unknown)."""
@@ -50,6 +51,11 @@ class Lexicon:
 
     def is_term(self, word: str) -> bool:
         return word.casefold() in self.terms
+
+    def is_plain(self, word: str) -> bool:
+        """Whether a word is a common English word a dictionary writes in lower case and
+        nobody's given name or surname ("Notice", "Attachments"; not "Grace", "Caspian")."""
+        return word.casefold() in self.plain
 
     @classmethod
     def load(cls, folder: Path) -> Lexicon:
@@ -63,7 +69,8 @@ class Lexicon:
             public[name] = kind
         terms = frozenset((folder / "terms.txt").read_text("utf-8").split())
         money = frozenset((folder / "currencies.txt").read_text("utf-8").split())
-        return cls(common, public, terms, money)
+        plain = frozenset((folder / "plain_en.txt").read_text("utf-8").split())
+        return cls(common, public, terms, money, plain)
 
 
 _lock = threading.Lock()

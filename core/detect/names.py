@@ -110,6 +110,48 @@ _INITIALS_AFTER = re.compile(r",\s?(?:[A-Z]\.\s?){1,3}")
 _TITLE_BEFORE_NAME = re.compile(
     r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme)\.?,?\s+$", re.IGNORECASE
 )
+DIGITS_ANY = re.compile(r"\d")
+#: A word this frequent in English (Zipf) is a common word.
+COMMON_WORD_ZIPF = 3.5
+_TITLE_WORD = re.compile(
+    r"(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme|lord|lady|rev|judge)", re.IGNORECASE
+)
+
+
+_HEADING_LEAD = re.compile(r"[ \t#*>\-•]*")
+
+
+def _heads_a_line(text: str, span: Span) -> bool:
+    """The span opens a short line of a text of several lines, and the line is no
+    sentence: a heading ("Notice of hearing") or a label ("Attachments (not opened):")."""
+    if text.count("\n") < 2:
+        return False
+    line_start = text.rfind("\n", 0, span.start) + 1
+    if not _HEADING_LEAD.fullmatch(text, line_start, span.start):
+        return False
+    line_end = text.find("\n", span.end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)].rstrip()
+    return len(line.split()) <= 6 and not line.endswith((".", "!", "?", ","))
+
+
+def words_not_a_name(text: str, span: Span, lexicon: Lexicon) -> bool:
+    """A person the model alone found at the head of a short line of a document or a
+    form, made only of plain words (common English words a dictionary writes in
+    lower case, none of them anyone's name: "Notice of hearing", "Attachments (not
+    opened):"): a heading or a label, no person. A title before it or in it ("Mr.
+    Notice"), a job title, a word that is a name ("Grace", "Bridges"), a proper noun
+    ("Caspian"), a brand ("Google") or a rare word keeps it; so does a sentence."""
+    if set(span.views) - {"name-extent"} != {"ner"} or not _heads_a_line(text, span):
+        return False
+    value = text[span.start : span.end]
+    words = re.findall(r"[^\W\d_]+", value)
+    if not words or DIGITS_ANY.search(value) or JOB_TITLE.search(value):
+        return False
+    if _TITLE_BEFORE_NAME.search(text, max(0, span.start - 8), span.start):
+        return False
+    return all(len(w) >= 3 and lexicon.is_plain(w) and not _TITLE_WORD.fullmatch(w) for w in words)
+
+
 #: ... and after it: a possessive ("Joseph's"), a citation's "et al.".
 _NAME_TAIL = re.compile(r"['’][sS]\b|\s+et\s+al\.?", re.IGNORECASE)
 _NAME_JOIN_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})

@@ -47,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from core.detect.fields import checked_type, field_at, fields
 from core.detect.hosts import host_names, public_name
 from core.detect.names import (
+    COMMON_WORD_ZIPF,
     FLIGHT,
     HANDLE,
     JOB_TITLE,
@@ -57,6 +58,7 @@ from core.detect.names import (
     join_names,
     other_script_names,
     retype,
+    words_not_a_name,
 )
 from core.detect.tokens import atoms, snap
 from core.detect.zones import (
@@ -83,7 +85,7 @@ UNSURE = 0.8
 #: Below this the model barely proposed the span (0.5 is its decoding threshold).
 BARELY = 0.6
 #: A word this frequent in English (Zipf) is a common word for rule 4.
-COMMON_ZIPF = 3.5
+COMMON_ZIPF = COMMON_WORD_ZIPF
 #: Types whose values are numbers: never without a digit.
 _DIGIT_TYPES = frozenset(
     {
@@ -582,6 +584,15 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 len(w) >= 3 and lexicon.zipf(w) >= COMMON_ZIPF for w in found_words
             ):
                 continue
+        if (
+            span.type is EntityType.PERSON
+            and lexicon is not None
+            and cased
+            and words_not_a_name(text, span, lexicon)
+        ):
+            # "Notice of hearing", "Attachments (not opened)": common words that are no
+            # one's name make a heading or a label, not a person.
+            continue
         if _ner_only_unsure(span) and (
             (lexicon is not None and _common_only(text, span, lexicon))
             or _unspaced_only(value)

@@ -496,3 +496,46 @@ def test_a_long_csv_table_is_read_once_for_all_its_spans(lex, monkeypatch) -> No
     assert {t for _, t in typed} == {"PERSON", "LOCATION"}
     assert [t for _, t in typed[:2]] == ["PERSON", "LOCATION"]
     assert [t for _, t in typed[-2:]] == ["PERSON", "LOCATION"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "kept"),
+    [
+        # Common words that are no one's name: a heading or a label.
+        ("Notice of hearing\nThe claim will be heard on 18 June.\nCourt: Leeds", "Notice", False),
+        ("Kind regards,\nPernille\n\nAttachments (not opened): scan.pdf", "Attachments", False),
+        # A sentence, or a line of its own in a short message, is left to the model.
+        ("Dear all,\nWarriors won again last night.\nSee you", "Warriors", True),
+        ("Warriors win again", "Warriors", True),
+        # A word that is also a given name or a surname stays a person.
+        ("Grace Bridges called about the invoice.", "Grace Bridges", True),
+        ("I met Hope yesterday and she said hi.", "Hope", True),
+        ("Summer Field is my new tenant.", "Summer Field", True),
+        # A title before it, a rare word, or a second view keeps it too.
+        ("I wrote to Mr. Notice about the fence.", "Notice", True),
+        ("Hi Vantongeren, the invoice is wrong.", "Vantongeren", True),
+        ("We sailed the Caspian last summer.", "Caspian", True),
+        ("Ask Google about it.", "Google", True),
+    ],
+)
+def test_common_words_that_are_no_ones_name_are_no_person(  # type: ignore[no-untyped-def]
+    text: str, found: str, kept: bool, lex
+) -> None:
+    out = refine(text, [s(text, found, EntityType.PERSON, 0.9)], lex)
+    # "Mr. Notice": the title joins the name.
+    assert any(found in v and t == "PERSON" for v, t in values(text, out)) is kept
+
+
+def test_a_common_word_another_view_found_stays_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Notice of hearing\nThe claim will be heard on 18 June.\nCourt: Leeds"
+    span = s(text, "Notice", EntityType.PERSON, 0.9)
+    both = Span(span.start, span.end, span.type, span.score, {"ner": 0.9, "spacy": 0.8})
+    assert values(text, refine(text, [both], lex)) == [("Notice", "PERSON")]
+
+
+def test_the_lexicon_knows_which_common_words_are_nobodys_name(lex) -> None:  # type: ignore[no-untyped-def]
+    for word in ("notice", "Attachments", "support", "hearing", "curriculum"):
+        assert lex.is_plain(word), word
+    # Names, proper nouns and brands are not plain words.
+    for word in ("grace", "Bridges", "hope", "will", "summer", "caspian", "google", "paris"):
+        assert not lex.is_plain(word), word

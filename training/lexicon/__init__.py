@@ -1,6 +1,6 @@
 """The lexicon artifact (``models/lexicon``): word lists the detector and the type policy read.
 
-``python -m training.lexicon build`` writes four files and their manifest:
+``python -m training.lexicon build`` writes five files and their manifest:
 
 * ``common_en.tsv``: English words (lower case, letters only) with their Zipf
   frequency from ``wordfreq`` (3.0 and above). The detector drops a span made
@@ -22,6 +22,15 @@
   abbreviations such as HbA1c or eGFR, office acronyms such as HR, honorifics),
   curated in ``training/lexicon/terms.txt``.
 * ``currencies.txt``: ISO 4217 codes (``pycountry``), for money such as "35 EUR".
+* ``plain_en.txt``: the common English words that are nobody's name: Webster's
+  Second (the ``english-words`` package's ``web2`` list, public domain) writes
+  them in lower case, and they are no given name or surname of the 1990 US
+  census (the ``names`` package; surnames carried by at least one person in
+  100,000) or of Faker's locales. "notice" and "attachments" are plain;
+  "grace" (a name), "caspian" (a proper noun), "google" (not in a dictionary of
+  1934) are not. A person the model alone found, made only of plain words
+  ("Notice of hearing", "Attachments"), is a heading or a label and is dropped.
+  This list names no one.
 
 Names of health-care providers and schools are left out of ``public.tsv`` on
 purpose: where a patient is treated or a child goes to school points to them.

@@ -175,6 +175,75 @@ def drug_names() -> set[str]:
     return out
 
 
+#: Faker locales whose given names and surnames count as people's names (the
+#: languages the detector serves, and English of five countries).
+NAME_LOCALES = (
+    "en_US", "en_GB", "en_IE", "en_AU", "en_CA", "en_IN", "en_NZ",
+    "de_DE", "de_AT", "de_CH", "fr_FR", "fr_CA", "es_ES", "es_MX", "nl_NL", "nl_BE",
+    "it_IT", "pt_PT", "pt_BR", "pl_PL", "sv_SE", "da_DK", "no_NO", "fi_FI", "cs_CZ",
+)  # fmt: skip
+#: A surname of the 1990 US census counts when at least one person in 100,000 carried it.
+MIN_SURNAME_PERCENT = 0.001
+
+
+def person_names() -> set[str]:
+    """Given names and surnames people carry (lower case, letters only): every given
+    name of the 1990 US census, its surnames carried by one person in 100,000 or
+    more (the ``names`` package), and Faker's given names and surnames of
+    :data:`NAME_LOCALES`. No public figure is named: these are names, not people."""
+    import names
+    from faker import Faker
+
+    folder = Path(names.__file__).parent
+    out: set[str] = set()
+    for file in ("dist.male.first", "dist.female.first"):
+        for line in (folder / file).read_text("ascii").splitlines():
+            if line.strip():
+                out.add(line.split()[0].lower())
+    for line in (folder / "dist.all.last").read_text("ascii").splitlines():
+        parts = line.split()
+        if parts and float(parts[1]) >= MIN_SURNAME_PERCENT:
+            out.add(parts[0].lower())
+    for locale in NAME_LOCALES:
+        provider = Faker(locale)
+        for attr in ("first_names", "last_names", "first_names_male", "first_names_female"):
+            found = getattr(provider.provider("faker.providers.person"), attr, ())
+            for name in found:
+                for word in re.findall(r"[^\W\d_]+", str(name)):
+                    out.add(word.lower())
+    return {n for n in out if n.isalpha() and len(n) >= 2}
+
+
+def _singular(word: str) -> list[str]:
+    """The word and the singulars it may be the plural of ("attachments", "parties")."""
+    out = [word]
+    if word.endswith("ies"):
+        out.append(word[:-3] + "y")
+    if word.endswith("es"):
+        out.append(word[:-2])
+    if word.endswith("s"):
+        out.append(word[:-1])
+    return out
+
+
+def plain_words(common: dict[str, float]) -> list[str]:
+    """The common English words that are nobody's name: Webster's Second (the
+    ``english-words`` package's ``web2`` list, which writes common nouns in lower case
+    and proper nouns with a capital) has the word, or its singular, in lower case, and
+    it is no given name or surname (:func:`person_names`). "notice", "attachments",
+    "support" are plain; "grace" (a name), "caspian" (a proper noun) and "google"
+    (not in a dictionary of 1934) are not."""
+    from english_words import get_english_words_set
+
+    dictionary = get_english_words_set(["web2"], lower=False, alpha=True)
+    named = person_names()
+    return sorted(
+        w
+        for w in common
+        if w not in named and any(form in dictionary for form in _singular(w))
+    )
+
+
 def curated_terms() -> list[str]:
     terms = []
     for line in (HERE / "terms.txt").read_text("utf-8").splitlines():
@@ -209,6 +278,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
     drugs = drug_names()
     terms = curated_terms()
     money = currencies()
+    plain = plain_words(common)
 
     with (folder / "common_en.tsv").open("w", encoding="utf-8") as fh:
         for word, z in sorted(common.items()):
@@ -223,12 +293,13 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             fh.write(f"{name}\tdrug\tdrug-named-entity-recognition\n")
     (folder / "terms.txt").write_text("\n".join(terms) + "\n", "utf-8")
     (folder / "currencies.txt").write_text("\n".join(money) + "\n", "utf-8")
+    (folder / "plain_en.txt").write_text("\n".join(plain) + "\n", "utf-8")
     kinds = collections.Counter(kind for kind, _ in public.values())
     kinds["drug"] = len(drugs - public.keys())
     kinds["company-word"] = len(words)
     manifest = {
         "name": ARTIFACT,
-        "files": ["common_en.tsv", "public.tsv", "terms.txt", "currencies.txt"],
+        "files": ["common_en.tsv", "public.tsv", "terms.txt", "currencies.txt", "plain_en.txt"],
         "rebuild_command": "python -m training.lexicon build",
         "training_command": "python -m training.lexicon build",
         "sources": {
@@ -241,9 +312,20 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "schools excluded; no person names",
             "terms.txt": "curated (training/lexicon/terms.txt)",
             "currencies.txt": "pycountry (ISO 4217)",
+            "plain_en.txt": "common English words (common_en.tsv) that Webster's Second "
+            "(english-words, web2; public domain) writes in lower case, less given names and "
+            "surnames: the 1990 US census (the names package; surnames of at least "
+            f"{MIN_SURNAME_PERCENT}% of people) and Faker's names of {len(NAME_LOCALES)} locales",
         },
         "versions": _versions(
-            "wordfreq", "pycountry", "pytickersymbols", "cleanco", "drug-named-entity-recognition"
+            "wordfreq",
+            "pycountry",
+            "pytickersymbols",
+            "cleanco",
+            "drug-named-entity-recognition",
+            "names",
+            "faker",
+            "english-words",
         ),
         "metrics": {
             "common_words": len(common),
@@ -251,6 +333,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "public_by_kind": dict(sorted(kinds.items())),
             "terms": len(terms),
             "currencies": len(money),
+            "plain_words": len(plain),
         },
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
