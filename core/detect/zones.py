@@ -307,6 +307,26 @@ def _format_ok(text: str, span: Span) -> bool:
     return False
 
 
+#: A document's file name: "invoice_march.pdf", "Meeting-Notes.docx".
+_DOCUMENT_FILE = re.compile(
+    r"(?<![\w@/.\\-])(?P<stem>[^\W\d_]+(?:[_\-.][^\W\d_]+){0,5})"
+    r"\.(?:pdf|docx?|odt|rtf|xlsx?|ods|csv|txt|md|eml|msg|pptx?|odp|png|jpe?g|tiff?|heic)(?![\w]|\.\w)",
+    re.IGNORECASE,
+)
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+
+
+def _plain_file_name(stem: str, lexicon: Lexicon) -> bool:
+    """A file name made of plain words and month names ("invoice_march", "meeting-notes")
+    names no one; a name ("david_guillou"), a rare word or a number keeps it a value."""
+    words = re.split(r"[_\-.]+", stem)
+    return all(
+        w.casefold() in _MONTH_NAMES or (len(w) >= 3 and lexicon.is_plain(w)) for w in words
+    )
+
+
 def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> list[tuple[int, int, str]]:
     """Stretches of ``text`` that identify nobody, as ``(start, end, reason)``."""
     out: list[tuple[int, int, str]] = []
@@ -332,6 +352,10 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
     if names := attached_names(text):
         # An attached file's name is the person's document, not code: "David_Guillou_Invoice.txt".
         out = [z for z in out if not (z[2] == "code" and any(a < z[1] and z[0] < b for a, b in names))]
+    if lexicon is not None and "." in text:
+        for m in _DOCUMENT_FILE.finditer(text):
+            if _plain_file_name(m.group("stem"), lexicon):
+                out.append((m.start(), m.end(), "document"))
     for m in _UNIT_RE.finditer(text):
         out.append((m.start(), m.end(), "quantity"))
     table = table or atoms(text)

@@ -539,3 +539,19 @@ def test_the_lexicon_knows_which_common_words_are_nobodys_name(lex) -> None:  # 
     # Names, proper nouns and brands are not plain words.
     for word in ("grace", "Bridges", "hope", "will", "summer", "caspian", "google", "paris"):
         assert not lex.is_plain(word), word
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "zoned"),
+    [
+        ("Attachments (not opened): invoice_march.pdf", "invoice_march.pdf", True),
+        ("I attach meeting_notes.docx for you.", "meeting_notes.docx", True),
+        ("Attached: Tenancy-Notice.odt", "Tenancy-Notice.odt", True),
+        # A person's name, a rare word or a number in a file name keeps it a value.
+        ("Please see david_guillou_invoice.pdf today.", "david_guillou_invoice.pdf", False),
+        ("Attached: payslip_2024_03.pdf", "payslip_2024_03.pdf", False),
+        ("Attached: grace_bridges_cv.pdf", "grace_bridges_cv.pdf", False),
+    ],
+)
+def test_a_file_name_of_plain_words_names_no_one(text: str, value: str, zoned: bool, lex) -> None:  # type: ignore[no-untyped-def]
+    assert covered(text, value, lex) is zoned
