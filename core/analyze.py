@@ -215,16 +215,18 @@ class Analyzer:
         # What the profile's norm names and the detector left out ("since 13 march").
         spans = merge_swept(spans, self.policy.sweep(text, spans, applied))
         per_sentence = assign(sentences, spans)
-        probs = self.router.route(RouteInput(text, sentences, per_sentence, risk_lambda))
+        # The detector says which languages it judged (core.language_detector).
+        languages = getattr(self.detector, "languages", None)
+        langs = languages(text) if callable(languages) else None
+        codes = tuple(langs.at(s.start) for s in sentences) if langs is not None else ()
+        probs = self.router.route(RouteInput(text, sentences, per_sentence, risk_lambda, codes))
         decisions = protection(text, per_sentence, risk_lambda, self.policy, applied)
         plans = []
         for i, (s, ents, p, ds) in enumerate(
             zip(sentences, per_sentence, probs, decisions, strict=True)
         ):
             plans.append(SentencePlan(i, s, route_of(p), float(p), list(ents), decisions=ds))
-        # The detector says which languages it judged (core.language_detector).
-        languages = getattr(self.detector, "languages", None)
-        notice = languages(text).notice() if callable(languages) else None
+        notice = langs.notice() if langs is not None else None
         return Analysis(text, plans, risk_lambda, self.router.name, applied, guess, notice)
 
 

@@ -23,6 +23,8 @@ class RouteInput:
     sentences: Sequence[Sentence]
     entities: Sequence[Sequence[Span]]  # per sentence, offsets in ``text``
     risk_lambda: float
+    #: The language of each sentence (core.language codes), when the detector told them.
+    languages: Sequence[str] = ()
 
 
 class Router(Protocol):

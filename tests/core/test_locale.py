@@ -117,10 +117,11 @@ def test_invalid_numbers_are_not_national_numbers(code: str, text: str) -> None:
 
 
 NEGATIVES = [
-    ("de", ["Vater", "Mai", "Beste", "Frau", "Hausarzt", "Kündigung", "Krankenversicherung"]),
-    ("fr", ["Bonjour", "fils", "janvier", "Madame", "J'habite", "l'article"]),
-    ("es", ["Hola", "jefe", "marzo", "Estimado", "Saludos"]),
-    ("nl", ["Beste", "mijn", "Onze", "huisarts", "mei", "Groeten"]),
+    ("de", ["Vater", "Mai", "Beste", "Frau", "Hausarzt", "Kündigung", "Krankenversicherung", "Formuliere"]),
+    ("fr", ["Bonjour", "fils", "janvier", "Madame", "J'habite", "l'article", "Rédigez"]),
+    ("es", ["Hola", "jefe", "marzo", "Estimado", "Saludos", "Redacta"]),
+    # The verb a request begins with ("Herschrijf mijn motivatiebrief") is no name.
+    ("nl", ["Beste", "mijn", "Onze", "huisarts", "mei", "Groeten", "Herschrijf", "Vertaal"]),
 ]
 
 

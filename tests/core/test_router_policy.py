@@ -154,3 +154,47 @@ def test_default_router_is_the_policy_when_built_else_the_heuristic(monkeypatch,
     monkeypatch.setenv("SOTTOVOCE_MODELS", str(tmp_path))
     assert default_router(Settings()).name == "heuristic"
     assert "python -m training.router build" in caplog.text
+
+
+def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router):
+    """The shipped policy was trained on English: a German, French, Spanish or Dutch
+    sentence (judged by its own rules) goes anonymized; English and a language without
+    rules keep the policy's decision."""
+    from core.analyze import assign
+    from core.assembly import default_detector
+    from core.segment import Segmenter
+    from core.settings import Settings
+
+    text = "150/90, 148/92, 155/95, 139/88 mmHg over 4 mornings, pulse 72-80 bpm. too high?"
+    sents = Segmenter().segment(text)
+    ents = assign(sents, default_detector(Settings()).analyze(text))
+    english = router.route(RouteInput(text, sents, ents, 10.0, ("en",) * len(sents)))
+    kept = [i for i, p in enumerate(english) if p < 0.5]
+    assert kept  # at the top of the slider the policy keeps some of it here
+    assert router.route(RouteInput(text, sents, ents, 10.0)) == english
+    assert router.route(RouteInput(text, sents, ents, 10.0, ("und",) * len(sents))) == english
+    for lang in ("de", "fr", "es", "nl"):
+        assert router.route(RouteInput(text, sents, ents, 10.0, (lang,) * len(sents))) == [
+            1.0
+        ] * len(sents)
+        assert router.judged_elsewhere(lang)
+    assert not router.judged_elsewhere("en") and not router.judged_elsewhere("und")
+
+
+def test_the_analyzer_tells_the_router_each_sentences_language(router):
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    seen = []
+
+    class Spy:
+        name = "spy"
+
+        def route(self, query: RouteInput) -> list[float]:
+            seen.append(tuple(query.languages))
+            return [1.0] * len(query.sentences)
+
+    analyzer = Analyzer(detector=default_detector(Settings()), router=Spy())
+    analyzer.analyze("Mein Vater wurde gestern operiert. Was soll ich jetzt tun?", 5.0)
+    analyzer.analyze("My father had surgery yesterday. What should I do now?", 5.0)
+    assert seen == [("de", "de"), ("en", "en")]

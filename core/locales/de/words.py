@@ -8,6 +8,8 @@ MONTHS = (
 ).split()
 
 NEGATIVES = words(
+    # the verbs a request begins with ("Herschrijf mijn brief")
+    "Schreib Schreibe Formuliere Übersetze Erstelle Hilf Prüfe Überprüfe Gib Erkläre Fasse Korrigiere Verbessere Lies "
     "Damen Herren Erreichbar Telefonisch Beamter Beamtin "
     "Tel Telefon Fax Nr Handy Mobil "
     "Januar Jänner Februar März Maerz April Mai Juni Juli August September Oktober November Dezember "

@@ -8,6 +8,8 @@ MONTHS = (
 ).split()
 
 NEGATIVES = words(
+    # the verbs a request begins with ("Herschrijf mijn brief")
+    "Escribe Escriba Redacta Redacte Reescribe Traduce Traduzca Ayúdame Ayuda Revisa Revise Corrige Explica Explique Resume Resuma "
     "Tel Tlf Teléfono Móvil Fax "
     "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
     "Hola Buenos Buenas Días Tardes Noches Estimado Estimada Estimados Querido Querida "

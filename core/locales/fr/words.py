@@ -8,6 +8,8 @@ MONTHS = (
 ).split()
 
 NEGATIVES = words(
+    # the verbs a request begins with ("Herschrijf mijn brief")
+    "Écris Écrivez Rédige Rédigez Reformule Reformulez Traduis Traduisez Aide Aidez Vérifie Vérifiez Corrige Corrigez Explique Expliquez Résume Résumez "
     "Tél Tel Fax Portable "
     "janvier février fevrier mars avril mai juin juillet août aout septembre octobre novembre décembre decembre "
     "Bonjour Bonsoir Salut Coucou Madame Monsieur Mademoiselle Mesdames Messieurs Cher Chère "

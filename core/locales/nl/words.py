@@ -8,6 +8,8 @@ MONTHS = (
 ).split()
 
 NEGATIVES = words(
+    # the verbs a request begins with ("Herschrijf mijn brief")
+    "Herschrijf Schrijf Vertaal Maak Help Controleer Geef Leg Vat Stel Beantwoord Corrigeer Verbeter Bekijk Lees "
     "Tel Telefoon Mobiel Fax "
     "januari februari maart april mei juni juli augustus september oktober november december "
     "Hallo Hoi Hey Beste Geachte Lieve Beste Goedemorgen Goedemiddag Goedenavond Dag "
