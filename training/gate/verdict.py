@@ -182,10 +182,17 @@ def _fmt(x: float | None, kind: Kind, sign: str = "") -> str:
     return f"{x:{sign}.4f}"
 
 
-def markdown(c: Comparison, before_name: str, after_name: str, notes: Sequence[str] = ()) -> str:
+def markdown(
+    c: Comparison,
+    before_name: str,
+    after_name: str,
+    notes: Sequence[str] = (),
+    *,
+    title: str = "Detector gate",
+) -> str:
     """The table in Markdown, then the verdict, its reasons and the margin rule."""
     lines = [
-        f"# Detector gate: {c.verdict}",
+        f"# {title}: {c.verdict}",
         "",
         f"before: {before_name}  ",
         f"after: {after_name}",

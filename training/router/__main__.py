@@ -394,6 +394,12 @@ def _utility(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _gate(args: argparse.Namespace) -> int:
+    from training.router.gate import run
+
+    return run(args)
+
+
 def _taskgain_weights(args: argparse.Namespace) -> int:
     from training.router.weights import run
 
@@ -527,6 +533,20 @@ def main(argv: list[str] | None = None) -> int:
     u.add_argument("--lambda", dest="risk_lambda", type=float, default=5.0)
     u.add_argument("--limit", type=int)
     u.set_defaults(handler=_utility)
+    g = sub.add_parser(
+        "gate",
+        help="a candidate router against the shipped one on the same detector: SHIP or HOLD",
+    )
+    g.add_argument("--candidate", required=True, help="the candidate router's folder")
+    g.add_argument("--candidate-eval", required=True, help="its build --eval-out folder")
+    g.add_argument("--baseline", help="the baseline router's folder (default: models/router)")
+    g.add_argument(
+        "--baseline-eval", required=True, help="the baseline's --eval-only folder, same detector"
+    )
+    g.add_argument("--data", nargs="*", help="utility sets (default: ours and the shared examples)")
+    g.add_argument("--local-use", type=float, default=0.0, help="1: a capable local model")
+    g.add_argument("--out")
+    g.set_defaults(handler=_gate)
     w = sub.add_parser(
         "taskgain-weights",
         help="compare TaskGain weightings on the development episodes (which one the build uses)",

@@ -105,6 +105,7 @@ def evaluate(
         "withheld_sentences": withheld,
         "needless_withheld": len(needless),
         "needless": needless,
+        "leaked": {t["id"]: list(t["leaks"]) for t in results["texts"] if t["leaks"]},
     }
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
