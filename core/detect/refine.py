@@ -106,7 +106,9 @@ LABEL_WORDS = frozenset(
     claim case ticket order invoice ref reference booking confirmation passport licence license
     card iban sort code routing pin phone tel telephone mobile cell fax email e-mail mail
     address user username login password dob date birth ssn postcode zip serial badge
-    employee staff student registration plate vin tax vat""".split()
+    employee staff student registration plate vin tax vat
+    street city town state county province region country line direct hospital nhs clinic
+    cvv cvc cvv2 security host hostname reporter carrier insurance insurer course""".split()
 )
 
 #: Short labels that belong to the value after them ("MRN KDH-77419", "ID W284719305").

@@ -555,3 +555,26 @@ def test_the_lexicon_knows_which_common_words_are_nobodys_name(lex) -> None:  # 
 )
 def test_a_file_name_of_plain_words_names_no_one(text: str, value: str, zoned: bool, lex) -> None:  # type: ignore[no-untyped-def]
     assert covered(text, value, lex) is zoned
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "t"),
+    [
+        ("State/ZIP: NY 10001", "State/ZIP", EntityType.ORG),
+        ("| Hospital no. | 4471902 |", "Hospital", EntityType.ORG),
+        ("CVV: 123", "CVV", EntityType.OTHER),
+        ("Direct line: 020 7946 0415", "Direct line", EntityType.ORG),
+        ("City: Leeds", "City", EntityType.ID),
+        ("Street address - 9 Willow Court", "Street address", EntityType.ADDRESS),
+        ("  host: db-prod-3.internal", "host", EntityType.URL),
+    ],
+)
+def test_a_forms_label_is_no_value(text: str, label: str, t: EntityType, lex) -> None:  # type: ignore[no-untyped-def]
+    assert label not in [v for v, _ in values(text, refine(text, [s(text, label, t)], lex))]
+
+
+def test_a_name_with_a_label_word_stays_a_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Della Street signed the lease."
+    assert values(text, refine(text, [s(text, "Della Street", EntityType.PERSON)], lex)) == [
+        ("Della Street", "PERSON")
+    ]
