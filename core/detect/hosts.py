@@ -63,6 +63,15 @@ PUBLIC_SERVICES = frozenset(
     """.split()
 )
 
+#: Suffixes of public administrations: a site under one is a public body's
+#: ("impots.gouv.fr", "www.gov.uk", "sede.agenciatributaria.gob.es").
+GOVERNMENT_SUFFIXES = frozenset(
+    """
+    gov gov.uk nhs.uk gouv.fr gob.es bund.de overheid.nl rijksoverheid.nl belgium.be
+    admin.ch gv.at europa.eu gov.ie gc.ca gov.au govt.nz
+    """.split()
+)
+
 #: Cloud suffixes under which the label before names a customer ("acme.atlassian.net").
 CUSTOMER_SUFFIXES = frozenset(
     """
@@ -123,6 +132,17 @@ def _under(name: str, suffixes: frozenset[str]) -> str | None:
     return None
 
 
+def _government_site(name: str) -> bool:
+    """A public administration's site: the name right under its suffix ("impots.gouv.fr",
+    "www.irs.gov"); a name below it ("db-prod-3.internal.gov") is a machine of that network."""
+    government = _under(name, GOVERNMENT_SUFFIXES)
+    if government is None:
+        return False
+    labels = name.split(".")
+    below = labels[: len(labels) - len(government.split(".")) - 1]
+    return below in ([], ["www"])
+
+
 def private_host(name: str, port: bool = False) -> bool:
     """True when the host ``name`` (lower case, no port) is a machine of someone's network.
 
@@ -146,7 +166,7 @@ def private_host(name: str, port: bool = False) -> bool:
     if not (last in _COMMON_TLDS or (len(last) == 2 and last.isalpha())):
         return False
     registered = _registered(labels)
-    if registered in PUBLIC_SERVICES:
+    if registered in PUBLIC_SERVICES or _government_site(name):
         return False
     if name in DOCUMENTATION_DOMAINS or name in {f"www.{d}" for d in DOCUMENTATION_DOMAINS}:
         return False
@@ -164,6 +184,8 @@ def public_name(value: str) -> bool:
     if _under(name, CUSTOMER_SUFFIXES) is not None:
         return not private_host(name)
     registered = _registered(labels)
+    if _under(name, GOVERNMENT_SUFFIXES) is not None:
+        return _government_site(name)
     return registered in PUBLIC_SERVICES or name in DOCUMENTATION_DOMAINS or (
         labels[0] == "www" and ".".join(labels[1:]) in DOCUMENTATION_DOMAINS
     )

@@ -87,10 +87,18 @@ def test_a_company_domain_with_a_port_is_a_machine() -> None:
         ("my-bucket.s3.amazonaws.com", False),
         ("https://github.com/jdoe/app", False),  # a path names an account
         ("db.acme-corp.com", False),
+        # A public administration's site; a machine below it is someone's network.
+        ("impots.gouv.fr", True),
+        ("www.gov.uk", True),
+        ("irs.gov", True),
+        ("db-prod-3.internal.gov", False),
+        ("vpn.corp.gov.uk", False),
     ],
 )
 def test_public_names(value: str, public: bool) -> None:
     assert public_name(value) is public
+    if public and "gov" in value:
+        assert not private_host(value)
 
 
 @pytest.mark.parametrize(
