@@ -184,8 +184,8 @@ def public_name(value: str) -> bool:
     if _under(name, CUSTOMER_SUFFIXES) is not None:
         return not private_host(name)
     registered = _registered(labels)
-    if _under(name, GOVERNMENT_SUFFIXES) is not None:
-        return _government_site(name)
+    if _government_site(name):
+        return True
     return registered in PUBLIC_SERVICES or name in DOCUMENTATION_DOMAINS or (
         labels[0] == "www" and ".".join(labels[1:]) in DOCUMENTATION_DOMAINS
     )

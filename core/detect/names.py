@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from core.detect.hosts import host_names
-from core.detect.zones import EMAIL, EVERY_MACHINE, IP, URL, rule_patterns
+from core.detect.zones import DIGITS, EMAIL, EVERY_MACHINE, IP, URL, rule_patterns
 from core.entities import EntityType
 from core.lexicon import Lexicon
 from core.spans import Span, merge_spans
@@ -110,9 +110,6 @@ _INITIALS_AFTER = re.compile(r",\s?(?:[A-Z]\.\s?){1,3}")
 _TITLE_BEFORE_NAME = re.compile(
     r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme)\.?,?\s+$", re.IGNORECASE
 )
-DIGITS_ANY = re.compile(r"\d")
-#: A word this frequent in English (Zipf) is a common word.
-COMMON_WORD_ZIPF = 3.5
 _TITLE_WORD = re.compile(
     r"(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme|lord|lady|rev|judge)", re.IGNORECASE
 )
@@ -145,7 +142,7 @@ def words_not_a_name(text: str, span: Span, lexicon: Lexicon) -> bool:
         return False
     value = text[span.start : span.end]
     words = re.findall(r"[^\W\d_]+", value)
-    if not words or DIGITS_ANY.search(value) or JOB_TITLE.search(value):
+    if not words or DIGITS.search(value) or JOB_TITLE.search(value):
         return False
     if _TITLE_BEFORE_NAME.search(text, max(0, span.start - 8), span.start):
         return False

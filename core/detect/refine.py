@@ -47,7 +47,6 @@ from collections.abc import Iterable, Sequence
 from core.detect.fields import checked_type, field_at, fields
 from core.detect.hosts import host_names, public_name
 from core.detect.names import (
-    COMMON_WORD_ZIPF,
     FLIGHT,
     HANDLE,
     JOB_TITLE,
@@ -85,7 +84,7 @@ UNSURE = 0.8
 #: Below this the model barely proposed the span (0.5 is its decoding threshold).
 BARELY = 0.6
 #: A word this frequent in English (Zipf) is a common word for rule 4.
-COMMON_ZIPF = COMMON_WORD_ZIPF
+COMMON_ZIPF = 3.5
 #: Types whose values are numbers: never without a digit.
 _DIGIT_TYPES = frozenset(
     {
