@@ -272,8 +272,9 @@ FIELD_LABELS: list[FieldLabel] = [
     ),
 ]
 
-#: Between a label and its value: a colon, an equals sign, "#", "is", quotes (JSON, YAML).
-_SEP = r"[\"']?[ \t]*(?:[:=#]|[-–](?=[ \t])|\bis\b|\bwas\b)?[ \t]*[\"']?[ \t]*"
+#: Between a label and its value: a colon, an equals sign, "#", a table's bar, "is",
+#: quotes (JSON, YAML).
+_SEP = r"[\"']?[ \t]*(?:[:=#|]|[-–](?=[ \t])|\bis\b|\bwas\b)?[ \t]*[\"']?[ \t]*"
 
 #: The value's shape for each kind of label.
 _VALUES = {
@@ -346,7 +347,7 @@ def fields(text: str) -> tuple[Field, ...]:
                 end -= 1  # a sentence's full stop is no part of the value
             if end <= start or start in found:
                 continue
-            naming = _NAMING_LABEL.search(m.group("label")) or re.search(r"[:=#]", m.group("sep"))
+            naming = _NAMING_LABEL.search(m.group("label")) or re.search(r"[:=#|]", m.group("sep"))
             if not naming and label.value != "date" and len(_digits(text[start:end])) < 5:
                 continue
             found[start] = Field(m.start("label"), m.end("label"), start, end, label)

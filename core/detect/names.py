@@ -128,6 +128,9 @@ def _heads_a_line(text: str, span: Span) -> bool:
         return False
     line_end = text.find("\n", span.end)
     line = text[line_start : line_end if line_end >= 0 else len(text)].rstrip()
+    # A signature's line holds items ("Office Manager | Kelly, Dickinson and Smith"):
+    # the span's own item is the line that counts.
+    line = re.split(r"\s[·•|]\s", line, maxsplit=1)[0]
     return len(line.split()) <= 6 and not line.endswith((".", "!", "?", ","))
 
 
@@ -135,14 +138,15 @@ def words_not_a_name(text: str, span: Span, lexicon: Lexicon) -> bool:
     """A person the model alone found at the head of a short line of a document or a
     form, made only of plain words (common English words a dictionary writes in
     lower case, none of them anyone's name: "Notice of hearing", "Attachments (not
-    opened):"): a heading or a label, no person. A title before it or in it ("Mr.
-    Notice"), a job title, a word that is a name ("Grace", "Bridges"), a proper noun
-    ("Caspian"), a brand ("Google") or a rare word keeps it; so does a sentence."""
+    opened):"), or a role ("Office Manager"): a heading, a label or a job, no person. A
+    title before it or in it ("Mr. Notice"), a word that is a name ("Grace", "Bridges",
+    "Baker"), a proper noun ("Caspian"), a brand ("Google") or a rare word keeps it; so
+    does a sentence."""
     if set(span.views) - {"name-extent"} != {"ner"} or not _heads_a_line(text, span):
         return False
     value = text[span.start : span.end]
     words = re.findall(r"[^\W\d_]+", value)
-    if not words or DIGITS.search(value) or JOB_TITLE.search(value):
+    if not words or DIGITS.search(value):
         return False
     if _TITLE_BEFORE_NAME.search(text, max(0, span.start - 8), span.start):
         return False
@@ -220,6 +224,26 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 
 #: A British postcode ("B7T 1GD", "SW1A 1AA", "LE60 7EY"): an address, whatever a model typed it.
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
+
+
+#: An e-mail header's display name before its address: "From: Patricia Robinson <p@x.com>".
+_HEADER_NAME = re.compile(
+    r"(?im)^(?:from|to|cc|bcc|reply-to|sender|von|an|de|à|para|van|aan)[ \t]*:[ \t]*"
+    r"(?:[^<>\n]*?,[ \t]*)?\"?(?P<name>[^\W\d_][^<>\"\n,;@]{1,60}?)\"?[ \t]*<[^<>@\s]+@[^<>\s]+>"
+)
+
+
+def header_names(text: str) -> list[Span]:
+    """The display names of an e-mail's header lines ("From: Patricia Robinson
+    <patriciarobinson@example.com>", "Cc: Dale Phillips <d@example.com>"): whoever
+    an address belongs to, written before it in angle brackets, is a person or a
+    team; the model reads such a line poorly (a name glued to an address)."""
+    if "@" not in text or "<" not in text:
+        return []
+    return [
+        Span(m.start("name"), m.end("name"), EntityType.PERSON, 0.9, {"rules": 0.9})
+        for m in _HEADER_NAME.finditer(text)
+    ]
 
 
 def other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:

@@ -43,6 +43,7 @@ import bisect
 import logging
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from core.detect.fields import checked_type, field_at, fields
 from core.detect.hosts import host_names, public_name
@@ -54,6 +55,7 @@ from core.detect.names import (
     NO_MACHINE,
     TITLE_CASE_NAME,
     flight_context,
+    header_names,
     join_names,
     other_script_names,
     retype,
@@ -136,6 +138,19 @@ def _split_open_bracket(text: str, span: Span) -> list[tuple[int, int]]:
     if i <= 0 or ")" in value[i:]:
         return [(span.start, span.end)]
     return [(span.start, span.start + i), (span.start + i + 2, span.end)]
+
+
+_ITEM_SEPARATOR = re.compile(r"\s[·•|]\s")
+
+
+def _split_items(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``[a, b)`` cut at the separators of items on one line (" · ", " | ", " • ")."""
+    pieces, pos = [], a
+    for m in _ITEM_SEPARATOR.finditer(text, a, b):
+        pieces.append((pos, m.start()))
+        pos = m.end()
+    pieces.append((pos, b))
+    return [(x, y) for x, y in pieces if x < y]
 
 
 def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
@@ -222,21 +237,39 @@ def _split_name_lines(
     return out
 
 
+#: A phone number dialled with its country code after a space: "Graham Burns +44 7181 174759".
+_DIALLED = re.compile(r"(?<=\s)\+\d{1,3}(?:[ \-]?\(?\d{1,5}\)?){2,5}(?![\w\-])")
+
+
 def _split_addresses(
-    text: str, pieces: list[tuple[int, int]]
+    text: str, pieces: list[tuple[int, int]], typed: EntityType | None = None
 ) -> list[tuple[int, int, EntityType | None]]:
     """A machine's address inside another value is a value of its own ("09:12:44Z
     upstream 192.168.188.74:8080" read as one date): the address is cut out and
-    typed ``IP``, the rest keeps its type (``None``: the span's own)."""
+    typed ``IP``, the rest keeps its type (``None``: the span's own). So is a phone
+    number with its country code after a name ("Graham Burns +44 7181 174759")."""
     out: list[tuple[int, int, EntityType | None]] = []
     for a, b in pieces:
         pos = a
-        for m in IP.finditer(text, a, b):
-            if (m.start(), m.end()) == (a, b) or NO_MACHINE.fullmatch(m.group(0)):
+        inner = [(m, EntityType.IP) for m in IP.finditer(text, a, b)]
+        inner += [(m, EntityType.PHONE) for m in _DIALLED.finditer(text, a, b)]
+        for m, t in sorted(inner, key=lambda x: x[0].start()):
+            if (m.start(), m.end()) == (a, b) or NO_MACHINE.fullmatch(m.group(0)) or m.start() < pos:
                 continue
+            if t is EntityType.PHONE and sum(c.isdigit() for c in m.group(0)) < 8:
+                continue  # "+0100": a time zone
             if pos < m.start():
-                out.append((pos, m.start(), None))
-            out.append((m.start(), m.end(), EntityType.IP))
+                before = text[pos : m.start()]
+                # What a model read as one number with the phone after it is a name
+                # ("Burns +44 7181 174759"): without a digit it is no number.
+                name = (
+                    t is EntityType.PHONE
+                    and typed in _VALUE_TYPES
+                    and not DIGITS.search(before)
+                    and re.search(r"\b[A-Z][a-z]", before) is not None
+                )
+                out.append((pos, m.start(), EntityType.PERSON if name else None))
+            out.append((m.start(), m.end(), t))
             pos = m.end()
         if pos < b:
             out.append((pos, b, None))
@@ -372,12 +405,45 @@ RECORD = "record"
 _RETYPABLE = _NAME_TYPES | {EntityType.ADDRESS, EntityType.ID}
 
 
-_CSV_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 _\-/]{0,30}")
+_CSV_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 _\-/.#]{0,30}")
+#: The separators a pasted table's cells may have: comma, semicolon (Europe's CSV), tab.
+_CSV_SEPARATORS = (",", ";", "\t")
+#: A comma inside a number ("$3,400", "1,250.75"): no cell separator.
+_NUMBER_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
-def csv_keys(text: str) -> list[tuple[int, int, str]]:
-    """The cells of comma-separated tables with a header row, as ``(start, end, key)``:
-    "id,first_name,dob,city" over rows gives each row's cells their column's name."""
+@dataclass(frozen=True)
+class CsvTables:
+    """The delimited tables of a text with a header row: the header rows' stretches and
+    every data cell as ``(start, end, key)``, sorted."""
+
+    headers: tuple[tuple[int, int], ...] = ()
+    cells: tuple[tuple[int, int, str], ...] = ()
+
+
+def _cells(row: str, sep: str, n: int) -> list[tuple[int, int]] | None:
+    """``row``'s ``n`` cells as offsets, or None when it has another number of cells. A
+    comma inside a number ("$3,400") or inside quotes separates nothing."""
+    cuts = [m.start() for m in re.finditer(re.escape(sep), row)]
+    if len(cuts) != n - 1:
+        quoted = [(m.start(), m.end()) for m in re.finditer(r'"[^"\n]*"', row)]
+        cuts = [c for c in cuts if not any(a < c < b for a, b in quoted)]
+        if sep == "," and len(cuts) != n - 1:
+            inner = {m.start() for m in _NUMBER_COMMA.finditer(row)}
+            cuts = [c for c in cuts if c not in inner]
+        if len(cuts) != n - 1:
+            return None
+    bounds = [-1, *cuts, len(row)]
+    return [(bounds[i] + 1, bounds[i + 1]) for i in range(n)]
+
+
+def csv_tables(text: str) -> CsvTables:
+    """The tables of comma-, semicolon- or tab-separated rows under a header row
+    ("id,first_name,dob,city"; "Name;IBAN;Amount"): each row's cells get their
+    column's name; a row of another shape ends the table."""
+    if not any(sep in text for sep in _CSV_SEPARATORS):
+        return CsvTables()
+    headers: list[tuple[int, int]] = []
     out: list[tuple[int, int, str]] = []
     lines, pos = [], 0
     for line in text.split("\n"):
@@ -385,22 +451,43 @@ def csv_keys(text: str) -> list[tuple[int, int, str]]:
         pos += len(line) + 1
     k = 0
     while k < len(lines):
-        _, head = lines[k]
-        cells = head.split(",")
-        if len(cells) < 2 or not all(_CSV_HEADER_CELL.fullmatch(c.strip()) for c in cells):
+        head_start, head = lines[k]
+        for sep in _CSV_SEPARATORS:
+            cells = head.split(sep)
+            if len(cells) >= 2 and all(_CSV_HEADER_CELL.fullmatch(c.strip()) for c in cells):
+                break
+        else:
             k += 1
             continue
         keys = [c.strip() for c in cells]
         j = k + 1
-        while j < len(lines) and lines[j][1].count(",") == len(keys) - 1 and lines[j][1].strip():
+        while j < len(lines) and lines[j][1].strip():
             row_start, row = lines[j]
-            a = row_start
-            for key, cell in zip(keys, row.split(","), strict=True):
-                out.append((a, a + len(cell), key))
-                a += len(cell) + 1
+            found = _cells(row, sep, len(keys))
+            if found is None:
+                break
+            out += [(row_start + a, row_start + b, key) for key, (a, b) in zip(keys, found, strict=True)]
             j += 1
+        if j > k + 1:
+            headers.append((head_start, head_start + len(head)))
         k = max(j, k + 1)
-    return out
+    return CsvTables(tuple(headers), tuple(out))
+
+
+def _cut_at_cells(
+    a: int, b: int, cells: Sequence[tuple[int, int, str]], starts: Sequence[int]
+) -> list[tuple[int, int]]:
+    """``[a, b)`` cut at the borders of the table cells it crosses: a value never runs
+    from one cell into the next ("NL05NWBC1316982991;185,00" is an IBAN and an amount)."""
+    i = max(bisect.bisect_right(starts, a) - 1, 0)
+    over = []
+    while i < len(cells) and cells[i][0] < b:
+        if cells[i][1] > a:
+            over.append((max(a, cells[i][0]), min(b, cells[i][1])))
+        i += 1
+    if len(over) < 2:
+        return [(a, b)]
+    return [(x, y) for x, y in over if x < y]
 
 
 def _key_type(key: str) -> EntityType | None:
@@ -411,35 +498,119 @@ def _key_type(key: str) -> EntityType | None:
     return t
 
 
-def _name_field_types(text: str, spans: list[Span]) -> list[Span]:
-    """A name-like value takes the type its field's key names ("city": a place,
-    "Next of kin": a person), when a view found it right after the key (or in
-    the key's column of a CSV table) and typed it as another kind of name; it
-    carries the :data:`RECORD` view. A number the key cannot be (an ``ID``
-    without a letter) keeps its type."""
-    table: list[tuple[int, int, str]] | None = None  # the CSV cells, read once when needed
-    starts: list[int] = []
+#: What a field's key says a number or a code is ("id": 7451083, "order": ORD-045687).
+VALUE_FIELD_TYPES: dict[str, EntityType] = {
+    **dict.fromkeys(
+        ("id", "uid", "user id", "userid", "customer id", "client id", "employee id",
+         "staff id", "staff no", "staff no.", "member id", "student id", "patient id",
+         "record id", "person id"),
+        EntityType.ID,
+    ),
+    **dict.fromkeys(
+        ("order", "order id", "order no", "order number", "invoice", "invoice id",
+         "invoice no", "invoice number", "account", "account id", "account no",
+         "account number", "policy", "policy no", "policy number", "reference", "ref",
+         "booking", "booking ref", "ticket"),
+        EntityType.ACCOUNT,
+    ),
+    **dict.fromkeys(("mrn", "hospital no", "hospital number", "chart no"), EntityType.MRN),
+    **dict.fromkeys(("iban",), EntityType.IBAN),
+    **dict.fromkeys(("phone", "telephone", "tel", "mobile", "cell", "fax"), EntityType.PHONE),
+    **dict.fromkeys(("date", "dob", "birth date", "birthdate", "date of birth", "joined",
+                     "start date", "end date", "admitted", "discharged"), EntityType.DATE),
+}  # fmt: skip
+#: Keys whose value is an amount: its number identifies no one ("balance": 1250.75).
+MONEY_KEYS = frozenset(
+    ("amount", "balance", "total", "subtotal", "price", "cost", "fee", "fees", "salary",
+     "wage", "pay", "paid", "due", "tax", "vat", "net", "gross", "credit", "debit",
+     "sum", "value", "quantity", "qty", "count", "score")
+)  # fmt: skip
+_AMOUNT = re.compile(r"[-+]?[$£€¥₹]?\d{1,3}(?:[,.\u00a0 ]?\d{3})*(?:[.,]\d{1,2})?")
+#: The types a field's key may overrule for a number or a code.
+_VALUE_RETYPABLE = frozenset(
+    {EntityType.ID, EntityType.PHONE, EntityType.ADDRESS, EntityType.ACCOUNT, EntityType.DATE}
+)
+
+
+#: A field's key at the head of a line, before its separator: "City - Leeds",
+#: "| NHS number | 943 476 5919 |", "State/ZIP: LS1 4AP". Group ``key``.
+_LINE_KEY = re.compile(
+    r"(?m)^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?P<key>[A-Za-z][A-Za-z /_\-().#]{0,40}?)[ \t]*"
+    r"(?:[:=|\t]|[ \t][-–](?=[ \t]))"
+)
+#: Words a field's key may hold besides :data:`LABEL_WORDS`.
+_KEY_WORDS = frozenset(
+    """of and name full first last given home work current previous emergency contact next
+    kin social primary secondary mailing postal billing shipping date""".split()
+)
+
+
+def key_labels(text: str) -> list[tuple[int, int]]:
+    """The keys of a form's ``key: value`` lines whose words all name a field ("City",
+    "Street address", "Social Security Number (SSN)", "State/ZIP"): labels, cut out
+    of any span so that they leave as written, whatever separator follows them."""
+    out = []
+    for m in _LINE_KEY.finditer(text):
+        key = m.group("key").strip()
+        name = _key_name(key)
+        words = re.findall(r"[a-z]+", name)
+        if not words:
+            continue
+        if (
+            name in NAME_FIELD_TYPES
+            or name in VALUE_FIELD_TYPES
+            or name in MONEY_KEYS
+            or all(w in LABEL_WORDS or w in _KEY_WORDS for w in words)
+        ):
+            out.append((m.start("key"), m.start("key") + len(key)))
+    return out
+
+
+def _key_name(key: str) -> str:
+    return re.sub(r"[_\-\s]+", " ", key).strip().casefold()
+
+
+def _name_field_types(
+    text: str, spans: list[Span], tables: CsvTables | None = None
+) -> list[Span]:
+    """A value takes the type its field's key names ("city": a place, "Next of kin": a
+    person, "id": an identifier, "order": an order number), when a view found it right
+    after the key (or in the key's column of a table) and typed it as another kind of
+    name or number; it carries the :data:`RECORD` view. A number the key cannot be (an
+    ``ID`` without a letter after "city") keeps its type; a value that fails its key's
+    validator (an IBAN's mod 97) takes the type its shape allows; an amount after
+    "balance" or "total" is no identifier and is dropped."""
+    cells = tables.cells if tables is not None else ()
+    starts = [a for a, _, _ in cells]
     out = []
     for span in spans:
-        if span.type in _RETYPABLE and FIELD not in span.views:
-            line_start = text.rfind("\n", 0, span.start) + 1
-            m = _NAME_FIELD.search(text, max(line_start - 1, 0, span.start - 40), span.start)
-            key = m.group("key") if m is not None else None
-            if key is None and "," in text:
-                if table is None:
-                    table = csv_keys(text)
-                    starts = [a for a, _, _ in table]
-                i = bisect.bisect_right(starts, span.start) - 1
-                if i >= 0 and span.end <= table[i][1]:
-                    key = table[i][2]
-            t = _key_type(key) if key is not None else None
-            value = text[span.start : span.end]
-            if (
-                t is not None
-                and (span.type is not EntityType.ID or any(c.isalpha() for c in value))
-                and not (t is EntityType.PERSON and any(c.isdigit() for c in value))
+        if FIELD in span.views or not (span.type in _RETYPABLE or span.type in _VALUE_RETYPABLE):
+            out.append(span)
+            continue
+        line_start = text.rfind("\n", 0, span.start) + 1
+        m = _NAME_FIELD.search(text, max(line_start - 1, 0, span.start - 40), span.start)
+        key = m.group("key") if m is not None else None
+        if key is None and cells:
+            i = bisect.bisect_right(starts, span.start) - 1
+            if i >= 0 and span.end <= cells[i][1]:
+                key = cells[i][2]
+        if key is None:
+            out.append(span)
+            continue
+        name = _key_name(key)
+        value = text[span.start : span.end]
+        if name in MONEY_KEYS and _AMOUNT.fullmatch(value.strip()):
+            continue
+        t = _key_type(key)
+        if t is not None and span.type in _RETYPABLE:
+            if (span.type is not EntityType.ID or any(c.isalpha() for c in value)) and not (
+                t is EntityType.PERSON and any(c.isdigit() for c in value)
             ):
                 span = Span(span.start, span.end, t, span.score, {**span.views, RECORD: 1.0})
+        elif (vt := VALUE_FIELD_TYPES.get(name)) is not None and DIGITS.search(value):
+            vt = checked_type(value, vt) if vt is not EntityType.DATE else vt
+            if vt is not span.type:
+                span = Span(span.start, span.end, vt, span.score, {**span.views, RECORD: 1.0})
         out.append(span)
     return out
 
@@ -452,10 +623,15 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         return []
     spans += other_script_names(text, spans)
     table = atoms(text)
+    tables = csv_tables(text)
+    cell_starts = [a for a, _, _ in tables.cells]
     found = Zones(
         [
             *((*table.covering(a, b), reason) for a, b, reason in zones(text, lexicon, table)),
             *field_zones(fields(text)),
+            # A table's header row names its columns, a form's key its value: labels.
+            *((a, b, "label") for a, b in tables.headers),
+            *((a, b, "label") for a, b in key_labels(text)),
         ]
     )
     cased = _is_cased(text)
@@ -475,12 +651,19 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         elif span.type in _NAME_TYPES:
             pieces = _split_name_lines(text, _split_separators(text, span), lexicon)
         elif span.type is EntityType.ADDRESS:
-            # An address may run over lines, never into the next line's label.
-            pieces = _split_name_lines(text, _split_open_bracket(text, span), lexicon)
+            # An address may run over lines, never into the next line's label, and never
+            # across a signature's separator ("Browne, Godfrey and Parker · 136 Kerry Trail").
+            pieces = _split_name_lines(
+                text,
+                [q for a, b in _split_open_bracket(text, span) for q in _split_items(text, a, b)],
+                lexicon,
+            )
         else:
             pieces = _split_open_bracket(text, span)
+        if tables.cells:
+            pieces = [q for a, b in pieces for q in _cut_at_cells(a, b, tables.cells, cell_starts)]
         typed = (
-            _split_addresses(text, pieces)
+            _split_addresses(text, pieces, span.type)
             if span.type is not EntityType.IP
             else [(a, b, None) for a, b in pieces]
         )
@@ -490,7 +673,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 continue
             for piece in snap(text, [Span(a, b, t or span.type, span.score, span.views)], table):
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
-    kept = _name_field_types(text, _field_types(text, kept))
+    kept = _name_field_types(text, _field_types(text, kept), tables)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)
@@ -600,4 +783,98 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
-    return merge_spans(out)
+    return merge_spans(join_firms(text, join_house_numbers(text, _with_header_names(text, out))))
+
+
+def _with_header_names(text: str, spans: list[Span]) -> list[Span]:
+    """The display names of an e-mail's header lines (:func:`header_names`) added as
+    people: a span that ran from the name into its address keeps only the address."""
+    names = header_names(text)
+    if not names:
+        return spans
+    out = []
+    for span in spans:
+        over = [n for n in names if span.start < n.end and n.start < span.end]
+        if not over:
+            out.append(span)
+        elif span.type in _ADDRESS_TYPES and span.end > over[-1].end:
+            a = over[-1].end
+            while a < span.end and (text[a].isspace() or text[a] == "<"):
+                a += 1
+            out.append(Span(a, span.end, span.type, span.score, span.views))
+        elif span.start < over[0].start or span.end > over[-1].end:
+            out.append(span)  # a longer name: it stays, the header's merges into it
+    return sorted([*out, *names], key=lambda x: x.start)
+
+
+_HOUSE_NUMBER = re.compile(r"\d{1,5}[A-Za-z]?")
+_STREET_PARTS = frozenset({EntityType.ADDRESS, EntityType.LOCATION, EntityType.PERSON, EntityType.ORG})
+
+
+def join_house_numbers(text: str, spans: list[Span]) -> list[Span]:
+    """A house number the views took for an address of its own, one space before the
+    street's name ("232" + "Bailey Pine", "70" + "Christopher Forest"), is one address;
+    two pieces of a person's name one space apart are one name."""
+    out: list[Span] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type is EntityType.PERSON is span.type
+            and span.start == prev.end + 1
+            and text[prev.end] == " "
+        ):
+            # Two pieces of one name a split left apart ("Graham" + "Burns").
+            views = {**span.views, **{k: max(v, span.views.get(k, 0.0)) for k, v in prev.views.items()}}
+            out[-1] = Span(prev.start, span.end, EntityType.PERSON, max(prev.score, span.score), views)
+            continue
+        if (
+            prev is not None
+            and prev.type is EntityType.ADDRESS
+            and span.type in _STREET_PARTS
+            and span.start == prev.end + 1
+            and text[prev.end] == " "
+            and _HOUSE_NUMBER.fullmatch(text, prev.start, prev.end)
+            and text[span.start].isupper()
+        ):
+            views = {**span.views, **{k: max(v, span.views.get(k, 0.0)) for k, v in prev.views.items()}}
+            out[-1] = Span(prev.start, span.end, EntityType.ADDRESS, max(prev.score, span.score), views)
+            continue
+        out.append(span)
+    return out
+
+
+_SURNAME = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
+#: A firm named after its partners: "Stevens, Rowe and Turner", "Kelly, Dickinson & Smith".
+_FIRM = re.compile(rf"\b{_SURNAME}, {_SURNAME},? (?:and|&) {_SURNAME}\b")
+_FIRM_PARTS = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.ADDRESS, EntityType.LOCATION})
+
+
+def join_firms(text: str, spans: list[Span]) -> list[Span]:
+    """A firm named after three partners is one organisation, not two people and a firm:
+    when the views found every surname of "Stevens, Rowe and Turner" (as names of any kind)
+    and one of them took a piece for an organisation, or one span covers the whole name,
+    the pieces become one ``ORG`` span. Three surnames a view found only as people stay
+    people ("I met Smith, Jones and Brown")."""
+    if ", " not in text or not spans:
+        return spans
+    for m in _FIRM.finditer(text):
+        a, b = m.span()
+        inside = [x for x in spans if x.start < b and a < x.end]
+        if not inside or any(x.start < a or x.end > b or x.type not in _FIRM_PARTS for x in inside):
+            continue
+        names = re.findall(_SURNAME, m.group(0))
+        covered = sum(
+            1 for n in re.finditer(_SURNAME, m.group(0))
+            if any(x.start <= a + n.start() and a + n.end() <= x.end for x in inside)
+        )
+        whole = len(inside) == 1 and (inside[0].start, inside[0].end) == (a, b)
+        if covered < len(names) or not (whole or any(x.type is EntityType.ORG for x in inside)):
+            continue
+        views: dict[str, float] = {}
+        for x in inside:
+            for k, v in x.views.items():
+                views[k] = max(v, views.get(k, 0.0))
+        firm = Span(a, b, EntityType.ORG, max(x.score for x in inside), views)
+        spans = [x for x in spans if x not in inside] + [firm]
+    return sorted(spans, key=lambda x: x.start)

@@ -19,8 +19,9 @@ end on:
   like do not;
 * a comma or a semicolon separates the cells of a CSV row
   (``C532742,Gina Brown,gina.brown@yahoo.com,+1 703-745-5012`` is a code, a
-  name, an address and a number), except inside a number (``$2,400``,
-  ``1.234,56``; ``ORD-045687,2024-09-17`` is two cells).
+  name, an address and a number), except a comma inside a number (``$2,400``,
+  ``1.234,56``; ``ORD-045687,2024-09-17`` is two cells; no number has a
+  semicolon: ``NL05NWBC1316982991;185,00`` is an account and an amount).
 
 :func:`snap` widens a span to the atoms it touches (widening is the safe side:
 it may hide a little more, never a little less) and cuts it at paragraph
@@ -117,13 +118,14 @@ def atoms(text: str) -> Atoms:
 _ASSIGN = re.compile(r"(?<![=!<>~:])=(?![=>])")
 
 
-#: A cell separator: a comma or semicolon, unless a number's group or decimal
-#: part follows it after a digit ("2,400", "1.234,56", "3,5 mg"), and only before
+#: A cell separator: a semicolon (no number is written with one), or a comma unless a
+#: number's group or decimal part follows it after a digit ("2,400", "1.234,56",
+#: "3,5 mg"), and only before
 #: what starts a cell of data after a comma (a capital, a digit, "+", "(", a quote,
 #: an e-mail address): a lower-case word after a comma is code's
 #: ("c1_0.id,c1_0.customer_ref") or a typo's.
 _CELL = re.compile(
-    r"(?:(?<!\d),|,(?!\d{1,3}(?!\d)))(?=[A-Z0-9+(\"'£$€]|[\w.+\-]+@)|(?<!\d);|;(?!\d{1,3}(?!\d))"
+    r"(?:(?<!\d),|,(?!\d{1,3}(?!\d)))(?=[A-Z0-9+(\"'£$€]|[\w.+\-]+@)|;"
 )
 
 
@@ -186,9 +188,37 @@ def snap(text: str, spans: Iterable[Span], table: Atoms | None = None) -> list[S
                 if text[b - 1] in _CLOSERS and _CLOSERS[text[b - 1]] in text[a : b - 1]:
                     break  # "[2023] EWHC 123 (KB)": a bracket the value opened is part of it
                 b -= 1
+            a, b = _without_bare_signs(text, table, a, b)
             if a < b and any(c.isalnum() for c in text[a:b]):
                 out.append(Span(a, b, span.type, span.score, dict(span.views)))
     return out
+
+
+def _without_bare_signs(text: str, table: Atoms, a: int, b: int) -> tuple[int, int]:
+    """``[a, b)`` less the atoms at its edges that hold no letter or digit: the dash of
+    "City - Leeds" or the bar of "Phone | 0113..." separates a label from its value and
+    belongs to neither."""
+    while True:
+        i = bisect.bisect_left(table.starts, a)
+        if i < len(table.starts) and table.starts[i] == a and table.ends[i] < b:
+            end = table.ends[i]
+            if not any(c.isalnum() for c in text[a:end]) and text[end].isspace():
+                a = end
+                while a < b and text[a].isspace():
+                    a += 1
+                continue
+        break
+    while True:
+        j = bisect.bisect_left(table.ends, b)
+        if j < len(table.ends) and table.ends[j] == b and table.starts[j] > a:
+            start = table.starts[j]
+            if not any(c.isalnum() for c in text[start:b]) and text[start - 1].isspace():
+                b = start
+                while b > a and text[b - 1].isspace():
+                    b -= 1
+                continue
+        break
+    return a, b
 
 
 def _holds_whole_atom(table: Atoms, a: int, b: int) -> bool:

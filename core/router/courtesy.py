@@ -66,3 +66,20 @@ def is_courtesy(text: str, entities: Sequence[Span] = ()) -> bool:
     if any(w[:1].isupper() and w.lower() in NAME_LIKE for w in words[1:]):
         return False
     return all(w.lower() in WORDS for w in words)
+
+
+#: A column's or a field's name: "first_name", "Date of birth", "State/ZIP", "Staff no.".
+_KEY = r"[A-Za-z][A-Za-z0-9_\-/.#()]*(?: [A-Za-z0-9_\-/.#()]+){0,3}"
+_HEADER_ROW = re.compile(rf"\|? ?{_KEY} ?(?:[,;\t|] ?{_KEY} ?)+\|?")
+_KEY_ALONE = re.compile(r"[A-Za-z][A-Za-z_\-/.#()]*(?: [A-Za-z_\-/.#()]+){0,2} ?:")
+
+
+def is_form_label(text: str, entities: Sequence[Span] = ()) -> bool:
+    """True when ``text`` only names fields: a table's header row ("id,first_name,dob,city",
+    "Name;IBAN;Amount", "| Field | Value |") or a key whose value is on the next line
+    ("Reporter:"), with no entity and no digit. It says what the values below it are and
+    nothing of anyone; withheld, it only leaves the cloud a table without its columns."""
+    if entities or any(ch.isdigit() for ch in text):
+        return False
+    line = text.strip()
+    return bool(_HEADER_ROW.fullmatch(line) or _KEY_ALONE.fullmatch(line))

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from core.entities import EntityType
 from core.language import ENGLISH, SUPPORTED
 from core.router.base import RouteInput
-from core.router.courtesy import is_courtesy
+from core.router.courtesy import is_courtesy, is_form_label
 from core.router.encoder import SentenceEncoder, load_artifact, ort_session
 from core.spans import Sentence, Span
 
@@ -187,9 +187,10 @@ class PolicyRouter:
         emb = self.encoder.encode(cloud_view(query.text, query.sentences, query.entities))
         det = detection_features(query.sentences, query.entities)
         probs = self.route_features(emb, det, query.risk_lambda)
-        # A greeting, a thank-you or a closing identifies no one: it goes (core.router.courtesy).
+        # A greeting, a thank-you, a closing or a table's header row identifies no one: it
+        # goes (core.router.courtesy).
         out = [
-            1.0 if is_courtesy(s.text, ents) else float(p)
+            1.0 if is_courtesy(s.text, ents) or is_form_label(s.text, ents) else float(p)
             for s, ents, p in zip(query.sentences, query.entities, probs, strict=True)
         ]
         # A sentence in a language the policy never saw, judged by that language's own

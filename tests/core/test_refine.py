@@ -381,10 +381,10 @@ def test_an_attached_files_name_is_no_code(lex) -> None:  # type: ignore[no-unty
 
 
 def test_csv_columns_name_their_cells() -> None:
-    from core.detect.refine import csv_keys
+    from core.detect.refine import csv_tables
 
     text = "Fix this CSV:\nid,first_name,city\n97191,Leon,Abbietown\n03269,Ronnie,West Barrymouth\n\nThanks, Ann"
-    cells = {text[a:b]: key for a, b, key in csv_keys(text)}
+    cells = {text[a:b]: key for a, b, key in csv_tables(text).cells}
     assert cells["Leon"] == "first_name" and cells["West Barrymouth"] == "city"
     assert "Thanks" not in " ".join(cells)  # prose after the table is no cell
 
@@ -480,13 +480,13 @@ def test_a_long_csv_table_is_read_once_for_all_its_spans(lex, monkeypatch) -> No
     from core.detect import refine as refine_module
 
     calls = []
-    real = refine_module.csv_keys
+    real = refine_module.csv_tables
 
     def counting(text: str):  # type: ignore[no-untyped-def]
         calls.append(len(text))
         return real(text)
 
-    monkeypatch.setattr(refine_module, "csv_keys", counting)
+    monkeypatch.setattr(refine_module, "csv_tables", counting)
     text = "id,first_name,city\n" + "".join(f"{k:05d},Leon,West Barrymouth\n" for k in range(2000))
     spans = [Span(m.start(), m.end(), EntityType.LOCATION, 0.9, {"ner": 0.9}) for m in re.finditer("Leon", text)]
     spans += [Span(m.start(), m.end(), EntityType.PERSON, 0.9, {"ner": 0.9}) for m in re.finditer("West Barrymouth", text)]
@@ -578,3 +578,103 @@ def test_a_name_with_a_label_word_stays_a_name(lex) -> None:  # type: ignore[no-
     assert values(text, refine(text, [s(text, "Della Street", EntityType.PERSON)], lex)) == [
         ("Della Street", "PERSON")
     ]
+
+
+def test_a_value_never_runs_from_one_cell_into_the_next(lex) -> None:  # type: ignore[no-untyped-def]
+    # A European CSV (semicolons): the IBAN is typed by its checksum, the amount stays.
+    text = "Sum the amounts:\nName;IBAN;Amount;Currency\nJason Jones;NL05NWBC1316982991;185,00;ZAR\n"
+    out = refine(text, [s(text, "Jason Jones", EntityType.PERSON), s(text, "NL05NWBC1316982991;185,00", EntityType.ID)], lex)
+    assert values(text, out) == [("Jason Jones", "PERSON"), ("NL05NWBC1316982991", "IBAN")]
+
+
+def test_a_tables_header_row_is_a_label(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Fix this CSV:\nid,first_name,last_name,dob,city\n97191,Leon,Smith,13.11.1959,Abbietown\n"
+    out = refine(text, [s(text, "id,first_name,last_name,dob,city", EntityType.ADDRESS), s(text, "97191", EntityType.ADDRESS)], lex)
+    # The header stays; the id column types its number (no postcode).
+    assert values(text, out) == [("97191", "ID")]
+
+
+def test_a_column_with_money_commas_stays_one_table(lex) -> None:  # type: ignore[no-untyped-def]
+    from core.detect.refine import csv_tables
+
+    text = "order,date,customer,total\nORD-1,2024-09-17,Ann Lee,Rs. 500\nORD-2,2025-06-26,Kay Li,$3,400\n"
+    cells = {text[a:b]: key for a, b, key in csv_tables(text).cells}
+    assert cells["Kay Li"] == "customer" and cells["$3,400"] == "total"
+    out = refine(text, [s(text, "ORD-2", EntityType.ADDRESS), s(text, "2025-06-26", EntityType.ADDRESS)], lex)
+    assert values(text, out) == [("ORD-2", "ACCOUNT"), ("2025-06-26", "DATE")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        ('{\n  "id": 7451083,\n  "name": "Sam"\n}', "7451083", EntityType.PHONE, [("7451083", "ID")]),
+        ('{\n  "balance": 1250.75\n}', "1250.75", EntityType.ID, []),
+        ("Payee: Ann Lee\nInvoice: INV-7666-413\n", "INV-7666-413", EntityType.ID, [("INV-7666-413", "ACCOUNT")]),
+        ("| NHS number | 943 476 5919 |", "943 476 5919", EntityType.PHONE, [("943 476 5919", "ID")]),
+        ("| Hospital no. | 81238957 |", "81238957", EntityType.PHONE, [("81238957", "MRN")]),
+    ],
+)
+def test_a_fields_key_types_its_value(lex, text, value, typed, expected) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
+
+
+def test_a_forms_keys_stay_whatever_separator_follows_them(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Client registration\nSocial Security Number (SSN) - 859-19-3976\nCity - Ryanchester\nState/ZIP - GU 44504\n"
+    spans = [
+        s(text, "- 859-19-3976", EntityType.ID),
+        s(text, "City - Ryanchester", EntityType.ADDRESS),
+        s(text, "State/ZIP - GU 44504", EntityType.ADDRESS),
+    ]
+    assert values(text, refine(text, spans, lex)) == [
+        ("859-19-3976", "SSN"), ("Ryanchester", "LOCATION"), ("GU 44504", "ADDRESS"),
+    ]
+
+
+def test_a_firm_named_after_its_partners_is_one_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Analyst, Stevens, Rowe and Turner (2015 to 2019)\n"
+    spans = [s(text, "Stevens", EntityType.PERSON), s(text, "Rowe", EntityType.PERSON), s(text, "and Turner", EntityType.ORG)]
+    assert values(text, refine(text, spans, lex)) == [("Stevens, Rowe and Turner", "ORG")]
+    # Three people the views found as people stay people.
+    text = "I met Smith, Jones and Brown yesterday."
+    spans = [s(text, n, EntityType.PERSON) for n in ("Smith", "Jones", "Brown")]
+    assert [t for _, t in values(text, refine(text, spans, lex))] == ["PERSON"] * 3
+
+
+def test_a_signatures_separator_ends_an_address(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Jordan Wallis\nBrowne, Godfrey and Parker · 136 Kerry Trail, KY6V 8YE Marilynberg\n"
+    spans = [s(text, "Browne", EntityType.ORG), s(text, "Godfrey and Parker · 136 Kerry Trail", EntityType.ADDRESS)]
+    assert values(text, refine(text, spans, lex)) == [
+        ("Browne, Godfrey and Parker", "ORG"), ("136 Kerry Trail", "ADDRESS"),
+    ]
+
+
+def test_an_email_headers_display_name_is_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "From: Patricia Robinson <patriciarobinson@example.com>\nCc: Dale Phillips <dp@example.com>\n\nHi"
+    spans = [s(text, "Patricia", EntityType.PERSON), s(text, "Robinson <patriciarobinson@example.com>", EntityType.EMAIL)]
+    assert values(text, refine(text, spans, lex)) == [
+        ("Patricia Robinson", "PERSON"), ("<patriciarobinson@example.com>", "EMAIL"), ("Dale Phillips", "PERSON"),
+    ]
+
+
+def test_a_phone_after_a_name_is_cut_out_and_the_name_kept(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "notify on-call: Graham Burns +44 7181 174759\n"
+    spans = [s(text, "Graham", EntityType.PERSON), s(text, "Burns +44 7181 174759", EntityType.ID)]
+    assert values(text, refine(text, spans, lex)) == [("Graham Burns", "PERSON"), ("+44 7181 174759", "PHONE")]
+    text = "Date: Mon, 17 Feb 2025 16:03:10 +0100"
+    out = refine(text, [s(text, "17 Feb 2025 16:03:10 +0100", EntityType.DATE)], lex)
+    assert values(text, out) == [("17 Feb 2025 16:03:10 +0100", "DATE")]  # a time zone
+
+
+def test_a_house_number_joins_its_street(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Billing address: 232 Bailey Pine\n"
+    spans = [s(text, "232", EntityType.ADDRESS), s(text, "Bailey Pine", EntityType.LOCATION)]
+    assert values(text, refine(text, spans, lex)) == [("232 Bailey Pine", "ADDRESS")]
+
+
+def test_a_role_at_the_head_of_a_signature_line_is_no_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Andrew Barker\nOffice Manager | Kelly, Dickinson and Smith\nT: 0113 857 7289\n"
+    out = refine(text, [s(text, "Andrew Barker", EntityType.PERSON), s(text, "Office Manager", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Andrew Barker", "PERSON")]
+    text = "Grace Baker\nNurse Manager\nWard 7\n"  # a surname stays a name
+    out = refine(text, [s(text, "Grace Baker", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Grace Baker", "PERSON")]

@@ -6,7 +6,7 @@ import pytest
 
 from core.entities import EntityType
 from core.router.base import RouteInput
-from core.router.courtesy import is_courtesy
+from core.router.courtesy import is_courtesy, is_form_label
 from core.router.policy import PolicyRouter
 from core.spans import Sentence, Span
 
@@ -57,3 +57,29 @@ def test_the_shipped_router_sends_a_thank_you_and_leaves_the_rest_to_the_policy(
     probs = router.route(RouteInput(text, sents, ents, 5.0))
     assert probs[0] == 1.0
     assert 0.0 <= probs[1] <= 1.0  # the policy's own estimate
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "id,first_name,last_name,dob,city", "Name;IBAN;Amount;Currency",
+        "order,date,customer,postcode,total", "| Field | Value |", "Staff no.,Name,Joined,Course",
+        "Reporter:", "Emergency contact:",
+    ],
+)
+def test_a_tables_header_row_or_a_lone_key_only_names_fields(text: str) -> None:
+    assert is_form_label(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Which order is the largest?", "Leon,Smith,13.11.1959,Abbietown", "Anna Berg, Jan Vos",
+        "My son has cancer:", "id,name\n97191,Leon", "I was diagnosed with HIV last year.",
+    ],
+)
+def test_a_sentence_with_words_of_its_own_is_no_form_label(text: str) -> None:
+    # "Anna Berg, Jan Vos" has the shape of a header row: the detector's spans keep it
+    # with the policy (below); "My son has cancer:" is more than a key.
+    ents = [Span(0, 9, EntityType.PERSON, 0.9, {"ner": 0.9})] if text.startswith("Anna") else []
+    assert not is_form_label(text, ents)

@@ -107,3 +107,18 @@ def test_anonymized_snapped_spans_leave_no_glued_placeholder(case: tuple[str, li
     if "[" not in text:
         assert not GLUED.search(out.text)
     assert box.deanonymize(out.text).text == text
+
+
+def test_no_number_has_a_semicolon() -> None:
+    # A European CSV row: the account and the amount are two cells, the amount's comma
+    # stays inside it.
+    assert words("NL05NWBC1316982991;185,00;ZAR") == ["NL05NWBC1316982991", "185,00", "ZAR"]
+
+
+def test_a_bare_separator_at_a_spans_edge_belongs_to_neither_side() -> None:
+    from core.detect.tokens import snap
+
+    text = "City - Ryanchester | next"
+    a = text.index("- Ryan")
+    out = snap(text, [Span(a, text.index(" | ") + 2, EntityType.LOCATION, 0.9, {})])
+    assert [text[x.start : x.end] for x in out] == ["Ryanchester"]
