@@ -127,6 +127,17 @@ def test_conll_labels_map_to_ours_and_untyped_mentions_teach_nothing(conll_file)
     assert sorted(ex.text[a:b] for a, b in ex.ignore) == ["@ann_b", "iphone"]
 
 
+def test_public_mentions_can_be_left_out_of_the_loss(conll_file):
+    from training.ner.data import conll_examples, public_mention
+
+    ex = conll_examples(conll_file, "wnut17", public=lambda m: m == "wipro")[0]
+    assert [ex.text[a:b] for a, b, _ in ex.spans] == ["anna lee", "noida"]
+    assert "wipro" in [ex.text[a:b] for a, b in ex.ignore]
+    # The lexicon's countries and companies are public; a town (a region there) and a person not.
+    assert public_mention("United States") and public_mention("Microsoft")
+    assert not public_mention("Manchester") and not public_mention("Anna Lee")
+
+
 def test_ignored_ranges_get_no_label_in_training():
     from training.ner.train import IGNORE, featurize, load_tokenizer
 

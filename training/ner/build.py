@@ -188,6 +188,7 @@ def source_options(args: argparse.Namespace) -> dict[str, Any]:
             lang: ner_data.DATA / f"wikiann_{lang}" / "train" for lang in args.wikiann_languages
         },
         "lower_share": args.lower_share,
+        "ignore_public": args.ignore_public,
     }
 
 
@@ -317,6 +318,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--wikiann-limit", type=int, default=6000, help="WikiANN sentences to sample"
+    )
+    p.add_argument(
+        "--ignore-public",
+        action="store_true",
+        help="leave WNUT-17's and WikiANN's mentions of public names (the lexicon's countries, "
+        "places, companies, brands) out of the loss",
     )
     p.add_argument(
         "--wikiann-languages",

@@ -26,7 +26,7 @@ import logging
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,7 +175,11 @@ _DIGIT = re.compile(r"\d")
 
 
 def conll_examples(
-    path: Path, source: str, limit: int | None = None, seed: int = 13
+    path: Path,
+    source: str,
+    limit: int | None = None,
+    seed: int = 13,
+    public: Callable[[str], bool] | None = None,
 ) -> list[Example]:
     """One example per sentence, mentions typed by :data:`training.ner.conll.LABEL_TYPES`.
 
@@ -183,6 +187,10 @@ def conll_examples(
     and tokens with a digit outside a mention become ``ignore`` ranges: these
     sets tag only names, so their phone numbers, postcodes, dates and order
     numbers are ``O`` there, a lesson that would teach the model to let them out. ``limit`` keeps a seeded random sample of that many sentences.
+    With ``public``, a mention it calls public ("United States", "Microsoft": a name
+    the lexicon knows, that the type policy lets out) is ignored too: these sets tag
+    every named entity, and the product asks the model for the private ones; the
+    model learns names from them without learning to mark every public one.
     """
     from training.ner.conll import entity_spans, label_type, read_conll, sentence_text
 
@@ -199,7 +207,7 @@ def conll_examples(
         ignore += [o for tok, o in zip(s.tokens, offsets, strict=True) if _UNTAGGED.match(tok)]
         for a, b, label in entity_spans(s.tags, offsets):
             t = label_type(label)
-            if t is None:
+            if t is None or (public is not None and public(text[a:b])):
                 ignore.append((a, b))
             else:
                 spans.append((a, b, t))
@@ -210,6 +218,20 @@ def conll_examples(
         ]
         out.append(Example(text, spans, source, f"{source}-{i:05d}", ignore=ignore))
     return out
+
+
+#: The lexicon's kinds of public name a CoNLL mention may be ignored for.
+PUBLIC_KINDS = frozenset({"country", "company", "brand", "org", "nationality"})
+
+
+def public_mention(mention: str) -> bool:
+    """Whether a CoNLL mention is a public name the product lets out: one the shipped
+    lexicon knows as a country, a company, a brand or a public body, the way
+    the type policy reads it (:meth:`core.lexicon.Lexicon.public_kind`). Towns,
+    cities and regions stay lessons: in a patient's or a person's record a town is an identifier."""
+    from core.lexicon import lexicon
+
+    return lexicon().public_kind(mention) in PUBLIC_KINDS
 
 
 def lower_copies(examples: Sequence[Example], share: float, seed: int = 13) -> list[Example]:
@@ -441,6 +463,7 @@ def build(
     n_forms: int = 0,
     wikiann_languages: dict[str, Path] | None = None,
     n_foreign: int = 0,
+    ignore_public: bool = False,
 ) -> NerData:
     """Build the fit and dev sets from every source (train folds only).
 
@@ -452,6 +475,8 @@ def build(
     generated, ``n_forms`` pasted forms (``Label: value`` lines) and ``n_foreign``
 messages in German, French, Spanish and Dutch. ``lower_share`` of the CoNLL sentences get a lower-cased copy
     when the tokenizer is cased (an uncased one would see the same input twice).
+    ``ignore_public`` leaves the CoNLL sets' mentions of public names out of the loss
+    (:func:`conll_examples`).
     """
     if limit is not None:
         n_chat, n_negatives = min(n_chat, limit), min(n_negatives, limit)
@@ -504,7 +529,9 @@ messages in German, French, Spanish and Dutch. ``lower_share`` of the CoNLL sent
     for name, conll_path, cap in sources:
         if conll_path is None:
             continue
-        examples = conll_examples(conll_path, name, limit=cap, seed=seed)
+        examples = conll_examples(
+            conll_path, name, limit=cap, seed=seed, public=public_mention if ignore_public else None
+        )
         if name == "wnut17":
             # Noisy text like real prompts: a held-back part tunes the decoder too.
             f = [e for e in examples if not dev_of(e.id)]

@@ -176,6 +176,7 @@ def _build(args: argparse.Namespace) -> int:
         episodes_per_step=args.episodes_per_step,
         critic_warmup=min(16, args.steps),
         lambda_power=args.lambda_power,
+        leak_oversample=args.leak_oversample,
         local_share=args.local_share,
         seed=args.seed,
     )
@@ -507,6 +508,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0.3,
         help="add copies of the training episodes with each detected entity dropped at this "
         "rate (0: none)",
+    )
+    b.add_argument(
+        "--leak-oversample",
+        type=float,
+        default=0.0,
+        help="PPO draws the episodes that still leak when every sentence is anonymized "
+        "1 + this many times as often (0: uniform)",
     )
     b.add_argument("--fixed-lambdas", default="5", help="comma-separated; empty for none")
     b.add_argument("--only", help="train only these runs (comma-separated names)")
