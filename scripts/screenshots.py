@@ -40,6 +40,8 @@ DRAFT = (
     "Ask him to reply by Friday. I am Priya Raman, phone 412-555-0196."
 )
 
+FOLLOW_UP = "Thanks. Which fever reducer should Lucy take, and how often?"
+
 GERMAN = (
     "Guten Tag, mein Vater Klaus Brenner (geb. 14.03.1951) wohnt in der Hauptstraße 5, "
     "69117 Heidelberg. Sein Hausarzt Dr. Jörg Lindemann hat ihm Metformin 1000 mg zweimal "
@@ -210,6 +212,15 @@ def walk(out: Path, app: Any, state: dict[str, Any]) -> Step:
     yield lambda: not w.chat.turns.running
     yield 0.5
     shot(w, out, "05-chat-answer")
+
+    # 4b. A follow-up: its "Thanks." identifies no one and goes with the question.
+    w.chat.editor.set_text(FOLLOW_UP)
+    yield lambda: (
+        w.chat.editor.analysis is not None and w.chat.editor.analysis.text == FOLLOW_UP
+    )
+    yield 0.8
+    shot(w, out, "16-follow-up-thanks-goes")
+    w.chat.editor.set_text("")
 
     # 5. Email drafting.
     w.new_conversation("draft")
