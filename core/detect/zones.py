@@ -133,6 +133,10 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("range", r"(?<![\w/.:\-])(\d{1,3}(?:\.\d+)?)\s?[-–]\s?(\d{1,3}(?:\.\d+)?)(?![\w/:\-]|\.\d)", 0),
     # A period of years: "2019-2024", "2017 – 2020" (a CV's lines); see _plausible_years.
     ("years", r"(?<![\w/.:\-+])((?:19|20)\d\d)\s?[-–]\s?((?:19|20)\d\d)(?![\w/\-]|[.:]\d)", 0),
+    # An eponym names a sign, a test or a syndrome, not a person: "Babinski sign",
+    # "O'Sullivan test", "Guillain-Barré syndrome". Without a possessive: "Maria's test"
+    # is a person's.
+    ("eponym", r"(?<!['’])\b[A-Z][a-z]+(?:['’][A-Z][a-z]+)?(?:-[A-Z][a-zé]+)?\s(?:sign|syndrome|test|reflex|manoeuvre|maneuver|criteria|palsy|fracture|phenomenon|triad)\b", 0),
     # Compound units without their number: "unit: mmol/L", "mU/L", "mL/min/1.73m2".
     ("quantity", r"(?<![\w/])(?:[mµunpkd]?(?:mol|g|l|u|iu|eq|osm)|mm|cm|km|m)/(?:[mµudk]?(?:mol|l|g|min|h|kg|s|m2|m))(?:/[\d.]*m2)?(?![\w/])", re.IGNORECASE),
     # School years, quarters, tax years: "Year 9", "Q1", "2023-24".

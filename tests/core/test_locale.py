@@ -152,6 +152,13 @@ ZONES = [
     ("es", "pagué 89,99 € ayer", "89,99 €"),
     ("nl", "volgens artikel 7:669 BW mag dat", "artikel 7:669 BW"),
     ("nl", "de huur is € 1.150 per maand", "€ 1.150"),
+    # Eponyms name a test or a disease, not a person.
+    ("es", "la matrona me ha pedido una prueba de O'Sullivan.", "prueba de O'Sullivan"),
+    ("es", "tiene la enfermedad de Parkinson", "enfermedad de Parkinson"),
+    ("fr", "il a la maladie de Crohn depuis 2015", "maladie de Crohn"),
+    ("de", "er hat Morbus Crohn seit 2015", "Morbus Crohn"),
+    ("de", "der Romberg-Test war unauffällig", "Romberg-Test"),
+    ("nl", "zij heeft de ziekte van Crohn", "ziekte van Crohn"),
 ]
 
 
@@ -216,6 +223,12 @@ def test_law_and_money_zones_take_the_models_guesses_out() -> None:
     text = "Mein Arbeitgeber beruft sich auf § 622 BGB und zahlt nur 1.234,56 € Abfindung."
     got = values(text, detector([("BGB", EntityType.ORG), ("1.234,56", EntityType.ID)]))
     assert got == {}
+
+
+def test_an_eponym_takes_the_models_person_out_and_a_person_stays() -> None:
+    text = "La matrona, la señora Rocío Blanco, me ha pedido una prueba de O'Sullivan."
+    got = values(text, detector([("Rocío Blanco", EntityType.PERSON), ("O'Sullivan", EntityType.PERSON)]))
+    assert got == {"Rocío Blanco": EntityType.PERSON}
 
 
 def test_english_text_goes_to_the_base_detector_unchanged() -> None:

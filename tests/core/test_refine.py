@@ -678,3 +678,13 @@ def test_a_role_at_the_head_of_a_signature_line_is_no_person(lex) -> None:  # ty
     text = "Grace Baker\nNurse Manager\nWard 7\n"  # a surname stays a name
     out = refine(text, [s(text, "Grace Baker", EntityType.PERSON)], lex)
     assert values(text, out) == [("Grace Baker", "PERSON")]
+
+
+def test_an_eponym_is_a_sign_not_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "A positive Babinski sign on the left; Dr. Babinski is retired. Maria's test was clear."
+    spans = [
+        s(text, "Babinski", EntityType.PERSON),
+        s(text, "Dr. Babinski", EntityType.PERSON),
+        s(text, "Maria", EntityType.PERSON),
+    ]
+    assert values(text, refine(text, spans, lex)) == [("Dr. Babinski", "PERSON"), ("Maria's", "PERSON")]

@@ -106,6 +106,9 @@ RULES = [
 ]
 
 ZONES = [
+    # An eponym names a disease or a test, not a person: "Morbus Crohn", "Crohn-Krankheit",
+    # "Romberg-Test", "Down-Syndrom".
+    r"\bMorbus\s+[A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+(?:[-\s][A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+)?|\b[A-ZÄÖÜ][\w'’]+-(?:Krankheit|Syndrom|Test|Zeichen|Reflex|Score|Skala|Kriterien|Fraktur)\b",
     # Laws: "§ 622 BGB", "§ 622 Abs. 2 BGB", "§§ 1, 4 KSchG", "Art. 6 DSGVO", "SGB V".
     r"(?:§§?|(?i:Art\.|Artikel))\s*\d+[a-z]?(?:\s*(?:,|und|bis|-)\s*\d+[a-z]?)*"
     r"(?:\s+(?i:Abs\.|Absatz|S\.|Satz|Nr\.|Ziff\.)\s*\d+[a-z]?)*"

@@ -102,6 +102,10 @@ ZONES = [
     r"\bEstatuto de los Trabajadores\b",
     r"\b(?:Ley|Real Decreto)(?: Orgánica| Legislativo)?\s+\d+/\d{4}",
     r"\b(?:RGPD|LOPDGDD|SEPE|IRPF|IVA|SMI|ERTE|ERE|DNI|NIE|NIF|CIF)\b",
+    # An eponym names a test or a disease, not a person: "prueba de O'Sullivan",
+    # "enfermedad de Parkinson", "maniobra de Heimlich".
+    r"\b(?i:prueba|test|síndrome|sindrome|enfermedad|signo|maniobra|escala|criterios|reflejo|"
+    r"fractura|índice|indice|clasificación|clasificacion)\s+de\s+[A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+(?:[-\s][A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+)?",
     *money_zones(r"(?:€|EUR|euros?)"),
     *quantity_zones(),
 ]

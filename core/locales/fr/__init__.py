@@ -86,6 +86,8 @@ RULES = [
 ]
 
 ZONES = [
+    # An eponym names a test or a disease, not a person: "maladie de Crohn", "signe de Babinski", "manœuvre de Heimlich".
+    r"\b(?i:syndrome|maladie|test|signe|manœuvre|manoeuvre|score|échelle|critères|réflexe|fracture|classification)\s+de\s+[A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+(?:[-\s][A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+)?",
     # "article L1234-1 du Code du travail", "art. L. 1234-1", "article 9 du Code civil".
     r"(?i:article|art\.)\s+(?:[LRD]\.?\s?)?\d+(?:[-.]\d+)*(?:\s+(?:alinéa|al\.)\s*\d+)?"
     r"(?:\s+(?:du|de la|de l'|des)\s+(?:(?i:code)\s+(?:du travail|civil|pénal|de la santé publique"

@@ -74,6 +74,8 @@ RULES = [
 ]
 
 ZONES = [
+    # An eponym names a test or a disease, not a person: "ziekte van Crohn", "syndroom van Down", "test van Romberg".
+    r"\b(?i:ziekte|syndroom|test|teken|score|schaal|criteria|reflex|manoeuvre|fractuur|classificatie)\s+van\s+[A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+(?:[-\s][A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+)?",
     # "artikel 7:669 BW", "art. 7:611 BW", "artikel 6 lid 1 AVG".
     r"(?i:artikel|art\.)\s+\d+(?::\d+)?[a-z]?(?:\s+(?i:lid)\s+\d+)?(?:\s+(?i:sub)\s+[a-z\d]+)?"
     r"(?:\s+(?:BW|Sr|Sv|Rv|Awb|AVG|WW|WIA|WOR|Arbowet|Wet\s[^,.;\n]{0,30}|[A-Z][A-Za-z]{1,5}))?",
