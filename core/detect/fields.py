@@ -251,8 +251,8 @@ FIELD_LABELS: list[FieldLabel] = [
     ),
     FieldLabel(
         "national id",
-        rf"national{_J}insurance(?:{_NO})?|(?-i:NINO|NI){_NO}?(?=\s*[:#])|national{_J}id(?:{_NO})?"
-        rf"|(?-i:TIN|EIN|ITIN)|tax{_J}(?:id|number|no\.?)|vat{_NO}",
+        rf"national{_J}insurance(?:{_NO})?|(?-i:NINO|NI){_NO}?(?=\s*[:#])|(?-i:NI){_NO}"
+        rf"|national{_J}id(?:{_NO})?|(?-i:TIN|EIN|ITIN|UTR)|tax{_J}(?:id|number|no\.?|reference)|vat{_NO}",
         EntityType.ID,
     ),
     FieldLabel(

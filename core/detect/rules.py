@@ -72,6 +72,8 @@ _CITATION = (
 )
 
 #: (type, pattern, group, score). The span is the pattern's ``group``.
+_NINO = r"(?<![\w-])([A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![\w-])"
+
 _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     (
         EntityType.MRN,
@@ -140,12 +142,15 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # docket "2:24-cv-01234". An identifier of a case (and of the people in it), no phone.
     (EntityType.ID, _CITATION, 1, 0.9),
     (EntityType.ID, r"(?<![\w:])(\d{1,2}:\d{2}-[a-z]{2,4}-\d{3,6}(?:-[A-Z]{2,5})*)(?![\w-])", 1, 0.9),
+    # A UK National Insurance number, whole: "QQ 12 34 56 C" (HMRC's own sample prefix
+    # included, which people paste; the letter at the end is part of it).
+    (EntityType.ID, _NINO, 1, 0.85),
     # Presidio's own anonymization markers, as found in PUPA's prompts.
     (EntityType.OTHER, r"(<PRESIDIO_ANONYMIZED_[A-Z_]+>)", 1, 0.9),
 ]
 
 #: The patterns matched with case (all others ignore it).
-_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION})
+_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION, _NINO})
 
 # --- PatternRecognizers of our own -------------------------------------------------------
 #

@@ -55,11 +55,12 @@ _UNITS_SPACED = sorted(
 )
 _UNITS_ATTACHED = ["m", "s", "h", "k", "p", "d", "w", "y", "g", "l", "x"]
 _CURRENCY_SIGN = r"[$£€¥₹₩₽₺¢₪₫₱฿]|R\$|A\$|C\$|NZ\$|HK\$|S\$|US\$|CHF|Fr\.?"
-#: ISO 4217 codes people write before or after an amount ("ZAR 1,200", "1,200 SEK").
+#: ISO 4217 codes people write before or after an amount ("ZAR 1,200", "1,200 SEK"), and
+#: the IMF's Special Drawing Rights airlines' liability is counted in ("1,288 SDR").
 _ISO_CURRENCY = (
     r"USD|EUR|GBP|JPY|CNY|RMB|INR|ZAR|CHF|SEK|NOK|DKK|ISK|AUD|CAD|NZD|HKD|SGD|BRL|MXN|ARS|CLP|"
     r"COP|PEN|RUB|UAH|TRY|PLN|CZK|HUF|RON|BGN|ILS|KRW|THB|PHP|IDR|MYR|VND|AED|SAR|QAR|KWD|EGP|"
-    r"NGN|KES|GHS|MAD|TND|PKR|BDT|LKR|NPR|TWD"
+    r"NGN|KES|GHS|MAD|TND|PKR|BDT|LKR|NPR|TWD|XDR|SDR"
 )
 #: Currency marks made of letters, written before the amount: the rand ("R185"), rupees
 #: ("Rs. 500"), crowns ("kr 200", "Kč 90"), złoty, forint, ringgit, rupiah.

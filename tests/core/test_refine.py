@@ -37,6 +37,7 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
         ("BP 104/62 mmHg at night.", "104/62 mmHg"),
         ("Peak flow 180 L/min now.", "180 L/min"),
         ("The deposit was $2,400 in cash.", "$2,400"),
+        ("Liability is capped at 1,288 SDR a passenger.", "1,288 SDR"),
         ("An invoice for £3,850.00 is due.", "£3,850.00"),
         ("It costs 35 EUR a month.", "35 EUR"),
         ("A car loan at $389/month is fine.", "$389/month"),
@@ -688,3 +689,12 @@ def test_an_eponym_is_a_sign_not_a_person(lex) -> None:  # type: ignore[no-untyp
         s(text, "Maria", EntityType.PERSON),
     ]
     assert values(text, refine(text, spans, lex)) == [("Dr. Babinski", "PERSON"), ("Maria's", "PERSON")]
+
+
+def test_a_uk_national_insurance_number_is_one_identifier() -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    text = "My UTR is 1234567890 and my NI number is QQ 12 34 56 C. What do I owe?"
+    got = [(text[x.start : x.end], str(x.type)) for x in default_detector(Settings()).analyze(text)]
+    assert ("QQ 12 34 56 C", "ID") in got and ("1234567890", "ID") in got
