@@ -122,10 +122,10 @@ _ASSIGN = re.compile(r"(?<![=!<>~:])=(?![=>])")
 #: number's group or decimal part follows it after a digit ("2,400", "1.234,56",
 #: "3,5 mg"), and only before
 #: what starts a cell of data after a comma (a capital, a digit, "+", "(", a quote,
-#: an e-mail address): a lower-case word after a comma is code's
+#: an e-mail address, the comma of an empty cell): a lower-case word after a comma is code's
 #: ("c1_0.id,c1_0.customer_ref") or a typo's.
 _CELL = re.compile(
-    r"(?:(?<!\d),|,(?!\d{1,3}(?!\d)))(?=[A-Z0-9+(\"'£$€]|[\w.+\-]+@)|;"
+    r"(?:(?<!\d),|,(?!\d{1,3}(?!\d)))(?=[A-Z0-9+(\"'£$€]|[\w.+\-]+@)|,(?=,)|;"
 )
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.detect.refine import refine, zones
 from core.entities import EntityType
@@ -698,3 +700,29 @@ def test_a_uk_national_insurance_number_is_one_identifier() -> None:
     text = "My UTR is 1234567890 and my NI number is QQ 12 34 56 C. What do I owe?"
     got = [(text[x.start : x.end], str(x.type)) for x in default_detector(Settings()).analyze(text)]
     assert ("QQ 12 34 56 C", "ID") in got and ("1234567890", "ID") in got
+
+
+_CELL_VALUES = ["Leon Smith", "NL05NWBC1316982991", "185,00", "$3,400", "2024-09-17", "Abbietown", "ORD-1", ""]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sep=st.sampled_from([",", ";", "\t"]),
+    rows=st.lists(st.lists(st.sampled_from(_CELL_VALUES), min_size=3, max_size=3), min_size=1, max_size=4),
+)
+def test_no_span_crosses_a_cell_of_a_table(lex, sep: str, rows: list[list[str]]) -> None:  # type: ignore[no-untyped-def]
+    from core.detect.refine import csv_tables
+
+    text = "Check this:\n" + sep.join(["name", "account", "amount"]) + "\n"
+    # A cell holding the separator is quoted, as a spreadsheet writes it ("185,00" in a
+    # comma table); a thousands comma ("$3,400") may stand bare.
+    def cell(v: str) -> str:
+        return f'"{v}"' if sep in v and v != "$3,400" else v
+
+    text += "".join(sep.join(cell(v) for v in r) + "\n" for r in rows)
+    cells = csv_tables(text).cells
+    # A span over a whole data row, as a model may propose one.
+    start = text.index("\n", len("Check this:\n")) + 1
+    out = refine(text, [Span(start, len(text) - 1, EntityType.ID, 0.9, {"ner": 0.9})], lex)
+    for x in out:
+        assert any(a <= x.start and x.end <= b for a, b, _ in cells), text[x.start : x.end]
