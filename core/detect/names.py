@@ -102,7 +102,7 @@ _SETTING_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_
 #: One to four words of a non-Latin script right before "(", or inside "( )" right after.
 _OTHER_SCRIPT = r"[^\W\d_A-Za-z\u00c0-\u024f][^\s()]*(?:\s[^\W\d_A-Za-z\u00c0-\u024f][^\s()]*){0,3}"
 _SCRIPT_BEFORE = re.compile(rf"({_OTHER_SCRIPT})\s*\(\s*$")
-_SCRIPT_AFTER = re.compile(rf"^\s*\(\s*({_OTHER_SCRIPT})\s*\)")
+_SCRIPT_AFTER = re.compile(rf"\s*\(\s*({_OTHER_SCRIPT})\s*\)")  # match() anchors it at the name's end
 
 
 _INITIALS_AFTER = re.compile(r",\s?(?:[A-Z]\.\s?){1,3}")

@@ -726,3 +726,11 @@ def test_no_span_crosses_a_cell_of_a_table(lex, sep: str, rows: list[list[str]])
     out = refine(text, [Span(start, len(text) - 1, EntityType.ID, 0.9, {"ner": 0.9})], lex)
     for x in out:
         assert any(a <= x.start and x.end <= b for a, b, _ in cells), text[x.start : x.end]
+
+
+def test_a_name_written_again_in_another_script_after_it_is_a_name_too(lex) -> None:  # type: ignore[no-untyped-def]
+    # The Arabic form of a passport's name, in brackets after the Latin one: the model
+    # found only its last word; the given names had left in clear.
+    text = "The name in it is MAHMOUD ABDELRAHMAN EL-SAYED (محمود عبد الرحمن السيد). Thanks."
+    spans = [s(text, "MAHMOUD ABDELRAHMAN EL-SAYED", EntityType.PERSON), s(text, "السيد", EntityType.PERSON, 0.52)]
+    assert ("محمود عبد الرحمن السيد", "PERSON") in values(text, refine(text, spans, lex))
