@@ -783,7 +783,31 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
-    return merge_spans(join_firms(text, join_house_numbers(text, _with_header_names(text, out))))
+    out = join_house_numbers(text, _with_header_names(text, out))
+    return merge_spans(join_firms(text, _join_address_parts(text, out)))
+
+
+#: What may stand between two parts of one address on its line: ", Pentre Industrial Estate, ".
+_ADDRESS_GAP = re.compile(r",[ \t]+(?:[A-Z][\w'’\-]*[ \t]+){0,3}[A-Z][\w'’\-]*,[ \t]+")
+
+
+def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
+    """Two parts of an address on one line with only capitalized words between them
+    ("Unit 4, Pentre Industrial Estate, Bangor LL57 4QZ": the model found the first
+    and the last) are one address: the estate between them is where it is."""
+    out: list[Span] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type is EntityType.ADDRESS is span.type
+            and _ADDRESS_GAP.fullmatch(text, prev.end, span.start)
+        ):
+            views = {**span.views, **{k: max(v, span.views.get(k, 0.0)) for k, v in prev.views.items()}}
+            out[-1] = Span(prev.start, span.end, EntityType.ADDRESS, max(prev.score, span.score), views)
+            continue
+        out.append(span)
+    return out
 
 
 def _with_header_names(text: str, spans: list[Span]) -> list[Span]:

@@ -734,3 +734,9 @@ def test_a_name_written_again_in_another_script_after_it_is_a_name_too(lex) -> N
     text = "The name in it is MAHMOUD ABDELRAHMAN EL-SAYED (محمود عبد الرحمن السيد). Thanks."
     spans = [s(text, "MAHMOUD ABDELRAHMAN EL-SAYED", EntityType.PERSON), s(text, "السيد", EntityType.PERSON, 0.52)]
     assert ("محمود عبد الرحمن السيد", "PERSON") in values(text, refine(text, spans, lex))
+
+
+def test_the_estate_between_two_parts_of_an_address_is_part_of_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Northgate Payroll Ltd\nUnit 4, Pentre Industrial Estate, Bangor LL57 4QZ | hr@example.com\n"
+    spans = [s(text, "Unit 4", EntityType.ADDRESS), s(text, "Bangor LL57 4QZ", EntityType.ADDRESS)]
+    assert values(text, refine(text, spans, lex)) == [("Unit 4, Pentre Industrial Estate, Bangor LL57 4QZ", "ADDRESS")]
