@@ -797,17 +797,33 @@ def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
     and the last) are one address: the estate between them is where it is."""
     out: list[Span] = []
     for span in spans:
-        prev = out[-1] if out else None
-        if (
-            prev is not None
-            and prev.type is EntityType.ADDRESS is span.type
-            and _ADDRESS_GAP.fullmatch(text, prev.end, span.start)
-        ):
-            views = {**span.views, **{k: max(v, span.views.get(k, 0.0)) for k, v in prev.views.items()}}
-            out[-1] = Span(prev.start, span.end, EntityType.ADDRESS, max(prev.score, span.score), views)
-            continue
+        if span.type is EntityType.ADDRESS and out:
+            # The part between them found as a place or a body ("Pentre Industrial
+            # Estate" as a LOCATION) is part of the address too.
+            middle = (
+                len(out) >= 2
+                and out[-1].type in (EntityType.LOCATION, EntityType.ORG)
+                and out[-2].type is EntityType.ADDRESS
+                and _COMMA_GAP.fullmatch(text, out[-2].end, out[-1].start)
+                and _COMMA_GAP.fullmatch(text, out[-1].end, span.start)
+            )
+            first = out[-2] if middle else out[-1]
+            if middle or (
+                first.type is EntityType.ADDRESS and _ADDRESS_GAP.fullmatch(text, first.end, span.start)
+            ):
+                parts = [first, *( [out[-1]] if middle else [] ), span]
+                views: dict[str, float] = {}
+                for x in parts:
+                    for k, v in x.views.items():
+                        views[k] = max(v, views.get(k, 0.0))
+                del out[-len(parts) + 1 :]
+                out.append(Span(first.start, span.end, EntityType.ADDRESS, max(x.score for x in parts), views))
+                continue
         out.append(span)
     return out
+
+
+_COMMA_GAP = re.compile(r",[ \t]+")
 
 
 def _with_header_names(text: str, spans: list[Span]) -> list[Span]:

@@ -740,3 +740,9 @@ def test_the_estate_between_two_parts_of_an_address_is_part_of_it(lex) -> None: 
     text = "Northgate Payroll Ltd\nUnit 4, Pentre Industrial Estate, Bangor LL57 4QZ | hr@example.com\n"
     spans = [s(text, "Unit 4", EntityType.ADDRESS), s(text, "Bangor LL57 4QZ", EntityType.ADDRESS)]
     assert values(text, refine(text, spans, lex)) == [("Unit 4, Pentre Industrial Estate, Bangor LL57 4QZ", "ADDRESS")]
+    spans = [
+        s(text, "Unit 4", EntityType.ADDRESS),
+        s(text, "Pentre Industrial Estate", EntityType.LOCATION),
+        s(text, "Bangor LL57 4QZ", EntityType.ADDRESS),
+    ]
+    assert values(text, refine(text, spans, lex)) == [("Unit 4, Pentre Industrial Estate, Bangor LL57 4QZ", "ADDRESS")]
