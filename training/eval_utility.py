@@ -79,6 +79,32 @@ def _guard(settings: Any, detector: Any) -> Any:
     return EgressGuard(CloudClient.from_settings(settings), ledger=MemoryLedger(), detector=detector)
 
 
+_WORD = re.compile(r"[^\W\d_][\w'’\-]{3,}")
+
+
+def partial_leaks(
+    text: str, protect: Sequence[str], payload: str, whole: Sequence[str] = ()
+) -> list[str]:
+    """Words of a protected value of several words that reach the payload although the
+    value does not ("محمود عبد الرحمن" of a full name, "Pentre" of an estate's address):
+    a word of four letters or more, written nowhere else in the text (so "Mercedes" of
+    "Mercedes Oyarzún" in a message about a Mercedes is no leak), found as a word in the
+    payload. ``whole`` are values already counted as leaks."""
+    masked = text
+    for v in sorted(protect, key=len, reverse=True):
+        masked = masked.replace(v, " ")
+    found = []
+    for v in protect:
+        if v in whole or len(v.split()) < 2:
+            continue
+        for w in _WORD.findall(v):
+            if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", masked, re.IGNORECASE):
+                continue
+            if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", payload, re.IGNORECASE):
+                found.append(w)
+    return found
+
+
 def score_item(item: Mapping[str, Any], prepared: Any, guard: Any) -> dict[str, Any]:
     """The figures of one text from its prepared turn."""
     text = item["text"]
@@ -86,6 +112,7 @@ def score_item(item: Mapping[str, Any], prepared: Any, guard: Any) -> dict[str, 
     payload = "\n".join(m["content"] for m in prepared.messages) if prepared.messages else ""
     norm_payload = normalize_for_leak(payload)
     leaks = [v for v in item["protect"] if normalize_for_leak(v) in norm_payload]
+    partial = partial_leaks(text, item["protect"], payload, leaks)
     plans = prepared.analysis.plans
     withheld = any(p.route == "local" for p in plans)
     lost = []
@@ -118,6 +145,7 @@ def score_item(item: Mapping[str, Any], prepared: Any, guard: Any) -> dict[str, 
         "outbound": user,
         "routes": [str(p.route) for p in plans],
         "leaks": leaks,
+        "partial_leaks": partial,
         "kept": len(item["keep"]) - len(lost),
         "keep_total": len(item["keep"]),
         "lost": lost,
@@ -209,6 +237,7 @@ def summarize(rows: Sequence[Mapping[str, Any]], latency: Sequence[float]) -> di
     return {
         "n": len(rows),
         "leaks": sum(len(r["leaks"]) for r in rows),
+        "partial_leaks": sum(len(r.get("partial_leaks", ())) for r in rows),
         "keep_rate": round(kept / total, 4) if total else None,
         "kept": kept,
         "keep_total": total,
@@ -224,6 +253,8 @@ def summarize(rows: Sequence[Mapping[str, Any]], latency: Sequence[float]) -> di
         "prepare_ms_p50": round(statistics.median(latency), 1) if latency else None,
         "definitions": {
             "leaks": "protected values in the payload (NFKC, case-folded, whitespace collapsed)",
+            "partial_leaks": "words (4+ letters) of a protected value of several words, written "
+            "nowhere else in the text, found in the payload while the whole value is not",
             "keep_rate": "task-critical strings present verbatim in the user content / all",
             "keep_rate_sent": "the same among strings whose sentence left (router withholding "
             "set apart)",
@@ -242,22 +273,29 @@ def report(r: Mapping[str, Any]) -> str:
         f"Real prepare path at lambda {r['risk_lambda']:g}; {r['n']} texts. "
         "Figures on the exact payload that would leave.",
         "",
-        "| leaks | keep rate | of sentences that left | glued | person splits | withheld texts "
-        "| blocked by the guard | prepare p50 |",
-        "|---|---|---|---|---|---|---|---|",
-        f"| {r['leaks']} | {r['keep_rate']} ({r['kept']}/{r['keep_total']}) | "
+        "| leaks | leaked in part | keep rate | of sentences that left | glued | person splits "
+        "| withheld texts | blocked by the guard | prepare p50 |",
+        "|---|---|---|---|---|---|---|---|---|",
+        f"| {r['leaks']} | {r.get('partial_leaks', 0)} | {r['keep_rate']} ({r['kept']}/{r['keep_total']}) | "
         f"{r['keep_rate_sent']} ({r['lost_withheld']} lost to withheld sentences) | {r['glued']} | "
         f"{r['person_splits']} of {r['person_scored']} scored | {r['withheld_texts']} | "
         f"{r['blocked']} | {r['prepare_ms_p50']} ms |",
         "",
     ]
-    failures = [t for t in r["texts"] if t["leaks"] or t["lost"] or t["glued"] or t["person_split"] or t["blocked"]]
+    failures = [
+        t
+        for t in r["texts"]
+        if t["leaks"] or t.get("partial_leaks") or t["lost"] or t["glued"] or t["person_split"]
+        or t["blocked"]
+    ]
     if failures:
         lines += ["## Texts with a failure", ""]
         for t in failures:
             lines.append(f"### {t['id']}")
             if t["leaks"]:
                 lines.append(f"- leaked: {t['leaks']}")
+            if t.get("partial_leaks"):
+                lines.append(f"- leaked in part: {t['partial_leaks']}")
             if t["lost"]:
                 lines.append(
                     "- lost: " + "; ".join(f"`{x['keep']}` ({x['why']})" for x in t["lost"])
@@ -278,7 +316,8 @@ def report(r: Mapping[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     results = run_utility(args.data, args.out, risk_lambda=args.risk_lambda, limit=args.limit)
     print(
-        f"{results['n']} texts at lambda {results['risk_lambda']:g}: {results['leaks']} leaks, "
+        f"{results['n']} texts at lambda {results['risk_lambda']:g}: {results['leaks']} leaks "
+        f"({results['partial_leaks']} words of protected values in part), "
         f"keep rate {results['keep_rate']} ({results['kept']}/{results['keep_total']}; "
         f"{results['keep_rate_sent']} of strings whose sentence left), "
         f"{results['glued']} glued, {results['person_splits']} person splits "

@@ -783,7 +783,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
-    out = join_house_numbers(text, _with_header_names(text, out))
+    out = join_house_numbers(text, _with_header_names(text, out, lexicon))
     return merge_spans(join_firms(text, _join_address_parts(text, out)))
 
 
@@ -826,10 +826,16 @@ def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
 _COMMA_GAP = re.compile(r",[ \t]+")
 
 
-def _with_header_names(text: str, spans: list[Span]) -> list[Span]:
+def _with_header_names(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """The display names of an e-mail's header lines (:func:`header_names`) added as
-    people: a span that ran from the name into its address keeps only the address."""
-    names = header_names(text)
+    people: a span that ran from the name into its address keeps only the address. A
+    display name made of plain words ("Support", "Customer Relations") is a team's."""
+    names = [
+        n
+        for n in header_names(text)
+        if lexicon is None
+        or not all(lexicon.is_plain(w) for w in re.findall(r"[^\W\d_]+", text[n.start : n.end]))
+    ]
     if not names:
         return spans
     out = []

@@ -746,3 +746,10 @@ def test_the_estate_between_two_parts_of_an_address_is_part_of_it(lex) -> None: 
         s(text, "Bangor LL57 4QZ", EntityType.ADDRESS),
     ]
     assert values(text, refine(text, spans, lex)) == [("Unit 4, Pentre Industrial Estate, Bangor LL57 4QZ", "ADDRESS")]
+
+
+def test_a_teams_display_name_is_no_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "From: Ann Lee <ann@example.com>\nTo: Customer Relations <care@example.com>\n\nHello"
+    out = refine(text, [s(text, "Ann", EntityType.PERSON)], lex)
+    assert ("Ann Lee", "PERSON") in values(text, out)
+    assert "Customer Relations" not in [v for v, _ in values(text, out)]

@@ -61,3 +61,17 @@ def test_an_invalid_file_is_a_clear_error(tmp_path: Path) -> None:
     bad.write_text(json.dumps([{"id": "x", "text": "hello"}]), "utf-8")
     with pytest.raises(InputError):
         run_utility(bad, None)
+
+
+def test_a_word_of_a_protected_value_that_leaves_alone_is_a_partial_leak() -> None:
+    from training.eval_utility import partial_leaks
+
+    text = (
+        "The name is MAHMOUD EL-SAYED (محمود عبد الرحمن السيد). I drive a Mercedes; "
+        "my lawyer is Mercedes Oyarzún."
+    )
+    protect = ["MAHMOUD EL-SAYED", "محمود عبد الرحمن السيد", "Mercedes Oyarzún"]
+    payload = "The name is [PERSON_1] (محمود عبد الرحمن [PERSON_2]). I drive a Mercedes; my lawyer is [PERSON_3]."
+    # The Arabic given names left; "Mercedes" is the car, written apart from the name.
+    assert partial_leaks(text, protect, payload) == ["محمود", "الرحمن"]
+    assert partial_leaks(text, protect, "The name is [PERSON_1] ([PERSON_2]).") == []
