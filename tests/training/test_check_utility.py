@@ -183,3 +183,13 @@ def test_cli_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "1 texts, 1 protect, 2 keep, 1 persons named; by id prefix: x 1" in out
     assert "is not valid JSON (line 1" in out
     assert "cannot be read" in out
+
+
+def test_the_everyday_requests_are_clean_have_nothing_private_and_are_gated() -> None:
+    from training.router.gate import DEFAULT_UTILITY
+
+    path = ROOT / "training" / "data" / "generic_dev.json"
+    items = json.loads(path.read_text("utf-8"))
+    assert check_items(items) == []
+    assert len(items) >= 40 and all(not it["protect"] and it["persons"] == 0 for it in items)
+    assert "training/data/generic_dev.json" in DEFAULT_UTILITY
