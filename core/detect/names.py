@@ -118,6 +118,11 @@ _TITLE_WORD = re.compile(
 _HEADING_LEAD = re.compile(r"[ \t#*>\-•]*")
 
 
+#: What separates the items of one line ("Office Manager | Kelly, Dickinson and Smith",
+#: "Browne, Godfrey and Parker · 136 Kerry Trail").
+ITEM_SEPARATOR = re.compile(r"\s[·•|]\s")
+
+
 def _heads_a_line(text: str, span: Span) -> bool:
     """The span opens a short line of a text of several lines, and the line is no
     sentence: a heading ("Notice of hearing") or a label ("Attachments (not opened):")."""
@@ -130,7 +135,7 @@ def _heads_a_line(text: str, span: Span) -> bool:
     line = text[line_start : line_end if line_end >= 0 else len(text)].rstrip()
     # A signature's line holds items ("Office Manager | Kelly, Dickinson and Smith"):
     # the span's own item is the line that counts.
-    line = re.split(r"\s[·•|]\s", line, maxsplit=1)[0]
+    line = ITEM_SEPARATOR.split(line, maxsplit=1)[0]
     return len(line.split()) <= 6 and not line.endswith((".", "!", "?", ","))
 
 

@@ -50,6 +50,7 @@ from core.detect.hosts import host_names, public_name
 from core.detect.names import (
     FLIGHT,
     HANDLE,
+    ITEM_SEPARATOR,
     JOB_TITLE,
     KINSHIP,
     NO_MACHINE,
@@ -140,13 +141,10 @@ def _split_open_bracket(text: str, span: Span) -> list[tuple[int, int]]:
     return [(span.start, span.start + i), (span.start + i + 2, span.end)]
 
 
-_ITEM_SEPARATOR = re.compile(r"\s[·•|]\s")
-
-
 def _split_items(text: str, a: int, b: int) -> list[tuple[int, int]]:
     """``[a, b)`` cut at the separators of items on one line (" · ", " | ", " • ")."""
     pieces, pos = [], a
-    for m in _ITEM_SEPARATOR.finditer(text, a, b):
+    for m in ITEM_SEPARATOR.finditer(text, a, b):
         pieces.append((pos, m.start()))
         pos = m.end()
     pieces.append((pos, b))
@@ -490,8 +488,13 @@ def _cut_at_cells(
     return [(x, y) for x, y in over if x < y]
 
 
+def _key_name(key: str) -> str:
+    """A field's key as the tables list it: lower case, "_" and "-" as spaces."""
+    return re.sub(r"[_\-\s]+", " ", key).strip().casefold()
+
+
 def _key_type(key: str) -> EntityType | None:
-    key = re.sub(r"[_\-\s]+", " ", key).strip().casefold()
+    key = _key_name(key)
     t = NAME_FIELD_TYPES.get(key)
     if t is None and key.rsplit(" ", 1)[-1] in ("city", "town"):
         t = EntityType.LOCATION  # "home_city", "current town"
@@ -564,10 +567,6 @@ def key_labels(text: str) -> list[tuple[int, int]]:
         ):
             out.append((m.start("key"), m.start("key") + len(key)))
     return out
-
-
-def _key_name(key: str) -> str:
-    return re.sub(r"[_\-\s]+", " ", key).strip().casefold()
 
 
 def _name_field_types(
@@ -791,6 +790,16 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
 _ADDRESS_GAP = re.compile(r",[ \t]+(?:[A-Z][\w'’\-]*[ \t]+){0,3}[A-Z][\w'’\-]*,[ \t]+")
 
 
+def _joined(parts: Sequence[Span], t: EntityType) -> Span:
+    """One span of type ``t`` from the first part's start to the last one's end, with
+    the parts' highest score and every view each part had (at its highest score)."""
+    views: dict[str, float] = {}
+    for x in parts:
+        for k, v in x.views.items():
+            views[k] = max(v, views.get(k, 0.0))
+    return Span(parts[0].start, parts[-1].end, t, max(x.score for x in parts), views)
+
+
 def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
     """Two parts of an address on one line with only capitalized words between them
     ("Unit 4, Pentre Industrial Estate, Bangor LL57 4QZ": the model found the first
@@ -811,13 +820,9 @@ def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
             if middle or (
                 first.type is EntityType.ADDRESS and _ADDRESS_GAP.fullmatch(text, first.end, span.start)
             ):
-                parts = [first, *( [out[-1]] if middle else [] ), span]
-                views: dict[str, float] = {}
-                for x in parts:
-                    for k, v in x.views.items():
-                        views[k] = max(v, views.get(k, 0.0))
+                parts = [first, out[-1], span] if middle else [first, span]
                 del out[-len(parts) + 1 :]
-                out.append(Span(first.start, span.end, EntityType.ADDRESS, max(x.score for x in parts), views))
+                out.append(_joined(parts, EntityType.ADDRESS))
                 continue
         out.append(span)
     return out
@@ -871,8 +876,7 @@ def join_house_numbers(text: str, spans: list[Span]) -> list[Span]:
             and text[prev.end] == " "
         ):
             # Two pieces of one name a split left apart ("Graham" + "Burns").
-            views = {**span.views, **{k: max(v, span.views.get(k, 0.0)) for k, v in prev.views.items()}}
-            out[-1] = Span(prev.start, span.end, EntityType.PERSON, max(prev.score, span.score), views)
+            out[-1] = _joined([prev, span], EntityType.PERSON)
             continue
         if (
             prev is not None
@@ -883,8 +887,7 @@ def join_house_numbers(text: str, spans: list[Span]) -> list[Span]:
             and _HOUSE_NUMBER.fullmatch(text, prev.start, prev.end)
             and text[span.start].isupper()
         ):
-            views = {**span.views, **{k: max(v, span.views.get(k, 0.0)) for k, v in prev.views.items()}}
-            out[-1] = Span(prev.start, span.end, EntityType.ADDRESS, max(prev.score, span.score), views)
+            out[-1] = _joined([prev, span], EntityType.ADDRESS)
             continue
         out.append(span)
     return out
@@ -909,18 +912,13 @@ def join_firms(text: str, spans: list[Span]) -> list[Span]:
         inside = [x for x in spans if x.start < b and a < x.end]
         if not inside or any(x.start < a or x.end > b or x.type not in _FIRM_PARTS for x in inside):
             continue
-        names = re.findall(_SURNAME, m.group(0))
-        covered = sum(
-            1 for n in re.finditer(_SURNAME, m.group(0))
-            if any(x.start <= a + n.start() and a + n.end() <= x.end for x in inside)
+        found_all = all(
+            any(x.start <= a + n.start() and a + n.end() <= x.end for x in inside)
+            for n in re.finditer(_SURNAME, m.group(0))
         )
         whole = len(inside) == 1 and (inside[0].start, inside[0].end) == (a, b)
-        if covered < len(names) or not (whole or any(x.type is EntityType.ORG for x in inside)):
+        if not found_all or not (whole or any(x.type is EntityType.ORG for x in inside)):
             continue
-        views: dict[str, float] = {}
-        for x in inside:
-            for k, v in x.views.items():
-                views[k] = max(v, views.get(k, 0.0))
-        firm = Span(a, b, EntityType.ORG, max(x.score for x in inside), views)
-        spans = [x for x in spans if x not in inside] + [firm]
+        firm = _joined(inside, EntityType.ORG)
+        spans = [x for x in spans if x not in inside] + [Span(a, b, firm.type, firm.score, firm.views)]
     return sorted(spans, key=lambda x: x.start)
