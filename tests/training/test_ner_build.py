@@ -109,3 +109,73 @@ def test_a_damaged_model_names_the_rebuild_command(tiny_build, tmp_path):
     with pytest.raises(ArtifactError) as err:
         NerView(copy).analyze("hello Anna")
     assert "model.onnx" in str(err.value) and "python -m training.ner build" in str(err.value)
+
+
+def _shared_args(work: Path) -> list[str]:
+    med, pupa = DATA / "med_pcd" / "med_pcd_train.json", DATA / "pupa" / "PUPA_New.csv"
+    if not med.exists() or not pupa.exists():
+        pytest.skip("the shared data sets are not available")
+    return [
+        "--work",
+        str(work),
+        "--medpcd",
+        str(med),
+        "--pupa",
+        str(pupa),
+        "--templates",
+        str(DATA / "presidio_research" / "templates.txt"),
+        "--limit",
+        "4",
+        "--synthetic",
+        "40",
+    ]
+
+
+def test_a_model_trained_elsewhere_on_the_windows_is_adopted(tmp_path):
+    """data -> windows file -> the bare loop (a half-precision save) -> build --checkpoint."""
+    pytest.importorskip("torch")
+    import subprocess
+    import sys
+
+    from training.ner.__main__ import main
+    from training.ner.fit import load_windows
+    from training.ner.labels import LABELS
+    from training.ner.train import base_model_dir
+
+    work = tmp_path / "work"
+    assert main(["data", *_shared_args(work)]) == 0
+    items, labels, max_len = load_windows(work / "windows.jsonl.gz")
+    assert labels == LABELS and max_len == 128 and items
+    assert all(len(w.ids) == len(w.labels) <= max_len for w in items)
+    assert any(lab > 0 for w in items for lab in w.labels)  # entities are labelled
+    # The loop as a GPU machine runs it: its own process, nothing of the project imported.
+    ckpt = tmp_path / "ckpt"
+    code = (
+        "import sys, training.ner.fit as f; r = f.main(sys.argv[1:]); "
+        "bad = [m for m in sys.modules if m == 'core' or m.startswith('core.')]; "
+        "sys.exit(r or (3 if bad else 0))"
+    )
+    args = ["--windows", str(work / "windows.jsonl.gz"), "--base", str(base_model_dir())]
+    args += ["--out", str(ckpt), "--max-steps", "2", "--batch-size", "4", "--device", "cpu"]
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary = json.loads((ckpt / "train_summary.json").read_text())
+    assert summary["steps"] == 2 and summary["device"] == "cpu"
+    out = tmp_path / "model"
+    argv = ["build", *_shared_args(work), "--out", str(out), "--no-eval"]
+    assert main([*argv, "--checkpoint", str(ckpt)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["training"]["adopted_from"].startswith("python -m training.ner.fit")
+    assert manifest["export"]["parity"]["fp32_argmax_agreement"] == 1.0
+
+
+def test_a_windows_file_of_another_kind_is_refused(tmp_path):
+    import gzip
+
+    from training.ner.fit import load_windows
+
+    path = tmp_path / "w.jsonl.gz"
+    with gzip.open(path, "wt") as fh:
+        fh.write('{"format": "something else"}\n')
+    with pytest.raises(ValueError, match="not a windows file"):
+        load_windows(path)

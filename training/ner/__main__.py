@@ -1,4 +1,8 @@
-"""``python -m training.ner build|data|agent-eval``: the shipped NER model, its data, the agent."""
+"""``python -m training.ner build|data|agent-eval``: the shipped NER model, its data, the agent.
+
+``data`` also writes the windows file that ``python -m training.ner.fit`` trains on
+anywhere torch runs (a GPU machine); ``build --checkpoint`` then adopts the result.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="data, training, export, tuning, evaluation, manifest")
     build_mod.add_arguments(b)
-    d = sub.add_parser("data", help="build and save the training data only")
+    d = sub.add_parser(
+        "data", help="build and save the training data and its windows file only"
+    )
     build_mod.add_arguments(d)
     a = sub.add_parser("agent-eval", help="cost and gain of the agent view on a small sample")
     build_mod.add_arguments(a)
@@ -46,6 +52,14 @@ def main(argv: list[str] | None = None) -> int:
             repeat={"pupa": args.pupa_repeat},
             **build_mod.source_options(args),
         )
+        from training.ner.fit import save_windows
+        from training.ner.labels import LABELS
+        from training.ner.train import MAX_LEN, featurize, load_tokenizer
+
+        # What python -m training.ner.fit trains on, on any machine with torch.
+        items = featurize(built.fit, load_tokenizer(), MAX_LEN)
+        save_windows(Path(args.work) / "windows.jsonl.gz", items, LABELS, MAX_LEN)
+        built.stats["windows"] = len(items)
         data.save(built, Path(args.work) / "data")
         print(json.dumps(built.stats, indent=2))
         return 0

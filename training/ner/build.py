@@ -37,7 +37,7 @@ from training.metrics import UnitTally, locate_units
 from training.ner import data as ner_data
 from training.ner.export import export
 from training.ner.labels import LABELS
-from training.ner.train import MAX_LEN, OVERLAP, TrainConfig, train
+from training.ner.train import MAX_LEN, OVERLAP, TrainConfig, load_tokenizer, train
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +224,28 @@ def _cpu_name() -> str:
     return platform.processor() or "unknown"
 
 
+def adopt_checkpoint(src: Path, dst: Path) -> dict[str, Any]:
+    """Copy a model fine-tuned by :mod:`training.ner.fit` into ``dst`` in float32.
+
+    Its labels must be ours; the tokenizer is the base model's (the loop never
+    changes it). Returns its training summary, marked as adopted.
+    """
+    import torch
+    from transformers import AutoModelForTokenClassification
+
+    model = AutoModelForTokenClassification.from_pretrained(str(src), dtype=torch.float32)
+    labels = [model.config.id2label[i] for i in range(len(model.config.id2label))]
+    if labels != LABELS:
+        raise ValueError(f"{src} was trained on other labels than this project's")
+    dst.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(str(dst))
+    load_tokenizer().save(str(dst / "tokenizer.json"))
+    path = src / "train_summary.json"
+    summary: dict[str, Any] = json.loads(path.read_text("utf-8")) if path.exists() else {}
+    summary["adopted_from"] = "python -m training.ner.fit (a checkpoint trained elsewhere)"
+    return summary
+
+
 def build(args: argparse.Namespace) -> dict[str, Any]:
     t0 = time.perf_counter()
     out_dir, work = Path(args.out), Path(args.work)
@@ -255,7 +277,11 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
         seed=args.seed,
         max_steps=args.max_steps,
     )
-    summary = train(data.fit, work / "hf", cfg)
+    if args.checkpoint:
+        # Trained elsewhere (python -m training.ner.fit on the windows of this data).
+        summary = adopt_checkpoint(Path(args.checkpoint), work / "hf")
+    else:
+        summary = train(data.fit, work / "hf", cfg)
     facts = export(work / "hf", out_dir, work / "onnx")
     argv = getattr(args, "argv", None) or sys.argv[1:]
     command = "python -m training.ner " + " ".join(shlex.quote(a) for a in argv)
@@ -358,3 +384,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=int, help="stop after N optimizer steps (smoke runs)")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--no-eval", action="store_true", help="skip the evaluation (smoke runs)")
+    p.add_argument(
+        "--checkpoint",
+        help="a model folder trained by python -m training.ner.fit on this data's windows: "
+        "skip training, export, tune and evaluate it",
+    )
