@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from core.analyze import Analyzer
-    from core.detect.base import Detector
+    from core.detect.base import DetectionView, Detector
     from core.egress import EgressGuard
     from core.gama import PublicSpace
     from core.llm.local import LocalModel
@@ -40,7 +40,24 @@ def default_detector(settings: Settings) -> Detector:
     """
     from core.language_detector import LanguageDetector
 
-    return LanguageDetector(_english_detector(settings), language=str(settings.language))
+    return LanguageDetector(
+        _english_detector(settings),
+        language=str(settings.language),
+        languages_ner=languages_ner(),
+    )
+
+
+#: The NER trained on German, French, Spanish and Dutch as well (``models/ner_languages``).
+LANGUAGES_NER = "ner_languages"
+
+
+def languages_ner() -> DetectionView | None:
+    """The languages NER view when its artifact is shipped (or SOTTOVOCE_MODELS has one)."""
+    import models
+    from core.detect.ner import NerView
+
+    folder = models.artifact_dir(LANGUAGES_NER)
+    return NerView(folder) if (folder / "manifest.json").exists() else None
 
 
 def _english_detector(settings: Settings) -> Detector:

@@ -29,7 +29,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.detect.base import Detector, _deny_spans
+from core.detect.base import DetectionView, Detector, _deny_spans
 from core.detect.fusion import Fusion
 from core.detect.rules import NAME as RULES
 from core.detect.rules import NAME_EXTENT
@@ -54,6 +54,8 @@ MODES = ("filter", "rules")
 #: A pattern's score that counts as evidence against a zone (the rules view's
 #: single-view threshold: its weaker matches are mostly noise).
 EVIDENCE = 0.55
+#: A year alone (the model's guess; a date with a day or a month is the locales').
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\S+")
 
 
@@ -64,7 +66,14 @@ class LanguageDetector(Detector):
     Attributes not set here (a fusion's agent, its thresholds) are ``base``'s.
     """
 
-    def __init__(self, base: Detector, *, language: str = "auto", mode: str = "filter") -> None:
+    def __init__(
+        self,
+        base: Detector,
+        *,
+        language: str = "auto",
+        mode: str = "filter",
+        languages_ner: DetectionView | None = None,
+    ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}")
         super().__init__(
@@ -78,6 +87,9 @@ class LanguageDetector(Detector):
         self.base = base
         self.language = language
         self.mode = mode
+        #: A NER trained on the locales' languages: it reads their parts in place of
+        #: the base's NER view (same name, so the fusion weighs it the same).
+        self.languages_ner = languages_ner
 
     def __getattr__(self, name: str) -> Any:
         base = self.__dict__.get("base")
@@ -92,7 +104,7 @@ class LanguageDetector(Detector):
         langs = self.languages(text)
         if langs.english_only:
             return self.base.analyze(text)
-        proposals = {view_.name: view_.analyze(text) for view_ in self.views}
+        proposals = {view_.name: self._propose(view_, text, langs) for view_ in self.views}
         judged = self.judge(text, langs, proposals)
         if isinstance(self.base, Fusion):
             spans = self.base.fuse(text, judged)
@@ -105,6 +117,19 @@ class LanguageDetector(Detector):
         if lost:
             spans = sorted(spans + _disjoint(lost), key=lambda s: s.start)
         return self._zones(text, langs, spans)
+
+    def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
+        """``view_``'s spans; the languages NER's in the locales' parts when there is one."""
+        other = self.languages_ner
+        if other is None or view_.name != other.name:
+            return view_.analyze(text)
+        ours = set(CODES)
+        spans: list[Span] = []
+        if any(p.language in ours for p in langs.parts):
+            spans += [s for s in other.analyze(text) if langs.at(s.start) in ours]
+        if any(p.language not in ours for p in langs.parts):
+            spans += [s for s in view_.analyze(text) if langs.at(s.start) not in ours]
+        return sorted(spans, key=lambda s: (s.start, s.end))
 
     def judge(
         self, text: str, langs: Languages, proposals: Mapping[str, Sequence[Span]]
@@ -142,13 +167,24 @@ class LanguageDetector(Detector):
         if lang not in CODES:  # UNKNOWN parts keep the model's spans before this (judge)
             return []
         lv = view(lang)
+        value = text[s.start : s.end]
+        if _YEAR.fullmatch(value) or (
+            s.type in NAME_TYPES | {EntityType.ADDRESS} and not any(c.isalpha() for c in value)
+        ):
+            # A bare year ("desde 2020") or a number read as a name or an address
+            # ("3 horas"): the locales' own formats find dates and numbers.
+            return []
         if s.type in NAME_TYPES:
             if self.mode == "rules" or lv is None:
                 return []
             if s.type not in WORD_TYPES:
                 # A place's or an organisation's name may hold lower-case words
                 # ("Universität zu Köln"): only its edges are trimmed.
-                return [r for r in _edges(text, lv.locale, s) if _name_like(text, r, lv.locale)]
+                return [
+                    r
+                    for r in _edges(text, lv.locale, s)
+                    if _name_like(text, r, lv.locale) and not _common_term(text, r, lv.locale)
+                ]
             runs = [r for r in _runs(text, lang, s) if _name_like(text, r, lv.locale)]
             # "op naam van Wouter Dekker" typed OTHER: a known first name says person.
             return [
@@ -236,6 +272,30 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
         # and follows an article ("die Charité"): frequency and articles say nothing.
         return True
     return not (lc.after_determiner(text, run.start) or lc.common(value))
+
+
+def _common_term(text: str, run: Span, lc: Locale) -> bool:
+    """Is ``run``, proposed as a place or an organisation, one common word of the language?
+
+    German capitalizes every noun, and a NER trained on these languages reads
+    some as names ("Notaufnahme", "Vertrieb", "Physiotherapie"). A common word
+    that is no known name and no public name of the lexicon ("Berlin",
+    "Siemens") is a term, not a name.
+    """
+    from core.lexicon import lexicon
+
+    value = text[run.start : run.end].strip(".,;:")
+    if len(value.split()) > 1 or not value.isalpha():
+        return False
+    if lc.is_known_name(value) or lexicon().public_kind(value) is not None:
+        return False
+    if run.type is EntityType.LOCATION:
+        # A town takes no article ("in Tübingen", "à Lyon"); a noun does ("in die
+        # Notaufnahme"). Countries and regions with one ("die Schweiz") are public.
+        return lc.after_determiner(text, run.start)
+    # An organisation often does take one ("bei der Charité"): only a common word
+    # of the language is a term ("den Vertrieb").
+    return lc.common(value)
 
 
 def _edges(text: str, lc: Locale, s: Span) -> list[Span]:

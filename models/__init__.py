@@ -90,6 +90,7 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> dict[str, Any]:
 def _rebuild_hint(name: str) -> str:
     return {
         "ner": "python -m training.ner build",
+        "ner_languages": "python -m training.ner build --out models/ner_languages (see README)",
         "encoder": "python -m training.router export-encoder",
         "router": "python -m training.router build",
     }.get(name, f"python -m training.{name} build")

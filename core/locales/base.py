@@ -145,9 +145,13 @@ class Locale:
 
     def common(self, word: str) -> bool:
         """Is ``word`` a common word of the language (Zipf frequency :data:`COMMON_ZIPF` or more)?"""
+        return self.zipf(word) >= COMMON_ZIPF
+
+    def zipf(self, word: str) -> float:
+        """``word``'s frequency in this language on the Zipf scale (wordfreq)."""
         from wordfreq import zipf_frequency
 
-        return bool(zipf_frequency(word, self.code) >= COMMON_ZIPF)
+        return float(zipf_frequency(word, self.code))
 
     def after_determiner(self, text: str, start: int) -> bool:
         """Does an article or a possessive (and adjectives) come right before ``start``?"""

@@ -331,3 +331,53 @@ def test_french_employer_after_work_words(text: str, employer: str) -> None:
 
 def test_chez_without_work_words_is_no_employer() -> None:
     assert values("Je dîne chez Marie ce soir, que dois-je apporter ?", detector([])) == {}
+
+
+class CountingNer(FakeNer):
+    def __init__(self, guesses: list[tuple[str, EntityType]]) -> None:
+        super().__init__(guesses)
+        self.calls = 0
+
+    def analyze(self, text: str) -> list[Span]:
+        self.calls += 1
+        return super().analyze(text)
+
+
+def test_a_languages_ner_reads_the_locales_parts_and_the_english_ner_the_rest() -> None:
+    german = "Mein Hausarzt in Bad Tölz ist Dr. Wenzel, er kennt meinen Vater seit Jahren gut. "
+    english = "Could you please help me write a short note to Linda Brown about all of this?"
+    text = german + english
+    P, L = EntityType.PERSON, EntityType.LOCATION
+    # Each model proposes both places; each is believed only in its own language's part.
+    english_ner = CountingNer([("Bad Tölz", P), ("Linda Brown", P)])
+    languages_ner = CountingNer([("Bad Tölz", L), ("Linda Brown", L)])
+    det = LanguageDetector(
+        Detector([english_ner, RulesView()]), language="auto", languages_ner=languages_ner
+    )
+    got = values(text, det)
+    assert got.get("Bad Tölz") is L and got.get("Linda Brown") is P
+    assert english_ner.calls == 1 and languages_ner.calls == 1
+
+
+def test_a_message_in_one_language_runs_one_ner() -> None:
+    P = EntityType.PERSON
+    english_ner, languages_ner = CountingNer([("Jan", P)]), CountingNer([("Jan", P)])
+    det = LanguageDetector(Detector([english_ner, RulesView()]), languages_ner=languages_ner)
+    values("Beste dokter, mijn naam is Jan de Vries en ik heb sinds gisteren koorts.", det)
+    assert (english_ner.calls, languages_ner.calls) == (0, 1)
+    values("Dear doctor, my name is Jan Smith and I have had a fever since yesterday.", det)
+    assert (english_ner.calls, languages_ner.calls) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mi vuelo se canceló. ¿Me corresponden 250 € según el Reglamento (CE) n.º 261/2004?",
+        "Mon vol a été annulé. Ai-je droit à 250 € selon le règlement (CE) n° 261/2004 ?",
+        "Mein Flug fiel aus. Stehen mir nach der Verordnung (EG) Nr. 261/2004 250 € zu?",
+        "Mijn vlucht is geannuleerd. Heb ik recht op 250 euro volgens Verordening (EG) nr. 261/2004?",
+    ],
+)
+def test_an_eu_regulation_keeps_its_number(text: str) -> None:
+    got = values(text, detector([("261", EntityType.PHONE), ("2004", EntityType.DATE)]))
+    assert not any("261" in v or "2004" in v for v in got), got

@@ -114,6 +114,8 @@ ZONES = [
     r"(?:\s+(?i:Abs\.|Absatz|S\.|Satz|Nr\.|Ziff\.)\s*\d+[a-z]?)*"
     r"(?:\s+(?:SGB\s+[IVX]+|[A-ZÄÖÜ][A-Za-zäöü]{0,7}[A-Z]))?",
     r"\bSGB\s+[IVX]+\b",
+    # EU law by its number: "Verordnung (EG) Nr. 261/2004", "Richtlinie 2003/88/EG".
+    r"\b(?:Verordnung|Richtlinie)(?:\s+\((?:EG|EU)\))?(?:\s+Nr\.)?\s*\d+/\d{2,4}(?:/(?:EG|EU))?",
     r"\b(?:BGB|HGB|StGB|ZPO|KSchG|ArbZG|BUrlG|EntgFG|TzBfG|DSGVO|BDSG|AGG|BetrVG|MuSchG|BEEG|"
     r"GG|AO|EStG|UStG|SGB|IfSG|BetrKV|MiLoG|NachwG)\b",
     *money_zones(r"(?:€|EUR|Euro|CHF|Fr\.)"),

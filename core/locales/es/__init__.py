@@ -101,6 +101,8 @@ ZONES = [
     r"|\s+(?:ET|CC|CP|LGSS|RGPD|LOPDGDD|CE|LAU))?",
     r"\bEstatuto de los Trabajadores\b",
     r"\b(?:Ley|Real Decreto)(?: Orgánica| Legislativo)?\s+\d+/\d{4}",
+    # EU law by its number: "Reglamento (CE) n.º 261/2004", "Directiva 2003/88/CE".
+    r"\b(?:Reglamento|Directiva)(?:\s+\((?:CE|UE)\))?(?:\s+(?:n\.?\s?º|núm\.|no\.))?\s*\d+/\d{2,4}(?:/(?:CE|UE))?",
     r"\b(?:RGPD|LOPDGDD|SEPE|IRPF|IVA|SMI|ERTE|ERE|DNI|NIE|NIF|CIF)\b",
     # An eponym names a test or a disease, not a person: "prueba de O'Sullivan",
     # "enfermedad de Parkinson", "maniobra de Heimlich".

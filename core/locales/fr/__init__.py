@@ -95,6 +95,8 @@ ZONES = [
     r"de procédure civile)|(?i:loi)[^,.;\n]{0,40}|RGPD|Constitution))?",
     r"\b(?i:code)\s+(?:du travail|civil|pénal|de la santé publique|de la sécurité sociale|"
     r"de commerce|de la consommation|général des impôts)",
+    # EU law by its number: "règlement (CE) n° 261/2004", "directive 2003/88/CE".
+    r"\b(?i:règlement|directive)(?:\s+\((?:CE|UE)\))?(?:\s+(?:n°|nº|no))?\s*\d+/\d{2,4}(?:/(?:CE|UE))?",
     r"\b(?:RGPD|CNIL|URSSAF|CPAM|CAF|SMIC|CDI|CDD|RTT|TVA|SMS|RH|DRH|APA|EHPAD|SNCF|TGV)\b",
     *money_zones(r"(?:€|EUR|euros?|CHF)"),
     *quantity_zones(),

@@ -79,6 +79,8 @@ ZONES = [
     # "artikel 7:669 BW", "art. 7:611 BW", "artikel 6 lid 1 AVG".
     r"(?i:artikel|art\.)\s+\d+(?::\d+)?[a-z]?(?:\s+(?i:lid)\s+\d+)?(?:\s+(?i:sub)\s+[a-z\d]+)?"
     r"(?:\s+(?:BW|Sr|Sv|Rv|Awb|AVG|WW|WIA|WOR|Arbowet|Wet\s[^,.;\n]{0,30}|[A-Z][A-Za-z]{1,5}))?",
+    # EU law by its number: "Verordening (EG) nr. 261/2004", "richtlijn 2003/88/EG".
+    r"\b(?i:verordening|richtlijn)(?:\s+\((?:EG|EU)\))?(?:\s+nr\.)?\s*\d+/\d{2,4}(?:/(?:EG|EU))?",
     r"\b(?:BW|AVG|UWV|WW|WIA|ZW|CAO|cao|WOZ|BTW|btw|KvK|IND|GGD|DUO)\b",
     *money_zones(r"(?:€|EUR|euro)"),
     *quantity_zones(),
