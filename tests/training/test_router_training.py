@@ -13,6 +13,8 @@ import csv
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("torch")
 
@@ -195,3 +197,25 @@ def test_check_says_when_the_router_was_trained_on_another_detector(tmp_path, ca
     manifest["detector"]["fingerprint"] = detector_fingerprint(Same())  # type: ignore[arg-type]
     (router / "manifest.json").write_text(json.dumps(manifest), "utf-8")
     assert router_staleness(router, detector=Same()) == []
+
+
+@given(st.lists(st.integers(), max_size=6), st.floats(0.0, 1.0), st.integers(0, 2**16))
+def test_a_missed_copy_that_keeps_one_never_empties_a_sentence(ents, rate, seed):
+    import numpy as np
+
+    from training.router.episodes import _drop
+
+    kept = _drop(list(ents), rate, np.random.default_rng(seed), keep_one=True)
+    assert set(kept) <= set(ents)
+    if len(ents) < 2:
+        assert kept == ents  # nothing dropped from a sentence with one entity or none
+    else:
+        assert kept  # at least one entity stays
+
+
+def test_without_keep_one_every_entity_may_go():
+    import numpy as np
+
+    from training.router.episodes import _drop
+
+    assert _drop([1], 1.0, np.random.default_rng(0), keep_one=False) == []

@@ -158,11 +158,15 @@ def _build(args: argparse.Namespace) -> int:
     if args.miss_rate > 0:
         from training.router.episodes import with_missed_entities
 
-        missed = with_missed_entities(train, store, rate=args.miss_rate, seed=args.seed)
+        missed = with_missed_entities(
+            train, store, rate=args.miss_rate, seed=args.seed, keep_one=args.miss_keep_one
+        )
         data_info["synthetic_missed_entities"] = {
             "episodes": len(missed),
             "rate": args.miss_rate,
-            "what": "copies of training episodes with each detected entity dropped at this rate",
+            "keep_one": args.miss_keep_one,
+            "what": "copies of training episodes with each detected entity dropped at this rate"
+            + (" in sentences that keep another" if args.miss_keep_one else ""),
         }
         train = train + missed
     timings["episodes"] = round(time.perf_counter() - t0, 1)
@@ -508,6 +512,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0.3,
         help="add copies of the training episodes with each detected entity dropped at this "
         "rate (0: none)",
+    )
+    b.add_argument(
+        "--miss-keep-one",
+        action="store_true",
+        help="drop entities only from sentences that keep another (no copy makes a sentence "
+        "with nothing detected look like a miss)",
     )
     b.add_argument(
         "--leak-oversample",

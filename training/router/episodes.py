@@ -434,7 +434,11 @@ def build_episodes(
 
 
 def with_missed_entities(
-    episodes: Sequence[Episode], store: EmbeddingStore, rate: float = 0.3, seed: int = 0
+    episodes: Sequence[Episode],
+    store: EmbeddingStore,
+    rate: float = 0.3,
+    seed: int = 0,
+    keep_one: bool = False,
 ) -> list[Episode]:
     """Synthetic episodes: copies where the detector "missed" each entity with probability ``rate``.
 
@@ -444,13 +448,18 @@ def with_missed_entities(
     policy sentences whose anonymized text still carries a name or a number,
     and what sending them costs. Gold units are unchanged, so the leak stays
     exact; only episodes with at least one entity are copied.
+
+    ``keep_one`` drops entities only from sentences that keep another: a copy
+    then never turns a sentence into one with no entity at all, so "nothing
+    detected" does not become evidence of a miss (which taught the policy to
+    withhold greetings and everyday requests).
     """
     rng = np.random.default_rng(seed)
     pre = []
     for ep in episodes:
         if not any(ep.entities):
             continue
-        kept = [[e for e in ents if rng.random() >= rate] for ents in ep.entities]
+        kept = [_drop(ents, rate, rng, keep_one) for ents in ep.entities]
         if kept == ep.entities:
             continue
         pre.append((ep, kept, cloud_view(ep.text, ep.sentences, kept)))
@@ -481,6 +490,16 @@ def with_missed_entities(
         )
         k += n
     return out
+
+
+def _drop(ents: list[Any], rate: float, rng: np.random.Generator, keep_one: bool) -> list[Any]:
+    """``ents`` less each one with probability ``rate`` (at least one left with ``keep_one``)."""
+    if keep_one and len(ents) < 2:
+        return ents
+    kept = [e for e in ents if rng.random() >= rate]
+    if keep_one and not kept:
+        kept = [ents[int(rng.integers(len(ents)))]]
+    return kept
 
 
 def default_parts(cache: Path = CACHE) -> tuple[Detector, Segmenter, EmbeddingStore]:
