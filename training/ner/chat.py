@@ -685,3 +685,116 @@ def hard_negative_examples(n: int, seed: int = 13) -> list[Example]:
             d = _lower_message(d)
         out.append(Example(d.text, sorted(d.spans), "hard-negative", f"neg-{seed}-{k}"))
     return out
+
+
+#: Frames of everyday questions in each language; ``{W}`` takes a frequent word of it.
+FOREIGN_FRAMES: dict[str, tuple[str, ...]] = {
+    "de": (
+        "Ich habe eine Frage zu {W} und {W}.",
+        "Wie lange dauert {W} normalerweise?",
+        "Brauche ich für die {W} eine {W}?",
+        "Seit der {W} habe ich Probleme mit {W}.",
+        "Was kostet eine {W} ungefähr?",
+        "Können Sie mir den Unterschied zwischen {W} und {W} erklären?",
+        "Die {W} wurde wegen {W} abgelehnt.",
+        "Wir müssen noch {W}, {W} und {W} klären.",
+        "Gilt das auch für {W}?",
+        "Mein {W} funktioniert seit gestern nicht mehr.",
+    ),
+    "fr": (
+        "J'ai une question sur {W} et {W}.",
+        "Combien de temps dure {W} en général ?",
+        "Faut-il une {W} pour {W} ?",
+        "Depuis la {W}, j'ai des problèmes de {W}.",
+        "Quel est le prix d'une {W} ?",
+        "Pouvez-vous m'expliquer la différence entre {W} et {W} ?",
+        "La demande de {W} a été refusée à cause de {W}.",
+        "Il reste à régler {W}, {W} et {W}.",
+        "Est-ce valable aussi pour {W} ?",
+        "Mon {W} ne marche plus depuis hier.",
+    ),
+    "es": (
+        "Tengo una pregunta sobre {W} y {W}.",
+        "¿Cuánto dura normalmente {W}?",
+        "¿Necesito una {W} para {W}?",
+        "Desde la {W} tengo problemas con {W}.",
+        "¿Cuánto cuesta una {W} más o menos?",
+        "¿Me explicas la diferencia entre {W} y {W}?",
+        "Me han denegado la {W} por {W}.",
+        "Todavía tenemos que aclarar {W}, {W} y {W}.",
+        "¿Vale también para {W}?",
+        "Mi {W} no funciona desde ayer.",
+    ),
+    "nl": (
+        "Ik heb een vraag over {W} en {W}.",
+        "Hoe lang duurt {W} meestal?",
+        "Heb ik voor de {W} een {W} nodig?",
+        "Sinds de {W} heb ik last van {W}.",
+        "Wat kost een {W} ongeveer?",
+        "Kun je het verschil tussen {W} en {W} uitleggen?",
+        "De aanvraag voor {W} is afgewezen vanwege {W}.",
+        "We moeten {W}, {W} en {W} nog regelen.",
+        "Geldt dat ook voor {W}?",
+        "Mijn {W} doet het sinds gisteren niet meer.",
+    ),
+}
+
+_FRAME_SLOT = re.compile(r"\{W\}")
+
+
+def frequent_words(lang: str, skip: int = 1500, n: int = 20000) -> list[str]:
+    """Frequent words of ``lang`` (wordfreq) that are no name: not a first name or a surname
+    Faker knows for the language, not in the locale's names, not a public name of the lexicon.
+    The first ``skip`` (function words, mostly) are left to the frames."""
+    from faker import Faker
+    from wordfreq import top_n_list
+
+    from core.lexicon import lexicon
+    from core.locales import locale
+
+    fake = Faker(_LOCALE[lang])
+    names: set[str] = set()
+    for attr in ("first_names", "last_names"):
+        names |= {w.casefold() for w in getattr(fake, attr, lambda: [])() or []}
+    for provider in fake.providers:
+        for attr in ("first_names", "last_names", "first_names_male", "first_names_female"):
+            values = getattr(provider, attr, None)
+            if isinstance(values, (list, tuple, dict)):
+                names |= {str(w).casefold() for w in values}
+    lc = locale(lang)
+    lex = lexicon()
+    out = []
+    for w in top_n_list(lang, n)[skip:]:
+        if len(w) < 4 or not w.isalpha() or w in names:
+            continue
+        if (lc is not None and lc.is_known_name(w)) or lex.public_kind(w) is not None:
+            continue
+        out.append(w)
+    return out
+
+
+def foreign_negative_examples(
+    n: int, languages: tuple[str, ...] = ("de", "fr", "es", "nl"), seed: int = 13
+) -> list[Example]:
+    """``n`` everyday questions in the other languages made of frequent words: all ``O``.
+
+    German writes every noun with a capital and the tokenizer is uncased, so the
+    model cannot tell a noun from a name by its shape; these teach it that the
+    language's common words ("Versicherung", "Kündigung") are no names.
+    """
+    rng = random.Random(seed + 5)
+    words = {lang: frequent_words(lang) for lang in languages}
+    out = []
+    for k in range(n):
+        lang = languages[k % len(languages)]
+        parts = []
+        for _ in range(rng.randint(1, 3)):
+            frame = rng.choice(FOREIGN_FRAMES[lang])
+
+            def word(_m: re.Match[str], lang: str = lang) -> str:
+                w = rng.choice(words[lang])
+                return w[:1].upper() + w[1:] if lang == "de" or rng.random() < 0.3 else w
+
+            parts.append(_FRAME_SLOT.sub(word, frame))
+        out.append(Example(" ".join(parts), [], f"negative-{lang}", f"neg-{lang}-{seed}-{k}"))
+    return out

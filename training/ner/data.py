@@ -464,6 +464,7 @@ def build(
     wikiann_languages: dict[str, Path] | None = None,
     n_foreign: int = 0,
     ignore_public: bool = False,
+    n_foreign_negatives: int = 0,
 ) -> NerData:
     """Build the fit and dev sets from every source (train folds only).
 
@@ -475,10 +476,12 @@ def build(
     generated, ``n_forms`` pasted forms (``Label: value`` lines) and ``n_foreign``
 messages in German, French, Spanish and Dutch. ``lower_share`` of the CoNLL sentences get a lower-cased copy
     when the tokenizer is cased (an uncased one would see the same input twice).
-    ``ignore_public`` leaves the CoNLL sets' mentions of public names out of the loss
+    ``n_foreign_negatives`` everyday questions of frequent words in those languages
+    are all ``O``. ``ignore_public`` leaves the CoNLL sets' mentions of public names out of the loss
     (:func:`conll_examples`).
     """
     if limit is not None:
+        n_foreign_negatives = min(n_foreign_negatives, limit)
         n_chat, n_negatives = min(n_chat, limit), min(n_negatives, limit)
         n_forms, n_foreign = min(n_forms, limit), min(n_foreign, limit)
         wikiann_limit = limit if wikiann_limit is None else min(wikiann_limit, limit)
@@ -554,13 +557,23 @@ messages in German, French, Spanish and Dutch. ``lower_share`` of the CoNLL sent
         stats["lower_case_copies"] = (
             len(copies) if cased else "none: the tokenizer is uncased, a copy would be the same input"
         )
-    if n_chat or n_negatives or n_forms or n_foreign:
+    if n_chat or n_negatives or n_forms or n_foreign or n_foreign_negatives:
         from training.ner.chat import (
             chat_examples,
             foreign_examples,
+            foreign_negative_examples,
             form_examples,
             hard_negative_examples,
         )
+
+        foreign_negatives = foreign_negative_examples(n_foreign_negatives, seed=seed)
+        fit += foreign_negatives
+        if foreign_negatives:
+            stats["sources"]["foreign_negatives"] = {
+                "generator": "training.ner.chat.foreign_negative_examples (frames of our own, "
+                "frequent words of each language from wordfreq, names left out; all O)",
+                "texts": len(foreign_negatives),
+            }
 
         foreign = foreign_examples(n_foreign, seed=seed)
         fit += foreign
