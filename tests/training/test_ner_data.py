@@ -298,3 +298,18 @@ def test_messages_in_other_languages_label_values_not_greetings_or_relations():
             assert word not in values
     dates = [ex.text[a:b] for ex in examples for a, b, t in ex.spans if t is E.DATE]
     assert any("Mai" in d or "mai" in d or "maart" in d or "de " in d for d in dates)
+
+
+def test_foreign_negatives_are_everyday_words_and_no_names():
+    from faker import Faker
+
+    from training.ner.chat import foreign_negative_examples, frequent_words
+
+    examples = foreign_negative_examples(40, seed=3)
+    assert len(examples) == 40 and all(ex.text and ex.spans == [] for ex in examples)
+    assert {ex.source for ex in examples} == {f"negative-{x}" for x in ("de", "fr", "es", "nl")}
+    words = set(frequent_words("de"))
+    fake = Faker("de_DE")
+    first = {fake.first_name().casefold() for _ in range(200)}
+    assert not words & first  # Faker's German first names are left out
+    assert {"versicherung", "kündigung"} & words  # and common nouns are in
