@@ -313,3 +313,13 @@ def test_foreign_negatives_are_everyday_words_and_no_names():
     first = {fake.first_name().casefold() for _ in range(200)}
     assert not words & first  # Faker's German first names are left out
     assert {"versicherung", "kündigung"} & words  # and common nouns are in
+
+
+def test_benign_requests_hold_no_value_of_anyones():
+    from training.ner.chat import benign_requests, hard_negative_examples
+
+    texts = benign_requests(30, seed=2)
+    assert len(texts) == 30 and all(t.strip() for t in texts)
+    assert texts == benign_requests(30, seed=2)  # a seed makes the same set
+    with_values = {ex.text for ex in hard_negative_examples(30, seed=2) if ex.spans}
+    assert not with_values & set(texts)  # a log that names a user is never benign

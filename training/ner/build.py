@@ -315,7 +315,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
         extra["metrics"] = evaluate_all(out_dir, work / "eval", paths)
     extra["build_seconds"] = {
         "data": round(t_data, 1),
-        "train": summary["train_seconds"],
+        "train": summary.get("train_seconds"),
         "total": round(time.perf_counter() - t0, 1),
     }
     extra["machine"] = machine(args.threads)

@@ -361,6 +361,20 @@ CODE_LOGS = (
 #: ("Beste", "mijn", "Onze huisarts", "mon fils", "seit dem 2. Mai": only the date).
 FOREIGN_SENTENCES: dict[str, tuple[str, ...]] = {
     "de": (
+        "Nach der Operation am Knie brauche ich eine Überweisung zur Krankengymnastik.",
+        "Meine Krankenkasse übernimmt die Zahnreinigung nicht, ist das rechtens?",
+        "Die Kinderärztin, Frau Dr. {PERSON}, hat Antibiotika gegen die Mittelohrentzündung verschrieben.",
+        "Wir haben seit {NUM} Tagen Schimmel im Badezimmer, und der Vermieter {PERSON} reagiert nicht.",
+        "Im Arbeitsvertrag steht eine Probezeit von sechs Monaten und eine Kündigungsfrist von vier Wochen.",
+        "Meine Kollegin {FIRST} ist seit dem {LDATE} krankgeschrieben, wer übernimmt die Vertretung?",
+        "Die Steuererklärung für die Nebenkostenabrechnung und die Handwerkerleistungen habe ich noch nicht gemacht.",
+        "Der Kundenservice von {ORG} hat meine Reklamation wegen des defekten Geschirrspülers abgelehnt.",
+        "Meine Tochter hat eine Lese-Rechtschreib-Schwäche, bekommt sie in der Grundschule einen Nachteilsausgleich?",
+        "Für die Elternzeit und das Elterngeld brauche ich eine Bescheinigung vom Arbeitgeber.",
+        "Unser Sohn {FIRST} wohnt in der {STREET} in {CITY} und sucht eine Ausbildung als Mechatroniker.",
+        "Das Jobcenter verlangt Kontoauszüge der letzten drei Monate und den Mietvertrag.",
+        "Nach dem Wasserschaden zahlt die Hausratversicherung nur einen Teil der Reparatur.",
+        "Hallo {FIRST}, die Besprechung zur Inventur ist am {LDATE} um 9 Uhr im Lager.",
         "Sehr geehrte Damen und Herren, mein Name ist {PERSON} und ich wohne in {CITY}.",
         "Liebe {FIRST}, danke für deine Nachricht.",
         "Mein Vater {PERSON} ist seit dem {LDATE} im Krankenhaus.",
@@ -375,6 +389,20 @@ FOREIGN_SENTENCES: dict[str, tuple[str, ...]] = {
         "Wie schreibe ich eine höfliche Absage an einen Kunden?",
     ),
     "fr": (
+        "Après mon opération du genou, j'ai besoin d'une ordonnance pour la kinésithérapie.",
+        "Ma mutuelle ne rembourse pas le détartrage, est-ce normal ?",
+        "La pédiatre, le docteur {PERSON}, a prescrit des antibiotiques pour l'otite.",
+        "Il y a de la moisissure dans la salle de bains depuis {NUM} jours et le propriétaire, M. {PERSON}, ne répond pas.",
+        "Mon contrat prévoit une période d'essai de deux mois et un préavis d'un mois.",
+        "Ma collègue {FIRST} est en arrêt maladie depuis le {LDATE}, qui la remplace ?",
+        "Je n'ai pas encore déclaré les frais de garde et les travaux de rénovation aux impôts.",
+        "Le service client de {ORG} a refusé ma réclamation pour le lave-vaisselle en panne.",
+        "Ma fille est dyslexique, peut-elle avoir un tiers-temps au collège ?",
+        "Pour le congé parental, la CAF me demande une attestation de l'employeur.",
+        "Notre fils {FIRST} habite au {STREET} à {CITY} et cherche un apprentissage en électricité.",
+        "L'assurance habitation ne couvre qu'une partie des dégâts des eaux.",
+        "Bonjour {FIRST}, la réunion sur l'inventaire aura lieu le {LDATE} à 9 h à l'entrepôt.",
+        "Le bailleur refuse de rendre la caution à cause de quelques rayures sur le parquet.",
         "Bonjour, je m'appelle {PERSON} et j'habite à {CITY}.",
         "Cher {FIRST}, merci pour ton message.",
         "Mon fils {FIRST} a {AGE} ans et il est à l'école {SCHOOL}.",
@@ -389,6 +417,20 @@ FOREIGN_SENTENCES: dict[str, tuple[str, ...]] = {
         "Pouvez-vous reformuler ce courriel de façon plus polie ?",
     ),
     "es": (
+        "Después de la operación de rodilla necesito un volante para rehabilitación.",
+        "Mi seguro médico no cubre la limpieza dental, ¿es legal?",
+        "La pediatra, la doctora {PERSON}, le recetó antibióticos para la otitis.",
+        "Hay moho en el baño desde hace {NUM} días y el casero, el señor {PERSON}, no contesta.",
+        "Mi contrato tiene un periodo de prueba de seis meses y un preaviso de quince días.",
+        "Mi compañera {FIRST} está de baja desde el {LDATE}, ¿quién la sustituye?",
+        "Todavía no he declarado las obras de reforma ni los gastos de guardería en la renta.",
+        "El servicio de atención al cliente de {ORG} rechazó mi reclamación por el lavavajillas averiado.",
+        "Mi hija tiene dislexia, ¿le pueden adaptar los exámenes en el instituto?",
+        "Para la excedencia por cuidado de hijos necesito un certificado de la empresa.",
+        "Nuestro hijo {FIRST} vive en {STREET}, {CITY}, y busca unas prácticas de electricista.",
+        "El seguro del hogar solo cubre una parte de los daños por agua.",
+        "Hola {FIRST}, la reunión del inventario es el {LDATE} a las 9 en el almacén.",
+        "El casero no me devuelve la fianza por unos arañazos en el suelo.",
         "Hola, me llamo {PERSON} y vivo en {CITY}.",
         "Querida {FIRST}, gracias por tu mensaje.",
         "Mi hijo {FIRST} tiene {AGE} años y va al colegio {SCHOOL}.",
@@ -403,6 +445,20 @@ FOREIGN_SENTENCES: dict[str, tuple[str, ...]] = {
         "¿Me ayudas a redactar una carta formal de reclamación?",
     ),
     "nl": (
+        "Na mijn knieoperatie heb ik een verwijzing voor fysiotherapie nodig.",
+        "Mijn zorgverzekering vergoedt het gebitsreinigen niet, klopt dat?",
+        "De kinderarts, dokter {PERSON}, heeft antibiotica voorgeschreven voor de oorontsteking.",
+        "Er zit al {NUM} dagen schimmel in de badkamer en de verhuurder, meneer {PERSON}, reageert niet.",
+        "In mijn arbeidscontract staat een proeftijd van een maand en een opzegtermijn van een maand.",
+        "Mijn collega {FIRST} is sinds {LDATE} ziek, wie neemt haar werk over?",
+        "Ik heb de kinderopvangtoeslag en de verbouwingskosten nog niet aangegeven bij de belastingaangifte.",
+        "De klantenservice van {ORG} heeft mijn klacht over de kapotte vaatwasser afgewezen.",
+        "Mijn dochter heeft dyslexie, krijgt ze extra tijd bij de toetsen op de middelbare school?",
+        "Voor het ouderschapsverlof vraagt de werkgever een formulier van de gemeente.",
+        "Onze zoon {FIRST} woont aan de {STREET} in {CITY} en zoekt een stage als elektricien.",
+        "De inboedelverzekering dekt maar een deel van de waterschade.",
+        "Hoi {FIRST}, het overleg over de inventarisatie is op {LDATE} om 9 uur in het magazijn.",
+        "De verhuurder houdt de borg in vanwege een paar krassen op de vloer.",
         "Beste {FIRST}, bedankt voor je bericht.",
         "Mijn naam is {PERSON} en ik woon in {CITY}.",
         "Onze huisarts, dokter {PERSON}, zit aan de {STREET} in {CITY}.",
@@ -752,7 +808,7 @@ def frequent_words(lang: str, skip: int = 1500, n: int = 20000) -> list[str]:
     from core.lexicon import lexicon
     from core.locales import locale
 
-    fake = Faker(_LOCALE[lang])
+    fake = Faker(_LOCALE.get(lang, "en_US"))
     names: set[str] = set()
     for attr in ("first_names", "last_names"):
         names |= {w.casefold() for w in getattr(fake, attr, lambda: [])() or []}
@@ -768,6 +824,8 @@ def frequent_words(lang: str, skip: int = 1500, n: int = 20000) -> list[str]:
         if len(w) < 4 or not w.isalpha() or w in names:
             continue
         if (lc is not None and lc.is_known_name(w)) or lex.public_kind(w) is not None:
+            continue
+        if lc is None and lex.zipf(w) < 3.0:  # English: rare words are often names
             continue
         out.append(w)
     return out
@@ -797,4 +855,42 @@ def foreign_negative_examples(
 
             parts.append(_FRAME_SLOT.sub(word, frame))
         out.append(Example(" ".join(parts), [], f"negative-{lang}", f"neg-{lang}-{seed}-{k}"))
+    return out
+
+
+#: Frames of everyday requests in English that hold nothing private; ``{W}`` takes a
+#: frequent English word (for the router's benign episodes, not the NER).
+ENGLISH_FRAMES = (
+    "Explain {W} in simple terms.",
+    "Give me three ideas for {W}.",
+    "What is the difference between {W} and {W}?",
+    "Summarise the main arguments for and against {W}.",
+    "Write a short poem about {W}.",
+    "How do I get better at {W}?",
+    "Can you suggest a weekly plan for {W}?",
+    "List the pros and cons of {W}.",
+    "What are common mistakes with {W}?",
+    "Draft a friendly reminder about {W} for the team.",
+    "Translate this into French: the {W} is ready.",
+    "Make this sentence clearer: our {W} needs more {W}.",
+)
+
+
+def benign_requests(n: int, seed: int = 13) -> list[str]:
+    """``n`` requests with nothing private: frames of our own with frequent English words
+    (names left out), and the hard negatives' quantities, code and law sentences that hold
+    no value of anyone's."""
+    rng = random.Random(seed + 7)
+    words = frequent_words("en", skip=800, n=12000)
+    negatives = [ex.text for ex in hard_negative_examples(n, seed=seed) if not ex.spans]
+    out = []
+    for k in range(n):
+        if k % 3 == 2 and negatives:
+            out.append(negatives[k % len(negatives)])
+            continue
+        parts = [
+            _FRAME_SLOT.sub(lambda _m: rng.choice(words), rng.choice(ENGLISH_FRAMES))
+            for _ in range(rng.randint(1, 3))
+        ]
+        out.append(" ".join(parts))
     return out

@@ -150,6 +150,27 @@ def _build(args: argparse.Namespace) -> int:
         data_info[fmt] = {"path": str(path), "sha256": models.sha256(path), "train_fold": len(eps)}
     if not episodes:
         raise SystemExit("no training data found (see --medpcd / --pupa)")
+    if args.benign > 0:
+        # Requests with nothing private: without them every training sentence comes
+        # from a query with private values, and "nothing detected" says nothing.
+        from training.ner.chat import benign_requests
+
+        path = cache / f"benign-{args.benign}-{args.seed}.json"
+        rows = [
+            {"id": f"benign-{args.seed}-{k}", "query": t, "pii_units": []}
+            for k, t in enumerate(benign_requests(args.benign, seed=args.seed))
+        ]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(rows, ensure_ascii=False), "utf-8")
+        eps = build_episodes(
+            path, "medpcd", detector, segmenter, store, split="train", cache=cache, source="benign"
+        )
+        episodes += eps
+        data_info["benign"] = {
+            "generator": "training.ner.chat.benign_requests (frames of our own, frequent "
+            "English words, hard negatives without values; nothing private)",
+            "train_fold": len(eps),
+        }
     train = [e for e in episodes if split_of("dev:" + e.id) == "train"]
     dev = [e for e in episodes if split_of("dev:" + e.id) == "eval"]
     for fmt in data_info:
@@ -512,6 +533,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0.3,
         help="add copies of the training episodes with each detected entity dropped at this "
         "rate (0: none)",
+    )
+    b.add_argument(
+        "--benign",
+        type=int,
+        default=0,
+        help="add this many generated requests with nothing private to the training episodes",
     )
     b.add_argument(
         "--miss-keep-one",

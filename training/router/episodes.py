@@ -376,8 +376,11 @@ def build_episodes(
     split: str = "all",
     limit: int | None = None,
     cache: Path = CACHE,
+    source: str | None = None,
 ) -> list[Episode]:
-    """Read a data file and build its episodes (queries with no sentence are skipped)."""
+    """Read a data file and build its episodes (queries with no sentence are skipped).
+
+    ``source`` names them (default: the format)."""
     records = metrics.read_records(path, fmt)
     data_key = f"{fmt}-{models.sha256(path)[:12]}"
     spans_all = detect_cached(records, detector, data_key, cache)
@@ -412,7 +415,7 @@ def build_episodes(
         episodes.append(
             Episode(
                 id=rec.id,
-                source=fmt,
+                source=source or fmt,
                 split=rec.split,
                 text=rec.text,
                 sentences=sentences,
