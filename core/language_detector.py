@@ -56,6 +56,8 @@ MODES = ("filter", "rules")
 EVIDENCE = 0.55
 #: A year alone (the model's guess; a date with a day or a month is the locales').
 _YEAR = re.compile(r"(?:19|20)\d\d")
+#: A number of one or two digits alone: a count, an age, a day without its month.
+_SMALL = re.compile(r"\d{1,2}")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\S+")
 
 
@@ -137,6 +139,10 @@ class LanguageDetector(Detector):
         """The views' proposals judged by each part's locale, plus the locales' own spans."""
         own, formats = self._locale_spans(text, langs)
         strong = [s for s in formats if s.score >= STRONG]
+        # A person the locale finds in context (after a title, an introduction, a
+        # relation word) types the words it covers: "Je suis Karim Benali, 14 rue ..."
+        # is no address however sure a model is of "Benali".
+        persons = [o for o in own if o.type is EntityType.PERSON and o.score >= STRONG]
         out: dict[str, list[Span]] = {}
         for name, spans in proposals.items():
             kept: list[Span] = []
@@ -154,6 +160,10 @@ class LanguageDetector(Detector):
                         r
                         for r in self._judge_model(text, lang, s)
                         if not any(_overlaps(r, o) for o in formats)
+                        and not any(
+                            o.start <= r.start and r.end <= o.end and r.type is not o.type
+                            for o in persons
+                        )
                     )
                 elif NAME_EXTENT in s.views:
                     kept.extend(_runs(text, lang, s))
@@ -166,14 +176,10 @@ class LanguageDetector(Detector):
     def _judge_model(self, text: str, lang: str, s: Span) -> list[Span]:
         if lang not in CODES:  # UNKNOWN parts keep the model's spans before this (judge)
             return []
+        return [r for r in self._judge_words(text, lang, s) if not _bare_number(text, r)]
+
+    def _judge_words(self, text: str, lang: str, s: Span) -> list[Span]:
         lv = view(lang)
-        value = text[s.start : s.end]
-        if _YEAR.fullmatch(value) or (
-            s.type in NAME_TYPES | {EntityType.ADDRESS} and not any(c.isalpha() for c in value)
-        ):
-            # A bare year ("desde 2020") or a number read as a name or an address
-            # ("3 horas"): the locales' own formats find dates and numbers.
-            return []
         if s.type in NAME_TYPES:
             if self.mode == "rules" or lv is None:
                 return []
@@ -272,6 +278,15 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
         # and follows an article ("die Charité"): frequency and articles say nothing.
         return True
     return not (lc.after_determiner(text, run.start) or lc.common(value))
+
+
+def _bare_number(text: str, s: Span) -> bool:
+    """A model's bare year ("desde 2020"), count ("après 6 ans") or number read as a name
+    or an address: no identifier (the locales' own formats find dates and numbers)."""
+    value = text[s.start : s.end]
+    if _YEAR.fullmatch(value) or (_SMALL.fullmatch(value) and s.type is not EntityType.AGE):
+        return True  # an age stays the model's to find ("Meine Mutter (92)")
+    return s.type in NAME_TYPES | {EntityType.ADDRESS} and not any(c.isalpha() for c in value)
 
 
 def _common_term(text: str, run: Span, lc: Locale) -> bool:

@@ -400,3 +400,15 @@ def test_a_models_common_word_or_number_is_no_name(text: str, guess, kept: bool)
     # (The rules' weak number patterns are the fusion's to judge, not this test's.)
     got = values(text, detector([guess]))
     assert (got.get(guess[0]) is guess[1]) is kept, got
+
+
+def test_a_person_found_in_context_types_the_words_a_model_took_for_an_address() -> None:
+    text = "Je suis Karim Benali, 14 rue des Lilas, 31000 Toulouse. Que faire après 6 ans ?"
+    got = values(text, detector([("Benali", EntityType.ADDRESS), ("6", EntityType.DATE)]))
+    assert got.get("Karim Benali") is EntityType.PERSON and "6" not in got
+
+
+def test_a_models_age_stays() -> None:
+    text = "Meine Mutter (92) ist nach einem Sturz im Krankenhaus und braucht Pflege."
+    got = values(text, detector([("92", EntityType.AGE)]))
+    assert got.get("92") is EntityType.AGE
