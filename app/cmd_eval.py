@@ -64,6 +64,10 @@ def register(sub: Any) -> None:
                    help="which part of the fixed split to use (default: all records; "
                    "a held-out CoNLL file is used whole)")
     d.add_argument("--ner", help="another NER artifact folder (default: the shipped models/ner)")
+    d.add_argument(
+        "--languages-ner",
+        help="another languages NER folder (default: the shipped models/ner_languages)",
+    )
     d.add_argument("--lowercase", action="store_true",
                    help="evaluate on lower-cased copies of the texts (reliance on capitals)")
     d.set_defaults(handler=_lazy("training.eval_detect:run"))

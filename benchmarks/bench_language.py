@@ -101,7 +101,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from core.analyze import Analyzer
-    from core.assembly import _english_detector, default_router, make_analyzer
+    from core.assembly import default_router, english_detector, make_analyzer
     from core.segment import Segmenter
     from core.settings import Settings
 
@@ -122,7 +122,7 @@ def main() -> None:
         )
     plain = Analyzer(
         segmenter=Segmenter(language="en"),
-        detector=_english_detector(settings),
+        detector=english_detector(settings),
         router=default_router(settings),
     )
     en = texts("en")

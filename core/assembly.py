@@ -41,7 +41,7 @@ def default_detector(settings: Settings) -> Detector:
     from core.language_detector import LanguageDetector
 
     return LanguageDetector(
-        _english_detector(settings),
+        english_detector(settings),
         language=str(settings.language),
         languages_ner=languages_ner(),
     )
@@ -57,10 +57,11 @@ def languages_ner() -> DetectionView | None:
     from core.detect.ner import NerView
 
     folder = models.artifact_dir(LANGUAGES_NER)
-    return NerView(folder) if (folder / "manifest.json").exists() else None
+    return NerView(folder, artifact=LANGUAGES_NER) if (folder / "manifest.json").exists() else None
 
 
-def _english_detector(settings: Settings) -> Detector:
+def english_detector(settings: Settings) -> Detector:
+    """The English detector: the fused NER + rules, or rules + spaCy without models/ner."""
     from core.detect.base import Detector
     from core.detect.fusion import fused_detector
     from core.detect.rules import RulesView

@@ -87,10 +87,17 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     return manifest
 
 
+def rebuild_hint(name: str) -> str:
+    """The command that rebuilds artifact ``name``."""
+    return _rebuild_hint(name)
+
+
 def _rebuild_hint(name: str) -> str:
     return {
         "ner": "python -m training.ner build",
-        "ner_languages": "python -m training.ner build --out models/ner_languages (see README)",
+        "ner_languages": "python -m training.ner build --out models/ner_languages "
+        "--work build/ner-languages --epochs 4 --pupa-repeat 2 --wikiann-languages de fr nl "
+        "--foreign 6000 --wikiann-limit 12000 --no-eval",
         "encoder": "python -m training.router export-encoder",
         "router": "python -m training.router build",
     }.get(name, f"python -m training.{name} build")

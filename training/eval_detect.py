@@ -146,18 +146,40 @@ def presidio_detect(engine: Any) -> Detect:
     return detect
 
 
-def our_detector(ner_folder: Path | None = None) -> Any:
-    """The detector the app uses (settings defaults), optionally on another NER folder."""
-    from core.assembly import default_detector
+def our_detector(ner_folder: Path | None = None, languages_ner: Path | None = None) -> Any:
+    """The detector the app uses (settings defaults), optionally on other NER folders.
+
+    ``ner_folder`` replaces the English NER, ``languages_ner`` the languages NER
+    (``models/ner_languages``); either way the languages' judge stays in front, as in
+    the app (a candidate measured without it would be read by other rules).
+    """
+    from core.assembly import default_detector, english_detector
+    from core.assembly import languages_ner as shipped_languages_ner
+    from core.detect.base import DetectionView, Detector
     from core.detect.fusion import fused_detector
+    from core.detect.ner import NerView
+    from core.language_detector import LanguageDetector
     from core.settings import Settings
 
+    if ner_folder is None and languages_ner is None:
+        return default_detector(Settings())
+    settings = Settings()
+    base: Detector
     if ner_folder is not None:
-        fused = fused_detector(Settings(), ner_folder=ner_folder)
+        fused = fused_detector(settings, ner_folder=ner_folder)
         if fused is None:
             raise FileNotFoundError(f"no NER model in {ner_folder}")
-        return fused
-    return default_detector(Settings())
+        base = fused
+    else:
+        base = english_detector(settings)
+    other: DetectionView | None
+    if languages_ner is not None:
+        if not (languages_ner / "manifest.json").exists():
+            raise FileNotFoundError(f"no NER model in {languages_ner}")
+        other = NerView(languages_ner, artifact="ner_languages")
+    else:
+        other = shipped_languages_ner()
+    return LanguageDetector(base, language=str(settings.language), languages_ner=other)
 
 
 # --- span matching -----------------------------------------------------------------------
@@ -444,6 +466,7 @@ def run_eval(
     ner_folder: Path | None = None,
     views: bool = True,
     lower: bool = False,
+    languages_ner: Path | None = None,
 ) -> dict[str, Any]:
     """Evaluate on ``data``; write ``results.json`` and ``report.md`` to ``out`` when given.
 
@@ -453,7 +476,7 @@ def run_eval(
     records = select_split(read_eval_records(data, fmt), split)[:limit]
     if lower:
         records = lowercased(records)
-    detector = our_detector(ner_folder)
+    detector = our_detector(ner_folder, languages_ner)
     engine = presidio_engine()
     systems: dict[str, Detect] = {
         "sottovoce": detector.analyze,
@@ -622,6 +645,7 @@ def run(args: argparse.Namespace) -> int:
         split=args.split or "all",
         ner_folder=Path(ner) if ner else None,
         lower=bool(getattr(args, "lowercase", False)),
+        languages_ner=Path(args.languages_ner) if getattr(args, "languages_ner", None) else None,
     )
     p = results["presidio"]
     print(

@@ -286,8 +286,11 @@ class NerView:
         threshold: float | None = None,
         threads: int | None = None,
         providers: Sequence[str] | None = None,
+        artifact: str = ARTIFACT,
     ) -> None:
         self._folder = folder
+        #: The artifact's name (``ner``, ``ner_languages``): its folder and its rebuild hint.
+        self._artifact = artifact
         self._threshold = threshold
         self._threads = threads
         self._providers = list(providers) if providers else None
@@ -306,16 +309,17 @@ class NerView:
     def _open(self) -> tuple[Any, Any, dict[str, Any]]:
         import models
 
-        folder = self._folder or models.artifact_dir(ARTIFACT)
+        folder = self._folder or models.artifact_dir(self._artifact)
+        rebuild = models.rebuild_hint(self._artifact)
         try:
-            manifest = models.verify(ARTIFACT, folder)
+            manifest = models.verify(self._artifact, folder)
         except models.ArtifactMissing as exc:
             raise ArtifactError(
-                f"The NER model is missing: {exc}", hint=f"rebuild it with: {REBUILD}"
+                f"The NER model is missing: {exc}", hint=f"rebuild it with: {rebuild}"
             ) from exc
         except models.ArtifactCorrupt as exc:
             raise ArtifactError(
-                f"The NER model is damaged: {exc}", hint=f"rebuild it with: {REBUILD}"
+                f"The NER model is damaged: {exc}", hint=f"rebuild it with: {rebuild}"
             ) from exc
         try:
             import onnxruntime as ort
@@ -334,7 +338,7 @@ class NerView:
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise ArtifactError(
                 f"The NER model in {folder} cannot be loaded ({type(exc).__name__}).",
-                hint=f"rebuild it with: {REBUILD}",
+                hint=f"rebuild it with: {rebuild}",
             ) from exc
         expected = set(manifest.get("inputs", []))
         actual = {i.name for i in session.get_inputs()}
@@ -342,7 +346,7 @@ class NerView:
             raise ArtifactError(
                 f"{folder / 'model.onnx'} has inputs {sorted(actual)}, its manifest says "
                 f"{sorted(expected)}.",
-                hint=f"rebuild it with: {REBUILD}",
+                hint=f"rebuild it with: {rebuild}",
             )
         log.info("NER model loaded with %s", session.get_providers())
         return session, tokenizer, manifest

@@ -130,3 +130,23 @@ def test_default_detector_fuses_ner_and_rules():
     names = {text[s.start : s.end]: s for s in spans}
     assert "dana.w@example.org" in names
     assert any("Dana Whitfield" in k for k in names)
+
+
+LANGUAGES = models.ROOT / "ner_languages"
+
+
+@pytest.mark.skipif(not (LANGUAGES / "manifest.json").exists(), reason="no languages NER")
+def test_a_damaged_languages_model_names_its_own_rebuild_command(tmp_path: Path):
+    folder = tmp_path / "ner_languages"
+    shutil.copytree(LANGUAGES, folder)
+    (folder / "model.onnx").write_bytes(b"not a model")
+    with pytest.raises(ArtifactError) as err:
+        NerView(folder, artifact="ner_languages").analyze("Ich heiße Anna Weber.")
+    assert "--out models/ner_languages" in str(err.value)
+
+
+@pytest.mark.skipif(not (LANGUAGES / "manifest.json").exists(), reason="no languages NER")
+def test_the_languages_model_finds_a_german_place_and_no_count():
+    text = "Ich wohne seit drei Jahren in Wuppertal und arbeite als Pflegekraft."
+    found = {text[s.start : s.end] for s in NerView(LANGUAGES, artifact="ner_languages").analyze(text)}
+    assert "Wuppertal" in found and "drei Jahren" not in found  # the English model takes both

@@ -43,11 +43,7 @@ log = logging.getLogger(__name__)
 
 #: The languages NER (models/ner_languages): the English sources plus WikiANN de/fr/nl
 #: and messages of our own in German, French, Spanish and Dutch.
-LANGUAGES_REBUILD = (
-    "python -m training.ner build --out models/ner_languages --work build/ner-languages "
-    "--epochs 2.5 --pupa-repeat 2 --wikiann-languages de fr nl --foreign 3000 "
-    "--wikiann-limit 12000 --foreign-negatives 3000"
-)
+LANGUAGES_REBUILD = models.rebuild_hint("ner_languages")
 
 THRESHOLDS = [0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
 #: The chosen threshold is the highest whose mean dev recall is this close to the best.
