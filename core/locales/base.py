@@ -145,13 +145,9 @@ class Locale:
 
     def common(self, word: str) -> bool:
         """Is ``word`` a common word of the language (Zipf frequency :data:`COMMON_ZIPF` or more)?"""
-        return self.zipf(word) >= COMMON_ZIPF
-
-    def zipf(self, word: str) -> float:
-        """``word``'s frequency in this language on the Zipf scale (wordfreq)."""
         from wordfreq import zipf_frequency
 
-        return float(zipf_frequency(word, self.code))
+        return bool(zipf_frequency(word, self.code) >= COMMON_ZIPF)
 
     def after_determiner(self, text: str, start: int) -> bool:
         """Does an article or a possessive (and adjectives) come right before ``start``?"""

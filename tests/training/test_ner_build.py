@@ -26,31 +26,8 @@ def tiny_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
     out = tmp_path_factory.mktemp("ner-model")
     work = tmp_path_factory.mktemp("ner-work")
-    med, pupa = DATA / "med_pcd" / "med_pcd_train.json", DATA / "pupa" / "PUPA_New.csv"
-    if not med.exists() or not pupa.exists():
-        pytest.skip("the shared data sets are not available")
-    argv = [
-        "build",
-        "--out",
-        str(out),
-        "--work",
-        str(work),
-        "--medpcd",
-        str(med),
-        "--pupa",
-        str(pupa),
-        "--templates",
-        str(DATA / "presidio_research" / "templates.txt"),
-        "--limit",
-        "4",
-        "--synthetic",
-        "40",
-        "--max-steps",
-        "4",
-        "--batch-size",
-        "8",
-        "--no-eval",
-    ]
+    argv = ["build", "--out", str(out), *_shared_args(work)]
+    argv += ["--max-steps", "4", "--batch-size", "8", "--no-eval"]
     assert main(argv) == 0
     return out, work
 

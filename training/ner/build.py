@@ -89,7 +89,6 @@ def _manifest(
         },
         "rebuild_command": "python -m training.ner build",
         **extra,
-        **({"rebuild_command": extra["rebuild_command"]} if "rebuild_command" in extra else {}),
     }
     return models.write_manifest(out_dir, manifest)
 
@@ -275,14 +274,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     )
     ner_data.save(data, work / "data")
     t_data = time.perf_counter() - t0
-    cfg = TrainConfig(
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        threads=args.threads,
-        seed=args.seed,
-        max_steps=args.max_steps,
-    )
+    cfg = TrainConfig.from_args(args)
     if args.checkpoint:
         # Trained elsewhere (python -m training.ner.fit on the windows of this data).
         summary = adopt_checkpoint(Path(args.checkpoint), work / "hf")

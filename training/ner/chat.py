@@ -810,8 +810,6 @@ def frequent_words(lang: str, skip: int = 1500, n: int = 20000) -> list[str]:
 
     fake = Faker(_LOCALE.get(lang, "en_US"))
     names: set[str] = set()
-    for attr in ("first_names", "last_names"):
-        names |= {w.casefold() for w in getattr(fake, attr, lambda: [])() or []}
     for provider in fake.providers:
         for attr in ("first_names", "last_names", "first_names_male", "first_names_female"):
             values = getattr(provider, attr, None)

@@ -57,6 +57,12 @@ class TrainConfig:
     max_len: int = 128
     log_every: int = 50
 
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, **fixed: Any) -> TrainConfig:
+        """The options both command lines take (``--epochs``, ``--batch-size``, ...)."""
+        names = ("epochs", "batch_size", "lr", "threads", "seed", "max_steps")
+        return cls(**{n: getattr(args, n) for n in names}, **fixed)
+
 
 def save_windows(path: Path, items: Sequence[Window], labels: Sequence[str], max_len: int) -> None:
     """Write ``items`` with a header naming the labels (see the module's docstring)."""
@@ -237,15 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     items, labels, max_len = load_windows(Path(args.windows))
-    cfg = TrainConfig(
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        threads=args.threads,
-        seed=args.seed,
-        max_steps=args.max_steps,
-        max_len=max_len,
-    )
+    cfg = TrainConfig.from_args(args, max_len=max_len)
     out = Path(args.out)
     summary = fit(items, labels, Path(args.base), out, cfg, device=args.device)
     if args.half:
