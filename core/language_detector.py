@@ -36,6 +36,7 @@ from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
 from core.language import ENGLISH, UNKNOWN, Languages, detect
 from core.locales import CODES, Locale, view
+from core.locales.base import ELIDED_NAME, FUNCTION_ZIPF, NOUN_ZIPF
 from core.spans import Span
 
 log = logging.getLogger(__name__)
@@ -180,6 +181,10 @@ class LanguageDetector(Detector):
 
     def _judge_words(self, text: str, lang: str, s: Span) -> list[Span]:
         lv = view(lang)
+        # The languages NER was trained on these languages with their hard negatives:
+        # its extents are judged lightly (see _edges, _common_term). The English
+        # model's guesses in these languages are judged strictly.
+        light = self.languages_ner is not None
         if s.type in NAME_TYPES:
             if self.mode == "rules" or lv is None:
                 return []
@@ -188,10 +193,15 @@ class LanguageDetector(Detector):
                 # ("Universität zu Köln"): only its edges are trimmed.
                 return [
                     r
-                    for r in _edges(text, lv.locale, s)
-                    if _name_like(text, r, lv.locale) and not _common_term(text, r, lv.locale)
+                    for r in _edges(text, lv.locale, s, light=light)
+                    if _name_like(text, r, lv.locale)
+                    and not _common_term(text, r, lv.locale, light=light)
                 ]
-            runs = [r for r in _runs(text, lang, s) if _name_like(text, r, lv.locale)]
+            runs = _runs(text, lang, s, foreign=light)
+            if light:
+                # "au Japon" read as a person: a country or region is a place.
+                runs = [_public_place(text, r, lv.locale) for r in runs]
+            runs = [r for r in runs if _name_like(text, r, lv.locale)]
             # "op naam van Wouter Dekker" typed OTHER: a known first name says person.
             return [
                 Span(r.start, r.end, EntityType.PERSON, r.score, dict(r.views))
@@ -280,6 +290,13 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
     return not (lc.after_determiner(text, run.start) or lc.common(value))
 
 
+def _public_place(text: str, run: Span, lc: Locale) -> Span:
+    """``run`` typed as a place when it names a country or region in ``lc``'s language."""
+    if text[run.start : run.end].casefold() not in lc.public_places:
+        return run
+    return Span(run.start, run.end, EntityType.LOCATION, run.score, dict(run.views))
+
+
 def _bare_number(text: str, s: Span) -> bool:
     """A model's bare year ("desde 2020"), count ("après 6 ans") or number read as a name
     or an address: no identifier (the locales' own formats find dates and numbers)."""
@@ -289,13 +306,16 @@ def _bare_number(text: str, s: Span) -> bool:
     return s.type in NAME_TYPES | {EntityType.ADDRESS} and not any(c.isalpha() for c in value)
 
 
-def _common_term(text: str, run: Span, lc: Locale) -> bool:
+def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bool:
     """Is ``run``, proposed as a place or an organisation, one common word of the language?
 
     German capitalizes every noun, and a NER trained on these languages reads
     some as names ("Notaufnahme", "Vertrieb", "Physiotherapie"). A common word
     that is no known name and no public name of the lexicon ("Berlin",
-    "Siemens") is a term, not a name.
+    "Siemens") is a term, not a name. With ``light`` (the languages NER's guess)
+    a country or region of the locale's language is no term ("die Niederlande"), and
+    a word after an article is one only when the language uses it ("die
+    Notaufnahme"; not "am Sambesi").
     """
     from core.lexicon import lexicon
 
@@ -304,27 +324,47 @@ def _common_term(text: str, run: Span, lc: Locale) -> bool:
         return False
     if lc.is_known_name(value) or lexicon().public_kind(value) is not None:
         return False
+    if light and value.casefold() in lc.public_places:
+        return False
     if run.type is EntityType.LOCATION:
         # A town takes no article ("in Tübingen", "à Lyon"); a noun does ("in die
         # Notaufnahme"). Countries and regions with one ("die Schweiz") are public.
+        if light:
+            return lc.after_determiner(text, run.start) and lc.zipf(value) >= NOUN_ZIPF
         return lc.after_determiner(text, run.start)
     # An organisation often does take one ("bei der Charité"): only a common word
     # of the language is a term ("den Vertrieb").
     return lc.common(value)
 
 
-def _edges(text: str, lc: Locale, s: Span) -> list[Span]:
-    """``s`` without the lower-case words and the negatives at its edges."""
-    tokens = [(m.start(), m.end()) for m in _WORD.finditer(text, s.start, s.end)]
+def _edges(text: str, lc: Locale, s: Span, *, light: bool = False) -> list[Span]:
+    """``s`` without the lower-case words and the negatives at its edges.
 
-    def common(a: int, b: int) -> bool:
+    With ``light`` (the languages NER's extent, several words): a word of the
+    name elided to its article stays ("Université de l'Essex"), only the listed
+    negatives go (a noun's ending says nothing inside a name: "Karls-Universität
+    Prag"), and outside German a lower-case word ends a name unless it is a
+    function word ("Bibliothèque nationale autrichienne"; not "... de").
+    """
+    tokens = [(m.start(), m.end()) for m in _WORD.finditer(text, s.start, s.end)]
+    light = light and len(tokens) > 1
+
+    def common(a: int, b: int, last: bool) -> bool:
         word = text[a:b]
         bare = word.replace("-", "").replace("'", "").replace("’", "")
-        return bare.isalpha() and (word[:1].islower() or lc.is_negative(word))
+        if not bare.isalpha():
+            return False
+        if not light:
+            return word[:1].islower() or lc.is_negative(word)
+        if ELIDED_NAME.fullmatch(word):
+            return False
+        if word[:1].islower():
+            return not last or lc.code == "de" or lc.zipf(word) >= FUNCTION_ZIPF
+        return lc.is_listed_negative(word)
 
-    while tokens and common(*tokens[0]):
+    while tokens and common(*tokens[0], last=False):
         tokens.pop(0)
-    while tokens and common(*tokens[-1]):
+    while tokens and common(*tokens[-1], last=True):
         tokens.pop()
     if not tokens:
         return []
@@ -349,13 +389,13 @@ def _overlaps(a: Span, b: Span) -> bool:
     return a.start < b.end and b.start < a.end
 
 
-def _runs(text: str, lang: str, s: Span) -> list[Span]:
+def _runs(text: str, lang: str, s: Span, *, foreign: bool = False) -> list[Span]:
     lv = view(lang)
     if lv is None:
         return []
     return [
         Span(a, b, s.type, s.score, dict(s.views))
-        for a, b in lv.name_runs(text, s.start, s.end, leading_particles=False)
+        for a, b in lv.name_runs(text, s.start, s.end, leading_particles=False, foreign=foreign)
     ]
 
 

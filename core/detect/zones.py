@@ -203,7 +203,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("law", rf"\b(?:[A-Z][\w.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
     ("law", r"\b(?:[a-z]+\s+(?:and|of|for|&)\s+)?(?:[a-z]+\s+){0,2}[a-z]+\s+(?:act|code|regulations?|directive)\s+(?:of\s+)?\d{4}\b", 0),
     ("law", r"\b(?:schedule|form|annex|appendix|exhibit|part)\s[A-Z]\b", re.IGNORECASE),
-    ("law", rf"(?:{_SECTION_WORDS})\s?(?:\d+[\w.]*(?:\(\w{{1,4}}\))*|[IVXLC]+\b)(?:\s?(?:,|and|or|-|–|to)\s?\d+[\w.]*(?:\(\w{{1,4}}\))*)*", re.IGNORECASE),
+    # A roman numeral needs its space ("Part II", "section iv"; "Parti" is no "Part I").
+    ("law", rf"(?:{_SECTION_WORDS})(?:\s?\d+[\w.]*(?:\(\w{{1,4}}\))*|\s(?-i:[IVXLC]+|[ivxlc]+)\b)(?:\s?(?:,|and|or|-|–|to)\s?\d+[\w.]*(?:\(\w{{1,4}}\))*)*", re.IGNORECASE),
     ("law", r"\b\d+\s?(?:U\.?S\.?C\.?|C\.?F\.?R\.?)\s?§*\s?\d+[\w.]*", 0),
     # EU acts by number: "Directive 2006/112/EC", "Regulation (EU) 2016/679", "261/2004".
     ("law", r"\b(?:Directive|Regulation|Decision)\s+(?:\((?:EU|EC|EEC)\)\s+)?(?:No\.?\s+)?"

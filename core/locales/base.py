@@ -45,6 +45,22 @@ NAME_SCORE = 0.97
 #: one-word guess of the English NER that is a common word and no known name
 #: is dropped ("Kredit" 4.2, "Sturz" 4.0; "Weber" 4.4 is a known name).
 COMMON_ZIPF = 4.0
+#: A word at least this frequent is one of the language's function words ("und",
+#: "de", "voor"; "nationale" 5.2 and "stad" 5.7 are not): the end of a name that
+#: holds lower-case words ("Parti libéral du Canada") is never one.
+FUNCTION_ZIPF = 6.0
+#: A word this frequent after an article is a noun of the language, not a place
+#: ("in die Notaufnahme" 3.5; "am Sambesi" 2.2).
+NOUN_ZIPF = 3.0
+#: Surname particles of every locale: a name inside a text of another language
+#: keeps them ("Daniel Muñoz de la Nava" in a Dutch text). Conjunctions ("y", "i")
+#: and words that are particles in one language only ("op", "te", "het") are not here.
+INNER_PARTICLES = frozenset(
+    {"von", "van", "der", "den", "zu", "zur", "vom", "de", "di", "da", "del", "du", "des",
+     "la", "las", "los", "le", "ter", "ten", "'t", "dos", "das", "do"}
+)
+#: A lower-case prefix joined to a capitalized name word: "d'Agincourt", "al-Maschani".
+ELIDED_NAME = re.compile(r"[a-zà-ÿ]{1,3}['’-][A-ZÀ-ÖØ-Þ]\w*")
 
 #: One capitalized word of a name (hyphenated first names and surnames too).
 NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿß]+(?:[-'’][A-ZÀ-ÖØ-Þa-zà-öø-ÿß]+)*"
@@ -174,6 +190,47 @@ class Locale:
     def is_particle(self, word: str) -> bool:
         return word.casefold() in self._particles
 
+    def is_listed_negative(self, word: str) -> bool:
+        """Is ``word`` one of the listed negatives (no endings, no elision rule)?"""
+        return word.strip(".,;:!?'’\"()").casefold() in self.negatives
+
+    def zipf(self, word: str) -> float:
+        from wordfreq import zipf_frequency
+
+        return float(zipf_frequency(word, self.code))
+
+    @cached_property
+    def public_places(self) -> frozenset[str]:
+        """Countries and their subdivisions named in this language (case-folded).
+
+        From pycountry's ISO 3166 names and their translations ("Niederlande",
+        "Argentinië", "Bayern"): a public place, never a common noun.
+        """
+        import gettext
+
+        import pycountry
+
+        def names(domain: str, records: Any, attrs: Sequence[str]) -> set[str]:
+            try:
+                tr: gettext.NullTranslations = gettext.translation(
+                    domain, pycountry.LOCALES_DIR, languages=[self.code]
+                )
+            except OSError:
+                tr = gettext.NullTranslations()
+            out: set[str] = set()
+            for rec in records:
+                for attr in attrs:
+                    value = getattr(rec, attr, None)
+                    if value:
+                        out.add(value.casefold())
+                        out.add(tr.gettext(value).casefold())
+            return out
+
+        return frozenset(
+            names("iso3166-1", pycountry.countries, ("name", "common_name", "official_name"))
+            | names("iso3166-2", pycountry.subdivisions, ("name",))
+        )
+
     @property
     def name_pattern(self) -> str:
         """A name: capitalized words, surname particles allowed between and before them."""
@@ -261,17 +318,31 @@ class LocaleView:
         return out
 
     def name_runs(
-        self, text: str, start: int, end: int, *, leading_particles: bool = True
+        self,
+        text: str,
+        start: int,
+        end: int,
+        *,
+        leading_particles: bool = True,
+        foreign: bool = False,
     ) -> list[tuple[int, int]]:
         """The parts of ``text[start:end]`` that can be a name: runs of capitalized
         words (particles inside) split at negatives and lower-case words; without
         ``leading_particles`` a run starts at a capital ("op naam van Wouter Dekker"
-        keeps "Wouter Dekker"; "De Vries" stays whole)."""
+        keeps "Wouter Dekker"; "De Vries" stays whole). With ``foreign`` (a model's
+        guess, which may be a name from anywhere) a run also keeps the particles of
+        the other locales and elided prefixes inside it ("Daniel Muñoz de la Nava",
+        "Jean Seroux d'Agincourt", "Mazun al-Maschani")."""
         runs: list[tuple[int, int]] = []
         cur: list[tuple[int, int, str]] = []
 
+        def particle(tok: str) -> bool:
+            return self.locale.is_particle(tok) or (
+                foreign and bool(cur) and tok.casefold() in INNER_PARTICLES
+            )
+
         def flush() -> None:
-            while cur and self.locale.is_particle(cur[-1][2]):
+            while cur and particle(cur[-1][2]):
                 cur.pop()
             if cur:
                 runs.append((cur[0][0], cur[-1][1]))
@@ -283,11 +354,12 @@ class LocaleView:
             if not tok or not any(c.isalpha() for c in tok):
                 flush()
                 continue
-            if self.locale.is_particle(tok):
+            if particle(tok):
                 if cur or leading_particles or tok[:1].isupper():
                     cur.append((m.start(), b, tok))
                 continue
-            if tok[:1].isupper() and not self.locale.is_negative(tok):
+            elided = foreign and bool(cur) and ELIDED_NAME.fullmatch(tok) is not None
+            if elided or (tok[:1].isupper() and not self.locale.is_negative(tok)):
                 cur.append((m.start(), b, tok))
             else:
                 flush()

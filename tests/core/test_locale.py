@@ -412,3 +412,73 @@ def test_a_models_age_stays() -> None:
     text = "Meine Mutter (92) ist nach einem Sturz im Krankenhaus und braucht Pflege."
     got = values(text, detector([("92", EntityType.AGE)]))
     assert got.get("92") is EntityType.AGE
+
+
+def light_detector(guesses: list[tuple[str, EntityType]]) -> LanguageDetector:
+    """The detector with a languages NER proposing ``guesses`` (judged lightly)."""
+    return LanguageDetector(Detector([FakeNer([]), RulesView()]), languages_ner=FakeNer(guesses))
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Ik heb gisteren met Daniel Muñoz de la Nava gesproken over de planning.", "Daniel Muñoz de la Nava"),
+        ("Hier habe ich Jean Seroux d'Agincourt getroffen, er kommt morgen wieder.", "Jean Seroux d'Agincourt"),
+        ("J'ai rencontré Mazun al-Maschani hier soir à la réunion du conseil.", "Mazun al-Maschani"),
+        ("Gisteren sprak ik Susanna du Plessis over het contract van volgend jaar.", "Susanna du Plessis"),
+    ],
+)
+def test_the_languages_ners_person_keeps_particles_of_any_language(text: str, name: str) -> None:
+    got = values(text, light_detector([(name, EntityType.PERSON)]))
+    assert got.get(name) is EntityType.PERSON, got
+    # The English model's guess in the same text is judged strictly, as before.
+    assert name not in values(text, detector([(name, EntityType.PERSON)]))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "typ"),
+    [
+        ("Elle a fait ses études en Angleterre (Université de l'Essex, 2012).", "Université de l'Essex", EntityType.ORG),
+        ("J'ai consulté la Bibliothèque nationale autrichienne pour ma thèse.", "Bibliothèque nationale autrichienne", EntityType.ORG),
+        ("Er studierte an der Karls-Universität Prag und später in Wien.", "Karls-Universität Prag", EntityType.ORG),
+        ("Die Niederlande haben eine neue Regierung gewählt.", "Niederlande", EntityType.LOCATION),
+        ("Die Siedlung liegt am Sambesi, nahe der Grenze.", "Sambesi", EntityType.LOCATION),
+    ],
+)
+def test_the_languages_ners_places_and_organisations_keep_their_extent(text: str, name: str, typ: EntityType) -> None:
+    got = values(text, light_detector([(name, typ)]))
+    assert got.get(name) is typ, got
+
+
+def test_the_languages_ners_name_loses_a_function_word_at_its_end() -> None:
+    text = "Il joue pour le Parti libéral du Canada depuis dix ans."
+    got = values(text, light_detector([("Parti libéral du", EntityType.ORG)]))
+    assert got == {"Parti libéral": EntityType.ORG}, got
+
+
+@pytest.mark.parametrize(
+    ("text", "guess"),
+    [
+        ("Wann müssen wir mit dem Fieber in die Notaufnahme fahren?", ("Notaufnahme", EntityType.LOCATION)),
+        ("Ich schreibe das Zeugnis für unseren Kollegen aus dem Vertrieb.", ("Vertrieb", EntityType.ORG)),
+    ],
+)
+def test_the_languages_ners_common_nouns_are_still_no_names(text: str, guess: tuple[str, EntityType]) -> None:
+    assert guess[0] not in values(text, light_detector([guess]))
+
+
+def test_the_languages_ners_country_read_as_a_person_is_a_place() -> None:
+    text = "Mon frère vit au Japon depuis 2015 et travaille dans une banque."
+    got = values(text, light_detector([("Japon", EntityType.PERSON)]))
+    assert got.get("Japon") is EntityType.LOCATION, got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "J'ai consulté la Bibliothèque municipale hier après-midi.",
+        "Il vote pour le Parti socialiste depuis vingt ans.",
+    ],
+)
+def test_an_article_is_no_title(text: str) -> None:
+    assert values(text, detector([])) == {}

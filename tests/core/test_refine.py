@@ -74,6 +74,8 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
         ("I lived there 2010 – 2012 with my aunt.", "2010 – 2012"),
         ("patient: X; result: 58; unit: mmol/mol", "mmol/mol"),
         ("result: 2.1; unit: mU/L\n", "mU/L"),
+        ("See Part II of the lease.", "Part II"),
+        ("under section iv of the policy", "section iv"),
     ],
 )
 def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
@@ -98,6 +100,8 @@ def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex)
         ("Ticket 2019-2024 is still open.", "2019-2024"),
         ("It ran from 2024-2019 backwards.", "2024-2019"),  # no period runs backwards
         ("Code 1901-2090 was issued.", "1901-2090"),
+        # A section word glued to a roman numeral is a word: the French "Parti" is a party.
+        ("Elle vote pour le Parti Vert depuis 2010.", "Parti"),
     ],
 )
 def test_identifiers_are_never_zones(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]

@@ -49,10 +49,12 @@ NEGATIVES = words(
     "Versichertennummer IBAN BIC Herr Herrn Dr Prof"
 )
 
-TITLES = (
-    "Herr Herrn Frau Fräulein Dr Dr. med Dr. rer. nat Prof Professor Professorin Doktor "
-    "Dipl.-Ing Rechtsanwalt Rechtsanwältin RA Schwester Pfleger"
-).split(" ")
+# Titles of several words are whole entries ("med" alone is no title).
+TITLES = [
+    *"Herr Herrn Frau Fräulein Dr Prof Professor Professorin Doktor Dipl.-Ing Rechtsanwalt "
+    "Rechtsanwältin RA Schwester Pfleger".split(),
+    "Dr. med", "Dr. rer. nat",
+]
 
 RELATIONS = [
     "Vater", "Mutter", "Sohn", "Tochter", "Bruder", "Schwester", "Mann", "Ehemann", "Ehefrau",

@@ -36,11 +36,13 @@ NEGATIVES = words(
     "diagnostic médicament dose examen numéro IBAN RIB NIR SIRET Sécurité Sociale CPAM CAF"
 )
 
-TITLES = (
-    "M M. Mme Mlle Mmes MM Monsieur Madame Mademoiselle Dr Docteur docteur Pr Professeur "
-    "Maître Me le docteur la docteure le professeur"
-).split(" ")
-TITLES = [t for t in TITLES if t] + ["le docteur", "la docteure", "le professeur", "Maître"]
+# Titles of several words are whole entries: "le" and "la" alone are articles ("la
+# Bibliothèque", "le Parti" are no one's title and name).
+TITLES = [
+    *"M M. Mme Mlle Mmes MM Monsieur Madame Mademoiselle Dr Docteur docteur docteure Pr "
+    "Professeur professeur Maître Me".split(),
+    "le docteur", "la docteure", "le professeur",
+]
 
 RELATIONS = [
     "mon père", "ma mère", "mon fils", "ma fille", "mon frère", "ma sœur", "ma soeur",
