@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, Unpack
 
 from core.detect.base import DetectionView, Detector, DetectorOptions, _deny_spans
-from core.detect.rules import NAME_EXTENT
+from core.detect.rules import NAME_EXTENT, markers_win
 from core.entities import EntityType
 from core.spans import Span, merge_spans
 
@@ -84,7 +84,9 @@ class Fusion(Detector):
 
     def fuse(self, text: str, proposals: Mapping[str, Sequence[Span]]) -> list[Span]:
         """Fuse the spans each view proposed for ``text`` (views keyed by name)."""
-        spans = [s for group in proposals.values() for s in group if s.score >= self.min_score]
+        spans = markers_win(
+            [s for group in proposals.values() for s in group if s.score >= self.min_score]
+        )
         kept: list[Span] = []
         for group in _clusters(spans):
             views: dict[str, float] = {}

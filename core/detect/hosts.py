@@ -81,7 +81,8 @@ CUSTOMER_SUFFIXES = frozenset(
     web.app github.io gitlab.io vercel.app netlify.app pages.dev workers.dev atlassian.net
     myshopify.com sharepoint.com my.salesforce.com force.com zendesk.com okta.com auth0.com
     supabase.co onrender.com fly.dev ngrok.io ngrok-free.app run.app cloudfunctions.net
-    elasticbeanstalk.com slack.com
+    elasticbeanstalk.com slack.com mongodb.net aivencloud.com upstash.io neon.tech railway.app
+    azurestaticapps.net
     """.split()
 )
 #: A provider's own labels under its customer suffix: services and regions.
@@ -111,7 +112,9 @@ _PRIVATE_2LD = frozenset("co com org net ac gov edu ne or".split())
 
 #: A dotted name, maybe with a port: the shape of a host.
 HOST = re.compile(
-    r"(?<![\w.@/\\\-])((?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9\-]{0,23}[a-z0-9])"
+    # A DNS service record's labels may come first: "_mongodb._tcp.cluster0.ab1cd.mongodb.net".
+    r"(?<![\w.@/\\\-])((?:_[a-z][a-z0-9\-]{0,30}\.){0,2}"
+    r"(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9\-]{0,23}[a-z0-9])"
     r"(:\d{2,5})?(?![\w@\-]|\.[a-z0-9])"
 )
 

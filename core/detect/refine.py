@@ -62,6 +62,7 @@ from core.detect.names import (
     retype,
     words_not_a_name,
 )
+from core.detect.rules import MARKER, markers_win
 from core.detect.tokens import atoms, snap
 from core.detect.zones import (
     DIGITS,
@@ -328,7 +329,7 @@ def _ner_only_unsure(span: Span) -> bool:
     return set(evidence) == {"ner"} and evidence["ner"] < UNSURE
 
 
-_KEEP_WHOLE = frozenset({"deny-list", "box"})
+_KEEP_WHOLE = frozenset({"deny-list", "box", MARKER})
 
 
 #: The ``Span.views`` key that marks a value named by its label (see :func:`_field_types`).
@@ -617,7 +618,7 @@ def _name_field_types(
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
-    spans = join_names(text, merge_spans(spans))
+    spans = join_names(text, merge_spans(markers_win(list(spans))))
     if not spans:
         return []
     spans += other_script_names(text, spans)

@@ -35,6 +35,9 @@ from core.spans import Span
 log = logging.getLogger(__name__)
 
 NAME = "rules"
+#: The view of an anonymization marker already in the text (``<PRESIDIO_ANONYMIZED_URL>``):
+#: its extent and type are exact, whatever a model reads in or around it.
+MARKER = "marker"
 
 _offline_lock = threading.Lock()
 _offline_done = False
@@ -350,5 +353,22 @@ class RulesView:
                 if t is EntityType.OTHER:
                     inner = m.group(group)[len("<PRESIDIO_ANONYMIZED_") : -1]
                     typ = _MARKER_TYPES.get(inner, canonical_type(inner))
+                    spans.append(Span(a, b, typ, 1.0, {NAME: score, MARKER: 1.0}))
+                    continue
                 spans.append(Span(a, b, typ, score, {NAME: score}))
         return spans
+
+
+def markers_win(spans: list[Span]) -> list[Span]:
+    """``spans`` without those overlapping an anonymization marker (the marker stays).
+
+    A model reads "<PRESIDIO_ANONYMIZED_PHONE_NUMBER>" as a person and a phone, or
+    "linkedin <PRESIDIO_ANONYMIZED_URL" as one link; merged with the marker they would
+    give it their type and extent.
+    """
+    marks = [(s.start, s.end) for s in spans if MARKER in s.views]
+    if not marks:
+        return spans
+    return [
+        s for s in spans if MARKER in s.views or not any(a < s.end and s.start < b for a, b in marks)
+    ]

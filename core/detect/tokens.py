@@ -129,13 +129,18 @@ _CELL = re.compile(
 )
 
 
-#: Where an atom ends inside a run of non-space characters: an assignment or a cell separator.
-_INNER = re.compile(f"{_ASSIGN.pattern}|{_CELL.pattern}")
+#: Between a JSON key and its value or two quoted items, written without spaces
+#: (``"hostname":"db-1.corp.lan"``): the quotes go with the separator.
+_JSON_SEP = re.compile(r'"\s*[:,]\s*"')
+
+#: Where an atom ends inside a run of non-space characters: an assignment, a JSON
+#: separator or a cell separator.
+_INNER = re.compile(f"{_ASSIGN.pattern}|{_JSON_SEP.pattern}|{_CELL.pattern}")
 
 
 def _split_assign(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
-    """Split ``text[a:b]`` at single ``=`` signs and at cell separators, then at
-    characters of unspaced scripts."""
+    """Split ``text[a:b]`` at single ``=`` signs, JSON separators and cell separators,
+    then at characters of unspaced scripts."""
     pos = a
     for m in _INNER.finditer(text, a, b):
         if pos < m.start():

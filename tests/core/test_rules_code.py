@@ -42,6 +42,7 @@ def outbound(detector: Detector, text: str) -> str:
         "my-bucket.s3.amazonaws.com",
         "acme.atlassian.net",
         "jdoe.github.io",
+        "_mongodb._tcp.cluster0.ab1cd.mongodb.net",
     ],
 )
 def test_machines_of_private_or_company_networks_are_private(name: str) -> None:
@@ -117,6 +118,15 @@ def test_public_names(value: str, public: bool) -> None:
         (
             'token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 and api_key: "Zm9vYmFyYmF6cXV4MTIz"',
             'token=[ID] and api_key: "[ID]"',
+        ),
+        (
+            'querySrv ENOTFOUND {"code":"ENOTFOUND","hostname":"_mongodb._tcp.admass-tests.vyc4g.mongodb.net"}',
+            'querySrv ENOTFOUND {"code":"ENOTFOUND","hostname":"[URL]"}',
+        ),
+        (
+            "My name is <PRESIDIO_ANONYMIZED_PERSON> phone number <PRESIDIO_ANONYMIZED_PHONE_NUMBER> "
+            "| linkedin <PRESIDIO_ANONYMIZED_URL> I work",
+            "My name is [PERSON] phone number [PHONE] | linkedin [URL] I work",
         ),
         (
             "Use pip install requests from pypi.org, then 127.0.0.1:8080 or localhost or example.com",

@@ -39,6 +39,8 @@ def words(text: str) -> list[str]:
         # Code keeps its lists whole: a lower-case word after a comma starts no cell.
         ("select c1_0.id,c1_0.customer_ref from", ["select", "c1_0.id,c1_0.customer_ref", "from"]),
         ("Brown,gina.brown@yahoo.com", ["Brown", "gina.brown@yahoo.com"]),
+        # JSON written without spaces: a key, its value and the next item are atoms.
+        ('{"syscall":"querySrv","hostname":"db-1.corp.lan"}', ["syscall", "querySrv", "hostname", "db-1.corp.lan"]),
     ],
 )
 def test_atoms(text: str, expected: list[str]) -> None:
