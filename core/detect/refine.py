@@ -332,6 +332,9 @@ def _ner_only_unsure(span: Span) -> bool:
 _KEEP_WHOLE = frozenset({"deny-list", "box", MARKER})
 
 
+#: Abbreviations of a limit or an estimate, written in lower case before a number.
+_LIMIT_WORD = re.compile(r"(?:max|min|approx|avg|ca|est)\b(?![ \t]*[A-Za-z])")
+
 #: The ``Span.views`` key that marks a value named by its label (see :func:`_field_types`).
 FIELD = "field"
 
@@ -729,6 +732,16 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             w.islower() and lexicon.zipf(w) >= FUNCTION_ZIPF for w in words
         ):
             # "of", "and", "the": function words are never a value.
+            continue
+        if (
+            span.type in (EntityType.PERSON, EntityType.OTHER)
+            and (m := _LIMIT_WORD.match(value)) is not None
+            and (
+                re.fullmatch(r"[ \t]+[$£€]?\d[\d.,]*", value[m.end() :])
+                or (m.end() == len(value) and re.match(r"[ \t]*[$£€]?\d", text[span.end :]))
+            )
+        ):
+            # "the policy says max 1 weekend in 4", "min 3 days": a limit, not Max.
             continue
         if span.type is EntityType.PERSON and KINSHIP.fullmatch(value):
             # "Mi madre", "ma mère", "meine Mutter": a relative named by the relation,

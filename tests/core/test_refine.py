@@ -757,3 +757,21 @@ def test_a_teams_display_name_is_no_person(lex) -> None:  # type: ignore[no-unty
     out = refine(text, [s(text, "Ann", EntityType.PERSON)], lex)
     assert ("Ann Lee", "PERSON") in values(text, out)
     assert "Customer Relations" not in [v for v, _ in values(text, out)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the policy says max 1 weekend in 4, ask priya", "max 1"),
+        ("book it for min 3 nights please", "min"),
+    ],
+)
+def test_a_limit_before_a_number_is_no_name(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, value, EntityType.PERSON)], lex))
+    assert got == [], got
+
+
+def test_max_the_person_stays(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Max 3 came home late, said Max."
+    got = values(text, refine(text, [s(text, "Max", EntityType.PERSON)], lex))
+    assert ("Max", "PERSON") in got
