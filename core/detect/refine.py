@@ -356,6 +356,11 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
             # type a view guessed ("IBAN: GB00 WEST ..." is no street address).
             value = text[f.start : f.end] if span.start == f.start else text[span.start : span.end]
             span = Span(span.start, span.end, f.type_of(value), span.score, {**span.views, FIELD: 1.0})
+        elif (t := _code_or_record_type(text, span)) is not None:
+            # A code a model took for a name ("QQ 12 34 56 C" read as an organisation), or a
+            # record's number it took for a phone or an address ("Rental agreement
+            # 837104229", "member 71948302"): the shape and the label decide.
+            span = Span(span.start, span.end, t, span.score, span.views)
         elif span.type in _VALUE_TYPES and DIGITS.search(text, span.start, span.end):
             # Names, and words without a digit (dropped below when their type needs one),
             # keep their type.
@@ -364,6 +369,40 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
                 span = Span(span.start, span.end, t, span.score, span.views)
         out.append(span)
     return out
+
+
+#: A word of a name: three letters or more between non-letters ("Bank", "NHS" of "NHS 111";
+#: not "QX7T4M", "QQ 12 34 56 C").
+_NATURAL_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
+#: The words before a record's number that say which record it is ("Rental agreement",
+#: "Gold Plus Rewards member", "Miles & More number", "policy no."), never a phone's or a
+#: house's.
+_RECORD_LABEL = re.compile(
+    r"\b(?:(?P<account>account|acct|a/c)(?:\s+(?:number|no\.?|nr|#))?|"
+    r"agreement|contract|member(?:ship)?|reference|ref\.?|booking|order|invoice|policy|claim|"
+    r"case|ticket|customer|loyalty|rewards?|"
+    r"(?!(?:phone|tel|telephone|mobile|cell|fax|contact|home|work|office|emergency|whatsapp|"
+    r"house|flat|street|building|door|apartment|room|unit|suite|pager|landline)\b)[a-z]+"
+    r"\s+(?:number|no\.?|nr|#))\W{0,3}$",
+    re.IGNORECASE,
+)
+
+
+def _code_or_record_type(text: str, span: Span) -> EntityType | None:
+    """The type a code's shape or a record's label gives ``span``, or None to leave it."""
+    value = text[span.start : span.end]
+    digits = sum(c.isdigit() for c in value)
+    if span.type in _NAME_TYPES and digits and (digits >= 2 or len(value) >= 5):
+        # Words of a name have no digits: a code with letters is an identifier
+        # ("QX7T4M", "QQ 12 34 56 C"); "G4S", "3M" stay names.
+        if _NATURAL_WORD.search(value) is None:
+            return checked_type(value, EntityType.ID)
+        return None
+    if span.type in (EntityType.PHONE, EntityType.ADDRESS) and not any(c.isalpha() for c in value):
+        m = _RECORD_LABEL.search(text_before(text, span.start, 40))
+        if m is not None:
+            return EntityType.ACCOUNT if m.group("account") else EntityType.ID
+    return None
 
 
 #: A field's key right before a name-like value: "City: Leeds", '"city": "Leeds"',

@@ -775,3 +775,30 @@ def test_max_the_person_stays(lex) -> None:  # type: ignore[no-untyped-def]
     text = "Max 3 came home late, said Max."
     got = values(text, refine(text, [s(text, "Max", EntityType.PERSON)], lex))
     assert ("Max", "PERSON") in got
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        ("my NI number is QQ 12 34 56 C. How much", "QQ 12 34 56 C", EntityType.ORG, "ID"),
+        ("Booking reference QX7T4M, thanks", "QX7T4M", EntityType.ORG, "ID"),
+        ("Rental agreement 837104229, and", "837104229", EntityType.PHONE, "ID"),
+        ("Gold Plus Rewards member 71948302. I paid", "71948302", EntityType.ADDRESS, "ID"),
+        ("Miles & More number 992 004 718 336 105. Am I", "992 004 718 336 105", EntityType.PHONE, "ID"),
+        ("my account no. 31926819 at the bank", "31926819", EntityType.PHONE, "ACCOUNT"),
+        # A phone's own label, a house's number and a name with a digit keep their types.
+        ("my office number 020 7946 0018 works", "020 7946 0018", EntityType.PHONE, "PHONE"),
+        ("She works at G4S now", "G4S", EntityType.ORG, "ORG"),
+    ],
+)
+def test_a_codes_shape_and_a_records_label_type_it(  # type: ignore[no-untyped-def]
+    text: str, value: str, typed: EntityType, expected: str, lex
+) -> None:
+    got = values(text, refine(text, [s(text, value, typed)], lex))
+    assert (value, expected) in got, got
+
+
+def test_a_public_service_with_its_number_stays_a_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "should we go to A&E or call NHS 111 instead?"
+    got = values(text, refine(text, [s(text, "NHS 111", EntityType.ORG)], lex))
+    assert ("NHS 111", "ORG") in got, got
