@@ -87,6 +87,9 @@ log = logging.getLogger(__name__)
 UNSURE = 0.8
 #: Below this the model barely proposed the span (0.5 is its decoding threshold).
 BARELY = 0.6
+#: The rules view's guesses below this score (a run of capitals, a bare number's shape)
+#: are too weak to count beside an unsure NER guess.
+WEAK_RULE = 0.5
 #: A word this frequent in English (Zipf) is a common word for rule 4.
 COMMON_ZIPF = 3.5
 #: Types whose values are numbers: never without a digit.
@@ -325,7 +328,13 @@ def _unspaced_only(value: str) -> bool:
 
 
 def _ner_only_unsure(span: Span) -> bool:
-    evidence = {k: v for k, v in span.views.items() if k != "name-extent"}
+    """Only the NER proposed ``span``, below :data:`UNSURE` (the rules view's weakest
+    guesses, under :data:`WEAK_RULE`, are no evidence: "node" of "node v20.11.1")."""
+    evidence = {
+        k: v
+        for k, v in span.views.items()
+        if k != "name-extent" and not (k == "rules" and v < WEAK_RULE)
+    }
     return set(evidence) == {"ner"} and evidence["ner"] < UNSURE
 
 

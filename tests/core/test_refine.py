@@ -802,3 +802,9 @@ def test_a_public_service_with_its_number_stays_a_name(lex) -> None:  # type: ig
     text = "should we go to A&E or call NHS 111 instead?"
     got = values(text, refine(text, [s(text, "NHS 111", EntityType.ORG)], lex))
     assert ("NHS 111", "ORG") in got, got
+
+
+def test_an_unsure_common_word_with_a_weak_pattern_beside_it_is_no_identifier(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "node v20.11.1, npm 10.2.4, macOS 14.3 on my laptop"
+    span = Span(0, 4, EntityType.ID, 0.74, {"ner": 0.74, "rules": 0.4})
+    assert values(text, refine(text, [span], lex)) == []
