@@ -208,7 +208,7 @@ def check_router(ctx: Context) -> str:
     from core.analyze import Analyzer
     from core.assembly import default_router
 
-    router = default_router(ctx.settings)
+    router = default_router(ctx.settings, ctx.parts["detector"])
     if {"router", "encoder"} <= set(ctx.shipped):
         expect(router.name == "policy", f"the policy is shipped but the router is {router.name}")
     analyzer = Analyzer(ctx.parts["segmenter"], ctx.parts["detector"], router)

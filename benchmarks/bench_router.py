@@ -83,15 +83,20 @@ def _query() -> Any:
 
 def measure(models_dir: Path | None = None, repeats: int = 200) -> dict[str, Any]:
     """The routing figures as one dict (the build puts them in the router's manifest)."""
+    from core.detect.ner import NerView
     from core.router.base import HeuristicRouter
     from core.router.encoder import SentenceEncoder
-    from core.router.policy import PolicyRouter, cloud_view, detection_features
+    from core.router.policy import PolicyRouter, cloud_view, detection_features, state_features
 
     query = _query()
     # No embedding cache: the same query is encoded again and again here.
     encoder = SentenceEncoder(threads=1, workers=1, cache_size=0)
     parallel = SentenceEncoder(threads=1, cache_size=0)  # as the app runs it
-    router = PolicyRouter(models_dir, encoder=encoder, threads=1).load()
+    # The detector's NER pass over the query (paid by detection either way): a policy on
+    # its token states only pools them per sentence.
+    ner = NerView(threads=1)
+    got = ner.token_states(query.text)
+    router = PolicyRouter(models_dir, encoder=encoder, threads=1, states=ner.token_states).load()
     texts = cloud_view(query.text, query.sentences, query.entities)
     emb = encoder.encode(texts)
     det = detection_features(query.sentences, query.entities)
@@ -111,6 +116,17 @@ def measure(models_dir: Path | None = None, repeats: int = 200) -> dict[str, Any
             _median_ms(lambda: router.route(query), max(repeats // 10, 5), 2), 2
         ),
         "heuristic_ms": round(_median_ms(lambda: heuristic.route(query), repeats), 4),
+        "ner_states_ms": (
+            round(
+                _median_ms(
+                    lambda: state_features(query.sentences, query.entities, *got), repeats
+                ),
+                3,
+            )
+            if got is not None
+            else None
+        ),
+        "sentence_features": router.manifest.get("sentence_features", "minilm"),
         "encoder_precision": encoder.manifest.get("precision"),
         "threads": 1,
     }
@@ -134,9 +150,25 @@ def main() -> int:
         (
             "router_route_20_sentences",
             m["route_end_to_end_ms"],
-            {"comparison": "heuristic router", "comparison_value": m["heuristic_ms"]},
+            {
+                "comparison": "heuristic router",
+                "comparison_value": m["heuristic_ms"],
+                "sentence_features": m["sentence_features"],
+            },
         ),
     ]
+    if m["ner_states_ms"] is not None:
+        rows.append(
+            (
+                "router_ner_states_20_sentences",
+                m["ner_states_ms"],
+                {
+                    "what": "the NER's token states pooled per sentence (one encoder pass)",
+                    "comparison": "MiniLM encoder, 1 thread",
+                    "comparison_value": m["encoder_ms"],
+                },
+            )
+        )
     for name, value, extra in rows:
         print(json.dumps({"name": name, "unit": "ms", "value": value, "threads": 1, **extra}))
     return 0

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from core.gama import PublicSpace
     from core.llm.local import LocalModel
     from core.router.base import Router
+    from core.router.policy import StatesFn
     from core.settings import Settings
     from core.store import Store
     from core.turn import Assistant
@@ -78,8 +79,12 @@ def english_detector(settings: Settings) -> Detector:
     )
 
 
-def default_router(settings: Settings) -> Router:
-    """The learned policy (models/router) when it is built, else the heuristic router."""
+def default_router(settings: Settings, detector: Detector | None = None) -> Router:
+    """The learned policy (models/router) when it is built, else the heuristic router.
+
+    ``detector``: the one the router's queries come from; a policy that reads the NER's
+    token states takes them from its NER view's last pass (the text is encoded once).
+    """
     import models
     from core.router.base import HeuristicRouter
 
@@ -88,7 +93,7 @@ def default_router(settings: Settings) -> Router:
 
         # Loaded on first use; a damaged file then raises ArtifactError naming the fix.
         # local_use: whether a capable local model can use what the router keeps here.
-        return PolicyRouter(local_use=local_use_for(settings))
+        return PolicyRouter(local_use=local_use_for(settings), states=ner_states(detector))
     log.warning(
         "the learned router is not built (models/router); using the heuristic router. "
         "Build it with: python -m training.router build"
@@ -96,15 +101,27 @@ def default_router(settings: Settings) -> Router:
     return HeuristicRouter()
 
 
+def ner_states(detector: Detector | None) -> StatesFn | None:
+    """The English NER view's ``token_states`` of ``detector``, or None (no NER view)."""
+    from core.detect.ner import NerView
+
+    base = getattr(detector, "base", detector)
+    for view_ in getattr(base, "views", ()):
+        if isinstance(view_, NerView):
+            return view_.token_states
+    return None
+
+
 def make_analyzer(settings: Settings, detector: Detector | None = None) -> Analyzer:
     """Segmenter, detector (``detector`` or the settings') and router of the settings."""
     from core.analyze import Analyzer
     from core.segment import Segmenter
 
+    detector = detector if detector is not None else default_detector(settings)
     return Analyzer(
         segmenter=Segmenter(language=str(settings.language)),
-        detector=detector if detector is not None else default_detector(settings),
-        router=default_router(settings),
+        detector=detector,
+        router=default_router(settings, detector),
     )
 
 

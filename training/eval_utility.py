@@ -27,6 +27,7 @@ table and the failures.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import re
 import statistics
@@ -64,10 +65,12 @@ def _assistant(settings: Any, store: Any, detector: Any = None) -> Any:
     from core.assembly import default_detector, default_router
     from core.turn import Assistant
 
-    analyzer = Analyzer(
-        detector=detector if detector is not None else default_detector(settings),
-        router=default_router(settings),
-    )
+    detector = detector if detector is not None else default_detector(settings)
+    # The detector gate runs this harness over older commits' core, whose default_router
+    # took the settings alone.
+    takes_detector = "detector" in inspect.signature(default_router).parameters
+    router = default_router(settings, detector) if takes_detector else default_router(settings)
+    analyzer = Analyzer(detector=detector, router=router)
     return Assistant(settings, store, cloud=None, local=None, analyzer=analyzer)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,13 @@ class Encoded:
 #: name of three words; "¶" is one token of the base model's vocabulary, and one
 #: character for one keeps every offset.
 NEWLINE = "\u00b6"
+
+
+#: The output of the encoder's last hidden states (``training.ner.states``), their size,
+#: and how many texts' states a view keeps for the router to read after the detector.
+HIDDEN = "hidden"
+STATE_DIM = 384
+STATES_KEPT = 8
 
 
 def encode(tokenizer: Any, text: str, newline: str | None = None) -> Encoded:
@@ -296,6 +304,8 @@ class NerView:
         self._providers = list(providers) if providers else None
         self._lock = threading.Lock()
         self._loaded: tuple[Any, Any, dict[str, Any]] | None = None
+        #: The token states of the last texts read (see :meth:`token_states`).
+        self._states: OrderedDict[str, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
 
     # -- loading
 
@@ -368,7 +378,11 @@ class NerView:
     # -- inference
 
     def probabilities(self, text: str) -> tuple[Encoded, np.ndarray]:
-        """The text's tokens and their label probabilities ``[tokens, labels]``."""
+        """The text's tokens and their label probabilities ``[tokens, labels]``.
+
+        A model with the ``hidden`` output (``python -m training.ner add-states``) also
+        keeps the text's token states for :meth:`token_states` (the router's features:
+        the text is encoded once)."""
         session, tokenizer, manifest = self._load()
         dec = manifest.get("decode", {})
         enc = encode(tokenizer, text, dec.get("newline"))
@@ -382,13 +396,42 @@ class NerView:
             enc.ids, spans, tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
         )
         feeds = {k: v for k, v in feeds.items() if k in manifest.get("inputs", feeds)}
+        outputs = list(manifest.get("outputs", ["logits"]))
+        wanted = outputs[:1] + ([HIDDEN] if HIDDEN in outputs[1:] else [])
         try:
-            (logits,) = session.run([manifest.get("outputs", ["logits"])[0]], feeds)
+            results = session.run(wanted, feeds)
         except Exception as exc:
             raise ModelLoadError(
                 f"The NER model failed on this text ({type(exc).__name__})."
             ) from exc
-        return enc, gather_tokens(softmax(np.asarray(logits, dtype=np.float32)), spans, n)
+        if len(results) > 1:
+            states = gather_tokens(np.asarray(results[1], dtype=np.float32), spans, n)
+            with self._lock:
+                self._states[text] = (list(enc.offsets), states)
+                while len(self._states) > STATES_KEPT:
+                    self._states.popitem(last=False)
+        return enc, gather_tokens(softmax(np.asarray(results[0], dtype=np.float32)), spans, n)
+
+    @property
+    def has_states(self) -> bool:
+        """Whether the model gives its token states (the ``hidden`` output)."""
+        return HIDDEN in self.manifest.get("outputs", [])
+
+    def token_states(self, text: str) -> tuple[list[tuple[int, int]], np.ndarray] | None:
+        """The character offsets of ``text``'s tokens and their last hidden states
+        ``float32[tokens, 384]``, from this view's last pass over ``text`` when there was
+        one (else a pass now); None when the model has no ``hidden`` output."""
+        if not self.has_states:
+            return None
+        with self._lock:
+            kept = self._states.get(text)
+        if kept is not None:
+            return kept
+        if not text.strip():
+            return [], np.zeros((0, STATE_DIM), dtype=np.float32)
+        self.probabilities(text)
+        with self._lock:
+            return self._states.get(text)
 
     def analyze(self, text: str) -> list[Span]:
         if not text.strip():

@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,10 @@ INPUTS = ("embeddings", "detect", "risk_lambda", "local_use")
 OUTPUT = "p_remote"
 
 _TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
+#: The manifest's ``sentence_features`` of a policy trained on the NER's token states.
+NER_STATES = "ner-states"
+#: A text's token offsets and states (``core.detect.ner.NerView.token_states``).
+StatesFn = Callable[[str], "tuple[list[tuple[int, int]], npt.NDArray[np.float32]] | None"]
 
 
 def detection_features(
@@ -88,6 +92,38 @@ def detection_features(
     return out
 
 
+def state_features(
+    sentences: Sequence[Sentence],
+    entities: Sequence[Sequence[Span]],
+    offsets: Sequence[tuple[int, int]],
+    states: npt.NDArray[np.float32],
+) -> npt.NDArray[np.float32]:
+    """Each sentence as the NER read it, ``float32[n, dim]``: the mean of the detector's
+    token states over the sentence's tokens outside its entities (what would leave in
+    clear), L2-normalized; zeros for a sentence with no such token.
+
+    The states are the NER's last hidden states (its ``hidden`` output); ``offsets`` are
+    their tokens' characters in the query's text. The entities' own tokens are left out
+    for the reason :func:`cloud_view` replaces them: what the policy must judge is what
+    the placeholders would miss.
+    """
+    dim = states.shape[1] if states.ndim == 2 else 0
+    out = np.zeros((len(sentences), dim), dtype=np.float32)
+    if not len(offsets) or not dim:
+        return out
+    starts = np.array([a for a, _ in offsets], dtype=np.int64)
+    ends = np.array([b for _, b in offsets], dtype=np.int64)
+    for i, (sent, ents) in enumerate(zip(sentences, entities, strict=True)):
+        keep = (starts >= sent.start) & (ends <= sent.end) & (ends > starts)
+        for e in ents:
+            keep &= ~((starts < e.end) & (e.start < ends))
+        if keep.any():
+            v = states[keep].mean(axis=0)
+            norm = float(np.linalg.norm(v))
+            out[i] = v / norm if norm > 0 else v
+    return out
+
+
 def cloud_view(
     text: str, sentences: Sequence[Sentence], entities: Sequence[Sequence[Span]]
 ) -> list[str]:
@@ -105,6 +141,25 @@ def cloud_view(
         local = [Span(e.start - s.start, e.end - s.start, e.type, e.score) for e in ents]
         out.append(box.anonymize(s.text, local).text if local else s.text)
     return out
+
+
+def _check_ner(folder: Path, manifest: dict[str, Any]) -> None:
+    """Refuse a policy trained on another NER's states than the shipped one."""
+    import models
+    from core.errors import ArtifactError
+
+    trained = manifest.get("ner", {}).get("sha256")
+    try:
+        ner = models.load_manifest("ner", models.artifact_dir("ner"))
+    except Exception:  # the detector reports a missing NER itself
+        return
+    shipped = ner.get("files", {}).get("model.onnx")
+    if trained and shipped and trained != shipped:
+        raise ArtifactError(
+            f"The router in {folder} was trained on the states of another NER model "
+            f"({trained[:12]}, shipped {shipped[:12]}).",
+            hint="rebuild it with: python -m training.router build --sentence-features ner-states",
+        )
 
 
 def local_use_for(settings: Settings) -> float:
@@ -147,8 +202,12 @@ class PolicyRouter:
         encoder: SentenceEncoder | None = None,
         threads: int | None = 1,
         local_use: float = 0.0,
+        states: StatesFn | None = None,
     ) -> None:
         self._folder = folder
+        #: The detector's token states of a text (``NerView.token_states``), for a policy
+        #: trained on them (manifest ``sentence_features``: ``ner-states``).
+        self._states = states
         #: 1.0 when a capable local model merges the withheld sentences, else 0.0.
         self.local_use = local_use
         self._model_file = model_file
@@ -174,6 +233,8 @@ class PolicyRouter:
                     f"this build uses {FEATURES_VERSION}).",
                     hint="rebuild it with: python -m training.router build",
                 )
+            if manifest.get("sentence_features") == NER_STATES:
+                _check_ner(folder, manifest)
             model_file = self._model_file or str(manifest.get("model_file", "policy.onnx"))
             self.manifest = manifest
             self._session = ort_session(folder / model_file, self._threads)
@@ -184,7 +245,7 @@ class PolicyRouter:
         """``p_remote`` for each sentence of ``query``."""
         if not query.sentences:
             return []
-        emb = self.encoder.encode(cloud_view(query.text, query.sentences, query.entities))
+        emb = self.sentence_features(query)
         det = detection_features(query.sentences, query.entities)
         probs = self.route_features(emb, det, query.risk_lambda)
         # A greeting, a thank-you, a closing or a table's header row identifies no one: it
@@ -199,6 +260,29 @@ class PolicyRouter:
             if i < len(out) and self.judged_elsewhere(lang):
                 out[i] = 1.0
         return out
+
+    @property
+    def reads_states(self) -> bool:
+        """Whether the policy reads the NER's token states (else MiniLM's embeddings)."""
+        self.load()
+        return self.manifest.get("sentence_features") == NER_STATES
+
+    def sentence_features(self, query: RouteInput) -> npt.NDArray[np.float32]:
+        """The policy's view of each sentence: the NER's token states pooled
+        (:func:`state_features`), or MiniLM's embedding of its :func:`cloud_view`."""
+        if not self.reads_states:
+            return self.encoder.encode(cloud_view(query.text, query.sentences, query.entities))
+        got = self._states(query.text) if self._states is not None else None
+        if got is None:
+            from core.errors import ArtifactError
+
+            raise ArtifactError(
+                "The router reads the NER's token states, and the detector gives none "
+                "(no NER view, or models/ner without its 'hidden' output).",
+                hint="add it with: python -m training.ner add-states",
+            )
+        offsets, states = got
+        return state_features(query.sentences, query.entities, offsets, states)
 
     def judged_elsewhere(self, language: str) -> bool:
         """True for a language the policy was not trained on that has rules of its own

@@ -1,4 +1,4 @@
-"""``python -m training.ner build|data|agent-eval``: the shipped NER model, its data, the agent.
+"""``python -m training.ner build|data|agent-eval|add-states``: the shipped NER model, its data, the agent.
 
 ``data`` also writes the windows file that ``python -m training.ner.fit`` trains on
 anywhere torch runs (a GPU machine); ``build --checkpoint`` then adopts the result.
@@ -25,14 +25,24 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="data, training, export, tuning, evaluation, manifest")
     build_mod.add_arguments(b)
-    d = sub.add_parser(
-        "data", help="build and save the training data and its windows file only"
-    )
+    d = sub.add_parser("data", help="build and save the training data and its windows file only")
     build_mod.add_arguments(d)
     a = sub.add_parser("agent-eval", help="cost and gain of the agent view on a small sample")
     build_mod.add_arguments(a)
     a.add_argument("--agent-limit", type=int, default=20, help="queries per data set")
+    st = sub.add_parser(
+        "add-states",
+        help="add the encoder's last hidden states to a built model's outputs (the router "
+        "reads them: one encoder pass)",
+    )
+    st.add_argument("--folder", default="models/ner")
     args = parser.parse_args(argv)
+    if args.command == "add-states":
+        from training.ner.states import add_states
+
+        manifest = add_states(Path(args.folder))
+        print(json.dumps({"outputs": manifest["outputs"], "files": manifest["files"]}, indent=2))
+        return 0
     # The manifest records the exact command that made the model.
     args.argv = list(sys.argv[1:] if argv is None else argv)
     # Our progress at INFO; the libraries' chatter (the quantizer logs every tensor) at WARNING.

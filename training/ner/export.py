@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from core.detect.ner import NEWLINE, batch_inputs, encode
+from training.ner.states import HIDDEN, add_hidden_output
 from training.ner.train import load_tokenizer
 
 log = logging.getLogger(__name__)
@@ -153,11 +154,17 @@ def export(model_dir: Path, out_dir: Path, work: Path, fuse: bool = True) -> dic
     if not fuse:
         shutil.copyfile(fp32, fused)
     quantize(fused, out_dir / "model.onnx")
+    # The router reads the encoder's states of the same pass (training.ner.states).
+    hidden = add_hidden_output(out_dir / "model.onnx")
     shutil.copyfile(model_dir / "tokenizer.json", out_dir / "tokenizer.json")
     facts: dict[str, Any] = {
         "opset": OPSET,
         "inputs": INPUTS,
-        "outputs": OUTPUTS,
+        "outputs": [*OUTPUTS, HIDDEN],
+        "hidden_states": {
+            "tensor": hidden,
+            "what": "the classifier's input, float[batch, sequence, 384]",
+        },
         "graph_fusion": fused_ok,
         "quantization": "onnxruntime quantize_dynamic, int8 weights (QInt8)",
         "size_bytes": (out_dir / "model.onnx").stat().st_size,

@@ -34,6 +34,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core.router.policy import NER_STATES
+
 log = logging.getLogger("training.router")
 
 EVAL_DIR = Path("runs/router/eval")
@@ -136,6 +138,11 @@ def _build(args: argparse.Namespace) -> int:
     detector, segmenter, store = default_parts(cache)
     # Fixed now: the detector's code or model may change on disk while the build runs.
     detector_info = describe_detector(detector)
+    states = None
+    if args.sentence_features == NER_STATES:
+        from training.router.features import StateFeatures
+
+        states = StateFeatures()
     sources = {"medpcd": Path(args.medpcd), "pupa": Path(args.pupa)}
     episodes = []
     data_info = {}
@@ -143,7 +150,9 @@ def _build(args: argparse.Namespace) -> int:
         if not path.exists():
             log.warning("%s not found; training without it", path)
             continue
-        eps = build_episodes(path, fmt, detector, segmenter, store, split="train", cache=cache)
+        eps = build_episodes(
+            path, fmt, detector, segmenter, store, split="train", cache=cache, states=states
+        )
         if args.limit:
             eps = eps[: args.limit]
         episodes += eps
@@ -163,7 +172,15 @@ def _build(args: argparse.Namespace) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(rows, ensure_ascii=False), "utf-8")
         eps = build_episodes(
-            path, "medpcd", detector, segmenter, store, split="train", cache=cache, source="benign"
+            path,
+            "medpcd",
+            detector,
+            segmenter,
+            store,
+            split="train",
+            cache=cache,
+            source="benign",
+            states=states,
         )
         episodes += eps
         data_info["benign"] = {
@@ -180,7 +197,12 @@ def _build(args: argparse.Namespace) -> int:
         from training.router.episodes import with_missed_entities
 
         missed = with_missed_entities(
-            train, store, rate=args.miss_rate, seed=args.seed, keep_one=args.miss_keep_one
+            train,
+            store,
+            rate=args.miss_rate,
+            seed=args.seed,
+            keep_one=args.miss_keep_one,
+            states=states,
         )
         data_info["synthetic_missed_entities"] = {
             "episodes": len(missed),
@@ -289,8 +311,16 @@ def _build(args: argparse.Namespace) -> int:
         },
         "inputs": list(INPUTS),
         "outputs": [OUTPUT],
+        "sentence_features": args.sentence_features,
         "input_shapes": {
-            INPUTS[0]: "float32[batch, sentences, 384] (all-MiniLM-L6-v2, normalized)",
+            INPUTS[0]: "float32[batch, sentences, 384] ("
+            + (
+                "the NER's last hidden states, mean over each sentence's tokens outside its "
+                "entities, normalized: core.router.policy.state_features"
+                if states is not None
+                else "all-MiniLM-L6-v2 of the anonymized sentence, normalized"
+            )
+            + ")",
             INPUTS[1]: f"float32[batch, sentences, {DETECT_DIM}]",
             INPUTS[2]: "float32[batch] (lambda, clamped to [0, 10])",
             INPUTS[3]: "float32[batch] (1: a capable local model merges withheld sentences; "
@@ -308,9 +338,21 @@ def _build(args: argparse.Namespace) -> int:
             "trained_on": "sentence-transformers embeddings (fp32)",
         },
         "detector": detector_info,
+        **(
+            {
+                "ner": {
+                    "sha256": states.ner_sha256,
+                    "what": "the NER model whose token states the policy reads; another one "
+                    "(a NER rebuild) is refused until the router is rebuilt",
+                }
+            }
+            if states is not None
+            else {}
+        ),
         "training_command": "python -m training.router "
         + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-        "rebuild_command": "python -m training.router build",
+        "rebuild_command": "python -m training.router build"
+        + (f" --sentence-features {NER_STATES}" if states is not None else ""),
         "task_gain": f"proxy: {args.share_weight:g} * remote share of the query's non-private "
         f"words + {1 - args.share_weight:g} * sentence-pooled MiniLM semantic retention; with a "
         f"capable local model (local_use = 1) a withheld word still earns {args.local_credit:g} "
@@ -411,7 +453,9 @@ def _eval_only(args: argparse.Namespace) -> int:
     sources = {"medpcd": Path(args.medpcd), "pupa": Path(args.pupa)}
     detector_info = manifest["detector"]
     t_start = time.perf_counter()
-    return _evaluate(args, out, manifest, timings, sources, Path(args.cache), detector_info, t_start)
+    return _evaluate(
+        args, out, manifest, timings, sources, Path(args.cache), detector_info, t_start
+    )
 
 
 def _utility(args: argparse.Namespace) -> int:
@@ -472,6 +516,19 @@ def router_staleness(router: Path, detector: Any = None) -> list[str]:
                 f"encoder: trained on {manifest['encoder']['sha256'][:12]}, "
                 f"the program's is {model_sha[:12]}"
             )
+    if manifest.get("sentence_features") == NER_STATES:
+        ner = models.artifact_dir("ner") / "manifest.json"
+        shipped = (
+            json.loads(ner.read_text("utf-8")).get("files", {}).get("model.onnx")
+            if ner.exists()
+            else None
+        )
+        trained_ner = manifest.get("ner", {}).get("sha256")
+        if trained_ner != shipped:
+            out.append(
+                f"NER states: trained on {str(trained_ner)[:12]}, the program's NER is "
+                f"{str(shipped)[:12]}"
+            )
     return out
 
 
@@ -494,6 +551,14 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("build", help="train and export the shipped router (models/router)")
     b.add_argument("--out", default="models/router")
     b.add_argument("--encoder", default="models/encoder")
+    b.add_argument(
+        "--sentence-features",
+        choices=("minilm", NER_STATES),
+        default="minilm",
+        help="the policy's view of a sentence: MiniLM's embedding of its anonymized form, or "
+        "the NER's token states pooled outside its entities (one encoder pass; the NER model "
+        "needs its 'hidden' output: python -m training.ner add-states)",
+    )
     b.add_argument("--medpcd", default=str(DATA["medpcd"]))
     b.add_argument("--pupa", default=str(DATA["pupa"]))
     b.add_argument("--cache", default=str(CACHE))

@@ -45,7 +45,12 @@ from core.router.policy import cloud_view
 from core.segment import Segmenter
 from core.spans import Sentence, Span
 from training import metrics
-from training.router.features import EmbeddingStore, SentenceEmbedder, detection_features
+from training.router.features import (
+    EmbeddingStore,
+    SentenceEmbedder,
+    StateFeatures,
+    detection_features,
+)
 
 log = logging.getLogger(__name__)
 
@@ -377,10 +382,13 @@ def build_episodes(
     limit: int | None = None,
     cache: Path = CACHE,
     source: str | None = None,
+    states: StateFeatures | None = None,
 ) -> list[Episode]:
     """Read a data file and build its episodes (queries with no sentence are skipped).
 
-    ``source`` names them (default: the format)."""
+    ``source`` names them (default: the format). With ``states`` the policy's view of
+    each sentence (``emb_anon``) is the NER's pooled token states, not MiniLM's
+    embedding of the anonymized sentence."""
     records = metrics.read_records(path, fmt)
     data_key = f"{fmt}-{models.sha256(path)[:12]}"
     spans_all = detect_cached(records, detector, data_key, cache)
@@ -402,7 +410,7 @@ def build_episodes(
     raw_texts = [s.text for _r, sents, _e, _a in pre for s in sents]
     anon_texts = [a for *_x, anon in pre for a in anon]
     emb_all = store.get(raw_texts)
-    anon_all = store.get(anon_texts)
+    anon_all = store.get(anon_texts) if states is None else None
     ntok_all = store.embedder.token_counts(raw_texts) if raw_texts else np.zeros(0)
     ntok_anon_all = store.embedder.token_counts(anon_texts) if anon_texts else np.zeros(0)
     store.save()
@@ -424,7 +432,11 @@ def build_episodes(
                 occurrences=[o for _, o in located],
                 not_located=len(rec.units) - len(located),
                 emb=emb_all[k : k + n],
-                emb_anon=anon_all[k : k + n],
+                emb_anon=(
+                    anon_all[k : k + n]
+                    if anon_all is not None
+                    else _states(states, rec.text, sentences, entities)
+                ),
                 ntok=np.maximum(ntok_all[k : k + n], 1.0),
                 ntok_anon=np.maximum(ntok_anon_all[k : k + n], 1.0),
                 det=detection_features(sentences, entities),
@@ -442,6 +454,7 @@ def with_missed_entities(
     rate: float = 0.3,
     seed: int = 0,
     keep_one: bool = False,
+    states: StateFeatures | None = None,
 ) -> list[Episode]:
     """Synthetic episodes: copies where the detector "missed" each entity with probability ``rate``.
 
@@ -466,7 +479,7 @@ def with_missed_entities(
         if kept == ep.entities:
             continue
         pre.append((ep, kept, cloud_view(ep.text, ep.sentences, kept)))
-    anon = store.get([t for *_x, texts in pre for t in texts])
+    anon = store.get([t for *_x, texts in pre for t in texts]) if states is None else None
     ntok: np.ndarray = store.embedder.token_counts([t for *_x, texts in pre for t in texts])
     store.save()
     out, k = [], 0
@@ -484,7 +497,11 @@ def with_missed_entities(
                 occurrences=ep.occurrences,
                 not_located=ep.not_located,
                 emb=ep.emb,
-                emb_anon=anon[k : k + n],
+                emb_anon=(
+                    anon[k : k + n]
+                    if anon is not None
+                    else _states(states, ep.text, ep.sentences, kept)
+                ),
                 ntok=ep.ntok,
                 ntok_anon=np.maximum(np.asarray(ntok[k : k + n], dtype=np.float32), 1.0),
                 det=detection_features(ep.sentences, kept),
@@ -493,6 +510,13 @@ def with_missed_entities(
         )
         k += n
     return out
+
+
+def _states(
+    states: StateFeatures | None, text: str, sentences: Sequence[Any], entities: Sequence[Any]
+) -> np.ndarray:
+    assert states is not None
+    return states.sentence_features(text, sentences, entities)
 
 
 def _drop(ents: list[Any], rate: float, rng: np.random.Generator, keep_one: bool) -> list[Any]:

@@ -285,7 +285,7 @@ def run_systems(
     with ``detector``, the settling pass a turn runs before anything leaves.
     """
     from core.router.encoder import SentenceEncoder, load_artifact
-    from core.router.policy import PolicyRouter, cloud_view
+    from core.router.policy import NER_STATES, PolicyRouter, cloud_view
 
     systems: dict[str, Any] = {}
     heuristic = HeuristicRouter()
@@ -321,7 +321,13 @@ def run_systems(
     _folder, manifest = load_artifact("router", models_dir)
     encoder = SentenceEncoder(threads=1)
     t1 = time.perf_counter()
-    embeddings = [encoder.encode(cloud_view(e.text, e.sentences, e.entities)) for e in episodes]
+    if manifest.get("sentence_features") == NER_STATES:
+        from training.router.features import StateFeatures
+
+        states = StateFeatures()
+        embeddings = [states.sentence_features(e.text, e.sentences, e.entities) for e in episodes]
+    else:
+        embeddings = [encoder.encode(cloud_view(e.text, e.sentences, e.entities)) for e in episodes]
     embed_s = time.perf_counter() - t1
     dets = [e.det for e in episodes]
     files = {

@@ -33,10 +33,44 @@ __all__ = [
     "DIM",
     "EmbeddingStore",
     "SentenceEmbedder",
+    "StateFeatures",
     "batch",
     "detection_features",
     "minilm_path",
 ]
+
+
+class StateFeatures:
+    """Sentences as the NER read them (:func:`core.router.policy.state_features`): its
+    token states of each text, one pass per text kept in memory, pooled per sentence
+    outside the given entities (a missed-entity copy pools over more tokens)."""
+
+    def __init__(self, view: Any = None) -> None:
+        from core.detect.ner import NerView
+
+        self.view = view or NerView()
+        self._texts: dict[str, tuple[list[tuple[int, int]], np.ndarray]] = {}
+
+    def sentence_features(
+        self, text: str, sentences: Sequence[Any], entities: Sequence[Any]
+    ) -> np.ndarray:
+        from core.router.policy import state_features
+
+        got = self._texts.get(text)
+        if got is None:
+            got = self.view.token_states(text)
+            if got is None:
+                raise SystemExit(
+                    "the NER model has no 'hidden' output: python -m training.ner add-states"
+                )
+            self._texts[text] = got
+        return state_features(sentences, entities, *got)
+
+    @property
+    def ner_sha256(self) -> str | None:
+        """The NER model file's hash (the router's manifest names what it was trained on)."""
+        files: dict[str, str] = self.view.manifest.get("files", {})
+        return files.get("model.onnx")
 
 
 def minilm_path() -> Path:

@@ -56,7 +56,11 @@ def router_in_assembly(router: Any) -> Iterator[None]:
     import core.assembly
 
     saved = core.assembly.default_router
-    core.assembly.default_router = lambda _settings: router  # type: ignore[assignment]
+
+    def fixed(_settings: Any, _detector: Any = None) -> Any:
+        return router
+
+    core.assembly.default_router = fixed  # type: ignore[assignment]
     try:
         yield
     finally:
@@ -74,16 +78,19 @@ def evaluate(
 ) -> dict[str, Any]:
     """Utility figures of one router and ``local_use`` setting, with the needless withheld ones."""
     from core.analyze import Analyzer
-    from core.assembly import default_detector
+    from core.assembly import default_detector, ner_states
     from core.router.policy import PolicyRouter
     from core.settings import Settings
     from training.eval_utility import load_items, run_utility
 
-    router = PolicyRouter(router_dir, local_use=local_use)
+    settings = Settings()
+    detector = default_detector(settings)
+    # A policy on the NER's token states reads them from this detector's NER view (the
+    # run below uses a detector of its own: the view then makes its own pass).
+    router = PolicyRouter(router_dir, local_use=local_use, states=ner_states(detector))
     with router_in_assembly(router):
         results = run_utility(data, out, risk_lambda=risk_lambda, limit=limit)
-    settings = Settings()
-    analyzer = Analyzer(detector=default_detector(settings), router=router)
+    analyzer = Analyzer(detector=detector, router=router)
     needless = []
     withheld = 0
     for item in load_items(data)[:limit]:

@@ -1,0 +1,123 @@
+"""One encoder pass: the router reading the NER's token states (``sentence_features``).
+
+The NER's ``hidden`` output, the pooling of its states per sentence outside the
+entities, a policy that reads them through the detector's own pass, and the
+refusal of a policy trained on another NER's states.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.entities import EntityType
+from core.errors import ArtifactError
+from core.router.base import RouteInput
+from core.router.policy import NER_STATES, PolicyRouter, state_features
+from core.spans import Sentence, Span
+
+
+def test_states_are_pooled_outside_the_entities_and_normalized() -> None:
+    text = "Hi Anna Berg. Thanks."
+    sents = [Sentence(0, 13, text[:13]), Sentence(14, 21, text[14:])]
+    offsets = [(0, 2), (3, 7), (8, 12), (12, 13), (14, 20), (20, 21)]
+    states = np.zeros((6, 4), dtype=np.float32)
+    states[0] = [3, 0, 0, 0]  # "Hi"
+    states[1] = states[2] = [0, 9, 0, 0]  # "Anna Berg": the entity's tokens
+    states[3] = [1, 0, 0, 0]  # "."
+    states[4] = [0, 0, 2, 0]
+    states[5] = [0, 0, 2, 0]
+    ents = [[Span(3, 12, EntityType.PERSON, 0.9)], []]
+    f = state_features(sents, ents, offsets, states)
+    assert f.shape == (2, 4)
+    assert np.allclose(f[0], [1, 0, 0, 0])  # mean of "Hi" and ".", the name left out
+    assert np.allclose(f[1], [0, 0, 1, 0])
+    assert np.allclose(np.linalg.norm(f, axis=1), 1.0)
+    # A sentence that is all entity has nothing in clear: zeros.
+    whole = state_features([sents[0]], [[Span(0, 13, EntityType.OTHER, 0.9)]], offsets, states)
+    assert not whole.any()
+
+
+def test_the_ner_gives_its_token_states_from_the_same_pass() -> None:
+    from core.detect.ner import NerView
+
+    view = NerView()
+    if not view.has_states:
+        pytest.skip("models/ner has no 'hidden' output")
+    text = "Please write to Dr. Reena Patel at Keystone Clinic about my MRI."
+    spans = view.analyze(text)
+    got = view.token_states(text)
+    assert got is not None
+    offsets, states = got
+    assert states.shape == (len(offsets), 384) and states.dtype == np.float32
+    assert view.token_states(text)[1] is states  # kept from the pass, not encoded again
+    assert [text[s.start : s.end] for s in spans]  # the same pass found the names
+
+
+def _states_router(tmp_path: Path, ner_sha: str | None) -> Path:
+    import models
+
+    folder = tmp_path / "router"
+    shutil.copytree(models.artifact_dir("router"), folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["sentence_features"] = NER_STATES
+    manifest["ner"] = {"sha256": ner_sha}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return folder
+
+
+def _shipped_ner_sha() -> str:
+    import models
+
+    sha: str = models.load_manifest("ner", models.artifact_dir("ner"))["files"]["model.onnx"]
+    return sha
+
+
+def test_a_policy_on_ner_states_reads_the_detectors_pass_not_minilm(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def states(text: str) -> tuple[list[tuple[int, int]], np.ndarray]:
+        calls.append(text)
+        return [(0, 2), (3, 7)], np.ones((2, 384), dtype=np.float32)
+
+    class NoEncoder:
+        def encode(self, texts: object) -> np.ndarray:
+            raise AssertionError("MiniLM must not run for a policy on the NER's states")
+
+    router = PolicyRouter(
+        _states_router(tmp_path, _shipped_ner_sha()),
+        states=states,
+        encoder=NoEncoder(),  # type: ignore[arg-type]
+    )
+    text = "Hi Anna. Thanks."
+    probs = router.route(
+        RouteInput(text, [Sentence(0, 8, text[:8]), Sentence(9, 16, text[9:])], [[], []], 5.0)
+    )
+    assert len(probs) == 2 and calls == [text]
+
+
+def test_a_policy_without_states_to_read_says_how_to_add_them(tmp_path: Path) -> None:
+    router = PolicyRouter(_states_router(tmp_path, _shipped_ner_sha()))
+    with pytest.raises(ArtifactError) as err:
+        router.route(RouteInput("Hi.", [Sentence(0, 3, "Hi.")], [[]], 5.0))
+    assert "training.ner add-states" in str(err.value)
+
+
+def test_a_policy_on_another_ners_states_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ArtifactError) as err:
+        PolicyRouter(_states_router(tmp_path, "0" * 64)).load()
+    assert "--sentence-features ner-states" in str(err.value)
+
+
+def test_the_analyzer_hands_the_router_its_detectors_states() -> None:
+    from core.assembly import default_detector, ner_states
+    from core.detect.ner import NerView
+    from core.settings import Settings
+
+    fn = ner_states(default_detector(Settings()))
+    assert fn is not None and isinstance(getattr(fn, "__self__", None), NerView)
+    assert ner_states(None) is None
