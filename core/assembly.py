@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from core.analyze import Analyzer
@@ -101,15 +101,26 @@ def default_router(settings: Settings, detector: Detector | None = None) -> Rout
     return HeuristicRouter()
 
 
-def ner_states(detector: Detector | None) -> StatesFn | None:
-    """The English NER view's ``token_states`` of ``detector``, or None (no NER view)."""
+def ner_states(detector: Detector | None = None) -> StatesFn:
+    """The English NER view's ``token_states`` of ``detector`` (its last pass is reused).
+
+    Without a detector, or one without a NER view, the states come from a NER view of
+    their own, loaded the first time a router asks (a second pass over the text).
+    """
     from core.detect.ner import NerView
 
     base = getattr(detector, "base", detector)
     for view_ in getattr(base, "views", ()):
         if isinstance(view_, NerView):
             return view_.token_states
-    return None
+    own: list[NerView] = []
+
+    def states(text: str) -> Any:
+        if not own:
+            own.append(NerView())
+        return own[0].token_states(text)
+
+    return states
 
 
 def make_analyzer(settings: Settings, detector: Detector | None = None) -> Analyzer:

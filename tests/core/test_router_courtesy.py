@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.assembly import ner_states
 from core.entities import EntityType
 from core.router.base import RouteInput
 from core.router.courtesy import is_courtesy, is_form_label
@@ -50,7 +51,7 @@ def test_a_courtesy_sentence_with_an_entity_is_not() -> None:
 
 
 def test_the_shipped_router_sends_a_thank_you_and_leaves_the_rest_to_the_policy() -> None:
-    router = PolicyRouter().load()
+    router = PolicyRouter(states=ner_states()).load()
     text = "Thanks. My neighbour Dale Whitcombe, 58, asked me about his biopsy."
     sents = [Sentence(0, 7, text[:7]), Sentence(8, len(text), text[8:])]
     ents = [[], [Span(21, 35, EntityType.PERSON, 0.95), Span(37, 39, EntityType.AGE, 0.9)]]

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from core.assembly import ner_states
 from core.router.policy import DETECT_DIM, INPUTS, PolicyRouter, local_use_for
 from core.settings import Integration, Settings
 
@@ -19,7 +20,7 @@ def _features(n: int = 4) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_a_policy_without_the_input_ignores_local_use():
-    router = PolicyRouter().load()
+    router = PolicyRouter(states=ner_states()).load()
     emb, det = _features()
     if INPUTS[3] in router._inputs:
         pytest.skip("the shipped policy takes local_use (tested in tests/training)")

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.analyze import Analyzer
+from core.assembly import ner_states
 from core.detect.base import Detector
 from core.entities import EntityType
 from core.errors import ArtifactError
@@ -69,7 +70,7 @@ def test_detection_features(ents, checks):
 
 @pytest.fixture(scope="module")
 def router() -> PolicyRouter:
-    return PolicyRouter().load()
+    return PolicyRouter(states=ner_states()).load()
 
 
 def test_the_shipped_policy_routes_every_sentence(router):

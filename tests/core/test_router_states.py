@@ -119,5 +119,8 @@ def test_the_analyzer_hands_the_router_its_detectors_states() -> None:
     from core.settings import Settings
 
     fn = ner_states(default_detector(Settings()))
-    assert fn is not None and isinstance(getattr(fn, "__self__", None), NerView)
-    assert ner_states(None) is None
+    assert isinstance(getattr(fn, "__self__", None), NerView)
+    # No detector (a caller of default_router(settings) alone): a NER of the router's own.
+    own = ner_states(None)
+    got = own("Please write to Dr. Reena Patel.")
+    assert got is not None and got[1].shape[1] == 384
