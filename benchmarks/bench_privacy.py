@@ -76,7 +76,9 @@ def main() -> None:
         from core.settings import Settings
 
         s = Settings()
-        analyzer = Analyzer(Segmenter(), default_detector(s), default_router(s))
+        detector = default_detector(s)
+        # The router reads the detector's pass where its policy takes the NER's states.
+        analyzer = Analyzer(Segmenter(), detector, default_router(s, detector))
 
     def ours(text: str) -> None:
         compose_outbound(analyzer.analyze(text), PrivacyBox())

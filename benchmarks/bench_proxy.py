@@ -240,7 +240,8 @@ def measure(
         chat_integration=Integration.PASS_THROUGH,
     )
     store = Store.create(home / "bench.db", "a benchmark passphrase")
-    analyzer = Analyzer(detector=default_detector(settings), router=default_router(settings))
+    detector = default_detector(settings)
+    analyzer = Analyzer(detector=detector, router=default_router(settings, detector))
     assistant = Assistant(
         settings, store, cloud=make_cloud_door(settings, store, analyzer.detector),
         local=None, analyzer=analyzer,
