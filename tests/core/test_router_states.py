@@ -124,3 +124,16 @@ def test_the_analyzer_hands_the_router_its_detectors_states() -> None:
     own = ner_states(None)
     got = own("Please write to Dr. Reena Patel.")
     assert got is not None and got[1].shape[1] == 384
+
+
+def test_a_message_judged_elsewhere_reads_no_states(tmp_path: Path) -> None:
+    """A German message goes anonymized sentence by sentence: the policy reads nothing
+    and no English NER pass is made for it."""
+
+    def states(text: str) -> None:
+        raise AssertionError("no states are needed for a message judged elsewhere")
+
+    router = PolicyRouter(_states_router(tmp_path, _shipped_ner_sha()), states=states)
+    text = "Mein Vater ist krank. Was soll ich tun?"
+    sents = [Sentence(0, 21, text[:21]), Sentence(22, len(text), text[22:])]
+    assert router.route(RouteInput(text, sents, [[], []], 5.0, ("de", "de"))) == [1.0, 1.0]
