@@ -1,12 +1,12 @@
 """The learned router of Privacy-R1, run by onnxruntime.
 
 For each sentence of a query the policy sees a 384-dimensional view of the
-sentence: for the shipped policy (manifest ``sentence_features: ner-states``)
-the detector's own NER states pooled over the sentence's tokens outside its
-entities (:func:`state_features`: the text is encoded once); for a policy built
-before it, the MiniLM embedding (from the ONNX encoder) of the sentence *as
-the cloud would read it* (its detected entities replaced by placeholders,
-:func:`cloud_view`). Beside it the policy sees a few detection
+sentence: the MiniLM embedding (from the ONNX encoder) of the sentence *as the
+cloud would read it* (its detected entities replaced by placeholders,
+:func:`cloud_view`), or, for a policy built with ``--sentence-features
+ner-states``, the detector's own NER states pooled over the sentence's tokens
+outside its entities (:func:`state_features`: the text is encoded once). Beside
+it the policy sees a few detection
 features (how many entities of each type the detector found in it, the
 highest score, how much of it they cover, its length), the person's
 lambda and, for policies that take it, ``local_use``: 1 when a capable local

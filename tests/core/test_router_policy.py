@@ -114,9 +114,6 @@ def test_raising_lambda_never_sends_more_on_real_queries(router, segmenter, rule
         "Write a cover letter for a nurse position. I worked at Mercy Hospital from 2019 to "
         "2023. My manager was Dr. Alan Reyes. I am good with patients and with charts.",
         "What is the capital of France? Explain it to a child.",
-        # A name the rules leave in clear: what the slider weighs against sending it.
-        "Hi, this is Melissa Grant, dob 04/18/1989. I keep reading different things about "
-        "covid quarantine.",
         "Dear Mr. Okafor, thank you for your letter of 12 May about account 7781-2201. "
         "We will call you at +44 20 7946 0958 next week. Kind regards, Ines Costa",
     ]
@@ -165,14 +162,13 @@ def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router):
     sentence (judged by its own rules) goes anonymized; English and a language without
     rules keep the policy's decision."""
     from core.analyze import assign
-    from core.detect.rules import RulesView
+    from core.assembly import default_detector
     from core.segment import Segmenter
+    from core.settings import Settings
 
-    # A name the rules alone leave in clear: the policy keeps that sentence here at the
-    # top of the slider (in English).
-    text = "Hi, this is Melissa Grant, dob 04/18/1989. I keep reading different things about covid quarantine."
+    text = "150/90, 148/92, 155/95, 139/88 mmHg over 4 mornings, pulse 72-80 bpm. too high?"
     sents = Segmenter().segment(text)
-    ents = assign(sents, Detector([RulesView()]).analyze(text))
+    ents = assign(sents, default_detector(Settings()).analyze(text))
     english = router.route(RouteInput(text, sents, ents, 10.0, ("en",) * len(sents)))
     kept = [i for i, p in enumerate(english) if p < 0.5]
     assert kept  # at the top of the slider the policy keeps some of it here

@@ -35,10 +35,14 @@ FOLDS = ("pupa", "medpcd")
 #: The utility sets the gate runs: our dev set, the shared examples, and everyday requests
 #: with nothing private in them (``generic_dev.json``: a router that withholds those
 #: leaves the cloud nothing to answer; three rebuilds that passed the two others did).
+#: The forms dev set too: a router that sends more exposes more of the detector's splits
+#: and mistyped values in what leaves (a candidate on the NER's states passed this gate
+#: without it and was held by the detector gate on person splits and the forms' types).
 DEFAULT_UTILITY = (
     "training/data/utility_dev.json",
     "../shared/data/utility/dev_examples.json",
     "training/data/generic_dev.json",
+    "training/data/forms_dev.json",
 )
 
 
@@ -59,7 +63,9 @@ def fold_figures(details: Mapping[str, Any], fold: str) -> dict[str, Figure]:
     for row in details.get("lambda_sweep", ()):
         if float(row["lambda"]) == 10.0:
             n10 = int(row.get("_extra", {}).get("protected_units", units))
-            out[f"{fold}.protected_leak@10"] = Figure(row["protected_leak_pct"] / 100, n10, "rate", False)
+            out[f"{fold}.protected_leak@10"] = Figure(
+                row["protected_leak_pct"] / 100, n10, "rate", False
+            )
     return out
 
 
@@ -76,6 +82,15 @@ def utility_figures(name: str, summary: Mapping[str, Any]) -> dict[str, Figure]:
         f"{name}.needless_withheld": Figure(
             float(summary["needless_withheld"]), texts, "count", False
         ),
+        # One person under two placeholders in what leaves, and placeholders glued to a
+        # word: the detector's faults, shown as often as the router lets their sentences go.
+        f"{name}.person_splits": Figure(
+            float(summary.get("person_splits", 0)),
+            int(summary.get("person_scored", texts)),
+            "count",
+            False,
+        ),
+        f"{name}.glued": Figure(float(summary.get("glued", 0)), texts, "count", False),
     }
 
 
@@ -121,9 +136,7 @@ def run_gate(
         after.update(utility_figures(name, sa))
         leaks_before[name], leaks_after[name] = sb["leaked"], sa["leaked"]
     c = compare(before, after, leaks_before, leaks_after)
-    text = markdown(
-        c, str(baseline or "models/router"), str(candidate), notes, title="Router gate"
-    )
+    text = markdown(c, str(baseline or "models/router"), str(candidate), notes, title="Router gate")
     result = {
         "verdict": c.verdict,
         "reasons": c.reasons,
