@@ -194,6 +194,25 @@ def public_name(value: str) -> bool:
     )
 
 
+def host_shaped(value: str) -> bool:
+    """Is ``value`` written as a machine's name ("ilsehartmann-photo.example",
+    "vpn.acme-corp.com"): dotted lower-case labels under a top-level domain, a
+    private-network or a reserved suffix, and no file's extension?"""
+    name = value.strip()
+    m = HOST.fullmatch(name)
+    if m is None or m.group(2):
+        return False
+    last = name.rsplit(".", 1)[-1]
+    if last in FILE_EXTENSIONS:
+        return False
+    return (
+        last in _COMMON_TLDS
+        or last in RESERVED_SUFFIXES
+        or last in PRIVATE_SUFFIXES
+        or (len(last) == 2 and last.isalpha())
+    )
+
+
 def host_names(text: str) -> list[tuple[int, int]]:
     """Where ``text`` names a private host (:func:`private_host`), port included."""
     out = []

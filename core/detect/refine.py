@@ -46,7 +46,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.detect.fields import checked_type, field_at, fields
-from core.detect.hosts import host_names, public_name
+from core.detect.hosts import host_names, host_shaped, public_name
 from core.detect.names import (
     FLIGHT,
     HANDLE,
@@ -401,6 +401,9 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
     """The type a code's shape or a record's label gives ``span``, or None to leave it."""
     value = text[span.start : span.end]
     digits = sum(c.isdigit() for c in value)
+    if span.type in _NAME_TYPES and host_shaped(value):
+        # "server: ilsehartmann-photo.example" read as a person: a machine's name.
+        return EntityType.URL
     if span.type in _NAME_TYPES and digits and (digits >= 2 or len(value) >= 5):
         # Words of a name have no digits: a code with letters is an identifier
         # ("QX7T4M", "QQ 12 34 56 C"); "G4S", "3M" stay names.
@@ -511,7 +514,8 @@ def csv_tables(text: str) -> CsvTables:
             continue
         keys = [c.strip() for c in cells]
         j = k + 1
-        while j < len(lines) and lines[j][1].strip():
+        # A row of empty cells ("\t\t" in a tab table) is a row, not the blank line after.
+        while j < len(lines) and (lines[j][1].strip() or sep in lines[j][1]):
             row_start, row = lines[j]
             found = _cells(row, sep, len(keys))
             if found is None:

@@ -808,3 +808,23 @@ def test_an_unsure_common_word_with_a_weak_pattern_beside_it_is_no_identifier(le
     text = "node v20.11.1, npm 10.2.4, macOS 14.3 on my laptop"
     span = Span(0, 4, EntityType.ID, 0.74, {"ner": 0.74, "rules": 0.4})
     assert values(text, refine(text, [span], lex)) == []
+
+
+@pytest.mark.parametrize("typed", [EntityType.PERSON, EntityType.ORG, EntityType.OTHER])
+def test_a_machines_name_read_as_a_name_is_a_machines_name(typed: EntityType, lex) -> None:  # type: ignore[no-untyped-def]
+    text = 'upstream failed, server: ilsehartmann-photo.example, request: "GET /"'
+    got = values(text, refine(text, [s(text, "ilsehartmann-photo.example", typed)], lex))
+    assert got == [("ilsehartmann-photo.example", "URL")], got
+    # A dotted name that is a person's keeps its type.
+    other = "I met John.Smith at noon"
+    got = values(other, refine(other, [s(other, "John.Smith", EntityType.PERSON)], lex))
+    assert got == [("John.Smith", "PERSON")], got
+
+
+def test_a_row_of_empty_cells_does_not_end_a_tab_table() -> None:
+    """Found by the property test above: a tab table whose first data row is empty."""
+    from core.detect.refine import csv_tables
+
+    text = "Check this:\nname\taccount\tamount\n\t\t\nLeon Smith\tLeon Smith\tLeon Smith\n"
+    keys = [k for _a, _b, k in csv_tables(text).cells]
+    assert keys == ["name", "account", "amount"] * 2
