@@ -89,11 +89,12 @@ def default_router(settings: Settings, detector: Detector | None = None) -> Rout
     from core.router.base import HeuristicRouter
 
     if all((models.artifact_dir(n) / "manifest.json").exists() for n in ("router", "encoder")):
-        from core.router.policy import PolicyRouter, local_use_for
-
         # Loaded on first use; a damaged file then raises ArtifactError naming the fix.
         # local_use: whether a capable local model can use what the router keeps here.
-        return PolicyRouter(local_use=local_use_for(settings), states=ner_states(detector))
+        from core.router.policy import PolicyRouter, local_use_for, reads_states
+
+        states = ner_states(detector) if reads_states() else None
+        return PolicyRouter(local_use=local_use_for(settings), states=states)
     log.warning(
         "the learned router is not built (models/router); using the heuristic router. "
         "Build it with: python -m training.router build"
@@ -112,6 +113,7 @@ def ner_states(detector: Detector | None = None) -> StatesFn:
     base = getattr(detector, "base", detector)
     for view_ in getattr(base, "views", ()):
         if isinstance(view_, NerView):
+            view_.keep_states = True  # its passes keep their states for the router
             return view_.token_states
     own: list[NerView] = []
 

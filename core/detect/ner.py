@@ -304,8 +304,10 @@ class NerView:
         self._providers = list(providers) if providers else None
         self._lock = threading.Lock()
         self._loaded: tuple[Any, Any, dict[str, Any]] | None = None
-        #: The token states of the last texts read (see :meth:`token_states`).
+        #: The token states of the last texts read (see :meth:`token_states`), kept once a
+        #: reader asked for them (no router that reads them: no work on the detector's path).
         self._states: OrderedDict[str, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
+        self.keep_states = False
 
     # -- loading
 
@@ -397,7 +399,7 @@ class NerView:
         )
         feeds = {k: v for k, v in feeds.items() if k in manifest.get("inputs", feeds)}
         outputs = list(manifest.get("outputs", ["logits"]))
-        wanted = outputs[:1] + ([HIDDEN] if HIDDEN in outputs[1:] else [])
+        wanted = outputs[:1] + ([HIDDEN] if self.keep_states and HIDDEN in outputs[1:] else [])
         try:
             results = session.run(wanted, feeds)
         except Exception as exc:
@@ -423,6 +425,7 @@ class NerView:
         one (else a pass now); None when the model has no ``hidden`` output."""
         if not self.has_states:
             return None
+        self.keep_states = True
         with self._lock:
             kept = self._states.get(text)
         if kept is not None:

@@ -161,9 +161,7 @@ class Locale:
 
     def common(self, word: str) -> bool:
         """Is ``word`` a common word of the language (Zipf frequency :data:`COMMON_ZIPF` or more)?"""
-        from wordfreq import zipf_frequency
-
-        return bool(zipf_frequency(word, self.code) >= COMMON_ZIPF)
+        return self.zipf(word) >= COMMON_ZIPF
 
     def after_determiner(self, text: str, start: int) -> bool:
         """Does an article or a possessive (and adjectives) come right before ``start``?"""

@@ -147,18 +147,43 @@ def cloud_view(
     return out
 
 
-def _check_ner(folder: Path, manifest: dict[str, Any]) -> None:
-    """Refuse a policy trained on another NER's states than the shipped one."""
+def reads_states(folder: Path | None = None) -> bool:
+    """Whether the router artifact's policy reads the NER's token states (its manifest)."""
+    import json
+
     import models
-    from core.errors import ArtifactError
+
+    path = (folder or models.artifact_dir(NAME)) / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):  # loading the router reports a bad artifact itself
+        return False
+    return bool(manifest.get("sentence_features") == NER_STATES)
+
+
+def ner_mismatch(manifest: dict[str, Any]) -> tuple[str, str] | None:
+    """``(trained, shipped)`` NER model hashes when a policy on the NER's states was trained
+    on another NER than the shipped one; None when they agree (or there is nothing to say)."""
+    import models
 
     trained = manifest.get("ner", {}).get("sha256")
     try:
         ner = models.load_manifest("ner", models.artifact_dir("ner"))
     except Exception:  # the detector reports a missing NER itself
-        return
+        return None
     shipped = ner.get("files", {}).get("model.onnx")
     if trained and shipped and trained != shipped:
+        return str(trained), str(shipped)
+    return None
+
+
+def _check_ner(folder: Path, manifest: dict[str, Any]) -> None:
+    """Refuse a policy trained on another NER's states than the shipped one."""
+    from core.errors import ArtifactError
+
+    mismatch = ner_mismatch(manifest)
+    if mismatch is not None:
+        trained, shipped = mismatch
         raise ArtifactError(
             f"The router in {folder} was trained on the states of another NER model "
             f"({trained[:12]}, shipped {shipped[:12]}).",

@@ -93,25 +93,32 @@ def test_ask_shows_the_cloud_answer_intact_with_default_settings(
     assert "stayed on this machine and the cloud did not see" in out
 
 
+def _turn_keeping_the_second_sentence(settings: Settings, store: Any) -> tuple[str, Any]:
+    """One turn of MESSAGE whose second sentence the person keeps here: (that sentence,
+    the turn's result)."""
+    from core.analyze import Route
+    from core.assembly import make_assistant
+    from core.turn import Approval, Choices, collect
+
+    assistant = make_assistant(settings, store)
+    try:
+        conv = assistant.new_conversation("fever")
+        second = assistant.analyzer.analyze(MESSAGE).plans[1].sentence.text
+        prepared = assistant.prepare(MESSAGE, conv, choices=Choices(routes={second: Route.LOCAL}))
+        return second, collect(assistant.execute(prepared, Approval.send(prepared)))
+    finally:
+        assistant.local.close()
+
+
 def test_a_sentence_kept_here_is_named_and_the_answer_stays_intact(
     stub: StubCloud, store: Any
 ) -> None:
     """With the default settings (the embedded model, below the merge threshold), a
     sentence the person keeps on the machine is named in the notice, and the cloud's
     answer is shown as it came."""
-    from core.analyze import Route
-    from core.assembly import make_assistant
-    from core.turn import Approval, Choices, collect
-
-    settings = Settings(cloud_base_url=stub.base_url, cloud_model=stub.model)
-    assistant = make_assistant(settings, store)
-    try:
-        conv = assistant.new_conversation("fever")
-        second = assistant.analyzer.analyze(MESSAGE).plans[1].sentence.text
-        prepared = assistant.prepare(MESSAGE, conv, choices=Choices(routes={second: Route.LOCAL}))
-        result = collect(assistant.execute(prepared, Approval.send(prepared)))
-    finally:
-        assistant.local.close()
+    second, result = _turn_keeping_the_second_sentence(
+        Settings(cloud_base_url=stub.base_url, cloud_model=stub.model), store
+    )
     sent = json.dumps(stub.chat_requests[-1]["json"])
     assert "Riverside Clinic" not in sent and "Krishnan" not in sent
     outcome = result.integration
@@ -127,19 +134,9 @@ def test_the_embedded_model_forced_to_merge_never_makes_the_answer_worse(
 ) -> None:
     """Below the threshold it never merges; with the threshold at 0 it tries, and the
     guard shows either a merge that keeps the answer or the cloud's answer itself."""
-    from core.analyze import Route
-    from core.assembly import make_assistant
-    from core.turn import Approval, Choices, collect
-
-    settings = Settings(cloud_base_url=stub.base_url, cloud_model=stub.model, capable_model_b=0.0)
-    assistant = make_assistant(settings, store)
-    try:
-        conv = assistant.new_conversation("fever")
-        second = assistant.analyzer.analyze(MESSAGE).plans[1].sentence.text
-        prepared = assistant.prepare(MESSAGE, conv, choices=Choices(routes={second: Route.LOCAL}))
-        result = collect(assistant.execute(prepared, Approval.send(prepared)))
-    finally:
-        assistant.local.close()
+    _second, result = _turn_keeping_the_second_sentence(
+        Settings(cloud_base_url=stub.base_url, cloud_model=stub.model, capable_model_b=0.0), store
+    )
     outcome = result.integration
     assert outcome is not None and outcome.mode in ("merged", "fallback")
     assert outcome.cloud == RESTORED

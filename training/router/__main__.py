@@ -517,17 +517,12 @@ def router_staleness(router: Path, detector: Any = None) -> list[str]:
                 f"the program's is {model_sha[:12]}"
             )
     if manifest.get("sentence_features") == NER_STATES:
-        ner = models.artifact_dir("ner") / "manifest.json"
-        shipped = (
-            json.loads(ner.read_text("utf-8")).get("files", {}).get("model.onnx")
-            if ner.exists()
-            else None
-        )
-        trained_ner = manifest.get("ner", {}).get("sha256")
-        if trained_ner != shipped:
+        from core.router.policy import ner_mismatch
+
+        mismatch = ner_mismatch(manifest)
+        if mismatch is not None:
             out.append(
-                f"NER states: trained on {str(trained_ner)[:12]}, the program's NER is "
-                f"{str(shipped)[:12]}"
+                f"NER states: trained on {mismatch[0][:12]}, the program's NER is {mismatch[1][:12]}"
             )
     return out
 
