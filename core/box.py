@@ -113,6 +113,24 @@ def _same_person(value: str, forms: Sequence[str]) -> bool:
     return full_known <= words
 
 
+def _short_form(value: str, forms: Sequence[str]) -> bool:
+    """True when ``value`` is one word that shortens the given name of ``forms``: its
+    start ("Cas" of "Caspian", "Kate" of "Katherine Moss") or, four letters or more, its
+    end ("Lupe" of "Guadalupe"). Only tried when no person shares a whole word with it."""
+    parts = _name_parts(value)
+    if len(parts) != 1 or len(parts[0]) < 3 or not parts[0].isalpha():
+        return False
+    word = parts[0]
+    for f in forms:
+        known = _name_parts(f)
+        given = known[0] if known else ""
+        if len(given) > len(word) and (
+            given.startswith(word) or (len(word) >= 4 and given.endswith(word))
+        ):
+            return True
+    return False
+
+
 def _same_org(value: str, form: str) -> bool:
     """True when ``value`` is ``form`` with another case or "the", or its acronym."""
     a, b = _org_key(value), _org_key(form)
@@ -314,6 +332,12 @@ class PrivacyBox:
                 for e in self._by_key.values()
                 if e.type is EntityType.PERSON and _same_person(value, e.forms)
             ]
+            if not matches:
+                matches = [
+                    e
+                    for e in self._by_key.values()
+                    if e.type is EntityType.PERSON and _short_form(value, e.forms)
+                ]
         elif type_ is EntityType.ORG:
             matches = [
                 e

@@ -117,6 +117,13 @@ LABEL_WORDS = frozenset(
     cvv cvc cvv2 security host hostname reporter carrier insurance insurer course""".split()
 )
 
+#: Codes and numbers: a label word the model took in at their start is cut off.
+_CODE_TYPES = frozenset({EntityType.ID, EntityType.ACCOUNT, EntityType.MRN, EntityType.SSN})
+_LEADING_LABEL = re.compile(
+    rf"(?:(?:{'|'.join(sorted(LABEL_WORDS, key=len, reverse=True))})\.?[ \t]+)+(?=[^\s]*\d)",
+    re.IGNORECASE,
+)
+
 #: Short labels that belong to the value after them ("MRN KDH-77419", "ID W284719305").
 CODE_LABELS = frozenset({"mrn", "id", "ssn", "dob", "nhs", "nino", "vin", "pin", "no", "nr", "ref", "#"})
 
@@ -127,11 +134,18 @@ _AGE_CONTEXT = re.compile(
     r"partner|patient|aged?|age of|turned|turns|is|was)\W{0,3}$",
     re.IGNORECASE,
 )
+#: An article or a possessive right before a name, a model year between them: "my 2016 ".
+_DETERMINER_BEFORE = re.compile(
+    r"(?<![\w'’])(?:the|my|our|your|his|her|their|a|an)[ \t]+((?:19|20)\d\d[ \t]+)?$",
+    re.IGNORECASE,
+)
+#: A model's number right after its name: "Mug 2 (", "Serie 4 dishwasher".
+_MODEL_NUMBER = re.compile(r"[ \t]+\d{1,4}(?![\d,.:/])")
 #: Punctuation that separates items: a span never runs across it.
 _SEPARATORS = re.compile(
     r"[;|•·\t()\[\]{}]|\s[-–—]\s|\n\s*[-*•]\s|\n[ \t]+|\n\s*\n"
     # A full stop then a capital ends a sentence, unless it follows an initial or a title.
-    r"|(?<![\s.][A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr))(?<!\bMrs)(?<!\bProf)\.\s+(?=[A-Z])"
+    r"|(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr))(?<!\bMrs)(?<!\bProf)\.\s+(?=[A-Z])"
 )
 
 
@@ -317,6 +331,20 @@ def _common_only(text: str, span: Span, lexicon: Lexicon) -> bool:
     return all(
         w.islower() and lexicon.zipf(w) >= COMMON_ZIPF and not lexicon.is_term(w) for w in words
     )
+
+
+def _known_in_lower_case(value: str, t: EntityType, lexicon: Lexicon | None) -> bool:
+    """A public name written in lower case ("petplan", "boots"): the type policy judges it.
+
+    The lists of organisations and places drawn from WikiANN hold common words folded to
+    lower case ("bill"); they do not make a frequent word the model took for a person a
+    name ("lenovo" stays)."""
+    if lexicon is None:
+        return False
+    kind = lexicon.public_kind(value)
+    if kind in ("org", "place") and t is EntityType.PERSON:
+        return lexicon.zipf(value) < COMMON_ZIPF
+    return kind is not None
 
 
 def _unspaced_only(value: str) -> bool:
@@ -742,6 +770,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = retyped
         value = text[span.start : span.end]
+        if span.type in _CODE_TYPES and (lead := _LEADING_LABEL.match(value)) is not None:
+            # "(VAT PT514203870)": the label the model took in stays as written.
+            span = Span(span.start + lead.end(), span.end, span.type, span.score, span.views)
+            value = text[span.start : span.end]
         if span.type in _DIGIT_TYPES and not any(c.isdigit() for c in value):
             # A phone, card or account number without a digit is a word the model
             # read next to one ("net" of "net 30").
@@ -795,6 +827,38 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             # "the policy says max 1 weekend in 4", "min 3 days": a limit, not Max.
             continue
+        if (
+            span.type is EntityType.PERSON
+            and set(span.views) - {"name-extent"} == {"ner"}
+            and value[:1].isupper()
+            and (d := _DETERMINER_BEFORE.search(text, max(0, span.start - 16), span.start))
+            and (
+                d.group(1) is not None
+                or _MODEL_NUMBER.match(text, span.end)
+                or (
+                    lexicon is not None
+                    and lexicon.public_kind(value.split()[0]) in ("brand", "company", "company-word")
+                )
+            )
+        ):
+            # "my 2016 Honda Civic", "the Ember Mug 2", "my Bosch Serie 4 dishwasher": a
+            # name after an article or a possessive, with a model year, a model number or
+            # a known brand, is a product's, not a person's ("our Sarah", "the Smith
+            # family" stay people); it stays protected as an organisation's unless the
+            # type policy knows its brand.
+            span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+        if (
+            span.type is EntityType.PERSON
+            and lexicon is not None
+            and value.isalpha()
+            and value.islower()
+            and lexicon.public_kind(value) in ("brand", "company")
+            and set(span.views) - {"name-extent"} == {"ner"}
+        ):
+            # "the pharmacist at boots": a known brand written in lower case is the brand,
+            # not a person (a person whose name is a brand's is written with capitals
+            # where the writer uses them, "Kevin Bosch").
+            span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
         if span.type is EntityType.PERSON and KINSHIP.fullmatch(value):
             # "Mi madre", "ma mère", "meine Mutter": a relative named by the relation,
             # in the language a person writes about family in; no one's name.
@@ -804,7 +868,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             and span.type in _NAME_TYPES
             and value.islower()
             and not HANDLE.fullmatch(value)
-            and (lexicon is None or lexicon.public_kind(value) is None)
+            and not _known_in_lower_case(value, span.type, lexicon)
             and not JOB_TITLE.search(value)
             and span.views.get("ner", 0.0) < LOWER_IN_CASED
             and set(span.views) - {"name-extent"} == {"ner"}
@@ -849,7 +913,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         out.append(span)
     out = join_house_numbers(text, _with_header_names(text, out, lexicon))
-    return merge_spans(join_firms(text, _join_address_parts(text, out)))
+    return merge_spans(join_legal_forms(text, join_firms(text, _join_address_parts(text, out))))
 
 
 #: What may stand between two parts of one address on its line: ", Pentre Industrial Estate, ".
@@ -988,3 +1052,30 @@ def join_firms(text: str, spans: list[Span]) -> list[Span]:
         firm = _joined(inside, EntityType.ORG)
         spans = [x for x in spans if x not in inside] + [Span(a, b, firm.type, firm.score, firm.views)]
     return sorted(spans, key=lambda x: x.start)
+
+
+#: A company's legal form written after its name, in the forms of the countries a
+#: message in English names companies of: "Atelier Maré Lda", "Hollmann Logistik GmbH".
+_LEGAL_FORM = re.compile(
+    r"[ \t]+(?:Ltd|Limited|LLC|L\.L\.C\.|LLP|Inc|PLC|plc|Corp|GmbH|gGmbH|AG|KG|SE|S\.A\.S?|"
+    r"SA|SAS|SARL|S\.L\.|SL|SLU|B\.V\.|BV|N\.V\.|NV|Lda|Ltda|S\.p\.A\.|SpA|S\.r\.l\.|Srl|AB|"
+    r"ASA|A/S|ApS|Oy|Oyj|Pty(?:[ \t]+Ltd)?|Sp\.[ \t]?z[ \t]?o\.o\.|s\.r\.o\.|Kft|Zrt)\.?(?![\w/])"
+)
+_LEGAL_NAMED = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
+
+
+def join_legal_forms(text: str, spans: list[Span]) -> list[Span]:
+    """A name followed by a company's legal form is the company, the form included: the
+    model read "Atelier Maré" as a person and "Lda" as a code."""
+    out: list[Span] = []
+    skip_to = -1
+    for span in spans:
+        if span.start < skip_to:
+            continue
+        m = _LEGAL_FORM.match(text, span.end) if span.type in _LEGAL_NAMED else None
+        if m is None or not text[span.start].isupper():
+            out.append(span)
+            continue
+        out.append(Span(span.start, m.end(), EntityType.ORG, span.score, span.views))
+        skip_to = m.end()
+    return out

@@ -165,7 +165,7 @@ def _anonymize_generalized(
 
 
 _APPOSITION = re.compile(
-    r"^\s*(?:\((?:[a-z][a-z ]{0,24}\s)?|,?\s*(?:aka|a\.k\.a\.|also known as|known as|n[ée]e|"
+    r"^[\"”’']?\s*(?:\((?:[a-z][a-z ]{0,24}\s)?|,?\s*(?:aka|a\.k\.a\.|also known as|known as|n[ée]e|"
     r"called|alias)\s+)$"
 )
 
@@ -178,7 +178,8 @@ def _link_appositions(text: str, protected: Sequence[Span], box: PrivacyBox) -> 
         if _APPOSITION.match(between) and (
             "(" not in between or re.match(r"\s*\)", text[second.end :])
         ):
-            # "Дмитрий Волков (Dmitri Volkov)", not "Rachel (Tobi's mum)".
+            # "Дмитрий Волков (Dmitri Volkov)", '"Tank" (real name Rhys Lowe)', not
+            # "Rachel (Tobi's mum)".
             box.add_alias(text[second.start : second.end], text[first.start : first.end])
 
 

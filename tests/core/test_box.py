@@ -279,3 +279,43 @@ def test_surname_comma_initial_links_to_the_person_it_names() -> None:
     assert box.placeholder_for("Quartey-Mensah, K.", EntityType.PERSON) != ph
     restored = box.deanonymize(f"The chart says {ph}.").text
     assert "Quartey-Mensah" in restored
+
+
+def test_a_short_form_of_a_given_name_links_to_its_person() -> None:
+    box = PrivacyBox()
+    caspian = box.placeholder_for("Caspian", EntityType.PERSON)
+    lupe = box.placeholder_for("Guadalupe Ibarra-Solís", EntityType.PERSON)
+    assert box.placeholder_for("Cas", EntityType.PERSON) == caspian
+    assert box.placeholder_for("Lupe", EntityType.PERSON) == lupe
+    # A whole word shared with another person wins over a short form; two letters or
+    # a short form of two people link to nobody.
+    ana = box.placeholder_for("Ana Lopez", EntityType.PERSON)
+    box.placeholder_for("Anastasia Petrova", EntityType.PERSON)
+    assert box.placeholder_for("Ana", EntityType.PERSON) == ana
+    assert box.placeholder_for("Ca", EntityType.PERSON) not in (caspian, lupe)
+    two = {box.placeholder_for(n, EntityType.PERSON) for n in ("Kathrin Moss", "Katherine Lund")}
+    assert box.placeholder_for("Kat", EntityType.PERSON) not in two
+    restored = box.deanonymize(f"Tell {caspian} we called.").text
+    assert restored == "Tell Caspian we called."
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "second", "linked"),
+    [
+        ('a boy everyone calls "Tank" (real name Rhys Baptiste-Lowe) hit him', "Tank", "Rhys Baptiste-Lowe", True),
+        ("Дмитрий Волков (Dmitri Volkov) signed", "Дмитрий Волков", "Dmitri Volkov", True),
+        ("Rachel (Tobi's mum) called", "Rachel", "Tobi", False),
+    ],
+)
+def test_a_name_in_brackets_after_another_is_its_alias(text: str, first: str, second: str, linked: bool) -> None:
+    from core.outbound.compose import _link_appositions
+    from core.spans import Span
+
+    def at(value: str) -> Span:
+        a = text.index(value)
+        return Span(a, a + len(value), EntityType.PERSON, 0.9, {"ner": 0.9})
+
+    box = PrivacyBox()
+    _link_appositions(text, [at(first), at(second)], box)
+    same = box.placeholder_for(first, EntityType.PERSON) == box.placeholder_for(second, EntityType.PERSON)
+    assert same is linked

@@ -828,3 +828,65 @@ def test_a_row_of_empty_cells_does_not_end_a_tab_table() -> None:
     text = "Check this:\nname\taccount\tamount\n\t\t\nLeon Smith\tLeon Smith\tLeon Smith\n"
     keys = [k for _a, _b, k in csv_tables(text).cells]
     assert keys == ["name", "account", "amount"] * 2
+
+
+def test_an_initial_after_a_quote_stays_with_its_surname(lex) -> None:  # type: ignore[no-untyped-def]
+    text = 'The police note lists "D. Okoro-Whitfield" as the driver.'
+    out = refine(text, [s(text, "D. Okoro-Whitfield", EntityType.PERSON)], lex)
+    assert values(text, out) == [("D. Okoro-Whitfield", "PERSON")]
+    # A sentence still ends at a full stop after a word.
+    text = "I spoke to Anna Berg. Tomas Holm said no."
+    out = refine(text, [s(text, "Anna Berg. Tomas Holm", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Anna Berg", "PERSON"), ("Tomas Holm", "PERSON")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("They kept my 2016 Honda Civic for 7 weeks.", "Honda Civic"),
+        ("I bought the Ember Mug 2 (10 oz, black) last month.", "Ember Mug"),
+        ("My Bosch Serie 4 dishwasher shows error E:24.", "Bosch Serie"),
+    ],
+)
+def test_a_product_after_an_article_is_no_person(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, EntityType.PERSON)], lex)) == [(value, "ORG")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Our Sarah is ill again.", "Sarah"),
+        ("The Smith family moved to Leeds.", "Smith"),
+        ("I met the John Smith you mentioned.", "John Smith"),
+        ("Her Dr Patel said no.", "Dr Patel"),
+    ],
+)
+def test_a_person_after_an_article_stays_a_person(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, EntityType.PERSON)], lex)) == [(value, "PERSON")]
+
+
+def test_a_known_brand_in_lower_case_is_the_brand(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "hi, the pharmacist at boots gave my mum the wrong strength, Dolores Fitzwilliam says."
+    out = refine(text, [s(text, "boots", EntityType.PERSON, 0.72), s(text, "Dolores Fitzwilliam", EntityType.PERSON)], lex)
+    assert values(text, out) == [("boots", "ORG"), ("Dolores Fitzwilliam", "PERSON")]
+    # A frequent word a WikiANN list of organisations holds is no name in a cased text.
+    text = "Please help me write to Vodafone about this bill: the August bill is £187.36."
+    assert values(text, refine(text, [s(text, "bill", EntityType.PERSON, 0.72)], lex)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label", "company"),
+    [
+        ("We are a design studio, Atelier Maré Lda (VAT PT514203870).", "Atelier Maré", "Lda", "Atelier Maré Lda"),
+        ("I work for Hollmann Logistik GmbH in Hamburg.", "Hollmann Logistik", "GmbH", "Hollmann Logistik GmbH"),
+    ],
+)
+def test_a_name_with_a_legal_form_is_the_company(text: str, name: str, label: str, company: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, name, EntityType.PERSON), s(text, label, EntityType.ID, 0.8)], lex)
+    assert values(text, out)[0] == (company, "ORG")
+
+
+def test_a_label_the_model_took_in_stays_before_the_code(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "We are a design studio (VAT PT514203870), invoice no. INV-2291."
+    out = refine(text, [s(text, "VAT PT514203870", EntityType.ID), s(text, "no. INV-2291", EntityType.ID)], lex)
+    assert [v for v, _ in values(text, out)] == ["PT514203870", "INV-2291"]
