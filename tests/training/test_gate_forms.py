@@ -141,3 +141,15 @@ def test_the_data_card_describes_the_set(forms: list[dict[str, Any]]) -> None:
     assert f"{len(forms)} texts" in card
     assert f"{sum(len(i['spans']) for i in forms)} gold spans" in card
     assert "type accuracy" in card
+
+
+def test_the_routers_training_forms_are_other_values_in_the_same_layouts(forms: list[dict[str, Any]]) -> None:
+    from training.router.__main__ import FORMS_TRAIN_SEED
+
+    train = make(FORMS_TRAIN_SEED + 1, per_kind=6)
+    assert check_items(train) == []
+    assert len(train) == 6 * len({item["id"].rsplit("-", 1)[0] for item in forms})
+    dev_values = {v for item in forms for v in item["protect"]}
+    train_values = {v for item in train for v in item["protect"]}
+    # Another seed draws other people, numbers and addresses (a few short values recur).
+    assert len(dev_values & train_values) < 0.1 * len(train_values)

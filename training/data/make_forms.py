@@ -732,7 +732,10 @@ def to_item(item_id: str, t: Text) -> dict[str, Any]:
 
 
 def make(seed: int = SEED, per_kind: int = PER_KIND) -> list[dict[str, Any]]:
-    """Every item, in kind order; a draw whose labels the checker finds wrong is drawn again."""
+    """Every item, in kind order; a draw whose labels the checker finds wrong is drawn again.
+
+    The layouts of a kind are numbered 0 to ``PER_KIND - 1``; more texts per kind repeat
+    them with other values."""
     from training.data.check_utility import check_items
 
     values = Values(seed)
@@ -740,7 +743,7 @@ def make(seed: int = SEED, per_kind: int = PER_KIND) -> list[dict[str, Any]]:
     for kind, write in KINDS.items():
         for k in range(per_kind):
             for _attempt in range(20):
-                item = to_item(f"form-{kind}-{k + 1}", write(values, k))
+                item = to_item(f"form-{kind}-{k + 1}", write(values, k % PER_KIND))
                 if not check_items([item]):
                     break
             else:

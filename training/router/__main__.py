@@ -39,6 +39,8 @@ from core.router.policy import NER_STATES
 log = logging.getLogger("training.router")
 
 EVAL_DIR = Path("runs/router/eval")
+#: The seed of the forms the router trains on is this plus the build's seed (the forms dev set has its own).
+FORMS_TRAIN_SEED = 31_000
 
 
 def _export_encoder(args: argparse.Namespace) -> int:
@@ -186,6 +188,39 @@ def _build(args: argparse.Namespace) -> int:
         data_info["benign"] = {
             "generator": "training.ner.chat.benign_requests (frames of our own, frequent "
             "English words, hard negatives without values; nothing private)",
+            "train_fold": len(eps),
+        }
+    if args.forms > 0:
+        # Pasted forms, profiles and records (the forms dev set's kinds and layouts, other
+        # values: another seed). Without them a sentence of "key: value" lines is rare in
+        # training and the policy withholds pasted forms that anonymization protects.
+        from training.data.make_forms import SEED as FORMS_DEV_SEED
+        from training.data.make_forms import make as make_forms
+
+        seed = FORMS_TRAIN_SEED + args.seed
+        assert seed != FORMS_DEV_SEED
+        path = cache / f"forms-{args.forms}-{seed}.json"
+        rows = [
+            {"id": f"train-{item['id']}", "query": item["text"], "pii_units": item["protect"]}
+            for item in make_forms(seed, per_kind=args.forms)
+        ]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(rows, ensure_ascii=False), "utf-8")
+        eps = build_episodes(
+            path,
+            "medpcd",
+            detector,
+            segmenter,
+            store,
+            split="train",
+            cache=cache,
+            source="forms",
+            states=states,
+        )
+        episodes += eps
+        data_info["forms"] = {
+            "generator": f"training.data.make_forms.make(seed={seed}, per_kind={args.forms}) "
+            f"(the forms dev set is seed {FORMS_DEV_SEED}; synthetic values)",
             "train_fold": len(eps),
         }
     train = [e for e in episodes if split_of("dev:" + e.id) == "train"]
@@ -599,6 +634,13 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=0,
         help="add this many generated requests with nothing private to the training episodes",
+    )
+    b.add_argument(
+        "--forms",
+        type=int,
+        default=0,
+        help="add this many generated pasted forms of each kind (training.data.make_forms, "
+        "another seed than the forms dev set's) to the training episodes",
     )
     b.add_argument(
         "--miss-keep-one",
