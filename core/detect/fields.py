@@ -148,8 +148,17 @@ def checked_type(value: str, typed: EntityType) -> EntityType:
             return EntityType.PHONE
     check = VALIDATORS.get(typed)
     if check is not None and not check(v):
+        if typed in (EntityType.EMAIL, EntityType.URL) and _DIALLED_SHAPE.fullmatch(v):
+            # "jo@x.com / 07324 613651" read as one address: the number after it is a
+            # phone's, written as one is dialled.
+            return EntityType.PHONE
         return EntityType.ID
     return typed
+
+
+#: A phone number as it is dialled: a trunk "0", a country code or an area code in
+#: brackets, then groups of digits, 10 to 13 digits in all.
+_DIALLED_SHAPE = re.compile(r"(?=(?:\D*\d){10,13}\D*$)(?:\+\d{1,3}|0\d{1,4}|\(\d{2,5}\))(?:[ \-]?\d{2,5}){1,4}")
 
 
 # --- labels -------------------------------------------------------------------------------

@@ -87,7 +87,9 @@ _HELD_WITH = (
     r"airline|hotel"
 )
 _INSTITUTION_AFTER = re.compile(
-    rf"[ \t]+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:{_HELD_WITH})\b", re.IGNORECASE
+    # Not the key of the next field: "customer: Kathleen Higgins card: **** 4421".
+    rf"[ \t]+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:{_HELD_WITH})\b(?![ \t]*[:=])",
+    re.IGNORECASE,
 )
 #: A user name or host name: a single token with an underscore or a digit, or a
 #: lower-case hyphenated one ("etl_rbaptiste", "nas-dobrescu", "tzack88").

@@ -200,9 +200,14 @@ def _split_words(text: str, span: Span) -> list[tuple[int, int]]:
         return [(span.start, span.end)]
     return [
         (span.start + m.start(), span.start + m.end())
-        for m in re.finditer(r"\S+", value)
+        for m in _WORD_OR_NUMBER.finditer(value)
         if re.search(r"[\d.@:/]", m.group())  # "or", a label's word: no address
     ]
+
+
+#: A word, or a number written in groups ("jo@x.com / 07324 613651": a phone's groups
+#: stay one number).
+_WORD_OR_NUMBER = re.compile(r"\+?\(?\d[\d()\-]*(?:[ ][\d()\-]*\d[\d()\-]*)+(?!\S)|\S+")
 
 
 def _split_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -890,3 +890,17 @@ def test_a_label_the_model_took_in_stays_before_the_code(lex) -> None:  # type: 
     text = "We are a design studio (VAT PT514203870), invoice no. INV-2291."
     out = refine(text, [s(text, "VAT PT514203870", EntityType.ID), s(text, "no. INV-2291", EntityType.ID)], lex)
     assert [v for v, _ in values(text, out)] == ["PT514203870", "INV-2291"]
+
+
+def test_a_phone_after_an_email_the_model_read_as_one_address(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Contact: dustin_jones26@hotmail.com / 07324 613651"
+    out = refine(text, [s(text, "dustin_jones26@hotmail.com / 07324 613651", EntityType.EMAIL)], lex)
+    assert values(text, out) == [("dustin_jones26@hotmail.com", "EMAIL"), ("07324 613651", "PHONE")]
+
+
+def test_a_person_before_the_next_fields_key_is_no_bank(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "[2025-03-04T09:12:47Z] payment ok customer: Kathleen Higgins card: **** 4421"
+    assert ("Kathleen Higgins", "PERSON") in values(text, refine(text, [s(text, "Kathleen Higgins", EntityType.PERSON)], lex))
+    # A name right before "card" in prose is still the bank's.
+    text = "I paid with my Monzo card yesterday."
+    assert values(text, refine(text, [s(text, "Monzo", EntityType.PERSON)], lex)) == [("Monzo", "ORG")]
