@@ -269,3 +269,17 @@ def test_llm_judge_gives_nothing_for_an_empty_outbound():
         == 0.0
     )
     assert client.prompts == []
+
+
+def test_a_placeholder_counts_as_a_word_when_asked():
+    from training.router.judge import remote_word_share
+
+    ep = make_episode([[NAME], [CITY], []], ["Anna Berg", "Oslo"])
+    # Words outside the units: "Hi I am" 3, "I live in" 3, "What is a good soup" 5.
+    assert list(ep.words) == [3.0, 3.0, 5.0]
+    assert list(ep.unit_words) == [1.0, 1.0, 0.0]
+    only_first = (True, False, False)
+    assert remote_word_share(ep, only_first) == pytest.approx(3 / 11)
+    assert remote_word_share(ep, only_first, placeholders=True) == pytest.approx(4 / 13)
+    judge = ShareRetention(FakeStore(), share_weight=1.0, placeholders=True)  # type: ignore[arg-type]
+    assert judge.gain(ep, only_first) == pytest.approx(4 / 13)

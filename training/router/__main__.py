@@ -250,7 +250,7 @@ def _build(args: argparse.Namespace) -> int:
     timings["episodes"] = round(time.perf_counter() - t0, 1)
     log.info("episodes: %d train, %d dev (%.0fs)", len(train), len(dev), timings["episodes"])
 
-    judge = ShareRetention(store, args.share_weight, args.local_credit)
+    judge = ShareRetention(store, args.share_weight, args.local_credit, args.placeholder_words)
     sft_cfg = SFTConfig(epochs=args.sft_epochs, seed=args.seed)
     base = PPOConfig(
         lr=args.ppo_lr,
@@ -389,7 +389,8 @@ def _build(args: argparse.Namespace) -> int:
         "rebuild_command": "python -m training.router build"
         + (f" --sentence-features {NER_STATES}" if states is not None else ""),
         "task_gain": f"proxy: {args.share_weight:g} * remote share of the query's non-private "
-        f"words + {1 - args.share_weight:g} * sentence-pooled MiniLM semantic retention; with a "
+        + ("words and placeholders (one word per gold unit)" if args.placeholder_words else "words")
+        + f" + {1 - args.share_weight:g} * sentence-pooled MiniLM semantic retention; with a "
         f"capable local model (local_use = 1) a withheld word still earns {args.local_credit:g} "
         "of its share (no LLM judge on the build machine)",
         "reward": "R = TaskGain - lambda * Leak^2 (linear ablation: Leak^1), lambda = "
@@ -609,6 +610,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0.5,
         help="TaskGain = w * remote word share + (1 - w) * pooled retention (default 0.5; "
         "see python -m training.router taskgain-weights)",
+    )
+    b.add_argument(
+        "--placeholder-words",
+        action="store_true",
+        help="the remote share counts each gold unit as one word (its placeholder) besides "
+        "the non-private words",
     )
     b.add_argument(
         "--local-credit",

@@ -21,6 +21,7 @@ re-detects on the composed text, exactly as a turn does.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import inspect
 import json
@@ -118,6 +119,19 @@ class Episode:
                 dtype=np.float32,
             )
         return self._words
+
+    @property
+    def unit_words(self) -> np.ndarray:
+        """float[n]: the gold unit occurrences starting in each sentence (the placeholders
+        the cloud reads in their place: "Phone: [PHONE_1]" is two words to it)."""
+        starts = sorted(a for occs in self.occurrences for a, _b in occs)
+        return np.array(
+            [
+                bisect.bisect_left(starts, s.end) - bisect.bisect_left(starts, s.start)
+                for s in self.sentences
+            ],
+            dtype=np.float32,
+        )
 
     def protected(self, risk_lambda: float) -> np.ndarray:
         """bool[units]: which located gold units the type policy protects at ``risk_lambda``.

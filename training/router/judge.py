@@ -82,13 +82,15 @@ class PooledRetention:
         return max(0.0, float(_normalize(o) @ q))
 
 
-def remote_word_share(ep: Episode, remote: Sequence[bool]) -> float:
+def remote_word_share(ep: Episode, remote: Sequence[bool], placeholders: bool = False) -> float:
     """Share of the query's non-private words (outside gold units) in the remote sentences.
 
-    A query with no such word counts its sentences instead.
+    With ``placeholders`` each gold unit counts as one word too (the placeholder the cloud
+    reads in its place): a pasted form's line "Phone: 07700 900614" is two words of the
+    request, not one. A query with no such word counts its sentences instead.
     """
     r = np.asarray(remote, dtype=bool)
-    w = ep.words
+    w = ep.words + ep.unit_words if placeholders else ep.words
     total = float(w.sum())
     if total <= 0:
         return float(r.mean()) if len(r) else 0.0
@@ -112,16 +114,21 @@ class ShareRetention:
     name = "proxy"
 
     def __init__(
-        self, store: EmbeddingStore, share_weight: float = 0.5, local_credit: float = 0.5
+        self,
+        store: EmbeddingStore,
+        share_weight: float = 0.5,
+        local_credit: float = 0.5,
+        placeholders: bool = False,
     ) -> None:
         self.pooled = PooledRetention(store)
         self.share_weight = share_weight
         self.local_credit = local_credit
+        self.placeholders = placeholders
 
     def gain(
         self, ep: Episode, remote: Sequence[bool], outbound: str = "", local_use: float = 0.0
     ) -> float:
-        share = remote_word_share(ep, remote)
+        share = remote_word_share(ep, remote, self.placeholders)
         share += local_use * self.local_credit * (1.0 - share)
         retention = self.pooled.gain(ep, remote, outbound) if self.share_weight < 1 else 0.0
         return self.share_weight * share + (1.0 - self.share_weight) * retention
