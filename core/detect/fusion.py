@@ -84,8 +84,11 @@ class Fusion(Detector):
 
     def fuse(self, text: str, proposals: Mapping[str, Sequence[Span]]) -> list[Span]:
         """Fuse the spans each view proposed for ``text`` (views keyed by name)."""
-        spans = markers_win(
-            [s for group in proposals.values() for s in group if s.score >= self.min_score]
+        spans = _cut_at_addresses(
+            text,
+            markers_win(
+                [s for group in proposals.values() for s in group if s.score >= self.min_score]
+            ),
         )
         kept: list[Span] = []
         for group in _clusters(spans):
@@ -122,6 +125,43 @@ class Fusion(Detector):
                 if DENY in s.views or text[s.start : s.end].casefold() not in self.allow
             ]
         return kept
+
+
+#: Addresses a pattern matched whole: what a model ran into them from either side is
+#: another value.
+_ADDRESSES = frozenset({EntityType.EMAIL, EntityType.IP})
+
+
+def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
+    """A model's span that runs into an e-mail or IP address the rules matched whole
+    keeps only what lies outside it ("uk\\n224 Moore Roads" of a signature: the end of
+    "...co.uk" and the street on the next line, typed an address; merged with the
+    e-mail, the street was cut into words and lost as no part of it)."""
+    whole = [s for s in spans if s.type in _ADDRESSES and s.views.get("rules", 0.0) >= 0.9]
+    if not whole:
+        return spans
+    out: list[Span] = []
+    for s in spans:
+        if s.type in _ADDRESSES or "rules" in s.views:
+            out.append(s)
+            continue
+        hits = [a for a in whole if a.start < s.end and s.start < a.end]
+        if not hits or any(a.start <= s.start and s.end <= a.end for a in hits):
+            out.append(s)
+            continue
+        pos, pieces = s.start, []
+        for hit in sorted(hits, key=lambda x: x.start):
+            pieces.append((pos, hit.start))
+            pos = max(pos, hit.end)
+        pieces.append((pos, s.end))
+        for a, b in pieces:
+            while a < b and not text[a].isalnum():
+                a += 1
+            while b > a and not text[b - 1].isalnum():
+                b -= 1
+            if b - a >= 2:
+                out.append(Span(a, b, s.type, s.score, s.views))
+    return out
 
 
 def _clusters(spans: Iterable[Span]) -> list[list[Span]]:

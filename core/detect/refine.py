@@ -188,6 +188,8 @@ def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if a < b]
 
 
+_ADDRESS_SIGN = re.compile(r"[@.:/\d]")
+_PERSON_SHAPE = re.compile(r"[A-Z][a-z]+(?:[\-'’][A-Z]?[a-z]+)?(?: [A-Z][a-z]+(?:[\-'’][A-Z]?[a-z]+)?){1,3}")
 #: Types whose values are written without spaces: a span of them holds one per word.
 _ADDRESS_TYPES = frozenset({EntityType.URL, EntityType.EMAIL, EntityType.IP})
 
@@ -201,10 +203,12 @@ def _split_words(text: str, span: Span) -> list[tuple[int, int]]:
     return [
         (span.start + m.start(), span.start + m.end())
         for m in _WORD_OR_NUMBER.finditer(value)
-        if re.search(r"[\d.@:/]", m.group())  # "or", a label's word: no address
+        # "or", a label's word: no address; nor is a key before its value ("E: jo@x.com").
+        if re.search(r"[\d.@:/]", m.group()) and not _KEY_PIECE.fullmatch(m.group())
     ]
 
 
+_KEY_PIECE = re.compile(r"[A-Za-z][A-Za-z\-]{0,15}:")
 #: A word, or a number written in groups ("jo@x.com / 07324 613651": a phone's groups
 #: stay one number).
 _WORD_OR_NUMBER = re.compile(r"\+?\(?\d[\d()\-]*(?:[ ][\d()\-]*\d[\d()\-]*)+(?!\S)|\S+")
@@ -555,8 +559,13 @@ def csv_tables(text: str) -> CsvTables:
                 break
             out += [(row_start + a, row_start + b, key) for key, (a, b) in zip(keys, found, strict=True)]
             j += 1
-        if j > k + 1:
+        if j > k + 2 or (j == k + 2 and len(keys) >= 3):
             headers.append((head_start, head_start + len(head)))
+        else:
+            # Two lines of two comma-separated phrases are a signature's name and role,
+            # its firm ("Courtney Wang, Senior Solicitor\nJackson, Harrison and Taylor"),
+            # not a table whose header row is a label: two columns need two rows.
+            del out[len(out) - (j - k - 1) * len(keys) :]
         k = max(j, k + 1)
     return CsvTables(tuple(headers), tuple(out))
 
@@ -703,6 +712,36 @@ def _name_field_types(
     return out
 
 
+#: A person's name as a table's cell holds it: two to five words of letters, capitalized.
+_CELL_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?(?:[ ][A-Za-zÀ-ÖØ-öø-ÿ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?){1,4}")
+
+
+def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
+    """The cells of a table's name column ("Name", "full_name", "patient") that hold a
+    name are a person's, whatever the views made of them: a model reads a tab-separated
+    row as one run and typed "Jacqueline Wells<TAB>jacqueline_wells76@..." an e-mail
+    address, "Adrian" an e-mail and "Hayes" a phone, all of which the rules then drop."""
+    if not tables.cells:
+        return spans
+    out = list(spans)
+    for a, b, key in tables.cells:
+        if _key_type(key) is not EntityType.PERSON:
+            continue
+        value = text[a:b]
+        lead = len(value) - len(value.lstrip())
+        name = value.strip()
+        if not _CELL_NAME.fullmatch(name):
+            continue
+        start, end = a + lead, a + lead + len(name)
+        inside = [x for x in out if start <= x.start and x.end <= end]
+        if any(x.type is EntityType.PERSON and (x.start, x.end) == (start, end) for x in inside):
+            continue
+        score = max((x.score for x in inside), default=0.9)
+        out = [x for x in out if x not in inside]
+        out.append(Span(start, end, EntityType.PERSON, score, {RECORD: 1.0}))
+    return sorted(out, key=lambda x: x.start)
+
+
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
@@ -729,7 +768,12 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             kept.append(span)
             continue
         value = text[span.start : span.end]
-        if span.type in _ADDRESS_TYPES or (" " in value and host_names(value)):
+        if span.type in (EntityType.EMAIL, EntityType.URL) and not _ADDRESS_SIGN.search(value):
+            # No "@", dot, colon or digit: no address but names the model typed like the
+            # address next to them ("# Morgan Sparks\nLake Dominic · morgan.sparks@..."):
+            # cut like names, typed below.
+            pieces = _split_name_lines(text, _split_separators(text, span), lexicon)
+        elif span.type in _ADDRESS_TYPES or (" " in value and host_names(value)):
             # Addresses and host names are single words ("nas.local or printer.lan").
             pieces = _split_words(text, span)
         elif span.type in _VALUE_TYPES and "\n" in text[span.start : span.end]:
@@ -761,7 +805,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 continue
             for piece in snap(text, [Span(a, b, t or span.type, span.score, span.views)], table):
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
-    kept = _name_field_types(text, _field_types(text, kept), tables)
+    kept = _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)
@@ -779,6 +823,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # "(VAT PT514203870)": the label the model took in stays as written.
             span = Span(span.start + lead.end(), span.end, span.type, span.score, span.views)
             value = text[span.start : span.end]
+        if len(value) == 1 and value.isalpha() and text.startswith(":", span.end):
+            # "E: staylor@...", "T: 0113 ...": a signature's one-letter key, no value.
+            continue
         if span.type in _DIGIT_TYPES and not any(c.isdigit() for c in value):
             # A phone, card or account number without a digit is a word the model
             # read next to one ("net" of "net 30").
@@ -793,7 +840,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # capitalized word ("I work for Flightstats") is a name it mistyped.
             if value.islower():
                 continue
-            span = Span(span.start, span.end, EntityType.OTHER, span.score, span.views)
+            # Two or more capitalized words are a person's name as often as anything.
+            t = EntityType.PERSON if _PERSON_SHAPE.fullmatch(value) else EntityType.OTHER
+            span = Span(span.start, span.end, t, span.score, span.views)
         if span.type in (EntityType.URL, EntityType.ORG, EntityType.OTHER) and public_name(value):
             # "pypi.org", "storage.googleapis.com", "example.com": a public service or a
             # documentation domain names no one (core.detect.hosts).

@@ -183,3 +183,15 @@ def test_agent_is_not_asked_about_pattern_matches():
     views = [StaticView("rules", [span(MARY, E.PERSON, "rules", 0.9)])]
     assert found(Fusion(views, agent=judge).analyze(TEXT)) == {"Mary Poe"}
     assert judge.asked == []
+
+
+def test_a_models_span_run_into_a_matched_email_keeps_what_lies_outside_it():
+    text = "E: snelson@fraserphillips.co.uk\n224 Moore Roads, North Julieport IV3 2TN"
+    email = (3, 31)
+    model = span((29, 47), E.ADDRESS, "ner", 0.99)  # "uk\n224 Moore Roads"
+    rules = span(email, E.EMAIL, "rules", 1.0)
+    out = Fusion([StaticView("ner", [model]), StaticView("rules", [rules])], refine=False).analyze(text)
+    assert [(text[s.start : s.end], s.type) for s in out] == [
+        ("snelson@fraserphillips.co.uk", E.EMAIL),
+        ("224 Moore Roads", E.ADDRESS),
+    ]

@@ -608,7 +608,8 @@ def test_a_column_with_money_commas_stays_one_table(lex) -> None:  # type: ignor
     cells = {text[a:b]: key for a, b, key in csv_tables(text).cells}
     assert cells["Kay Li"] == "customer" and cells["$3,400"] == "total"
     out = refine(text, [s(text, "ORD-2", EntityType.ADDRESS), s(text, "2025-06-26", EntityType.ADDRESS)], lex)
-    assert values(text, out) == [("ORD-2", "ACCOUNT"), ("2025-06-26", "DATE")]
+    # The customer column's names are people's even where no view found them.
+    assert values(text, out) == [("Ann Lee", "PERSON"), ("ORD-2", "ACCOUNT"), ("2025-06-26", "DATE"), ("Kay Li", "PERSON")]
 
 
 @pytest.mark.parametrize(
@@ -904,3 +905,31 @@ def test_a_person_before_the_next_fields_key_is_no_bank(lex) -> None:  # type: i
     # A name right before "card" in prose is still the bank's.
     text = "I paid with my Monzo card yesterday."
     assert values(text, refine(text, [s(text, "Monzo", EntityType.PERSON)], lex)) == [("Monzo", "ORG")]
+
+
+def test_a_name_column_of_a_table_is_a_persons_whatever_the_model_typed(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Name\tEmail\tPhone\nJacqueline Wells\tjw76@yahoo.co.uk\t07172 723142\nAdrian Hayes\tah@yahoo.co.uk\t+1 971-351-7521\n"
+    spans = [
+        s(text, "Jacqueline Wells\tjw76@yahoo.co.uk", EntityType.EMAIL),
+        s(text, "Adrian", EntityType.EMAIL),
+        s(text, "Hayes", EntityType.PHONE),
+    ]
+    out = values(text, refine(text, spans, lex))
+    assert ("Jacqueline Wells", "PERSON") in out and ("Adrian Hayes", "PERSON") in out
+    assert ("jw76@yahoo.co.uk", "EMAIL") in out
+
+
+def test_names_the_model_typed_like_an_address_stay_names(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "# Morgan Sparks\nLake Dominic · morgan.sparks@outlook.com\n\nE: staylor@mooreross.co.uk"
+    spans = [
+        s(text, "Morgan Sparks\nLake Dominic", EntityType.EMAIL),
+        s(text, "morgan.sparks@outlook.com", EntityType.EMAIL),
+        s(text, "E: staylor@mooreross.co.uk", EntityType.EMAIL),
+    ]
+    out = values(text, refine(text, spans, lex))
+    assert out == [
+        ("Morgan Sparks", "PERSON"),
+        ("Lake Dominic", "PERSON"),
+        ("morgan.sparks@outlook.com", "EMAIL"),
+        ("staylor@mooreross.co.uk", "EMAIL"),
+    ]

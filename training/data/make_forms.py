@@ -181,7 +181,11 @@ class Values:
         local = style.format(
             f=ascii_(first), l=ascii_(last), f0=ascii_(first)[:1], n=self.rng.randint(1, 99)
         )
-        return self._fresh(lambda: f"{local}@{dom}")
+        if f"{local}@{dom}" not in self.used:
+            self.used.add(f"{local}@{dom}")
+            return f"{local}@{dom}"
+        # The same person's address drawn twice (another seed, more texts): a number added.
+        return self._fresh(lambda: f"{local}{self.rng.randint(100, 999)}@{dom}")
 
     def company(self, locale: str = "en_GB") -> str:
         return self._fresh(lambda: self.fake[locale].company())
