@@ -712,6 +712,60 @@ def _name_field_types(
     return out
 
 
+#: A home folder in a path: the segment after it is the account's user name.
+_HOME = re.compile(r"(?:(?<![\w.])/(?:Users|home)/|(?<![\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\)([^/\\\n'\"]+)")
+_PATH_END = re.compile(r"[\s'\"]|$")
+_LOWER_WORDS = re.compile(r"(?:[a-z]+[ \t]+)+")
+#: User names of no one: a machine's own accounts and placeholders.
+_NO_ONE = frozenset({"shared", "public", "root", "admin", "administrator", "default", "guest",
+                     "runner", "ubuntu", "user", "username", "you", "me", "<user>", "$user", "%username%"})
+#: "user jkaraoglu" in a log line: the key and the account's name a model took as one name.
+_USER_KEY = re.compile(r"(?:user|username|login|uid)[ \t]+(?=[a-z][a-z0-9._\-]{2,31}$)")
+
+
+def _home_folders(text: str, spans: list[Span]) -> list[Span]:
+    """A path through a home folder names its account: the path is one value, typed
+    ``ID`` (its folders may name more than the account, so it goes whole, as the rules
+    match it), and what a model ran into it from outside is judged apart ("path
+    /Users/alinakoval/.npm/..." had become one person, the word "path" with it). A
+    machine's own account ("/home/ubuntu/") names no one. A log's "user jkaraoglu" keeps
+    its key, and the account's name is an ``ID``."""
+    homes = list(_HOME.finditer(text))
+    out: list[Span] = []
+    for span in spans:
+        value = text[span.start : span.end]
+        if span.type is EntityType.PERSON and (key := _USER_KEY.match(value)) is not None:
+            span = Span(span.start + key.end(), span.end, EntityType.ID, span.score, span.views)
+        hits = [m for m in homes if m.start() < span.end and span.start < m.end(1)]
+        if not hits or span.type in (EntityType.EMAIL, EntityType.IP):
+            out.append(span)
+            continue
+        pos = span.start
+        for m in hits:
+            end = _PATH_END.search(text, m.end(1))
+            path_end = end.start() if end else len(text)
+            if m.group(1).strip().casefold() not in _NO_ONE:
+                out.append(Span(m.start(), path_end, EntityType.ID, span.score, span.views))
+            out.extend(_outside(text, span, pos, m.start()))
+            pos = max(pos, path_end)
+        out.extend(_outside(text, span, pos, span.end))
+    return merge_spans(sorted(out, key=lambda x: x.start))
+
+
+def _outside(text: str, span: Span, a: int, b: int) -> list[Span]:
+    """What a span held beside a path: kept when it has a capital or a digit (a name, a
+    number), dropped when it is a command's or a label's word ("mkdir '", "path")."""
+    while a < b and not text[a].isalnum():
+        a += 1
+    while b > a and not text[b - 1].isalnum():
+        b -= 1
+    if (lead := _LOWER_WORDS.match(text, a, b)) is not None:
+        a = lead.end()  # "and John Smith"
+    if b <= a or not re.search(r"[A-Z0-9]", text[a:b]):
+        return []
+    return [Span(a, b, span.type, span.score, span.views)]
+
+
 #: A person's name as a table's cell holds it: two to five words of letters, capitalized.
 _CELL_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?(?:[ ][A-Za-zÀ-ÖØ-öø-ÿ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?){1,4}")
 
@@ -806,6 +860,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             for piece in snap(text, [Span(a, b, t or span.type, span.score, span.views)], table):
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
     kept = _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables)
+    kept = _home_folders(text, kept)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)

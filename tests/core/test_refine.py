@@ -933,3 +933,21 @@ def test_names_the_model_typed_like_an_address_stay_names(lex) -> None:  # type:
         ("morgan.sparks@outlook.com", "EMAIL"),
         ("staylor@mooreross.co.uk", "EMAIL"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        (
+            "npm ERR! path /Users/alinakoval/.npm/_cacache/index-v5/3f",
+            "path /Users/alinakoval/.npm/_cacache/index-v5/3f",
+            [("/Users/alinakoval/.npm/_cacache/index-v5/3f", "ID")],
+        ),
+        ("open C:\\Users\\Dana Whitfield\\Documents\\cv.docx failed", "C:\\Users\\Dana Whitfield\\Documents\\cv.docx", [("C:\\Users\\Dana Whitfield\\Documents\\cv.docx", "ID")]),
+        ("see /Users/alinakoval/notes.txt and John Smith", "/Users/alinakoval/notes.txt and John Smith", [("/Users/alinakoval/notes.txt", "ID"), ("John Smith", "PERSON")]),
+        ("request from user jkaraoglu (jk@tallowmere.example)", "user jkaraoglu", [("jkaraoglu", "ID")]),
+        ("ls /home/ubuntu/app/logs", "/home/ubuntu/app/logs", []),
+    ],
+)
+def test_a_home_folders_path_is_one_identifier(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, EntityType.PERSON)], lex)) == expected
