@@ -720,13 +720,15 @@ _LOWER_WORDS = re.compile(r"(?:[a-z]+[ \t]+)+")
 _NO_ONE = frozenset({"shared", "public", "root", "admin", "administrator", "default", "guest",
                      "runner", "ubuntu", "user", "username", "you", "me", "<user>", "$user", "%username%"})
 #: "user jkaraoglu" in a log line: the key and the account's name a model took as one name.
+_NAMED_FOLDER = re.compile(r"[^\W\d_a-z][^\W\d_]*(?:[ '’\-][^\W\d_]+){0,3}")
 _USER_KEY = re.compile(r"(?:user|username|login|uid)[ \t]+(?=[a-z][a-z0-9._\-]{2,31}$)")
 
 
 def _home_folders(text: str, spans: list[Span]) -> list[Span]:
-    """A path through a home folder names its account: the path is one value, typed
-    ``ID`` (its folders may name more than the account, so it goes whole, as the rules
-    match it), and what a model ran into it from outside is judged apart ("path
+    """A path through a home folder names its account: the path is one value (its
+    folders may name more than the account, so it goes whole, as the rules match it),
+    typed ``ID``, or ``PERSON`` when the folder is named like a person ("C:\\Users\\
+    Ярослава\\"); what a model ran into it from outside is judged apart ("path
     /Users/alinakoval/.npm/..." had become one person, the word "path" with it). A
     machine's own account ("/home/ubuntu/") names no one. A log's "user jkaraoglu" keeps
     its key, and the account's name is an ``ID``."""
@@ -736,6 +738,7 @@ def _home_folders(text: str, spans: list[Span]) -> list[Span]:
         value = text[span.start : span.end]
         if span.type is EntityType.PERSON and (key := _USER_KEY.match(value)) is not None:
             span = Span(span.start + key.end(), span.end, EntityType.ID, span.score, span.views)
+
         hits = [m for m in homes if m.start() < span.end and span.start < m.end(1)]
         if not hits or span.type in (EntityType.EMAIL, EntityType.IP):
             out.append(span)
@@ -744,8 +747,11 @@ def _home_folders(text: str, spans: list[Span]) -> list[Span]:
         for m in hits:
             end = _PATH_END.search(text, m.end(1))
             path_end = end.start() if end else len(text)
-            if m.group(1).strip().casefold() not in _NO_ONE:
-                out.append(Span(m.start(), path_end, EntityType.ID, span.score, span.views))
+            user = m.group(1).strip()
+            if user.casefold() not in _NO_ONE:
+                # A folder named like a person ("C:\\Users\\Ярослава\\") is that person's.
+                t = EntityType.PERSON if _NAMED_FOLDER.fullmatch(user) else EntityType.ID
+                out.append(Span(m.start(), path_end, t, span.score, span.views))
             out.extend(_outside(text, span, pos, m.start()))
             pos = max(pos, path_end)
         out.extend(_outside(text, span, pos, span.end))

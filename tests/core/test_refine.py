@@ -943,7 +943,7 @@ def test_names_the_model_typed_like_an_address_stay_names(lex) -> None:  # type:
             "path /Users/alinakoval/.npm/_cacache/index-v5/3f",
             [("/Users/alinakoval/.npm/_cacache/index-v5/3f", "ID")],
         ),
-        ("open C:\\Users\\Dana Whitfield\\Documents\\cv.docx failed", "C:\\Users\\Dana Whitfield\\Documents\\cv.docx", [("C:\\Users\\Dana Whitfield\\Documents\\cv.docx", "ID")]),
+        ("open C:\\Users\\Dana Whitfield\\Documents\\cv.docx failed", "C:\\Users\\Dana Whitfield\\Documents\\cv.docx", [("C:\\Users\\Dana Whitfield\\Documents\\cv.docx", "PERSON")]),
         ("see /Users/alinakoval/notes.txt and John Smith", "/Users/alinakoval/notes.txt and John Smith", [("/Users/alinakoval/notes.txt", "ID"), ("John Smith", "PERSON")]),
         ("request from user jkaraoglu (jk@tallowmere.example)", "user jkaraoglu", [("jkaraoglu", "ID")]),
         ("ls /home/ubuntu/app/logs", "/home/ubuntu/app/logs", []),
