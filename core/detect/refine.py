@@ -477,7 +477,9 @@ NAME_FIELD_TYPES: dict[str, EntityType] = {
         ("name", "person", "full name", "fullname", "first name", "firstname", "last name",
          "lastname", "surname", "given name", "patient", "patient name", "customer",
          "customer name", "contact", "contact name", "next of kin", "emergency contact",
-         "employee", "employee name", "guardian", "parent", "spouse"),
+         "employee", "employee name", "guardian", "parent", "spouse", "account holder",
+         "holder", "cardholder", "card holder", "name on card", "account name",
+         "beneficiary", "payee"),
         EntityType.PERSON,
     ),
     **dict.fromkeys(

@@ -951,3 +951,9 @@ def test_names_the_model_typed_like_an_address_stay_names(lex) -> None:  # type:
 )
 def test_a_home_folders_path_is_one_identifier(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, found, EntityType.PERSON)], lex)) == expected
+
+
+def test_an_account_holder_is_a_person_whatever_the_model_typed(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Bank details for the deposit\nAccount holder:\tDouglas Stephens\nBank:\tJarvis, Phillips and Mason\n"
+    out = refine(text, [s(text, "Douglas Stephens", EntityType.ORG, 0.86)], lex)
+    assert values(text, out) == [("Douglas Stephens", "PERSON")]

@@ -175,3 +175,16 @@ def test_the_detector_finds_every_person_and_contact_in_forms_of_other_values(se
             if not any(s.start < g["end"] and g["start"] < s.end for s in found):
                 missed.append((item["id"], item["text"][g["start"] : g["end"]]))
     assert missed == []
+
+
+def test_the_check_set_is_the_same_layouts_with_other_values(forms: list[dict[str, Any]]) -> None:
+    from training.gate.measures import data_files
+
+    check_path = data_files(Path("../shared/data"))["forms_check"]
+    check = json.loads(check_path.read_text("utf-8"))
+    assert check == make(5150)
+    assert check_items(check) == []
+    assert [i["id"] for i in check] == [i["id"] for i in forms]
+    check_values = {v for i in check for v in i["protect"]}
+    # Other people, numbers and addresses (a few short values and common names recur).
+    assert len(check_values & {v for i in forms for v in i["protect"]}) < 0.1 * len(check_values)
