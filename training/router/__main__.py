@@ -161,16 +161,10 @@ def _build(args: argparse.Namespace) -> int:
         data_info[fmt] = {"path": str(path), "sha256": models.sha256(path), "train_fold": len(eps)}
     if not episodes:
         raise SystemExit("no training data found (see --medpcd / --pupa)")
-    if args.benign > 0:
-        # Requests with nothing private: without them every training sentence comes
-        # from a query with private values, and "nothing detected" says nothing.
-        from training.ner.chat import benign_requests
 
-        path = cache / f"benign-{args.benign}-{args.seed}.json"
-        rows = [
-            {"id": f"benign-{args.seed}-{k}", "query": t, "pii_units": []}
-            for k, t in enumerate(benign_requests(args.benign, seed=args.seed))
-        ]
+    def generated(name: str, source: str, rows: list[dict[str, Any]]) -> list[Any]:
+        """Episodes of generated queries (medpcd format), written to the cache first."""
+        path = cache / f"{name}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(rows, ensure_ascii=False), "utf-8")
         eps = build_episodes(
@@ -181,10 +175,22 @@ def _build(args: argparse.Namespace) -> int:
             store,
             split="train",
             cache=cache,
-            source="benign",
+            source=source,
             states=states,
         )
-        episodes += eps
+        episodes.extend(eps)
+        return eps
+
+    if args.benign > 0:
+        # Requests with nothing private: without them every training sentence comes
+        # from a query with private values, and "nothing detected" says nothing.
+        from training.ner.chat import benign_requests
+
+        rows = [
+            {"id": f"benign-{args.seed}-{k}", "query": t, "pii_units": []}
+            for k, t in enumerate(benign_requests(args.benign, seed=args.seed))
+        ]
+        eps = generated(f"benign-{args.benign}-{args.seed}", "benign", rows)
         data_info["benign"] = {
             "generator": "training.ner.chat.benign_requests (frames of our own, frequent "
             "English words, hard negatives without values; nothing private)",
@@ -199,25 +205,11 @@ def _build(args: argparse.Namespace) -> int:
 
         seed = FORMS_TRAIN_SEED + args.seed
         assert seed != FORMS_DEV_SEED
-        path = cache / f"forms-{args.forms}-{seed}.json"
         rows = [
             {"id": f"train-{item['id']}", "query": item["text"], "pii_units": item["protect"]}
             for item in make_forms(seed, per_kind=args.forms)
         ]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(rows, ensure_ascii=False), "utf-8")
-        eps = build_episodes(
-            path,
-            "medpcd",
-            detector,
-            segmenter,
-            store,
-            split="train",
-            cache=cache,
-            source="forms",
-            states=states,
-        )
-        episodes += eps
+        eps = generated(f"forms-{args.forms}-{seed}", "forms", rows)
         data_info["forms"] = {
             "generator": f"training.data.make_forms.make(seed={seed}, per_kind={args.forms}) "
             f"(the forms dev set is seed {FORMS_DEV_SEED}; synthetic values)",

@@ -84,6 +84,7 @@ class Episode:
     _outbound: dict[tuple[Any, ...], tuple[str, int, int]] = field(default_factory=dict, repr=False)
     _protected: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _words: np.ndarray | None = field(default=None, repr=False)
+    _unit_words: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def gold_sentence(self) -> np.ndarray:
@@ -124,14 +125,16 @@ class Episode:
     def unit_words(self) -> np.ndarray:
         """float[n]: the gold unit occurrences starting in each sentence (the placeholders
         the cloud reads in their place: "Phone: [PHONE_1]" is two words to it)."""
-        starts = sorted(a for occs in self.occurrences for a, _b in occs)
-        return np.array(
-            [
-                bisect.bisect_left(starts, s.end) - bisect.bisect_left(starts, s.start)
-                for s in self.sentences
-            ],
-            dtype=np.float32,
-        )
+        if self._unit_words is None:
+            starts = sorted(a for occs in self.occurrences for a, _b in occs)
+            self._unit_words = np.array(
+                [
+                    bisect.bisect_left(starts, s.end) - bisect.bisect_left(starts, s.start)
+                    for s in self.sentences
+                ],
+                dtype=np.float32,
+            )
+        return self._unit_words
 
     def protected(self, risk_lambda: float) -> np.ndarray:
         """bool[units]: which located gold units the type policy protects at ``risk_lambda``.
