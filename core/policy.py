@@ -37,7 +37,7 @@ from functools import cached_property
 
 from core.detect.names import FLIGHT, JOB_TITLE, flight_context
 from core.detect.refine import RECORD
-from core.detect.zones import DEGREES
+from core.detect.zones import DEGREES, POSTCODE, STREET
 from core.domain import (
     Profile,
     after_locatives,
@@ -351,7 +351,7 @@ class TypePolicy:
             return Decision(True, Family.DIRECT, "on your always-private list", None)
         if (
             span.type is EntityType.LOCATION
-            and (RECORD in span.views or _contact_line(text, span))
+            and (RECORD in span.views or _contact_line(text, span) or _home_of_contact(text, span))
             and not self._country_or_state(value)
         ):
             # "City: Leeds" in a form, the city column of a table of people: where a
@@ -703,6 +703,14 @@ _DESTINATION = re.compile(
 
 #: An e-mail address or a phone number (seven digits or more) on a line.
 _CONTACT = re.compile(r"[\w.+\-]+@[\w\-]+\.[\w.\-]+|\+?\d(?:[\s().\-]?\d){6,}")
+#: A street address or a postcode on a line: the town beside it is part of the address
+#: ("139 Thompson Plaza, G5A 6JR Deborahbury").
+_POSTAL = re.compile(rf"(?i:{STREET.pattern})|{POSTCODE.pattern}")
+#: Words before a town that make it where someone lives or works from.
+_HOME_CUE = re.compile(
+    r"\b(?:based|living|lives|live|resides|residing|resident|located)[ \t]+(?:in|at|of|near)[ \t]+$",
+    re.IGNORECASE,
+)
 
 
 #: Sixteen digits in groups (or 13 to 19 in a row): a payment card's number.
@@ -716,8 +724,17 @@ def _contact_line(text: str, span: Span) -> bool:
     a = text.rfind("\n", 0, span.start) + 1
     b = text.find("\n", span.end)
     line = text[a : b if b >= 0 else len(text)]
-    return len(line) <= 160 and any(
-        not _DATE_LIKE.fullmatch(m.group(0)) for m in _CONTACT.finditer(line)
+    return len(line) <= 160 and (
+        any(not _DATE_LIKE.fullmatch(m.group(0)) for m in _CONTACT.finditer(line))
+        or _POSTAL.search(line) is not None
+    )
+
+
+def _home_of_contact(text: str, span: Span) -> bool:
+    """A town after "based in", "lives in" in a text that gives an e-mail address or a
+    phone number: where the person of a profile or a contact record lives."""
+    return _HOME_CUE.search(text, max(0, span.start - 24), span.start) is not None and any(
+        not _DATE_LIKE.fullmatch(m.group(0)) for m in _CONTACT.finditer(text)
     )
 
 

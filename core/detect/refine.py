@@ -376,6 +376,7 @@ def _ner_only_unsure(span: Span) -> bool:
 
 
 _KEEP_WHOLE = frozenset({"deny-list", "box", MARKER})
+_WEB_SIGN = re.compile(r"[@.:/]")
 
 
 #: Abbreviations of a limit or an estimate, written in lower case before a number.
@@ -396,6 +397,16 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
     found = fields(text)
     out = []
     for span in spans:
+        if (
+            span.end - span.start > 2
+            and text[span.start] == "<"
+            and text[span.end - 1] == ">"
+            and not span.views.keys() & _KEEP_WHOLE
+            and _WEB_SIGN.search(text, span.start, span.end) is not None
+        ):
+            # "Claudia Johnson <cj28@parker.com>": the header's brackets are no part of the
+            # address (with them it failed its validator and was an ID).
+            span = Span(span.start + 1, span.end - 1, span.type, span.score, span.views)
         f = field_at(found, span.start, span.end) if found else None
         if f is not None:
             # The value a label names (its shape matched): the label decides, whatever
@@ -724,6 +735,23 @@ _NO_ONE = frozenset({"shared", "public", "root", "admin", "administrator", "defa
 #: "user jkaraoglu" in a log line: the key and the account's name a model took as one name.
 _NAMED_FOLDER = re.compile(r"[^\W\d_a-z][^\W\d_]*(?:[ '’\-][^\W\d_]+){0,3}")
 _USER_KEY = re.compile(r"(?:user|username|login|uid)[ \t]+(?=[a-z][a-z0-9._\-]{2,31}$)")
+#: The key of a log's account field written with "=" ("user=bburton6", "login=jdoe").
+_ACCOUNT_KEY = re.compile(r"\b(?:user|username|login|uid|userid|account)=$", re.IGNORECASE)
+
+
+#: A key at the start of a line, before its value: "App: Slack", "  fallback_ip: 10.0.0.1",
+#: "- LinkedIn: linkedin.com/in/...".
+_VALUE_KEY = re.compile(r"[ \t]*(?:[-*•>][ \t]+)?([A-Za-z][\w\-]*(?:[ \t][A-Za-z][\w\-]*){0,2})[ \t]*:(?:[ \t]+|$)", re.MULTILINE)
+_PROPER_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
+#: A web address without its scheme, with a path ("linkedin.com/in/daniel-smith-283").
+_WEB_PATH = re.compile(r"(?:https?://)?(?:www\.)?(?:[a-z0-9\-]+\.)+[a-z]{2,}/\S*", re.IGNORECASE)
+
+
+def _line_key(text: str, start: int) -> re.Match[str] | None:
+    """The key of the ``key: value`` line ``start`` stands in, when ``start`` is inside it."""
+    a = text.rfind("\n", 0, start) + 1
+    m = _VALUE_KEY.match(text, a)
+    return m if m is not None and m.start(1) <= start < m.end(1) else None
 
 
 def _home_folders(text: str, spans: list[Span]) -> list[Span]:
@@ -740,6 +768,11 @@ def _home_folders(text: str, spans: list[Span]) -> list[Span]:
         value = text[span.start : span.end]
         if span.type is EntityType.PERSON and (key := _USER_KEY.match(value)) is not None:
             span = Span(span.start + key.end(), span.end, EntityType.ID, span.score, span.views)
+        elif _ACCOUNT_KEY.search(text, max(0, span.start - 12), span.start) and not value[:1].isspace():
+            # A log's "user=bburton6 ip=...": the account is one word, whatever a model
+            # read into it or typed it (an organisation, a date, a web address).
+            stop = span.start + len(value.split()[0]) if value.split() else span.end
+            span = Span(span.start, stop, EntityType.ID, span.score, span.views)
 
         hits = [m for m in homes if m.start() < span.end and span.start < m.end(1)]
         if not hits or span.type in (EntityType.EMAIL, EntityType.IP):
@@ -889,6 +922,17 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if len(value) == 1 and value.isalpha() and text.startswith(":", span.end):
             # "E: staylor@...", "T: 0113 ...": a signature's one-letter key, no value.
             continue
+        if (key := _line_key(text, span.start)) is not None:
+            if span.end <= key.end(1):
+                if span.type not in _PROPER_TYPES or "_" in key.group(1):
+                    # "fallback_ip:", "App:": a form's or a config's key, no value.
+                    continue
+            elif span.end > key.end():
+                # "LinkedIn: linkedin.com/in/...": the key the model took in stays as written.
+                span = Span(key.end(), span.end, span.type, span.score, span.views)
+                value = text[span.start : span.end]
+                if span.type in _PROPER_TYPES and _WEB_PATH.fullmatch(value):
+                    span = Span(span.start, span.end, EntityType.URL, span.score, span.views)
         if span.type in _DIGIT_TYPES and not any(c.isdigit() for c in value):
             # A phone, card or account number without a digit is a word the model
             # read next to one ("net" of "net 30").
@@ -1030,7 +1074,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         out.append(span)
     out = join_house_numbers(text, _with_header_names(text, out, lexicon))
-    return merge_spans(join_legal_forms(text, join_firms(text, _join_address_parts(text, out))))
+    joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out)))
+    return merge_spans(join_institutions(text, joined))
 
 
 #: What may stand between two parts of one address on its line: ", Pentre Industrial Estate, ".
@@ -1195,4 +1240,44 @@ def join_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             continue
         out.append(Span(span.start, m.end(), EntityType.ORG, span.score, span.views))
         skip_to = m.end()
+    return out
+
+
+#: The head of an institution's name that an "of" continues: "University of Shaneside".
+_INSTITUTION_HEAD = re.compile(
+    r"(?:University|College|Institute|School|Academy|Museum|Bank|Ministry|Department|"
+    r"Council|Church|Hospital|Library|Society|Chamber|Conservatory|Polytechnic)$"
+)
+_OF_GAP = re.compile(r" of (?:the )?")
+_HEAD_OF = re.compile(
+    r"\b(?:University|College|Institute|Academy|Polytechnic|Conservatory) of (?:the )?$"
+)
+
+
+def join_institutions(text: str, spans: list[Span]) -> list[Span]:
+    """An institution and the place or name an "of" gives it are one organisation: the
+    model read "University of Shaneside" as two ("[ORG_1] of [ORG_2]")."""
+    out: list[Span] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type is EntityType.ORG
+            and span.type in _PROPER_TYPES
+            and _INSTITUTION_HEAD.search(text, prev.start, prev.end)
+            and _OF_GAP.fullmatch(text, prev.end, span.start)
+            and text[span.start].isupper()
+        ):
+            out[-1] = _joined([prev, span], EntityType.ORG)
+            continue
+        head = _HEAD_OF.search(text, max(0, span.start - 40), span.start)
+        if (
+            head is not None
+            and span.type in _PROPER_TYPES
+            and text[span.start].isupper()
+            and (prev is None or prev.end <= head.start())
+        ):
+            # "University of Shaneside" where the model found only the place.
+            span = Span(head.start(), span.end, EntityType.ORG, span.score, span.views)
+        out.append(span)
     return out

@@ -276,6 +276,11 @@ _POSTCODE = re.compile(
 )
 
 
+#: A street address (number, words, a street's kind) and a UK or US postcode, for other modules.
+STREET = _STREET
+POSTCODE = _POSTCODE
+
+
 def text_before(text: str, start: int, n: int = 24) -> str:
     """The ``n`` characters before ``start``, where the words that label a value stand."""
     return text[max(0, start - n) : start]

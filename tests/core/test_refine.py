@@ -443,6 +443,13 @@ def test_a_firm_of_partners_is_no_product_of_a_public_brand(lex) -> None:  # typ
         ("Best,\nAnna\nLeeds | +44 113 496 0000", "Leeds", EntityType.LOCATION, True),
         # The same town in a sentence is a place the level decides.
         ("We drove through Campbellport last summer.", "Campbellport", EntityType.LOCATION, False),
+        # A signature's address line: the town after the street and the postcode.
+        ("Lori Whitney\nFrancis-Martin · 139 Thompson Plaza, G5A 6JR Deborahbury\n", "Deborahbury", EntityType.LOCATION, True),
+        # A profile's "based in" with the person's contact in the text.
+        ("Profile: Amelia Summers, based in Campbellport.\nContact: asummers@hotmail.co.uk", "Campbellport", EntityType.LOCATION, True),
+        # "based in" without any contact: a place the level decides.
+        ("The band is based in Campbellport these days.", "Campbellport", EntityType.LOCATION, False),
+        ("I ran 10000 steps in Campbellport.", "Campbellport", EntityType.LOCATION, False),
         # A school after the degree a CV lists is where the person studied.
         ("B.Eng. Mechanical Engineering, University of New Brenda\n", "University of New Brenda", EntityType.ORG, True),
         ("Is the University of New Brenda good for engineering?", "University of New Brenda", EntityType.ORG, False),
@@ -660,7 +667,7 @@ def test_an_email_headers_display_name_is_a_person(lex) -> None:  # type: ignore
     text = "From: Patricia Robinson <patriciarobinson@example.com>\nCc: Dale Phillips <dp@example.com>\n\nHi"
     spans = [s(text, "Patricia", EntityType.PERSON), s(text, "Robinson <patriciarobinson@example.com>", EntityType.EMAIL)]
     assert values(text, refine(text, spans, lex)) == [
-        ("Patricia Robinson", "PERSON"), ("<patriciarobinson@example.com>", "EMAIL"), ("Dale Phillips", "PERSON"),
+        ("Patricia Robinson", "PERSON"), ("patriciarobinson@example.com", "EMAIL"), ("Dale Phillips", "PERSON"),
     ]
 
 
@@ -957,3 +964,47 @@ def test_an_account_holder_is_a_person_whatever_the_model_typed(lex) -> None:  #
     text = "Bank details for the deposit\nAccount holder:\tDouglas Stephens\nBank:\tJarvis, Phillips and Mason\n"
     out = refine(text, [s(text, "Douglas Stephens", EntityType.ORG, 0.86)], lex)
     assert values(text, out) == [("Douglas Stephens", "PERSON")]
+
+
+def test_an_addresses_header_brackets_are_no_part_of_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "From: Claudia Johnson <claudia_johnson28@parker.com>\nTo: ed@yahoo.com"
+    out = refine(text, [s(text, "<claudia_johnson28@parker.com>", EntityType.EMAIL)], lex)
+    assert ("claudia_johnson28@parker.com", "EMAIL") in values(text, out)
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed", "expected"),
+    [
+        # A config's key the model took for a value: no value.
+        ("database:\n  port: 5432\n  fallback_ip: 10.65.142.155\n", "fallback_ip", EntityType.ID, []),
+        ("OS: Ubuntu 22.04\nApp: Slack 4.36.140\n", "App", EntityType.ID, []),
+        # The key taken in with its value stays as written; a web address with a path is one.
+        ("LinkedIn: linkedin.com/in/daniel-smith-283\n", "LinkedIn: linkedin.com/in/daniel-smith-283", EntityType.PERSON,
+         [("linkedin.com/in/daniel-smith-283", "URL")]),
+        # A speaker's name before a colon is a name.
+        ("Sarah: can we move the call?\n", "Sarah", EntityType.PERSON, [("Sarah", "PERSON")]),
+    ],
+)
+def test_a_lines_key_is_no_value(text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, typed)], lex)) == expected
+
+
+@pytest.mark.parametrize(
+    "found", ["bburton6 ip", "bburton6"],
+)
+def test_a_logs_account_after_its_key_is_one_identifier(found: str, lex) -> None:  # type: ignore[no-untyped-def]
+    text = "09:12:47Z WARN auth: bad password user=bburton6 ip=75.230.25.38"
+    out = refine(text, [s(text, found, EntityType.DATE)], lex)
+    assert values(text, out) == [("bburton6", "ID")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        ("B.Eng. Mechanical Engineering - University of Shaneside, 2014", ["University", "Shaneside"], "University of Shaneside"),
+        ("MSc from University of New Jeffreymouth.", ["New Jeffreymouth"], "University of New Jeffreymouth"),
+    ],
+)
+def test_an_institution_of_a_place_is_one_organisation(text: str, found: list[str], expected: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, f, EntityType.ORG) for f in found], lex)
+    assert (expected, "ORG") in values(text, out)
