@@ -363,6 +363,12 @@ def _build(args: argparse.Namespace) -> int:
             "precision": enc_manifest.get("precision"),
             "sha256": enc_manifest.get("files", {}).get("model.onnx"),
             "trained_on": "sentence-transformers embeddings (fp32)",
+            "role": (
+                "TaskGain's semantic retention at build time only; the policy reads the NER's "
+                "token states (see ner), so the program does not run this encoder to route"
+                if states is not None
+                else "the policy's sentence features: the program runs it on every sentence"
+            ),
         },
         "detector": detector_info,
         **(
@@ -494,6 +500,12 @@ def _utility(args: argparse.Namespace) -> int:
 
 def _gate(args: argparse.Namespace) -> int:
     from training.router.gate import run
+
+    return run(args)
+
+
+def _bag(args: argparse.Namespace) -> int:
+    from training.router.bag import run
 
     return run(args)
 
@@ -693,6 +705,14 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--local-use", type=float, default=0.0, help="1: a capable local model")
     g.add_argument("--out")
     g.set_defaults(handler=_gate)
+    bg = sub.add_parser(
+        "bag",
+        help="one router from several builds of one recipe (other seeds): the mean of their "
+        "p_remote, in one ONNX graph",
+    )
+    bg.add_argument("--members", required=True, help="comma-separated router folders")
+    bg.add_argument("--out", required=True)
+    bg.set_defaults(handler=_bag)
     w = sub.add_parser(
         "taskgain-weights",
         help="compare TaskGain weightings on the development episodes (which one the build uses)",
