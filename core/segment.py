@@ -81,6 +81,9 @@ class Segmenter:
                 end = a + sent.end_char
                 start, end = _trim(text, start, end)
                 if start < end:
+                    if out and _inside_a_code(text, out[-1].end, start):
+                        # "IBAN: NL61 | VNVL 8251 0535 56": the senter cut one code in two.
+                        start = out.pop().start
                     out.append(Sentence(start, end, text[start:end]))
         return out
 
@@ -127,6 +130,24 @@ def load_senter() -> Any:
     # senter ships disabled (the parser usually splits sentences).
     nlp.enable_pipe("senter")
     return nlp
+
+
+#: The end of a code's group (letters and digits in capitals, a digit among them) and
+#: the start of its next group: an IBAN, a postcode, a plate the senter cut in two.
+_CODE_END = re.compile(r"(?<![\w.])[A-Z0-9]*\d[A-Z0-9]*$")
+_CODE_START = re.compile(r"[A-Z0-9]{2,}(?![a-z])")
+
+
+def _inside_a_code(text: str, prev_end: int, start: int) -> bool:
+    """Whether a cut between ``prev_end`` and ``start`` (spaces only) falls between two
+    groups of one code."""
+    gap = text[prev_end:start]
+    return (
+        0 < len(gap) <= 2
+        and gap.strip(" \t") == ""
+        and _CODE_END.search(text, max(0, prev_end - 12), prev_end) is not None
+        and _CODE_START.match(text, start) is not None
+    )
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:

@@ -114,3 +114,18 @@ def test_fixed_language_uses_its_abbreviations() -> None:
         "Treffen mit Hr. Braun um 9 Uhr.",
         "Danach Mittagessen.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The senter cut the IBAN after its country group; one code is one sentence.
+        ("IBAN:\tNL61 VNVL 8251 0535 56\nAccount number:\t80059517",
+         ["IBAN:\tNL61 VNVL 8251 0535 56", "Account number:\t80059517"]),
+        ("IBAN: NL61 VNVL 8251 0535 56", ["IBAN: NL61 VNVL 8251 0535 56"]),
+        # A sentence that ends with a number and a full stop still ends there.
+        ("I moved in 2019. NHS said no.", ["I moved in 2019.", "NHS said no."]),
+    ],
+)
+def test_a_code_in_groups_is_never_cut(segmenter: Segmenter, text: str, expected: list[str]) -> None:
+    assert [s.text for s in segmenter.segment(text)] == expected
