@@ -747,6 +747,84 @@ _PROPER_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATIO
 _WEB_PATH = re.compile(r"(?:https?://)?(?:www\.)?(?:[a-z0-9\-]+\.)+[a-z]{2,}/\S*", re.IGNORECASE)
 
 
+#: A letter's closing or thanks, which a model may read as a name.
+_COURTESY = re.compile(
+    r"(?:(?:kind|best|warm|warmest|kindest|many|with)[ \t]+)?(?:regards|wishes|thanks)|"
+    r"(?:yours[ \t]+)?(?:sincerely|faithfully|truly)|cheers|thank[ \t]+you|all[ \t]+the[ \t]+best",
+    re.IGNORECASE,
+)
+#: A greeting a model took in with the name after it ("Hi Edward", "Dear Ms Patel").
+_GREETING_HEAD = re.compile(
+    r"(?:hi|hello|hey|hiya|dear|good[ \t]+(?:morning|afternoon|evening)|morning)[ \t]*,?[ \t]+",
+    re.IGNORECASE,
+)
+#: Words of a role that are surnames too ("Senior", "Head"): plain in a job title.
+_ROLE_WORDS = frozenset(
+    "senior junior head staff deputy associate assistant trainee graduate executive "
+    "managing general regional clinical vice".split()
+)
+
+
+def _job_title(value: str, lexicon: Lexicon) -> bool:
+    """Capitalized common words ending in a role: "Senior Solicitor", "Product Manager"."""
+    words = value.split()
+    return (
+        1 <= len(words) <= 4
+        and all(w[:1].isupper() and (lexicon.is_plain(w) or w.casefold() in _ROLE_WORDS) for w in words)
+        and JOB_TITLE.fullmatch(words[-1].casefold()) is not None
+    )
+
+
+#: A house number and capitalized words, alone on a line or before a comma.
+_STREET_LINE = re.compile(r"\d{1,5}[A-Za-z]?[ \t]+[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*){0,3}")
+_POSTCODE_LINE = re.compile(r"[ \t]*(?:[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]{2}[ \t]\d{5}(?:-\d{4})?)[ \t]*$")
+
+
+_BLOCK_TYPES = _PROPER_TYPES | {EntityType.ADDRESS}
+
+
+def _postal(value: str) -> re.Match[str] | None:
+    """A house number or a postcode in ``value``: what makes a line an address's."""
+    return re.search(r"\d", value)
+
+
+def address_block(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> list[Span]:
+    """A postal address written over lines, as a signature has it ("Smith Inc / 27 Hunter
+    Stravenue / Mariachester / BN1M 2FH"), which a model read as one organisation: the
+    street line is an address and the one word between it and the postcode the town."""
+    out = list(spans)
+    for i, span in enumerate(out):
+        if span.type not in _BLOCK_TYPES:
+            continue
+        a = text.rfind("\n", 0, span.start) + 1
+        b = text.find("\n", span.end)
+        b = len(text) if b < 0 else b
+        line = text[a:b].strip()
+        value = text[span.start : span.end]
+        if _STREET_LINE.fullmatch(value) and (line == value or text.startswith(",", span.end)):
+            out[i] = Span(span.start, span.end, EntityType.ADDRESS, span.score, span.views)
+            continue
+        if span.type is EntityType.ADDRESS and _postal(value) is None:
+            # A line of the block with no street, number or postcode: a role ("Senior
+            # Solicitor"), the firm ("Smith Inc"), or the town, read into the address.
+            if lexicon is not None and _job_title(value, lexicon):
+                out[i] = Span(span.start, span.end, EntityType.OTHER, span.score, span.views)
+                continue
+            if (m := _LEGAL_FORM.search(value)) is not None and m.end() == len(value):
+                out[i] = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+                continue
+        if line != value or " " in value or not value[:1].isupper():
+            continue
+        prev_line = text[text.rfind("\n", 0, max(0, a - 1)) + 1 : max(0, a - 1)].strip()
+        nxt = text.find("\n", b + 1)
+        next_line = text[b + 1 : nxt if nxt >= 0 else len(text)]
+        if _STREET_LINE.fullmatch(prev_line) and _POSTCODE_LINE.fullmatch(next_line):
+            # The town of a postal address: part of it (the record's view protects it).
+            views = {**span.views, RECORD: 1.0}
+            out[i] = Span(span.start, span.end, EntityType.LOCATION, span.score, views)
+    return out
+
+
 def _line_key(text: str, start: int) -> re.Match[str] | None:
     """The key of the ``key: value`` line ``start`` stands in, when ``start`` is inside it."""
     a = text.rfind("\n", 0, start) + 1
@@ -950,6 +1028,21 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # Two or more capitalized words are a person's name as often as anything.
             t = EntityType.PERSON if _PERSON_SHAPE.fullmatch(value) else EntityType.OTHER
             span = Span(span.start, span.end, t, span.score, span.views)
+        if span.type in _NAME_TYPES and _COURTESY.fullmatch(value):
+            # "Kind regards," above a signature, "Many thanks": no one's name.
+            continue
+        if span.type is EntityType.PERSON and (g := _GREETING_HEAD.match(value)) and value[g.end() :][:1].isupper():
+            # "Hi Edward": the greeting leaves as written, the name is replaced.
+            span = Span(span.start + g.end(), span.end, span.type, span.score, span.views)
+            value = text[span.start : span.end]
+        if (
+            span.type is EntityType.ORG
+            and lexicon is not None
+            and _job_title(value, lexicon)
+        ):
+            # "Steven Salas, Senior Solicitor": a role many people hold, no organisation
+            # (the type policy judges it as a job title).
+            span = Span(span.start, span.end, EntityType.OTHER, span.score, span.views)
         if span.type in (EntityType.URL, EntityType.ORG, EntityType.OTHER) and public_name(value):
             # "pypi.org", "storage.googleapis.com", "example.com": a public service or a
             # documentation domain names no one (core.detect.hosts).
@@ -1073,7 +1166,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
-    out = join_house_numbers(text, _with_header_names(text, out, lexicon))
+    out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out)))
     return merge_spans(join_institutions(text, joined))
 

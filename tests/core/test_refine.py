@@ -1008,3 +1008,56 @@ def test_a_logs_account_after_its_key_is_one_identifier(found: str, lex) -> None
 def test_an_institution_of_a_place_is_one_organisation(text: str, found: list[str], expected: str, lex) -> None:  # type: ignore[no-untyped-def]
     out = refine(text, [s(text, f, EntityType.ORG) for f in found], lex)
     assert (expected, "ORG") in values(text, out)
+
+
+def test_a_signatures_address_lines_are_typed_by_their_shape(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "--\nSteven Salas, Senior Solicitor\nSmith Inc\n27 Hunter Stravenue\nMariachester\nBN1M 2FH\n"
+    found = ["Senior Solicitor", "Smith Inc", "27 Hunter Stravenue", "Mariachester", "BN1M 2FH"]
+    out = refine(text, [s(text, "Steven Salas", EntityType.PERSON)] + [s(text, f, EntityType.ORG) for f in found], lex)
+    assert values(text, out) == [
+        ("Steven Salas", "PERSON"),
+        ("Senior Solicitor", "OTHER"),  # a role, judged as a job title
+        ("Smith Inc", "ORG"),
+        ("27 Hunter Stravenue", "ADDRESS"),
+        ("Mariachester", "LOCATION"),
+        ("BN1M 2FH", "ADDRESS"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed"),
+    [
+        # A surname that is also a role's word stays a name.
+        ("Ask Senior Manager Clark about it.", "Senior Manager Clark", "PERSON"),
+        ("Dr Head is my GP.", "Dr Head", "PERSON"),
+        # A town in a sentence is no address's line.
+        ("We met in Mariachester last year.", "Mariachester", "LOCATION"),
+    ],
+)
+def test_names_beside_roles_and_towns_keep_their_type(text: str, value: str, typed: str, lex) -> None:  # type: ignore[no-untyped-def]
+    t = EntityType(typed)
+    assert values(text, refine(text, [s(text, value, t)], lex)) == [(value, typed)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        ("Kind regards,\nSteven", "Kind regards", []),
+        ("Many thanks, Jo", "Many thanks", []),
+        ("Hi Edward,\nplease see below.", "Hi Edward", [("Edward", "PERSON")]),
+        ("Dear Ms Patel, thank you.", "Dear Ms Patel", [("Ms Patel", "PERSON")]),
+        # A surname after the greeting's word stays whole when no name follows it.
+        ("Ask Dear about it.", "Dear", [("Dear", "PERSON")]),
+    ],
+)
+def test_greetings_and_closings_are_no_names(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, EntityType.PERSON)], lex)) == expected
+
+
+def test_a_town_line_of_a_postal_address_is_protected() -> None:
+    from core.policy import TypePolicy
+
+    text = "Smith Inc\n27 Hunter Stravenue\nMariachester\nBN1M 2FH\n"
+    out = refine(text, [s(text, "Mariachester", EntityType.ADDRESS)], lexicon())
+    assert values(text, out) == [("Mariachester", "LOCATION")]
+    assert TypePolicy().decide(text, out[0], 5.0).protect
