@@ -747,6 +747,47 @@ _PROPER_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATIO
 _WEB_PATH = re.compile(r"(?:https?://)?(?:www\.)?(?:[a-z0-9\-]+\.)+[a-z]{2,}/\S*", re.IGNORECASE)
 
 
+def _without_possessive(text: str, span: Span) -> Span:
+    """A name's possessive "'s" leaves as written ("Biscuit's surgery" -> "[PERSON_1]'s")."""
+    if (
+        span.type in (EntityType.PERSON, EntityType.ORG)
+        and span.end - span.start > 4
+        and text[span.end - 2 : span.end] in ("'s", "’s")
+        and text[span.end - 3].isalpha()
+        and not _INNER_POSSESSIVE.search(text, span.start, span.end - 2)
+    ):
+        return Span(span.start, span.end - 2, span.type, span.score, span.views)
+    return span
+
+
+#: A name with an apostrophe of its own ("St Mary's", "Sainsbury's"): it keeps it.
+_INNER_POSSESSIVE = re.compile(r"\b(?:St|Saint)\.?[ \t]")
+
+
+def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
+    """A one-word name the model read as a person in one place and as an organisation or
+    a thing in another ("claim for Biscuit's surgery ... Biscuit is a labrador") is one
+    name, a person's: two types made two placeholders for one name."""
+    persons = {text[x.start : x.end] for x in spans if x.type is EntityType.PERSON}
+    if not persons:
+        return spans
+    return [
+        Span(x.start, x.end, EntityType.PERSON, x.score, x.views)
+        if x.type in (EntityType.ORG, EntityType.OTHER)
+        and " " not in (v := text[x.start : x.end])
+        and v in persons
+        and v[:1].isupper()
+        else x
+        for x in spans
+    ]
+
+
+#: A kind of product before the brackets that name it ("the badge system (...)").
+_PRODUCT_BEFORE = re.compile(
+    r"\b(?:system|software|tool|platform|app|application|device|suite|database|scanner|"
+    r"package|library|framework|product|model|machine|plugin|extension)s?[ \t]+\($",
+    re.IGNORECASE,
+)
 #: A letter's closing or thanks, which a model may read as a name.
 _COURTESY = re.compile(
     r"(?:(?:kind|best|warm|warmest|kindest|many|with)[ \t]+)?(?:regards|wishes|thanks)|"
@@ -1028,6 +1069,14 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # Two or more capitalized words are a person's name as often as anything.
             t = EntityType.PERSON if _PERSON_SHAPE.fullmatch(value) else EntityType.OTHER
             span = Span(span.start, span.end, t, span.score, span.views)
+        if (
+            span.type is EntityType.PERSON
+            and text[span.start - 1 : span.start] == "("
+            and text[span.end : span.end + 1] == ")"
+            and _PRODUCT_BEFORE.search(text, max(0, span.start - 24), span.start)
+        ):
+            # "the badge system (Genetec Synergis)": the product's maker and name, no person.
+            span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
         if span.type in _NAME_TYPES and _COURTESY.fullmatch(value):
             # "Kind regards," above a signature, "Many thanks": no one's name.
             continue
@@ -1166,6 +1215,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
+    out = _one_type_per_name(text, [_without_possessive(text, x) for x in out])
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out)))
     return merge_spans(join_institutions(text, joined))

@@ -702,7 +702,7 @@ def test_an_eponym_is_a_sign_not_a_person(lex) -> None:  # type: ignore[no-untyp
         s(text, "Dr. Babinski", EntityType.PERSON),
         s(text, "Maria", EntityType.PERSON),
     ]
-    assert values(text, refine(text, spans, lex)) == [("Dr. Babinski", "PERSON"), ("Maria's", "PERSON")]
+    assert values(text, refine(text, spans, lex)) == [("Dr. Babinski", "PERSON"), ("Maria", "PERSON")]
 
 
 def test_a_uk_national_insurance_number_is_one_identifier() -> None:
@@ -1061,3 +1061,36 @@ def test_a_town_line_of_a_postal_address_is_protected() -> None:
     out = refine(text, [s(text, "Mariachester", EntityType.ADDRESS)], lexicon())
     assert values(text, out) == [("Mariachester", "LOCATION")]
     assert TypePolicy().decide(text, out[0], 5.0).protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed"),
+    [
+        ("is it fair to rely only on the badge system (Genetec Synergis)?", "Genetec Synergis", "ORG"),
+        ("We moved to a new booking app (Zorbly Plus) last year.", "Zorbly Plus", "ORG"),
+        # A person in brackets after a person's role stays a person.
+        ("my line manager (Sarah Jones) said no", "Sarah Jones", "PERSON"),
+    ],
+)
+def test_a_product_named_in_brackets_after_its_kind_is_no_person(text: str, value: str, typed: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, EntityType.PERSON)], lex)) == [(value, typed)]
+
+
+def test_a_name_read_as_a_person_and_as_a_company_is_one_persons(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "our claim for Biscuit's surgery was refused. vet: Oakfield Vets. Biscuit is a 6 year old labrador."
+    a = text.index("Biscuit")
+    b = text.index("Biscuit", a + 1)
+    spans = [
+        Span(a, a + len("Biscuit's"), EntityType.PERSON, 0.87, {"ner": 0.87}),
+        s(text, "Oakfield Vets", EntityType.ORG),
+        Span(b, b + len("Biscuit"), EntityType.ORG, 0.95, {"ner": 0.95}),
+    ]
+    # The possessive leaves as written; both mentions are the same person's.
+    assert values(text, refine(text, spans, lex)) == [
+        ("Biscuit", "PERSON"), ("Oakfield Vets", "ORG"), ("Biscuit", "PERSON"),
+    ]
+
+
+def test_a_saints_name_keeps_its_apostrophe(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I was at St Mary's last week."
+    assert values(text, refine(text, [s(text, "St Mary's", EntityType.ORG)], lex)) == [("St Mary's", "ORG")]
