@@ -782,6 +782,12 @@ def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
     ]
 
 
+#: The EU's harmonised numbers of social value (116 000 to 116 999: missing children,
+#: Samaritans, card blocking...), with the lower-case words a model took in before them.
+_SERVICE_NUMBER = re.compile(r"(?:[a-z]+[ \t]+){0,3}116[ \t]?\d{3}")
+#: A version number right after a product's name, or right before its release's name.
+_VERSION_AFTER = re.compile(r"[ \t]+v?\d+(?:\.\d+){1,3}\b")
+_VERSION_BEFORE = re.compile(r"\b\d+(?:\.\d+){1,3}[ \t]+$")
 #: A kind of product before the brackets that name it ("the badge system (...)").
 _PRODUCT_BEFORE = re.compile(
     r"\b(?:system|software|tool|platform|app|application|device|suite|database|scanner|"
@@ -1077,6 +1083,20 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             # "the badge system (Genetec Synergis)": the product's maker and name, no person.
             span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+        if (
+            span.type in (EntityType.ID, EntityType.ACCOUNT)
+            and not any(c.isdigit() for c in value)
+            and (
+                _VERSION_AFTER.match(text, span.end)
+                or _VERSION_BEFORE.search(text, max(0, span.start - 16), span.start)
+            )
+        ):
+            # "Spring Boot 3.2.4", "Ubuntu 22.04.4 LTS": a product and its release's
+            # name beside a version number, no one's identifier.
+            continue
+        if span.type in (EntityType.PHONE, EntityType.ID) and _SERVICE_NUMBER.fullmatch(value):
+            # "the card blocking line 116 116": a hotline every caller in Europe dials.
+            continue
         if span.type in _NAME_TYPES and _COURTESY.fullmatch(value):
             # "Kind regards," above a signature, "Many thanks": no one's name.
             continue

@@ -1094,3 +1094,32 @@ def test_a_name_read_as_a_person_and_as_a_company_is_one_persons(lex) -> None:  
 def test_a_saints_name_keeps_its_apostrophe(lex) -> None:  # type: ignore[no-untyped-def]
     text = "I was at St Mary's last week."
     assert values(text, refine(text, [s(text, "St Mary's", EntityType.ORG)], lex)) == [("St Mary's", "ORG")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Our Spring Boot 3.2.4 app fails on startup.", "Spring Boot"),
+        ("OS: Ubuntu 22.04.4 LTS\n", "LTS"),
+    ],
+)
+def test_a_products_name_beside_its_version_is_no_identifier(text: str, found: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, EntityType.ID)], lex)) == []
+
+
+def test_a_code_without_a_version_beside_it_stays_an_identifier(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Login failed for account QXRTWZ at 09:12."
+    assert values(text, refine(text, [s(text, "QXRTWZ", EntityType.ID)], lex)) == [("QXRTWZ", "ID")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        ("I called the card blocking line 116 116 at once.", "blocking line 116 116", []),
+        ("Call Samaritans on 116 123 any time.", "116 123", []),
+        # A Leicester number starts with 0116: a person's phone.
+        ("My number is 0116 496 0123.", "0116 496 0123", [("0116 496 0123", "PHONE")]),
+    ],
+)
+def test_a_european_service_number_is_nobodys(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, EntityType.PHONE)], lex)) == expected
