@@ -90,3 +90,35 @@ def test_members_that_cannot_share_one_input_are_refused(tmp_path: Path) -> None
         bag([a, b], tmp_path / "bag")
     with pytest.raises(ValueError, match="at least two"):
         bag([a], tmp_path / "bag")
+
+
+def test_a_geometric_bag_leaves_a_sentence_only_when_its_members_agree(tmp_path: Path) -> None:
+    from core.router import encoder as enc_rt
+    from core.router import policy as pol_rt
+    from training.router.bag import bag
+
+    members = [_member(tmp_path, f"g{i}", seed) for i, seed in enumerate((4, 5))]
+    mean = tmp_path / "mean"
+    geo = tmp_path / "geo"
+    bag(members, mean)
+    manifest = bag(members, geo, combine="geometric")
+    assert manifest["bag"]["combine"].startswith("geometric")
+    rng = np.random.default_rng(3)
+    emb = rng.standard_normal((1, 9, enc_rt.DIM)).astype(np.float32)
+    emb /= np.linalg.norm(emb, axis=-1, keepdims=True)
+    feeds = {
+        pol_rt.INPUTS[0]: emb,
+        pol_rt.INPUTS[1]: rng.random((1, 9, pol_rt.DETECT_DIM)).astype(np.float32),
+        pol_rt.INPUTS[2]: np.array([10.0], dtype=np.float32),
+        pol_rt.INPUTS[3]: np.array([0.0], dtype=np.float32),
+    }
+
+    def run(folder: Path) -> np.ndarray:
+        session = enc_rt.ort_session(folder / "policy.onnx", threads=1)
+        return np.asarray(session.run([pol_rt.OUTPUT], feeds)[0])
+
+    each = [run(m) for m in members]
+    got = run(geo)
+    assert np.abs(got - np.sqrt((each[0] + 1e-6) * (each[1] + 1e-6))).max() < 1e-5
+    # Never above the arithmetic mean (AM-GM): a geometric bag sends no sentence the mean keeps.
+    assert (got <= run(mean) + 1e-6).all()

@@ -712,6 +712,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     bg.add_argument("--members", required=True, help="comma-separated router folders")
     bg.add_argument("--out", required=True)
+    bg.add_argument(
+        "--combine",
+        choices=("mean", "geometric"),
+        default="mean",
+        help="arithmetic mean of p_remote, or geometric (a sentence leaves when the members "
+        "agree it may)",
+    )
     bg.set_defaults(handler=_bag)
     w = sub.add_parser(
         "taskgain-weights",

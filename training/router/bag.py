@@ -52,8 +52,15 @@ def check_members(manifests: list[dict[str, Any]]) -> None:
             raise ValueError("members read the token states of different NER models")
 
 
-def join_graphs(paths: list[Path], out: Path) -> None:
-    """Write one ONNX graph whose output is the mean of the members' ``p_remote``."""
+#: How the members' ``p_remote`` combine: their arithmetic mean, or their geometric mean
+#: (a product of experts: one member's low ``p_remote`` weighs more, so a sentence leaves
+#: when the members agree it may).
+COMBINE = ("mean", "geometric")
+_EPS = 1e-6
+
+
+def join_graphs(paths: list[Path], out: Path, combine: str = "mean") -> None:
+    """Write one ONNX graph whose output combines the members' ``p_remote`` (:data:`COMBINE`)."""
     import onnx
     from onnx import compose, helper
 
@@ -73,7 +80,22 @@ def join_graphs(paths: list[Path], out: Path) -> None:
         inits += list(g.initializer)
         infos += list(g.value_info)
         outs.append(g.output[0].name)
-    nodes.append(helper.make_node("Mean", outs, [pol_rt.OUTPUT], name="bag_mean"))
+    if combine == "mean":
+        nodes.append(helper.make_node("Mean", outs, [pol_rt.OUTPUT], name="bag_mean"))
+    elif combine == "geometric":
+        eps = helper.make_tensor("bag_eps", onnx.TensorProto.FLOAT, [], [_EPS])
+        inits.append(eps)
+        logs = []
+        for i, o in enumerate(outs):
+            nodes.append(helper.make_node("Add", [o, "bag_eps"], [f"bag_p{i}"], name=f"bag_add{i}"))
+            nodes.append(
+                helper.make_node("Log", [f"bag_p{i}"], [f"bag_log{i}"], name=f"bag_log{i}")
+            )
+            logs.append(f"bag_log{i}")
+        nodes.append(helper.make_node("Mean", logs, ["bag_mean_log"], name="bag_mean"))
+        nodes.append(helper.make_node("Exp", ["bag_mean_log"], [pol_rt.OUTPUT], name="bag_exp"))
+    else:
+        raise ValueError(f"unknown combination {combine!r} (one of {', '.join(COMBINE)})")
     graph = helper.make_graph(
         nodes,
         "router_bag",
@@ -88,8 +110,15 @@ def join_graphs(paths: list[Path], out: Path) -> None:
     onnx.save(joined, str(out))
 
 
-def bag_parity(members: list[Path], bag: Path, seed: int = 0) -> float:
-    """Max absolute difference between the bag and the mean of its members, random queries."""
+def combined(each: list[np.ndarray], combine: str) -> np.ndarray:
+    """The members' ``p_remote`` combined as the joined graph does (numpy reference)."""
+    if combine == "geometric":
+        return np.exp(np.mean([np.log(p + _EPS) for p in each], axis=0))
+    return np.mean(each, axis=0)
+
+
+def bag_parity(members: list[Path], bag: Path, seed: int = 0, combine: str = "mean") -> float:
+    """Max absolute difference between the bag and its members' combination, random queries."""
     from core.router import encoder as enc_rt
     from core.router import policy as pol_rt
 
@@ -107,13 +136,13 @@ def bag_parity(members: list[Path], bag: Path, seed: int = 0) -> float:
                 pol_rt.INPUTS[2]: np.array([lam], dtype=np.float32),
                 pol_rt.INPUTS[3]: np.array([local], dtype=np.float32),
             }
-            ref = np.mean([s.run([pol_rt.OUTPUT], feeds)[0] for s in sessions], axis=0)
+            ref = combined([s.run([pol_rt.OUTPUT], feeds)[0] for s in sessions], combine)
             got = joined.run([pol_rt.OUTPUT], feeds)[0]
             worst = max(worst, float(np.abs(ref - got).max()))
     return worst
 
 
-def bag(members: list[Path], out: Path, command: str = "") -> dict[str, Any]:
+def bag(members: list[Path], out: Path, command: str = "", combine: str = "mean") -> dict[str, Any]:
     """Join the routers in ``members`` into the router artifact ``out``; return its manifest."""
     import models
 
@@ -130,10 +159,11 @@ def bag(members: list[Path], out: Path, command: str = "") -> dict[str, Any]:
             for m, mf in zip(members, manifests, strict=True)
         ],
         out / model_file,
+        combine,
     )
-    parity = bag_parity([m / model_file for m in members], out / model_file)
+    parity = bag_parity([m / model_file for m in members], out / model_file, combine=combine)
     if parity > BAG_PARITY_TOL:
-        raise ValueError(f"the joined graph differs from its members' mean by {parity:g}")
+        raise ValueError(f"the joined graph differs from its members' {combine} by {parity:g}")
     for name in first["files"]:
         if name != model_file:
             shutil.copy(members[0] / name, out / name)
@@ -154,8 +184,8 @@ def bag(members: list[Path], out: Path, command: str = "") -> dict[str, Any]:
             else {}
         ),
         "bag": {
-            "combine": "mean of the members' p_remote (one ONNX graph); remote when the mean "
-            ">= 0.5",
+            "combine": f"{combine} of the members' p_remote (one ONNX graph); remote when "
+            "it is >= 0.5",
             "baselines": f"the ablations beside the policy are {members[0].name}'s",
             "members": [
                 {
@@ -184,7 +214,7 @@ def bag(members: list[Path], out: Path, command: str = "") -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     members = [Path(p) for p in args.members.split(",") if p]
     command = "python -m training.router " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    manifest = bag(members, Path(args.out), command)
+    manifest = bag(members, Path(args.out), command, args.combine)
     print(
         json.dumps(
             {"out": args.out, **manifest["bag"]}
