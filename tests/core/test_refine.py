@@ -31,6 +31,8 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
     ("text", "value"),
     [
         ("Fever of 39.2 °C since Tuesday.", "39.2 °C"),
+        ("My dishwasher shows E24 after every cycle.", "E24"),
+        ("The boiler is flashing F05 again.", "F05"),
         ("Takes 500 mg twice daily.", "500 mg"),
         ("Glucose 9.8 mmol/L this morning.", "9.8 mmol/L"),
         ("eGFR 52 mL/min/1.73m2 last week.", "52 mL/min/1.73m2"),
