@@ -794,6 +794,16 @@ _PRODUCT_BEFORE = re.compile(
     r"package|library|framework|product|model|machine|plugin|extension)s?[ \t]+\($",
     re.IGNORECASE,
 )
+#: The last word of a loyalty scheme's name, and the record's label and number after it.
+_LOYALTY_NAME = re.compile(
+    r"\b(?:Rewards?|Miles|More|Points|Club|Clubcard|Loyalty|Advantage|AAdvantage|Avios|"
+    r"SkyMiles|MileagePlus|Bonvoy|Honors|Nectar|Flying Blue)$"
+)
+_SCHEME_NUMBER = re.compile(
+    r"[ \t]+(?:member(?:ship)?|number|no\.?|card|account|id)\b\W{0,3}"
+    # the number, or the placeholder that replaced it (the outbound is read again)
+    r"(?:[A-Z]{0,3}\d[\d \-]{3,}|\[[A-Z_]+_\d+\])"
+)
 #: A letter's closing or thanks, which a model may read as a name.
 _COURTESY = re.compile(
     r"(?:(?:kind|best|warm|warmest|kindest|many|with)[ \t]+)?(?:regards|wishes|thanks)|"
@@ -1096,6 +1106,14 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         if span.type in (EntityType.PHONE, EntityType.ID) and _SERVICE_NUMBER.fullmatch(value):
             # "the card blocking line 116 116": a hotline every caller in Europe dials.
+            continue
+        if (
+            span.type in (EntityType.PERSON, EntityType.ORG, EntityType.OTHER)
+            and _LOYALTY_NAME.search(value)
+            and _SCHEME_NUMBER.match(text, span.end)
+        ):
+            # "Miles & More number 992 004 ...", "Gold Plus Rewards member 71948302": the
+            # scheme names the record (the number after it is the member's), no one.
             continue
         if span.type in _NAME_TYPES and _COURTESY.fullmatch(value):
             # "Kind regards," above a signature, "Many thanks": no one's name.

@@ -1125,3 +1125,22 @@ def test_a_code_without_a_version_beside_it_stays_an_identifier(lex) -> None:  #
 )
 def test_a_european_service_number_is_nobodys(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, found, EntityType.PHONE)], lex)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed", "expected"),
+    [
+        ("Miles & More number 992 004 718 336 105.", "Miles & More", EntityType.PERSON, []),
+        ("Gold Plus Rewards member 71948302.", "Gold Plus Rewards", EntityType.ORG, []),
+        # The outbound is read again with the number already replaced.
+        ("Rental agreement [ID_1], Gold Plus Rewards member [ID_2].", "Gold Plus Rewards", EntityType.ORG, []),
+        ("Miles & More number 992 004 718.", "Miles & More", EntityType.OTHER, []),
+        # A company before its account's number is still a company.
+        ("Hollmann Logistik account 44551234 is overdue.", "Hollmann Logistik", EntityType.ORG,
+         [("Hollmann Logistik", "ORG")]),
+    ],
+)
+def test_a_loyalty_scheme_before_its_members_number_is_no_one(
+    text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex  # type: ignore[no-untyped-def]
+) -> None:
+    assert values(text, refine(text, [s(text, found, typed)], lex)) == expected
