@@ -124,6 +124,9 @@ _LEADING_LABEL = re.compile(
     re.IGNORECASE,
 )
 
+#: An SSH key's algorithm before its fingerprint.
+_KEY_ALGORITHM = re.compile(r"(?:ssh-)?(?:ed25519|rsa|ecdsa|dsa)[ \t]+(?=(?:SHA256|MD5):)", re.IGNORECASE)
+
 #: Short labels that belong to the value after them ("MRN KDH-77419", "ID W284719305").
 CODE_LABELS = frozenset({"mrn", "id", "ssn", "dob", "nhs", "nino", "vin", "pin", "no", "nr", "ref", "#"})
 
@@ -1050,6 +1053,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = retyped
         value = text[span.start : span.end]
+        if span.type in _CODE_TYPES and (algo := _KEY_ALGORITHM.match(value)) is not None:
+            # "ED25519 SHA256:9xQv...": the key's kind stays as written, its fingerprint goes.
+            span = Span(span.start + algo.end(), span.end, span.type, span.score, span.views)
+            value = text[span.start : span.end]
         if span.type in _CODE_TYPES and (lead := _LEADING_LABEL.match(value)) is not None:
             # "(VAT PT514203870)": the label the model took in stays as written.
             span = Span(span.start + lead.end(), span.end, span.type, span.score, span.views)

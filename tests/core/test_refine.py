@@ -32,6 +32,7 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
     [
         ("Fever of 39.2 °C since Tuesday.", "39.2 °C"),
         ("My dishwasher shows E24 after every cycle.", "E24"),
+        ("The policy allows s3:PutObject on the bucket.", "s3:PutObject"),
         ("The boiler is flashing F05 again.", "F05"),
         ("Takes 500 mg twice daily.", "500 mg"),
         ("Glucose 9.8 mmol/L this morning.", "9.8 mmol/L"),
@@ -1144,3 +1145,9 @@ def test_a_loyalty_scheme_before_its_members_number_is_no_one(
     text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex  # type: ignore[no-untyped-def]
 ) -> None:
     assert values(text, refine(text, [s(text, found, typed)], lex)) == expected
+
+
+def test_an_ssh_keys_algorithm_stays_as_written(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Offering public key: ED25519 SHA256:9xQvRk2mZ0fakefingerprintL8pT3w then failed"
+    out = refine(text, [s(text, "ED25519 SHA256:9xQvRk2mZ0fakefingerprintL8pT3w", EntityType.ID)], lex)
+    assert values(text, out) == [("SHA256:9xQvRk2mZ0fakefingerprintL8pT3w", "ID")]
