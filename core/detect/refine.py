@@ -797,6 +797,8 @@ _PRODUCT_BEFORE = re.compile(
     r"package|library|framework|product|model|machine|plugin|extension)s?[ \t]+\($",
     re.IGNORECASE,
 )
+#: Capitalized words joined by slashes, no space.
+_SLASHED = re.compile(r"[A-Z][\w.+#\-]*(?:/[A-Z][\w.+#\-]*)+")
 #: The last word of a loyalty scheme's name, and the record's label and number after it.
 _LOYALTY_NAME = re.compile(
     r"\b(?:Rewards?|Miles|More|Points|Club|Clubcard|Loyalty|Advantage|AAdvantage|Avios|"
@@ -1121,6 +1123,15 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             # "Miles & More number 992 004 ...", "Gold Plus Rewards member 71948302": the
             # scheme names the record (the number after it is the member's), no one.
+            continue
+        if (
+            span.type is EntityType.PERSON
+            and lexicon is not None
+            and _SLASHED.fullmatch(value)
+            and any(lexicon.is_plain(w) for w in value.split("/"))
+        ):
+            # "5 years of Spark/Kafka", "React/Redux": tools named together, no person
+            # (two surnames, "Smith/Jones", stay a name).
             continue
         if span.type in _NAME_TYPES and _COURTESY.fullmatch(value):
             # "Kind regards," above a signature, "Many thanks": no one's name.

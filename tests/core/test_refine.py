@@ -1151,3 +1151,14 @@ def test_an_ssh_keys_algorithm_stays_as_written(lex) -> None:  # type: ignore[no
     text = "Offering public key: ED25519 SHA256:9xQvRk2mZ0fakefingerprintL8pT3w then failed"
     out = refine(text, [s(text, "ED25519 SHA256:9xQvRk2mZ0fakefingerprintL8pT3w", EntityType.ID)], lex)
     assert values(text, out) == [("SHA256:9xQvRk2mZ0fakefingerprintL8pT3w", "ID")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        ("MSc, 5 years of Spark/Kafka, notice period 3 months", "Spark/Kafka", []),
+        ("the Smith/Jones file is closed", "Smith/Jones", [("Smith/Jones", "PERSON")]),
+    ],
+)
+def test_tools_named_together_are_no_person(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, EntityType.PERSON)], lex)) == expected
