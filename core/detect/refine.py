@@ -1125,7 +1125,17 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # scheme names the record (the number after it is the member's), no one.
             continue
         if (
-            span.type is EntityType.PERSON
+            span.type in (EntityType.ID, EntityType.ACCOUNT)
+            and lexicon is not None
+            and " " in value
+            and not any(c.isdigit() for c in value)
+            and any(w.islower() and lexicon.is_plain(w) for w in value.split())
+        ):
+            # "The IAM policy allows ...": an identifier has no space and a common word
+            # between words of a code; this is a phrase the model read as one.
+            continue
+        if (
+            span.type in (EntityType.PERSON, EntityType.ORG)
             and lexicon is not None
             and _SLASHED.fullmatch(value)
             and any(lexicon.is_plain(w) for w in value.split("/"))

@@ -1162,3 +1162,18 @@ def test_an_ssh_keys_algorithm_stays_as_written(lex) -> None:  # type: ignore[no
 )
 def test_tools_named_together_are_no_person(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, found, EntityType.PERSON)], lex)) == expected
+    if not expected:
+        assert values(text, refine(text, [s(text, found, EntityType.ORG)], lex)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        ("The IAM policy allows s3:PutObject on the bucket.", "IAM policy", []),
+        # A code with a digit, or without a common word, stays an identifier.
+        ("Passport no. X1234567 expires soon.", "X1234567", [("X1234567", "ID")]),
+        ("Login failed for account QXRTWZ at 09:12.", "QXRTWZ", [("QXRTWZ", "ID")]),
+    ],
+)
+def test_a_phrase_is_no_identifier(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, EntityType.ID)], lex)) == expected
