@@ -81,8 +81,12 @@ class Segmenter:
                 end = a + sent.end_char
                 start, end = _trim(text, start, end)
                 if start < end:
-                    if out and _inside_a_code(text, out[-1].end, start):
-                        # "IBAN: NL61 | VNVL 8251 0535 56": the senter cut one code in two.
+                    if out and (
+                        _inside_a_code(text, out[-1].end, start)
+                        or _after_a_marker(text, out[-1], start, a)
+                    ):
+                        # "IBAN: NL61 | VNVL 8251 0535 56": the senter cut one code in two;
+                        # "1." | "Lakshmi ...", "2" | ". Tomasz ...": a list item from its marker.
                         start = out.pop().start
                     out.append(Sentence(start, end, text[start:end]))
         return out
@@ -147,6 +151,20 @@ def _inside_a_code(text: str, prev_end: int, start: int) -> bool:
         and gap.strip(" \t") == ""
         and _CODE_END.search(text, max(0, prev_end - 12), prev_end) is not None
         and _CODE_START.match(text, start) is not None
+    )
+
+
+#: A list item's marker alone: "1.", "2", "3)", "-", "•".
+_MARKER_ONLY = re.compile(r"(?:\d{1,3}[.)]?|[-*\u2022])")
+
+
+def _after_a_marker(text: str, prev: Sentence, start: int, block_start: int) -> bool:
+    """Whether the sentence at ``start`` is the text of the list item whose marker the
+    senter made a sentence of its own (``prev``), in the same block."""
+    return (
+        prev.start >= block_start
+        and _MARKER_ONLY.fullmatch(prev.text) is not None
+        and text[prev.end : start].strip(" \t") == ""
     )
 
 

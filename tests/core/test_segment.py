@@ -129,3 +129,15 @@ def test_fixed_language_uses_its_abbreviations() -> None:
 )
 def test_a_code_in_groups_is_never_cut(segmenter: Segmenter, text: str, expected: list[str]) -> None:
     assert [s.text for s in segmenter.segment(text)] == expected
+
+
+def test_a_numbered_items_marker_stays_with_its_text(segmenter: Segmenter) -> None:
+    text = (
+        "We interviewed three people (band 6):\n"
+        "1. Lakshmi Venkataraghavan: MSc, 5 years of Spark/Kafka, notice period 3 months\n"
+        "2. Tomasz Żółkiewski: BSc, 3 years of dbt and Airflow, available immediately\n"
+    )
+    got = [s.text for s in segmenter.segment(text)]
+    assert "1. Lakshmi Venkataraghavan: MSc, 5 years of Spark/Kafka, notice period 3 months" in got
+    assert "2. Tomasz Żółkiewski: BSc, 3 years of dbt and Airflow, available immediately" in got
+    assert not any(s.strip() in {"1.", "2", "2."} for s in got)
