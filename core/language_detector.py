@@ -320,8 +320,34 @@ def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bo
     from core.lexicon import lexicon
 
     value = text[run.start : run.end].strip(".,;:")
-    if len(value.split()) > 1 or not value.isalpha():
+    if len(value.split()) > 1:
         return False
+    if run.type is EntityType.ORG and (
+        text[run.end : run.end + 1] == "-" or text[run.start - 1 : run.start] == "-"
+    ):
+        # One part of a compound the model's tokens split ("Homeoffice" of
+        # "Homeoffice-Pauschale"): the whole compound is judged.
+        a, b = run.start, run.end
+        while a > 0 and (text[a - 1].isalpha() or text[a - 1] == "-"):
+            a -= 1
+        while b < len(text) and (text[b].isalpha() or text[b] == "-"):
+            b += 1
+        value = text[a:b].strip("-")
+    if not value.isalpha():
+        # A compound joined by a hyphen whose last part is a noun by its ending
+        # ("Homeoffice-Pauschale", "Kranken-Versicherung"): a term, unless a known name.
+        # Not a place: "Hermann-Göring-Straße" is a street.
+        head, sep, last = value.rpartition("-")
+        return bool(
+            run.type is EntityType.ORG
+            and sep
+            and head
+            and value.replace("-", "").isalpha()
+            and last[:1].isupper()
+            and lc.is_negative(last)
+            and not lc.is_known_name(value)
+            and lexicon().public_kind(value) is None
+        )
     if lc.is_known_name(value) or lexicon().public_kind(value) is not None:
         return False
     if light and value.casefold() in lc.public_places:

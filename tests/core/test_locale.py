@@ -461,6 +461,9 @@ def test_the_languages_ners_name_loses_a_function_word_at_its_end() -> None:
     [
         ("Wann müssen wir mit dem Fieber in die Notaufnahme fahren?", ("Notaufnahme", EntityType.LOCATION)),
         ("Ich schreibe das Zeugnis für unseren Kollegen aus dem Vertrieb.", ("Vertrieb", EntityType.ORG)),
+        ("Die Physiotherapie nach meiner Knie-OP wurde abgelehnt.", ("Physiotherapie", EntityType.ORG)),
+        ("Ich habe 3.200 € Werbungskosten (Homeoffice-Pauschale und Fahrtkosten) angegeben.",
+         ("Homeoffice-Pauschale", EntityType.ORG)),
     ],
 )
 def test_the_languages_ners_common_nouns_are_still_no_names(text: str, guess: tuple[str, EntityType]) -> None:
@@ -482,3 +485,10 @@ def test_the_languages_ners_country_read_as_a_person_is_a_place() -> None:
 )
 def test_an_article_is_no_title(text: str) -> None:
     assert values(text, detector([])) == {}
+
+
+def test_a_street_named_after_a_person_stays_a_place() -> None:
+    # A compound of the languages NER ending in a noun is a term only as an organisation.
+    text = "Die Praxis liegt in der Hermann-Löns-Straße gleich am Bahnhof."
+    got = values(text, light_detector([("Hermann-Löns-Straße", EntityType.LOCATION)]))
+    assert got.get("Hermann-Löns-Straße") is EntityType.LOCATION, got

@@ -86,6 +86,7 @@ NOUN_SUFFIXES = (
     "versicherung", "bescheinigung", "bericht", "schmerzen", "praxis", "klinik", "haus",
     "wert", "werte", "mittel", "gebühr", "zahlung", "urlaub", "termin", "brief", "frist",
     "grad", "jahre", "fachfrau", "fachmann", "gespräch", "pauschale", "stand", "gang",
+    "therapie", "diagnose", "pflege", "rente", "steuer", "beitrag", "antrag",
 )
 
 DETERMINERS = (
