@@ -611,6 +611,12 @@ class TypePolicy:
             if of and self.lexicon.public_kind(of.group(1)) in _COUNTRY_KINDS:
                 # "State Bank of India", "University of Toronto", "Government of Canada".
                 return "public institution"
+            parts = value.split("-")
+            if len(parts) == 2 and all(
+                self.lexicon.public_kind(p) in _COUNTRY_KINDS | {"place"} for p in parts
+            ):
+                # "Mon TGV Paris-Marseille": a route between two places, no organisation.
+                return "route between public places"
         return None
 
 

@@ -247,3 +247,18 @@ def test_a_permit_from_an_office_is_no_affiliation(policy: TypePolicy) -> None:
         ("She is a nurse at Guy's.", "Guy's"),
     ]:
         assert affiliation(text, text.index(name)), text
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "protected"),
+    [
+        ("Mon TGV Paris-Marseille a eu 2 h 10 de retard.", "Paris-Marseille", False),
+        ("My London-Paris train was three hours late.", "London-Paris", False),
+        # A double-barrelled firm is no route.
+        ("I work at Smith-Jones and want a reference.", "Smith-Jones", True),
+    ],
+)
+def test_a_route_between_two_public_places_is_no_organisation(
+    policy: TypePolicy, text: str, value: str, protected: bool
+) -> None:
+    assert decide(policy, text, value, T.ORG).protect is protected
