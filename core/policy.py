@@ -730,17 +730,20 @@ def _contact_line(text: str, span: Span) -> bool:
     a = text.rfind("\n", 0, span.start) + 1
     b = text.find("\n", span.end)
     line = text[a : b if b >= 0 else len(text)]
-    return len(line) <= 160 and (
-        any(not _DATE_LIKE.fullmatch(m.group(0)) for m in _CONTACT.finditer(line))
-        or _POSTAL.search(line) is not None
-    )
+    return len(line) <= 160 and (_gives_contact(line) or _POSTAL.search(line) is not None)
+
+
+def _gives_contact(s: str) -> bool:
+    """``s`` holds an e-mail address or a phone number (a date's digits are neither)."""
+    return any(not _DATE_LIKE.fullmatch(m.group(0)) for m in _CONTACT.finditer(s))
 
 
 def _home_of_contact(text: str, span: Span) -> bool:
     """A town after "based in", "lives in" in a text that gives an e-mail address or a
     phone number: where the person of a profile or a contact record lives."""
-    return _HOME_CUE.search(text, max(0, span.start - 24), span.start) is not None and any(
-        not _DATE_LIKE.fullmatch(m.group(0)) for m in _CONTACT.finditer(text)
+    return (
+        _HOME_CUE.search(text, max(0, span.start - 24), span.start) is not None
+        and _gives_contact(text)
     )
 
 

@@ -845,11 +845,6 @@ _POSTCODE_LINE = re.compile(r"[ \t]*(?:[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z
 _BLOCK_TYPES = _PROPER_TYPES | {EntityType.ADDRESS}
 
 
-def _postal(value: str) -> re.Match[str] | None:
-    """A house number or a postcode in ``value``: what makes a line an address's."""
-    return re.search(r"\d", value)
-
-
 def address_block(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """A postal address written over lines, as a signature has it ("Smith Inc / 27 Hunter
     Stravenue / Mariachester / BN1M 2FH"), which a model read as one organisation: the
@@ -866,7 +861,7 @@ def address_block(text: str, spans: list[Span], lexicon: Lexicon | None = None) 
         if _STREET_LINE.fullmatch(value) and (line == value or text.startswith(",", span.end)):
             out[i] = Span(span.start, span.end, EntityType.ADDRESS, span.score, span.views)
             continue
-        if span.type is EntityType.ADDRESS and _postal(value) is None:
+        if span.type is EntityType.ADDRESS and DIGITS.search(value) is None:
             # A line of the block with no street, number or postcode: a role ("Senior
             # Solicitor"), the firm ("Smith Inc"), or the town, read into the address.
             if lexicon is not None and _job_title(value, lexicon):

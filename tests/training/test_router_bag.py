@@ -41,9 +41,31 @@ def _member(tmp_path: Path, name: str, seed: int) -> Path:
     return folder
 
 
-def test_a_bag_is_the_mean_of_its_members_and_loads_like_any_router(tmp_path: Path) -> None:
+def _feeds(seed: int, sentences: int, risk_lambda: float) -> dict[str, np.ndarray]:
+    """One random query as the policy graph takes it."""
     from core.router import encoder as enc_rt
     from core.router import policy as pol_rt
+
+    rng = np.random.default_rng(seed)
+    emb = rng.standard_normal((1, sentences, enc_rt.DIM)).astype(np.float32)
+    emb /= np.linalg.norm(emb, axis=-1, keepdims=True)
+    return {
+        pol_rt.INPUTS[0]: emb,
+        pol_rt.INPUTS[1]: rng.random((1, sentences, pol_rt.DETECT_DIM)).astype(np.float32),
+        pol_rt.INPUTS[2]: np.array([risk_lambda], dtype=np.float32),
+        pol_rt.INPUTS[3]: np.array([0.0], dtype=np.float32),
+    }
+
+
+def _p_remote(folder: Path, feeds: dict[str, np.ndarray]) -> np.ndarray:
+    from core.router import encoder as enc_rt
+    from core.router import policy as pol_rt
+
+    session = enc_rt.ort_session(folder / "policy.onnx", threads=1)
+    return np.asarray(session.run([pol_rt.OUTPUT], feeds)[0])
+
+
+def test_a_bag_is_the_mean_of_its_members_and_loads_like_any_router(tmp_path: Path) -> None:
     from core.router.policy import PolicyRouter
     from training.router.__main__ import main
 
@@ -55,20 +77,9 @@ def test_a_bag_is_the_mean_of_its_members_and_loads_like_any_router(tmp_path: Pa
     assert manifest["bag"]["parity_max_abs_diff"] < 1e-5
     assert "bag --members" in manifest["rebuild_command"]
 
-    rng = np.random.default_rng(7)
-    emb = rng.standard_normal((1, 4, enc_rt.DIM)).astype(np.float32)
-    emb /= np.linalg.norm(emb, axis=-1, keepdims=True)
-    feeds = {
-        pol_rt.INPUTS[0]: emb,
-        pol_rt.INPUTS[1]: rng.random((1, 4, pol_rt.DETECT_DIM)).astype(np.float32),
-        pol_rt.INPUTS[2]: np.array([5.0], dtype=np.float32),
-        pol_rt.INPUTS[3]: np.array([0.0], dtype=np.float32),
-    }
-    each = [
-        enc_rt.ort_session(m / "policy.onnx", threads=1).run([pol_rt.OUTPUT], feeds)[0]
-        for m in members
-    ]
-    bag = enc_rt.ort_session(out / "policy.onnx", threads=1).run([pol_rt.OUTPUT], feeds)[0]
+    feeds = _feeds(7, 4, 5.0)
+    each = [_p_remote(m, feeds) for m in members]
+    bag = _p_remote(out, feeds)
     assert np.abs(bag - np.mean(each, axis=0)).max() < 1e-5
     # The members differ (else the test proves nothing).
     assert np.abs(each[0] - each[1]).max() > 1e-3
@@ -93,8 +104,6 @@ def test_members_that_cannot_share_one_input_are_refused(tmp_path: Path) -> None
 
 
 def test_a_geometric_bag_leaves_a_sentence_only_when_its_members_agree(tmp_path: Path) -> None:
-    from core.router import encoder as enc_rt
-    from core.router import policy as pol_rt
     from training.router.bag import bag
 
     members = [_member(tmp_path, f"g{i}", seed) for i, seed in enumerate((4, 5))]
@@ -103,22 +112,9 @@ def test_a_geometric_bag_leaves_a_sentence_only_when_its_members_agree(tmp_path:
     bag(members, mean)
     manifest = bag(members, geo, combine="geometric")
     assert manifest["bag"]["combine"].startswith("geometric")
-    rng = np.random.default_rng(3)
-    emb = rng.standard_normal((1, 9, enc_rt.DIM)).astype(np.float32)
-    emb /= np.linalg.norm(emb, axis=-1, keepdims=True)
-    feeds = {
-        pol_rt.INPUTS[0]: emb,
-        pol_rt.INPUTS[1]: rng.random((1, 9, pol_rt.DETECT_DIM)).astype(np.float32),
-        pol_rt.INPUTS[2]: np.array([10.0], dtype=np.float32),
-        pol_rt.INPUTS[3]: np.array([0.0], dtype=np.float32),
-    }
-
-    def run(folder: Path) -> np.ndarray:
-        session = enc_rt.ort_session(folder / "policy.onnx", threads=1)
-        return np.asarray(session.run([pol_rt.OUTPUT], feeds)[0])
-
-    each = [run(m) for m in members]
-    got = run(geo)
+    feeds = _feeds(3, 9, 10.0)
+    each = [_p_remote(m, feeds) for m in members]
+    got = _p_remote(geo, feeds)
     assert np.abs(got - np.sqrt((each[0] + 1e-6) * (each[1] + 1e-6))).max() < 1e-5
     # Never above the arithmetic mean (AM-GM): a geometric bag sends no sentence the mean keeps.
-    assert (got <= run(mean) + 1e-6).all()
+    assert (got <= _p_remote(mean, feeds) + 1e-6).all()

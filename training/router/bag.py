@@ -215,11 +215,6 @@ def run(args: argparse.Namespace) -> int:
     members = [Path(p) for p in args.members.split(",") if p]
     command = "python -m training.router " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     manifest = bag(members, Path(args.out), command, args.combine)
-    print(
-        json.dumps(
-            {"out": args.out, **manifest["bag"]}
-            | {"members": [m["name"] for m in manifest["bag"]["members"]]},
-            indent=2,
-        )
-    )
+    members_named = [m["name"] for m in manifest["bag"]["members"]]
+    print(json.dumps({"out": args.out, **manifest["bag"], "members": members_named}, indent=2))
     return 0
