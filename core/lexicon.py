@@ -40,6 +40,8 @@ class Lexicon:
     terms: frozenset[str] = frozenset()
     currencies: frozenset[str] = frozenset()
     plain: frozenset[str] = frozenset()  # common words that are nobody's name
+    given: frozenset[str] = frozenset()  # people's given names
+    surnames: frozenset[str] = frozenset()
 
     def zipf(self, word: str) -> float:
         """The word's Zipf frequency in English (0 when rare or unknown)."""
@@ -57,6 +59,14 @@ class Lexicon:
         nobody's given name or surname ("Notice", "Attachments"; not "Grace", "Caspian")."""
         return word.casefold() in self.plain
 
+    def is_given(self, word: str) -> bool:
+        """Whether a word is a given name people carry ("Inès", "Oliver")."""
+        return word.casefold() in self.given
+
+    def is_surname(self, word: str) -> bool:
+        """Whether a word is a surname people carry ("Bertrand", "Okafor")."""
+        return word.casefold() in self.surnames
+
     @classmethod
     def load(cls, folder: Path) -> Lexicon:
         common = {}
@@ -70,7 +80,9 @@ class Lexicon:
         terms = frozenset((folder / "terms.txt").read_text("utf-8").split())
         money = frozenset((folder / "currencies.txt").read_text("utf-8").split())
         plain = frozenset((folder / "plain_en.txt").read_text("utf-8").split())
-        return cls(common, public, terms, money, plain)
+        given = frozenset((folder / "given.txt").read_text("utf-8").split())
+        surnames = frozenset((folder / "surnames.txt").read_text("utf-8").split())
+        return cls(common, public, terms, money, plain, given, surnames)
 
 
 _lock = threading.Lock()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from training.lexicon.build import _singular, person_names, plain_words
+from training.lexicon.build import _singular, given_and_surnames, person_names, plain_words
 
 
 def test_a_plural_is_looked_up_by_its_singular() -> None:
@@ -23,3 +23,11 @@ def test_the_names_come_from_the_census_and_faker() -> None:
         assert name in names, name
     # A surname carried by fewer than one person in 100,000 is left out.
     assert "notice" not in names
+
+
+def test_given_names_and_surnames_are_kept_apart() -> None:
+    given, surnames = given_and_surnames()
+    assert {"grace", "inès", "pieter"} <= given
+    assert {"bridges", "bakker", "bertrand"} <= surnames
+    assert "bakker" not in given
+    assert "pieter" not in surnames

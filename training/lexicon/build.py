@@ -186,7 +186,15 @@ NAME_LOCALES = (
 MIN_SURNAME_PERCENT = 0.001
 
 
-def person_names() -> set[str]:
+def _name_words(names: object) -> set[str]:
+    out: set[str] = set()
+    for name in names:  # type: ignore[attr-defined]
+        for word in re.findall(r"[^\W\d_]+", str(name)):
+            out.add(word.lower())
+    return out
+
+
+def given_and_surnames() -> tuple[set[str], set[str]]:
     """Given names and surnames people carry (lower case, letters only): every given
     name of the 1990 US census, its surnames carried by one person in 100,000 or
     more (the ``names`` package), and Faker's given names and surnames of
@@ -195,23 +203,32 @@ def person_names() -> set[str]:
     from faker import Faker
 
     folder = Path(names.__file__).parent
-    out: set[str] = set()
+    given: set[str] = set()
+    surnames: set[str] = set()
     for file in ("dist.male.first", "dist.female.first"):
         for line in (folder / file).read_text("ascii").splitlines():
             if line.strip():
-                out.add(line.split()[0].lower())
+                given.add(line.split()[0].lower())
     for line in (folder / "dist.all.last").read_text("ascii").splitlines():
         parts = line.split()
         if parts and float(parts[1]) >= MIN_SURNAME_PERCENT:
-            out.add(parts[0].lower())
+            surnames.add(parts[0].lower())
     for locale in NAME_LOCALES:
-        provider = Faker(locale)
-        for attr in ("first_names", "last_names", "first_names_male", "first_names_female"):
-            found = getattr(provider.provider("faker.providers.person"), attr, ())
-            for name in found:
-                for word in re.findall(r"[^\W\d_]+", str(name)):
-                    out.add(word.lower())
-    return {n for n in out if n.isalpha() and len(n) >= 2}
+        person = Faker(locale).provider("faker.providers.person")
+        for attr in ("first_names", "first_names_male", "first_names_female"):
+            given |= _name_words(getattr(person, attr, ()))
+        surnames |= _name_words(getattr(person, "last_names", ()))
+
+    def ok(n: str) -> bool:
+        return n.isalpha() and len(n) >= 2
+
+    return {n for n in given if ok(n)}, {n for n in surnames if ok(n)}
+
+
+def person_names() -> set[str]:
+    """Every given name and surname of :func:`given_and_surnames`."""
+    given, surnames = given_and_surnames()
+    return given | surnames
 
 
 def _singular(word: str) -> list[str]:
@@ -279,6 +296,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
     terms = curated_terms()
     money = currencies()
     plain = plain_words(common)
+    given, surnames = given_and_surnames()
 
     with (folder / "common_en.tsv").open("w", encoding="utf-8") as fh:
         for word, z in sorted(common.items()):
@@ -294,12 +312,17 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
     (folder / "terms.txt").write_text("\n".join(terms) + "\n", "utf-8")
     (folder / "currencies.txt").write_text("\n".join(money) + "\n", "utf-8")
     (folder / "plain_en.txt").write_text("\n".join(plain) + "\n", "utf-8")
+    (folder / "given.txt").write_text("\n".join(sorted(given)) + "\n", "utf-8")
+    (folder / "surnames.txt").write_text("\n".join(sorted(surnames)) + "\n", "utf-8")
     kinds = collections.Counter(kind for kind, _ in public.values())
     kinds["drug"] = len(drugs - public.keys())
     kinds["company-word"] = len(words)
     manifest = {
         "name": ARTIFACT,
-        "files": ["common_en.tsv", "public.tsv", "terms.txt", "currencies.txt", "plain_en.txt"],
+        "files": [
+            "common_en.tsv", "public.tsv", "terms.txt", "currencies.txt", "plain_en.txt",
+            "given.txt", "surnames.txt",
+        ],
         "rebuild_command": "python -m training.lexicon build",
         "training_command": "python -m training.lexicon build",
         "sources": {
@@ -316,6 +339,8 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "(english-words, web2; public domain) writes in lower case, less given names and "
             "surnames: the 1990 US census (the names package; surnames of at least "
             f"{MIN_SURNAME_PERCENT}% of people) and Faker's names of {len(NAME_LOCALES)} locales",
+            "given.txt": "the given names of the same sources (census, Faker's locales)",
+            "surnames.txt": "the surnames of the same sources (census, Faker's locales)",
         },
         "versions": _versions(
             "wordfreq",
@@ -334,6 +359,8 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "terms": len(terms),
             "currencies": len(money),
             "plain_words": len(plain),
+            "given_names": len(given),
+            "surnames": len(surnames),
         },
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
