@@ -763,6 +763,36 @@ def _without_possessive(text: str, span: Span) -> Span:
     return span
 
 
+#: An elided article or preposition before a name (French, Italian): "d'Airbus", "l'Oréal".
+_ELIDED = r"(?:d|l|qu|jusqu|lorsqu|puisqu|dell|nell|all|dall|sull|un)['’]"
+_ELIDED_HEAD = re.compile(rf"{_ELIDED}(?=[^\W\d_])")
+#: The same, written just before a name ("l'" of "l'Oréal"), in either case.
+_ELIDED_BEFORE = re.compile(rf"(?<![\w'’]){_ELIDED}$", re.IGNORECASE)
+
+
+def _without_elision(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A name's elided article stays as written ("chez un sous-traitant d'Airbus" ->
+    "d'[ORG_1]"): the name alone is what the policy looks up and the box restores. A
+    public name written with its article keeps it ("L'Oréal")."""
+    if span.type not in _PROPER_TYPES:
+        return span
+    before = _ELIDED_BEFORE.search(text, max(0, span.start - 8), span.start)
+    if (
+        before is not None
+        and lexicon is not None
+        and lexicon.public_kind(text[before.start() : span.end]) is not None
+    ):
+        return Span(before.start(), span.end, span.type, span.score, span.views)
+    m = _ELIDED_HEAD.match(text, span.start, span.end)
+    if (
+        m is not None
+        and span.end - m.end() >= 2
+        and (lexicon is None or lexicon.public_kind(text[span.start : span.end]) is None)
+    ):
+        return Span(m.end(), span.end, span.type, span.score, span.views)
+    return span
+
+
 #: A name with an apostrophe of its own ("St Mary's", "Sainsbury's"): it keeps it.
 _INNER_POSSESSIVE = re.compile(r"\b(?:St|Saint)\.?[ \t]")
 
@@ -783,6 +813,34 @@ def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
         else x
         for x in spans
     ]
+
+
+#: Two or three capitalized words: a given name, maybe a middle one, and a surname.
+_FULL_NAME_SHAPE = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:[ \t][^\W\d_][^\W\d_'’\-]*){1,2}")
+
+
+def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A given name and a surname the model read as a place are a person ("Inès Bertrand,
+    31 ans" as a town): a place may leave in clear at the person's level, a name never.
+
+    Every word is a name people carry and no dictionary's common word, the first a given
+    name and the last a surname, and neither the whole nor a word is a public place
+    ("Austin Texas", "Florence Street" stay places)."""
+    if span.type is not EntityType.LOCATION or lexicon is None:
+        return span
+    value = text[span.start : span.end]
+    if not _FULL_NAME_SHAPE.fullmatch(value) or not value[:1].isupper():
+        return span
+    words = value.split()
+    if (
+        all(w[:1].isupper() for w in words)
+        and lexicon.is_given(words[0])
+        and lexicon.is_surname(words[-1])
+        and not any(lexicon.is_plain(w) or lexicon.public_kind(w) for w in words)
+        and lexicon.public_kind(value) is None
+    ):
+        return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
+    return span
 
 
 #: The EU's harmonised numbers of social value (116 000 to 116 999: missing children,
@@ -1276,10 +1334,11 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
+    out = [_person_read_as_place(text, _without_elision(text, x, lexicon), lexicon) for x in out]
     out = _one_type_per_name(text, [_without_possessive(text, x) for x in out])
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out)))
-    return merge_spans(join_institutions(text, joined))
+    return merge_spans(join_institutions(text, joined, lexicon))
 
 
 #: What may stand between two parts of one address on its line: ", Pentre Industrial Estate, ".
@@ -1458,12 +1517,67 @@ _HEAD_OF = re.compile(
 )
 
 
-def join_institutions(text: str, spans: list[Span]) -> list[Span]:
+#: An institution's name that ends in what an "of" gives it: "Moscow Institute of Physics".
+_HEAD_OF_FIELD = re.compile(
+    r"\b(?:University|College|Institute|School|Academy|Ministry|Department|Faculty|Office|"
+    r"Centre|Center|Polytechnic|Conservatory|Board|Division) of (?:the )?"
+    r"[A-Z][\w\-]*(?: [A-Z][\w\-]*)*$"
+)
+_AND_GAP = re.compile(r" (?:and|&) ")
+#: A whole name that is an institution's: "Ministry of Science and Higher Education".
+_INSTITUTION_NAME = re.compile(
+    r"(?:[A-Z][\w\-]* ){0,3}(?:University|College|Institute|Academy|Ministry|Department|"
+    r"Faculty|Polytechnic|Conservatory) of (?:the )?[A-Z][\w\-]*(?: (?:and |& )?[A-Z][\w\-]*)*"
+)
+#: The second field an "and" adds to an institution's name: "and Technology", "and Human
+#: Services" (capitalized common words, up to three).
+_FIELD_AFTER_AND = re.compile(r" (?:and|&) ((?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+)(?![\w\-]| [A-Z])")
+
+
+#: A word this frequent is a field's even when it is also a surname ("Human", "Law").
+_FIELD_ZIPF = 5.0
+
+
+def _common_field(words: str, lexicon: Lexicon | None) -> bool:
+    """Whether ``words`` are capitalized common words ("Human Services"), not a name."""
+    return (
+        lexicon is not None
+        and lexicon.public_kind(words) is None
+        and all(
+            (lexicon.is_plain(w) and lexicon.zipf(w) >= COMMON_ZIPF) or lexicon.zipf(w) >= _FIELD_ZIPF
+            for w in words.split()
+        )
+    )
+
+
+def _second_field(text: str, prev: Span, spans: Sequence[Span], lexicon: Lexicon | None) -> int:
+    """Where an institution named "X of A and B" ends when the model stopped at "A"
+    (``prev``); ``prev.end`` when nothing joins. ``spans`` are those after ``prev``."""
+    if prev.type is not EntityType.ORG or not _HEAD_OF_FIELD.search(text, prev.start, prev.end):
+        return prev.end
+    m = _FIELD_AFTER_AND.match(text, prev.end)
+    if m is None or not _common_field(m.group(1), lexicon):
+        return prev.end
+    if any(s.start < m.end() and (s.start < m.start(1) or s.end > m.end()) for s in spans):
+        return prev.end
+    return m.end()
+
+
+def join_institutions(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """An institution and the place or name an "of" gives it are one organisation: the
-    model read "University of Shaneside" as two ("[ORG_1] of [ORG_2]")."""
+    model read "University of Shaneside" as two ("[ORG_1] of [ORG_2]"), and "Moscow
+    Institute of Physics and Technology" as "[ORG_1] and [ORG_2]" (or the first alone)."""
     out: list[Span] = []
-    for span in spans:
+    for i, span in enumerate(spans):
+        if span.type is not EntityType.ORG and _INSTITUTION_NAME.fullmatch(text, span.start, span.end):
+            # "Ministry of Science and Higher Education" read as a person.
+            span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
         prev = out[-1] if out else None
+        if prev is not None and span.start >= prev.end and _AND_GAP.match(text, prev.end):
+            end = _second_field(text, prev, spans[i:], lexicon)
+            if end > prev.end and span.start < end:
+                out[-1] = Span(prev.start, end, EntityType.ORG, prev.score, prev.views)
+                continue
         if (
             prev is not None
             and prev.type is EntityType.ORG
@@ -1484,4 +1598,8 @@ def join_institutions(text: str, spans: list[Span]) -> list[Span]:
             # "University of Shaneside" where the model found only the place.
             span = Span(head.start(), span.end, EntityType.ORG, span.score, span.views)
         out.append(span)
+    if out and _AND_GAP.match(text, out[-1].end):
+        end = _second_field(text, out[-1], [], lexicon)
+        if end > out[-1].end:
+            out[-1] = Span(out[-1].start, end, EntityType.ORG, out[-1].score, out[-1].views)
     return out

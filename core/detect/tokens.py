@@ -11,7 +11,9 @@ end on:
   ``mmol/L``, ``psycopg2.OperationalError``, ``chidi.okeke@example.co.uk`` and
   ``A&E`` are one atom each; ``(9)`` holds the atom ``9``;
 * a possessive ending (``'s``, ``’s``) is an atom of its own, so a name span may
-  stop before it (``[PERSON_1]'s``);
+  stop before it (``[PERSON_1]'s``); so is an elided article or preposition written
+  onto a word in French or Italian, in lower case (``d'`` of ``d'Airbus``, ``l'`` of
+  ``l'Oréal``), so a name span may start after it;
 * in scripts written without spaces (Chinese, Japanese, Thai...) every
   character is an atom: a run of them can be a whole sentence;
 * a single ``=`` separates a key from its value (``API_KEY=abc123`` is two
@@ -41,6 +43,9 @@ from core.spans import Span
 _WRAP_LEFT = "([{\"'“‘«‹¿¡*_`"
 _WRAP_RIGHT = ")]}\"'”’»›.,;:!?…*_`"
 _POSSESSIVE = re.compile(r"['’][sS]$")
+#: An elided article or preposition written onto the next word, in French and Italian
+#: ("d'Airbus", "l'Oréal", "dell'Università"), in lower case only ("D'Angelo" is a name).
+_ELISION = re.compile(r"(?:d|l|qu|jusqu|lorsqu|puisqu|dell|nell|all|dall|sull|un)['’](?=[^\W\d_])")
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 #: A blank line (possibly with spaces on it): a paragraph break.
@@ -105,6 +110,11 @@ def atoms(text: str) -> Atoms:
         if a >= b:
             continue
         for x, y in _split_assign(text, a, b):
+            elided = _ELISION.match(text, x, y)
+            if elided is not None and elided.end() < y:
+                starts.append(x)
+                ends.append(elided.end())
+                x = elided.end()
             poss = _POSSESSIVE.search(text, x, y)
             if poss is not None and poss.start() > x:
                 starts += [x, poss.start()]

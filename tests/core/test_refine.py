@@ -1013,6 +1013,73 @@ def test_an_institution_of_a_place_is_one_organisation(text: str, found: list[st
     assert (expected, "ORG") in values(text, out)
 
 
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        # The model stopped at the first field: the "and" adds the second.
+        ("I taught at the Moscow Institute of Physics and Technology.", ["Moscow Institute of Physics"],
+         [("Moscow Institute of Physics and Technology", "ORG")]),
+        ("She works for the Department of Health and Human Services.", ["Department of Health", "Human Services"],
+         [("Department of Health and Human Services", "ORG")]),
+        # A second organisation or a name after "and" stays its own.
+        ("I studied at the University of Alberta and Google.", ["University of Alberta"],
+         [("University of Alberta", "ORG")]),
+        ("He met the University of Alberta and Alice Grant.", ["University of Alberta", "Alice Grant"],
+         [("University of Alberta", "ORG"), ("Alice Grant", "ORG")]),
+        # "Physics and Technology" after no institution is no organisation's name.
+        ("Smith Labs and Technology partners met.", ["Smith Labs"], [("Smith Labs", "ORG")]),
+    ],
+)
+def test_an_institution_named_with_and_is_one_organisation(
+    text: str, found: list[str], expected: list[tuple[str, str]], lex
+) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, f, EntityType.ORG) for f in found], lex)) == expected
+
+
+def test_an_institutions_name_read_as_a_person_is_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "They met at the Ministry of Science and Higher Education."
+    out = refine(text, [s(text, "Ministry of Science and Higher Education", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Ministry of Science and Higher Education", "ORG")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        # The elided article stays as written: the name is what the policy looks up.
+        ("sous-traitant d'Airbus, anglais courant.", "d'Airbus", "Airbus"),
+        ("chez un ami d’Inès Bertrand.", "d’Inès Bertrand", "Inès Bertrand"),
+        # A public name written with its article keeps it, found with or without it.
+        ("J'ai travaillé pour l'Oréal.", "l'Oréal", "l'Oréal"),
+        ("J'ai travaillé pour l'Oréal.", "Oréal", "l'Oréal"),
+        # An apostrophe inside a surname is no article.
+        ("Ask D'Angelo Price.", "D'Angelo Price", "D'Angelo Price"),
+    ],
+)
+def test_an_elided_article_is_no_part_of_a_name(text: str, found: str, expected: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, found, EntityType.ORG)], lex)
+    assert [v for v, _ in values(text, out)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed"),
+    [
+        # A given name and a surname read as a town are a person's name.
+        ("Inès Bertrand, 31 ans, ingénieure qualité.", "Inès Bertrand", "PERSON"),
+        ("Pieter van Dijk", "Pieter van Dijk", "LOCATION"),  # a lower-case particle: no rule
+        ("Chloe Anne Jansen moved.", "Chloe Anne Jansen", "PERSON"),
+        ("Chloe Okafor moved.", "Chloe Okafor", "LOCATION"),  # a surname no list here knows
+        # A place with a public name or a common word in it stays a place.
+        ("We drove to Austin Texas.", "Austin Texas", "LOCATION"),
+        ("We walked down Florence Street.", "Florence Street", "LOCATION"),
+        ("She lives in Jackson Hole.", "Jackson Hole", "LOCATION"),
+        ("She lives in Mariachester.", "Mariachester", "LOCATION"),
+    ],
+)
+def test_a_persons_name_read_as_a_place_is_a_person(text: str, value: str, typed: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, value, EntityType.LOCATION)], lex)
+    assert (value, typed) in values(text, out)
+
+
 def test_a_signatures_address_lines_are_typed_by_their_shape(lex) -> None:  # type: ignore[no-untyped-def]
     text = "--\nSteven Salas, Senior Solicitor\nSmith Inc\n27 Hunter Stravenue\nMariachester\nBN1M 2FH\n"
     found = ["Senior Solicitor", "Smith Inc", "27 Hunter Stravenue", "Mariachester", "BN1M 2FH"]
