@@ -166,7 +166,10 @@ def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router):
     from core.segment import Segmenter
     from core.settings import Settings
 
-    text = "150/90, 148/92, 155/95, 139/88 mmHg over 4 mornings, pulse 72-80 bpm. too high?"
+    text = (
+        "Can you make this firmer? Income protection claim IP-0093381, policyholder "
+        "Siobhán Ní Cheallaigh. I have been signed off work with depression since 19 February."
+    )
     sents = Segmenter().segment(text)
     ents = assign(sents, default_detector(Settings()).analyze(text))
     english = router.route(RouteInput(text, sents, ents, 10.0, ("en",) * len(sents)))
