@@ -84,9 +84,11 @@ class Segmenter:
                     if out and (
                         _inside_a_code(text, out[-1].end, start)
                         or _after_a_marker(text, out[-1], start, a)
+                        or _continues(text, out[-1], start, a)
                     ):
                         # "IBAN: NL61 | VNVL 8251 0535 56": the senter cut one code in two;
-                        # "1." | "Lakshmi ...", "2" | ". Tomasz ...": a list item from its marker.
+                        # "1." | "Lakshmi ...", "2" | ". Tomasz ...": a list item from its marker;
+                        # "Re" | ": income protection claim ...": a label from its colon.
                         start = out.pop().start
                     out.append(Sentence(start, end, text[start:end]))
         return out
@@ -164,6 +166,16 @@ def _after_a_marker(text: str, prev: Sentence, start: int, block_start: int) -> 
     return (
         prev.start >= block_start
         and _MARKER_ONLY.fullmatch(prev.text) is not None
+        and text[prev.end : start].strip(" \t") == ""
+    )
+
+
+def _continues(text: str, prev: Sentence, start: int, block_start: int) -> bool:
+    """Whether the sentence at ``start`` begins with a colon, a semicolon or a comma, on
+    the line of ``prev`` in the same block: no sentence does ("Re" | ": income ...")."""
+    return (
+        prev.start >= block_start
+        and text[start : start + 1] in (":", ";", ",")
         and text[prev.end : start].strip(" \t") == ""
     )
 

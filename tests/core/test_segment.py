@@ -141,3 +141,16 @@ def test_a_numbered_items_marker_stays_with_its_text(segmenter: Segmenter) -> No
     assert "1. Lakshmi Venkataraghavan: MSc, 5 years of Spark/Kafka, notice period 3 months" in got
     assert "2. Tomasz Żółkiewski: BSc, 3 years of dbt and Airflow, available immediately" in got
     assert not any(s.strip() in {"1.", "2", "2."} for s in got)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dear Claims Team,\n\nRe: income protection claim IP-0093381, policyholder Siobhán Ní Cheallaigh\n\nI have been off.",
+        "Can you make this firmer? Re: claim IP-0093381 for Siobhán Ní Cheallaigh. I have been off.",
+    ],
+)
+def test_no_sentence_begins_with_a_colon(segmenter: Segmenter, text: str) -> None:
+    got = [s.text for s in segmenter.segment(text)]
+    assert not any(s[:1] in ":;," for s in got), got
+    assert any(s.startswith("Re: ") for s in got), got
