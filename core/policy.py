@@ -36,7 +36,7 @@ from enum import StrEnum
 from functools import cached_property
 
 from core.detect.names import FLIGHT, JOB_TITLE, flight_context
-from core.detect.refine import RECORD
+from core.detect.refine import MODEL_TYPES, RECORD, product_model
 from core.detect.zones import DEGREES, POSTCODE, STREET
 from core.domain import (
     Profile,
@@ -560,6 +560,10 @@ class TypePolicy:
         return out
 
     def _public_kind(self, text: str, span: Span, value: str) -> str | None:
+        if span.type in MODEL_TYPES and product_model(text, span, self.lexicon):
+            # "iPhone 15 Pro" ("15 Pro" found), "FRITZ!Box 7590" (read as an address),
+            # "Bosch Serie 4 (SMS4HTI45G)": a product's model, which thousands own.
+            return "public brand's product"
         allowed = _PUBLIC_KINDS_BY_TYPE.get(span.type)
         if allowed is None:
             return None

@@ -153,6 +153,41 @@ def test_flights_products_and_national_institutions(
     assert d.kind == expected and not d.protect
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "t"),
+    [
+        # A product's model after its brand or product name: thousands own one.
+        ("My iPhone 15 Pro will not charge.", "15 Pro", T.ID),
+        ("My router (FRITZ!Box 7590) keeps dropping.", "FRITZ!Box 7590", T.ADDRESS),
+        ("It fails on the Netgear Nighthawk R7000 too.", "Netgear Nighthawk", T.ID),
+        ("Our Bosch Serie 4 (SMS4HTI45G) dishwasher shows E24.", "SMS4HTI45G", T.ID),
+        ("My Sony WH-1000XM5 and Samsung Galaxy S23 Ultra.", "Sony WH-1000XM5 and Samsung Galaxy S23 Ultra", T.ID),
+    ],
+)
+def test_a_products_model_leaves_as_written(policy: TypePolicy, text: str, value: str, t: T) -> None:
+    d = decide(policy, text, value, t, 5.0)
+    assert d.kind == "public brand's product" and not d.protect
+    assert decide(policy, text, value, t, 10.0).protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # A serial's label makes the code one device's.
+        ("The Dell with service tag 7XK2L93 is broken.", "7XK2L93"),
+        ("Serial number of my Galaxy S23 is R58N12ABCDE.", "R58N12ABCDE"),
+        ("My iPhone IMEI: 356938035643809.", "356938035643809"),
+        # A flight is someone's trip.
+        ("We flew Thai Airways TG 917 home.", "TG 917"),
+        ("Rebooked on Delta DL1842.", "DL1842"),
+        # A code after no brand the lexicon knows stays an identifier.
+        ("My Quorvex 7590 keeps dropping.", "Quorvex 7590"),
+    ],
+)
+def test_a_devices_own_code_and_a_flight_stay_protected(policy: TypePolicy, text: str, value: str) -> None:
+    assert decide(policy, text, value, T.ID, 5.0).protect
+
+
 def test_a_room_code_without_a_flight_is_no_flight(policy: TypePolicy) -> None:
     assert decide(policy, "Her locker is AB 401 in the basement.", "AB 401", T.ID, 5.0).protect
 
