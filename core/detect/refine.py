@@ -871,6 +871,7 @@ def _brand(words: Sequence[str], lexicon: Lexicon) -> bool:
     name = " ".join(words)
     return (
         len(name) >= 2
+        and any(c.isupper() for c in name)  # as brands are written ("iPhone", not "the")
         and not all(_MODEL_WORD.fullmatch(w) for w in words)  # "N2" (an org) reads as a code
         and lexicon.public_kind(name) in ("brand", "company", "company-word", "org")
     )
@@ -936,8 +937,11 @@ def product_model(text: str, span: Span, lexicon: Lexicon | None) -> bool:
         return True
     if not _model_words(words) or not re.search(r"(?:\s|\(\s*)$", before):
         return False
-    # A brand just before it: "iPhone" of "iPhone 15 Pro", "Bosch Serie 4 (".
+    # A brand just before it: "iPhone" of "iPhone 15 Pro", "Bosch Serie 4 (", "Bosch
+    # Serie 4 dishwasher (" (the kind of product in lower case between).
     prior = before.rstrip(" \t(").split()
+    if prior and prior[-1].isalpha() and prior[-1].islower() and before.rstrip(" \t").endswith("("):
+        prior = prior[:-1]
     return any(_branded(prior[-k:], lexicon) for k in range(1, min(4, len(prior)) + 1))
 
 

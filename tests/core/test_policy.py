@@ -161,6 +161,7 @@ def test_flights_products_and_national_institutions(
         ("My router (FRITZ!Box 7590) keeps dropping.", "FRITZ!Box 7590", T.ADDRESS),
         ("It fails on the Netgear Nighthawk R7000 too.", "Netgear Nighthawk", T.ID),
         ("Our Bosch Serie 4 (SMS4HTI45G) dishwasher shows E24.", "SMS4HTI45G", T.ID),
+        ("Our Bosch Serie 4 dishwasher (SMS4HTI45G) shows E24.", "SMS4HTI45G", T.ID),
         ("My Sony WH-1000XM5 and Samsung Galaxy S23 Ultra.", "Sony WH-1000XM5 and Samsung Galaxy S23 Ultra", T.ID),
     ],
 )
@@ -182,6 +183,8 @@ def test_a_products_model_leaves_as_written(policy: TypePolicy, text: str, value
         ("Rebooked on Delta DL1842.", "DL1842"),
         # A code after no brand the lexicon knows stays an identifier.
         ("My Quorvex 7590 keeps dropping.", "Quorvex 7590"),
+        # A kind of product in brackets is no brand: "the customer (AB-4471)".
+        ("Our Bosch order for the customer (AB-4471) is late.", "AB-4471"),
     ],
 )
 def test_a_devices_own_code_and_a_flight_stay_protected(policy: TypePolicy, text: str, value: str) -> None:

@@ -87,6 +87,8 @@ NOUN_SUFFIXES = (
     "wert", "werte", "mittel", "gebühr", "zahlung", "urlaub", "termin", "brief", "frist",
     "grad", "jahre", "fachfrau", "fachmann", "gespräch", "pauschale", "stand", "gang",
     "therapie", "diagnose", "pflege", "rente", "steuer", "beitrag", "antrag",
+    # people by their work or role: "Sozialarbeiterin", "Sachbearbeiter", "Betreuerin"
+    "erin", "arbeiter", "berater", "betreuer", "pfleger", "lehrer", "leiter", "helfer",
 )
 
 DETERMINERS = (
