@@ -187,7 +187,11 @@ def walk(out: Path, app: Any, state: dict[str, Any]) -> Step:
 
     # 3. Hover: the explanation of a decision.
     a = editor.analysis
-    ent = next(e for p in a.plans for e in p.entities if p.route is Route.LOCAL)
+    # A decision in a sentence kept here when there is one, else the first entity.
+    ent = next(
+        (e for p in a.plans for e in p.entities if p.route is Route.LOCAL),
+        next(e for p in a.plans for e in p.entities),
+    )
     cursor = editor.edit.textCursor()
     cursor.setPosition(ent.start + 1)
     pos = editor.edit.cursorRect(cursor).center()

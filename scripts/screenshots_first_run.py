@@ -38,6 +38,7 @@ def walk(out: Path, app: Any, state: dict[str, Any]) -> Any:
     from PySide6.QtWidgets import QWizard
     from screenshots import CHAT, visible
 
+    from core.analyze import Route
     from ui.approval import ApprovalDialog
     from ui.first_run import FirstRunGuide
     from ui.vault_dialog import VaultDialog
@@ -73,6 +74,12 @@ def walk(out: Path, app: Any, state: dict[str, Any]) -> Any:
     yield lambda: w.load_label.text() == "Models ready"
     w.chat.editor.set_text(CHAT)
     yield lambda: w.chat.editor.analysis is not None
+    # The person keeps the pediatrician's sentence here (the router sends it anonymized):
+    # the answer then names it as a sentence the cloud did not see.
+    second = w.chat.editor.analysis.plans[1]
+    if second.route is not Route.LOCAL:
+        w.chat.editor.flip_sentence(second.index)
+    yield lambda: w.chat.editor.analysis.plans[1].route is Route.LOCAL
     w.chat.split.setSizes([560, 200])
     w.chat.send()
     yield lambda: visible(ApprovalDialog) is not None
