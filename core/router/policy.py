@@ -64,8 +64,14 @@ INPUTS = ("embeddings", "detect", "risk_lambda", "local_use")
 OUTPUT = "p_remote"
 
 _TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
-#: The manifest's ``sentence_features`` of a policy trained on the NER's token states.
+#: The manifest's ``sentence_features`` of a policy trained on the NER's token states
+#: pooled by their mean.
 NER_STATES = "ner-states"
+#: ... by their mean and their maximum, each normalized, summed and normalized again: a
+#: token the NER nearly took for a name stands out of a long sentence.
+NER_STATES_MAX = "ner-states-max"
+#: Every ``sentence_features`` that reads the NER's token states, with its pooling.
+STATE_POOLS = {NER_STATES: "mean", NER_STATES_MAX: "mean+max"}
 #: A text's token offsets and states (``core.detect.ner.NerView.token_states``).
 StatesFn = Callable[[str], "tuple[list[tuple[int, int]], npt.NDArray[np.float32]] | None"]
 
@@ -101,6 +107,7 @@ def state_features(
     entities: Sequence[Sequence[Span]],
     offsets: Sequence[tuple[int, int]],
     states: npt.NDArray[np.float32],
+    pool: str = "mean",
 ) -> npt.NDArray[np.float32]:
     """Each sentence as the NER read it, ``float32[n, dim]``: the mean of the detector's
     token states over the sentence's tokens outside its entities (what would leave in
@@ -109,7 +116,8 @@ def state_features(
     The states are the NER's last hidden states (its ``hidden`` output); ``offsets`` are
     their tokens' characters in the query's text. The entities' own tokens are left out
     for the reason :func:`cloud_view` replaces them: what the policy must judge is what
-    the placeholders would miss.
+    the placeholders would miss. ``pool="mean+max"`` (:data:`NER_STATES_MAX`) adds the
+    normalized maximum to the normalized mean before the last normalization.
     """
     dim = states.shape[1] if states.ndim == 2 else 0
     out = np.zeros((len(sentences), dim), dtype=np.float32)
@@ -122,10 +130,16 @@ def state_features(
         for e in ents:
             keep &= ~((starts < e.end) & (e.start < ends))
         if keep.any():
-            v = states[keep].mean(axis=0)
-            norm = float(np.linalg.norm(v))
-            out[i] = v / norm if norm > 0 else v
+            v = _unit(states[keep].mean(axis=0))
+            if pool == "mean+max":
+                v = _unit(v + _unit(states[keep].max(axis=0)))
+            out[i] = v
     return out
+
+
+def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
 
 
 def cloud_view(
@@ -158,7 +172,7 @@ def reads_states(folder: Path | None = None) -> bool:
         manifest = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):  # loading the router reports a bad artifact itself
         return False
-    return bool(manifest.get("sentence_features") == NER_STATES)
+    return manifest.get("sentence_features") in STATE_POOLS
 
 
 def ner_mismatch(manifest: dict[str, Any]) -> tuple[str, str] | None:
@@ -262,7 +276,7 @@ class PolicyRouter:
                     f"this build uses {FEATURES_VERSION}).",
                     hint="rebuild it with: python -m training.router build",
                 )
-            if manifest.get("sentence_features") == NER_STATES:
+            if manifest.get("sentence_features") in STATE_POOLS:
                 _check_ner(folder, manifest)
             model_file = self._model_file or str(manifest.get("model_file", "policy.onnx"))
             self.manifest = manifest
@@ -301,7 +315,7 @@ class PolicyRouter:
     def reads_states(self) -> bool:
         """Whether the policy reads the NER's token states (else MiniLM's embeddings)."""
         self.load()
-        return self.manifest.get("sentence_features") == NER_STATES
+        return self.manifest.get("sentence_features") in STATE_POOLS
 
     def sentence_features(self, query: RouteInput) -> npt.NDArray[np.float32]:
         """The policy's view of each sentence: the NER's token states pooled
@@ -318,7 +332,8 @@ class PolicyRouter:
                 hint="add it with: python -m training.ner add-states",
             )
         offsets, states = got
-        return state_features(query.sentences, query.entities, offsets, states)
+        pool = STATE_POOLS[str(self.manifest.get("sentence_features"))]
+        return state_features(query.sentences, query.entities, offsets, states, pool)
 
     def judged_elsewhere(self, language: str) -> bool:
         """True for a language the policy was not trained on that has rules of its own

@@ -42,6 +42,23 @@ def test_states_are_pooled_outside_the_entities_and_normalized() -> None:
     assert not whole.any()
 
 
+def test_the_max_pooling_lets_one_unusual_token_stand_out() -> None:
+    text = "a b c d e f g h"
+    sents = [Sentence(0, len(text), text)]
+    offsets = [(i, i + 1) for i in range(0, len(text), 2)]
+    states = np.zeros((8, 3), dtype=np.float32)
+    states[:, 0] = 1.0
+    states[5] = [0, 8, 0]  # one token unlike the others ("f")
+    mean = state_features(sents, [[]], offsets, states)[0]
+    both = state_features(sents, [[]], offsets, states, pool="mean+max")[0]
+    assert np.isclose(np.linalg.norm(both), 1.0)
+    # The unusual token weighs more in the mean-and-max view than in the mean.
+    assert both[1] > mean[1] > 0
+    # With the token an entity, neither view sees it.
+    hidden = state_features(sents, [[Span(10, 11, EntityType.PERSON, 0.9)]], offsets, states, pool="mean+max")
+    assert np.allclose(hidden[0], [1, 0, 0])
+
+
 def test_the_ner_gives_its_token_states_from_the_same_pass() -> None:
     from core.detect.ner import NerView
 

@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.router.policy import NER_STATES
+from core.router.policy import STATE_POOLS
 
 log = logging.getLogger("training.router")
 
@@ -141,10 +141,10 @@ def _build(args: argparse.Namespace) -> int:
     # Fixed now: the detector's code or model may change on disk while the build runs.
     detector_info = describe_detector(detector)
     states = None
-    if args.sentence_features == NER_STATES:
+    if args.sentence_features in STATE_POOLS:
         from training.router.features import StateFeatures
 
-        states = StateFeatures()
+        states = StateFeatures(pool=STATE_POOLS[args.sentence_features])
     sources = {"medpcd": Path(args.medpcd), "pupa": Path(args.pupa)}
     episodes = []
     data_info = {}
@@ -385,7 +385,7 @@ def _build(args: argparse.Namespace) -> int:
         "training_command": "python -m training.router "
         + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         "rebuild_command": "python -m training.router build"
-        + (f" --sentence-features {NER_STATES}" if states is not None else ""),
+        + (f" --sentence-features {args.sentence_features}" if states is not None else ""),
         "task_gain": f"proxy: {args.share_weight:g} * remote share of the query's non-private "
         + ("words and placeholders (one word per gold unit)" if args.placeholder_words else "words")
         + f" + {1 - args.share_weight:g} * sentence-pooled MiniLM semantic retention; with a "
@@ -556,7 +556,7 @@ def router_staleness(router: Path, detector: Any = None) -> list[str]:
                 f"encoder: trained on {manifest['encoder']['sha256'][:12]}, "
                 f"the program's is {model_sha[:12]}"
             )
-    if manifest.get("sentence_features") == NER_STATES:
+    if manifest.get("sentence_features") in STATE_POOLS:
         from core.router.policy import ner_mismatch
 
         mismatch = ner_mismatch(manifest)
@@ -588,7 +588,7 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--encoder", default="models/encoder")
     b.add_argument(
         "--sentence-features",
-        choices=("minilm", NER_STATES),
+        choices=("minilm", *STATE_POOLS),
         default="minilm",
         help="the policy's view of a sentence: MiniLM's embedding of its anonymized form, or "
         "the NER's token states pooled outside its entities (one encoder pass; the NER model "

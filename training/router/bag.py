@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from core.router.policy import NER_STATES
+from core.router.policy import STATE_POOLS
 
 #: Manifest entries that must agree between members (the program feeds one input to all).
 _SAME = ("sentence_features", "features_version", "inputs", "outputs", "detect_features")
@@ -180,7 +180,7 @@ def bag(members: list[Path], out: Path, command: str = "", combine: str = "mean"
                     "this encoder to route",
                 }
             }
-            if first.get("sentence_features") == NER_STATES
+            if first.get("sentence_features") in STATE_POOLS
             else {}
         ),
         "bag": {

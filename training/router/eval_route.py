@@ -285,7 +285,7 @@ def run_systems(
     with ``detector``, the settling pass a turn runs before anything leaves.
     """
     from core.router.encoder import SentenceEncoder, load_artifact
-    from core.router.policy import NER_STATES, PolicyRouter, cloud_view
+    from core.router.policy import STATE_POOLS, PolicyRouter, cloud_view
 
     systems: dict[str, Any] = {}
     heuristic = HeuristicRouter()
@@ -321,10 +321,10 @@ def run_systems(
     _folder, manifest = load_artifact("router", models_dir)
     encoder = SentenceEncoder(threads=1)
     t1 = time.perf_counter()
-    if manifest.get("sentence_features") == NER_STATES:
+    if manifest.get("sentence_features") in STATE_POOLS:
         from training.router.features import StateFeatures
 
-        states = StateFeatures()
+        states = StateFeatures(pool=STATE_POOLS[manifest["sentence_features"]])
         embeddings = [states.sentence_features(e.text, e.sentences, e.entities) for e in episodes]
     else:
         embeddings = [encoder.encode(cloud_view(e.text, e.sentences, e.entities)) for e in episodes]

@@ -45,10 +45,11 @@ class StateFeatures:
     token states of each text, one pass per text kept in memory, pooled per sentence
     outside the given entities (a missed-entity copy pools over more tokens)."""
 
-    def __init__(self, view: Any = None) -> None:
+    def __init__(self, view: Any = None, pool: str = "mean") -> None:
         from core.detect.ner import NerView
 
         self.view = view or NerView()
+        self.pool = pool
         self._texts: dict[str, tuple[list[tuple[int, int]], np.ndarray]] = {}
 
     def sentence_features(
@@ -64,7 +65,8 @@ class StateFeatures:
                     "the NER model has no 'hidden' output: python -m training.ner add-states"
                 )
             self._texts[text] = got
-        return state_features(sentences, entities, *got)
+        offsets, states = got
+        return state_features(sentences, entities, offsets, states, pool=self.pool)
 
     @property
     def ner_sha256(self) -> str | None:
