@@ -151,6 +151,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
      r"(?!(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:19|20)?\d\d(?![\w.]))v?\d+(?:\.\d+){2,3}(?:[-.+]?(?:a|b|rc|alpha|beta|dev|post|final|lts)\d*)?(?!\w|\.\w)", re.IGNORECASE),
     ("version", r"[\w.\-\[\]]+(?:===?|~=|!=|>=|<=|@)\s?v?\d[\w.*+\-]*", 0),
     ("version", r"\b(?:version|ver\.?|release|v|build|firmware|patch)\s?#?\d+(?:\.\d+)*[\w.\-]*", re.IGNORECASE),
+    # An Android release's build number, written alone: "UP1A.231005.007" (every phone
+    # of that release shows it; inside a device's fingerprint it stays that fingerprint's).
+    ("version", r"(?<![\w./:])[A-Z][A-Z0-9]{3}\.\d{6}\.\d{3}(?:\.[A-Z0-9]{1,4})?(?![\w/:]|\.\w)", 0),
     # Windows feature updates and knowledge-base articles: "23H2", "KB5034441".
     ("version", r"\b(?:1\d|2\d)H[12]\b|\bKB\d{6,7}\b", 0),
     # Degrees and the subject studied: "B.Sc. Computer Science", "MSc in Data Science".
