@@ -31,6 +31,7 @@ from typing import Any
 
 from core.detect.base import DetectionView, Detector, _deny_spans
 from core.detect.fusion import Fusion
+from core.detect.refine import LEXICON_VIEW
 from core.detect.rules import NAME as RULES
 from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
@@ -119,6 +120,11 @@ class LanguageDetector(Detector):
         lost = [f for f in formats if not any(_overlaps(f, s) for s in spans)]
         if lost:
             spans = sorted(spans + _disjoint(lost), key=lambda s: s.start)
+        # The lexicon's public names are looked for in English parts only: its list of
+        # plain words is English, and a German noun is capitalized like a brand.
+        spans = [
+            s for s in spans if LEXICON_VIEW not in s.views or langs.at(s.start) in (ENGLISH, UNKNOWN)
+        ]
         return self._zones(text, langs, spans)
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:

@@ -945,6 +945,70 @@ def product_model(text: str, span: Span, lexicon: Lexicon | None) -> bool:
     return any(_branded(prior[-k:], lexicon) for k in range(1, min(4, len(prior)) + 1))
 
 
+#: A run of one to three capitalized words (or a brand's inner capital: "iPhone", "eBay").
+_CAPITALIZED_RUN = re.compile(
+    r"(?<![\w@#/.\-])(?:[A-Z][\w&+'’\-]*|[a-z]{1,2}[A-Z][\w\-]*)"
+    r"(?:[ \t](?:[A-Z][\w&+\-]*|[a-z]{1,2}[A-Z][\w\-]*)){0,2}(?![\w@/])"
+)
+#: What a sentence starts after.
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
+#: The lexicon's kinds a known name is added as an organisation for.
+_BRAND_KINDS = frozenset({"brand", "company", "org"})
+#: The view of a name added from the lexicon, and its score (above the detector's floor).
+LEXICON_VIEW = "lexicon"
+LEXICON_SCORE = 0.5
+
+
+def known_brands(
+    text: str, spans: Sequence[Span], lexicon: Lexicon | None, zones_found: Zones | None = None
+) -> list[Span]:
+    """Public companies and brands the lexicon knows, written with their capitals where
+    the detector found nothing ("I use Twitter and YouTube", "a Pepsi"): an organisation
+    the type policy sends as a public name below the top of the slider, and protects at
+    its top, as it promises. A given name or a surname ("Dell"), a dictionary's word
+    ("Apple", "Monitor"), a short acronym and anything inside a zone or a found span are
+    left to the model."""
+    if lexicon is None:
+        return []
+    starts = [x.start for x in spans]
+    ends = [x.end for x in spans]
+    out: list[Span] = []
+    for m in _CAPITALIZED_RUN.finditer(text):
+        words = re.sub(r"['’]s$", "", m.group(0)).split()
+        if words and words[0] in ("The", "A", "An"):
+            continue  # "The AI", "The Time": a phrase, not a brand's name
+        # The longest run of words from the left that the lexicon knows as a brand.
+        k = next(
+            (k for k in range(len(words), 0, -1)
+             if lexicon.public_kind(" ".join(words[:k])) in _BRAND_KINDS),
+            0,
+        )  # fmt: skip
+        if k == 0:
+            continue
+        a = m.start()
+        b = a + len(" ".join(words[:k]))
+        name = text[a:b]
+        if k == 1 and (
+            lexicon.is_given(name)
+            or lexicon.is_surname(name)
+            # "Monitor", "Apple", "Subway": a dictionary's word is the model's to judge
+            or lexicon.is_plain(name)
+            # "TODO", "ISO", "SAP": an acronym is as often a term as a company
+            or (name.isupper() and len(name) <= 5)
+            or len(name) < 3
+        ):
+            continue
+        if re.match(r"[ \t]*:(?!//)", text[b : b + 4]):
+            continue  # "LinkedIn: linkedin.com/in/...": a form's key names its value
+        i = bisect.bisect_left(ends, a + 1)
+        if i < len(starts) and starts[i] < b:
+            continue  # the detector found something here
+        if zones_found is not None and zones_found.overlapping(a, b):
+            continue
+        out.append(Span(a, b, EntityType.ORG, LEXICON_SCORE, {LEXICON_VIEW: LEXICON_SCORE}))
+    return out
+
+
 #: The EU's harmonised numbers of social value (116 000 to 116 999: missing children,
 #: Samaritans, card blocking...), with the lower-case words a model took in before them.
 _SERVICE_NUMBER = re.compile(r"(?:[a-z]+[ \t]+){0,3}116[ \t]?\d{3}")
@@ -1137,7 +1201,13 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     # Touching pieces are one token's (the model reads "北京" one character at a time).
     spans = join_names(text, merge_spans(markers_win(list(spans))))
     if not spans:
-        return []
+        # Nothing found: only the public names the model passed over, outside the zones.
+        brands = known_brands(text, [], lexicon)
+        if brands:
+            table = atoms(text)
+            found = Zones([(*table.covering(a, b), r) for a, b, r in zones(text, lexicon, table)])
+            brands = [x for x in brands if not found.overlapping(x.start, x.end)]
+        return brands
     spans += other_script_names(text, spans)
     table = atoms(text)
     tables = csv_tables(text)
@@ -1440,7 +1510,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     out = _one_type_per_name(text, [_without_possessive(text, x) for x in out])
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out)))
-    return merge_spans(join_institutions(text, joined, lexicon))
+    joined = join_institutions(text, joined, lexicon)
+    return merge_spans(joined + known_brands(text, joined, lexicon, found))
 
 
 #: What may stand between two parts of one address on its line: ", Pentre Industrial Estate, ".
