@@ -177,6 +177,20 @@ def test_alignment_of_a_withheld_run_and_a_value_the_box_knows_otherwise() -> No
     assert got[1] == Stretch(38, 41, "[PERSON_1]", "PERSON")
 
 
+def test_a_withheld_line_after_a_blank_line_is_the_line_not_nothing() -> None:
+    # The composer trims the whitespace around a withheld run: the run must still stand
+    # for the sentence, not for the empty stretch before the blank line's second newline.
+    text = "Translate this:\n\nLori Whitney · Solicitor\nFrancis-Martin · 139 Thompson Plaza"
+    out = f"Translate this:\n\n{WITHHELD}\n[ORG_1] · [ADDRESS_1]"
+    got = align(
+        text, out, {"[ORG_1]": ["Francis-Martin"], "[ADDRESS_1]": ["139 Thompson Plaza"]},
+        {"[ORG_1]": "ORG", "[ADDRESS_1]": "ADDRESS"},
+    )
+    assert got is not None
+    assert text[got[0].start : got[0].end].strip() == "Lori Whitney · Solicitor"
+    assert [text[s.start : s.end] for s in got[1:]] == ["Francis-Martin", "139 Thompson Plaza"]
+
+
 def test_an_outbound_that_is_not_the_text_does_not_align() -> None:
     assert align("a b c", "a [ID_1] d", {"[ID_1]": ["b"]}, {"[ID_1]": "ID"}) is None
 

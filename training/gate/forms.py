@@ -130,6 +130,8 @@ def _align(
         for end in ends:
             if kind == "ph" and end <= pos:
                 continue
+            if kind == "withheld" and not text[pos:end].strip():
+                continue  # a withheld marker stands for a sentence, never for nothing
             rest = walk(i + 1, end)
             if rest is not None:
                 here = Stretch(pos, end, s, types.get(s, "") if kind == "ph" else "")
