@@ -227,6 +227,17 @@ _FULL_DATE = re.compile(
 _TITLE_BEFORE = re.compile(
     r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame)\.?\s*$", re.IGNORECASE
 )
+#: Words a person is addressed or spoken of with, right before the name: "Ask Dell",
+#: "Thanks, Ford", "my colleague Sage" (a company is called, e-mailed and paid, rarely
+#: thanked or asked by its name).
+_ADDRESSED_BEFORE = re.compile(
+    r"\b(?:ask|asked|tell|told|thank|thanks|dear|hi|hello|hey|remind|invite|congratulate|"
+    r"cc|my\s+(?:friend|colleague|boss|manager|neighbou?r|husband|wife|partner|son|"
+    r"daughter|brother|sister|mum|mom|dad|cousin|uncle|aunt|nephew|niece|teacher|tutor|"
+    r"coach|client|patient|tenant|landlord|landlady|flatmate|roommate|girlfriend|"
+    r"boyfriend|fiancée?))[,:]?\s+$",
+    re.IGNORECASE,
+)
 #: Organisations whose name says they are public: universities, agencies, courts.
 _PUBLIC_ORG = re.compile(
     r"\b(?:university|universit[äéà]t?|college|institute of technology|polytechnic|"
@@ -357,6 +368,10 @@ class TypePolicy:
             # "City: Leeds" in a form, the city column of a table of people: where a
             # person of the record lives or was born, a part of their address.
             return Decision(True, Family.DIRECT, "a town in a person's record or contact line", None)
+        if self._addressed_by_name(text, span, value):
+            # "Thanks, Ford.", "Ask Dell about it": a person addressed by a name that is
+            # also a brand's or a place's is a person (a company is rarely thanked by name).
+            return Decision(True, Family.DIRECT, "a person's name (addressed by it)", None)
         norm = NORMS.get(profile)
         public = self._public_kind(text, span, value)
         rel = None if span.type in _DIRECT - _RELATABLE else relation(text, span.start)
@@ -559,6 +574,19 @@ class TypePolicy:
             out.append(d)
         return out
 
+    def _addressed_by_name(self, text: str, span: Span, value: str) -> bool:
+        """A name people carry (the lexicon's given names and surnames) right after a word
+        a person is addressed or spoken of with (:data:`_ADDRESSED_BEFORE`)."""
+        words = value.split()
+        return (
+            span.type in (EntityType.PERSON, EntityType.ORG, EntityType.LOCATION)
+            and 1 <= len(words) <= 2
+            and all(w[:1].isupper() for w in words)
+            and bool(_ADDRESSED_BEFORE.search(text, max(0, span.start - 32), span.start))
+            and all(self.lexicon.is_given(w) or self.lexicon.is_surname(w) for w in words)
+            and self.lexicon.public_kind(value) not in ("country", "region")
+        )
+
     def _public_kind(self, text: str, span: Span, value: str) -> str | None:
         if span.type in MODEL_TYPES and product_model(text, span, self.lexicon):
             # "iPhone 15 Pro" ("15 Pro" found), "FRITZ!Box 7590" (read as an address),
@@ -759,9 +787,12 @@ def affiliation(text: str, start: int) -> bool:
 
 
 def _person_context(text: str, span: Span) -> bool:
-    """A title before the name, or a capitalised word right next to it, says person."""
+    """A title before the name, a word a person is addressed or spoken of with ("Ask",
+    "my colleague"), or a capitalised word right next to it, says person."""
     before = text[max(0, span.start - 12) : span.start]
-    if _TITLE_BEFORE.search(before):
+    if _TITLE_BEFORE.search(before) or _ADDRESSED_BEFORE.search(
+        text, max(0, span.start - 32), span.start
+    ):
         return True
     if not text[span.start : span.start + 1].isupper():
         # "Run aws s3 sync": a word written in lower case is no name by its neighbours.

@@ -191,6 +191,26 @@ def test_a_devices_own_code_and_a_flight_stay_protected(policy: TypePolicy, text
     assert decide(policy, text, value, T.ID, 5.0).protect
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "t", "protect"),
+    [
+        # A person addressed by a name that is also a brand's or a place's.
+        ("Ask Dell about it.", "Dell", T.ORG, True),
+        ("Thanks, Ford.", "Ford", T.LOCATION, True),
+        ("My colleague Sage left.", "Sage", T.PERSON, True),
+        # A company called or thanked by a name no person carries stays public.
+        ("Please call Vodafone about my bill.", "Vodafone", T.PERSON, False),
+        ("Thanks, Vodafone!", "Vodafone", T.ORG, False),
+        # The brand without the address stays public.
+        ("I bought a Dell laptop.", "Dell", T.ORG, False),
+    ],
+)
+def test_a_person_addressed_by_a_brands_name_is_a_person(
+    policy: TypePolicy, text: str, value: str, t: T, protect: bool
+) -> None:
+    assert decide(policy, text, value, t, 5.0).protect is protect
+
+
 def test_a_room_code_without_a_flight_is_no_flight(policy: TypePolicy) -> None:
     assert decide(policy, "Her locker is AB 401 in the basement.", "AB 401", T.ID, 5.0).protect
 
