@@ -588,6 +588,21 @@ class TypePolicy:
         )
 
     def _public_kind(self, text: str, span: Span, value: str) -> str | None:
+        site = _BARE_SITE.fullmatch(value)
+        if (
+            site is not None
+            and span.type in (EntityType.URL, EntityType.ORG, EntityType.ID)
+            # "smith.com", "grace.dev": a site named like a person may be that person's
+            and not self.lexicon.is_given(site.group(1))
+            and not self.lexicon.is_surname(site.group(1))
+            and (
+                self.lexicon.public_kind(value) in _SITE_KINDS
+                or self.lexicon.public_kind(site.group(1)) in _SITE_KINDS
+            )
+        ):
+            # "Booking.com", "Amazon.co.uk", "bol.com": a public company's site, no path
+            # (a page below it may be someone's: "linkedin.com/in/...").
+            return "public company's website"
         if span.type in MODEL_TYPES and product_model(text, span, self.lexicon):
             # "iPhone 15 Pro" ("15 Pro" found), "FRITZ!Box 7590" (read as an address),
             # "Bosch Serie 4 (SMS4HTI45G)": a product's model, which thousands own.
@@ -651,6 +666,12 @@ class TypePolicy:
                 return "route between public places"
         return None
 
+
+#: A site's bare address: its name and its top-level domain(s), no path, no port.
+_BARE_SITE = re.compile(
+    r"(?:https?://)?(?:www\.)?([A-Za-z0-9][A-Za-z0-9\-]{1,40})\.(?:[A-Za-z]{2,6})(?:\.[A-Za-z]{2})?/?"
+)
+_SITE_KINDS = frozenset({"brand", "company", "company-word", "org"})
 
 _KIND_NAMES = {
     "org": "organisation",

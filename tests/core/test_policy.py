@@ -211,6 +211,24 @@ def test_a_person_addressed_by_a_brands_name_is_a_person(
     assert decide(policy, text, value, t, 5.0).protect is protect
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "t", "public"),
+    [
+        # A public company's site, no path: no one's address.
+        ("I booked through Booking.com.", "Booking.com", T.URL, True),
+        ("Order via Amazon.co.uk please.", "Amazon.co.uk", T.ORG, True),
+        # A page below it, a site of a name no list knows, or named like a person, may be someone's.
+        ("See linkedin.com/in/jane-smith-22 too.", "linkedin.com/in/jane-smith-22", T.URL, False),
+        ("My shop is quorvex-design.com now.", "quorvex-design.com", T.URL, False),
+        ("My site is smith.com now.", "smith.com", T.URL, False),
+    ],
+)
+def test_a_public_companys_site_leaves_as_written(
+    policy: TypePolicy, text: str, value: str, t: T, public: bool
+) -> None:
+    assert (not decide(policy, text, value, t, 5.0).protect) is public
+
+
 def test_a_room_code_without_a_flight_is_no_flight(policy: TypePolicy) -> None:
     assert decide(policy, "Her locker is AB 401 in the basement.", "AB 401", T.ID, 5.0).protect
 
