@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from core.spans import Span
+from core.spans import Sentence, Span
 
 #: The most words a courtesy sentence has ("Thank you so much for your help").
 MAX_WORDS = 7
@@ -83,3 +83,19 @@ def is_form_label(text: str, entities: Sequence[Span] = ()) -> bool:
         return False
     line = text.strip()
     return bool(_HEADER_ROW.fullmatch(line) or _KEY_ALONE.fullmatch(line))
+
+
+def is_values_only(sentence: Sentence, entities: Sequence[Span]) -> bool:
+    """True when every letter and digit of ``sentence`` lies inside one of its detected
+    ``entities`` (offsets in the query's text): a signature's name line ("Siobhán Ní
+    Cheallaigh"), a line of values. Sent, it carries nothing the type policy does not
+    decide value by value (each protected value becomes its placeholder); withheld, the
+    cloud loses the line's place in the text."""
+    if not entities:
+        return False
+    covered = [False] * (sentence.end - sentence.start)
+    for e in entities:
+        for i in range(max(e.start, sentence.start), min(e.end, sentence.end)):
+            covered[i - sentence.start] = True
+    return all(c or not ch.isalnum() for c, ch in zip(covered, sentence.text, strict=False))
+

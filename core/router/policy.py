@@ -42,7 +42,7 @@ import numpy.typing as npt
 from core.entities import EntityType
 from core.language import ENGLISH, SUPPORTED
 from core.router.base import RouteInput
-from core.router.courtesy import is_courtesy, is_form_label
+from core.router.courtesy import is_courtesy, is_form_label, is_values_only
 from core.router.encoder import SentenceEncoder, load_artifact, ort_session
 from core.spans import Sentence, Span
 
@@ -298,10 +298,13 @@ class PolicyRouter:
         emb = self.sentence_features(query)
         det = detection_features(query.sentences, query.entities)
         probs = self.route_features(emb, det, query.risk_lambda)
-        # A greeting, a thank-you, a closing or a table's header row identifies no one: it
+        # A greeting, a thank-you, a closing or a table's header row identifies no one, and
+        # a line of values only carries what the type policy decides value by value: it
         # goes (core.router.courtesy).
         out = [
-            1.0 if is_courtesy(s.text, ents) or is_form_label(s.text, ents) else float(p)
+            1.0
+            if is_courtesy(s.text, ents) or is_form_label(s.text, ents) or is_values_only(s, ents)
+            else float(p)
             for s, ents, p in zip(query.sentences, query.entities, probs, strict=True)
         ]
         # A sentence in a language the policy never saw, judged by that language's own

@@ -7,7 +7,7 @@ import pytest
 from core.assembly import ner_states
 from core.entities import EntityType
 from core.router.base import RouteInput
-from core.router.courtesy import is_courtesy, is_form_label
+from core.router.courtesy import is_courtesy, is_form_label, is_values_only
 from core.router.policy import PolicyRouter
 from core.spans import Sentence, Span
 
@@ -84,3 +84,20 @@ def test_a_sentence_with_words_of_its_own_is_no_form_label(text: str) -> None:
     # with the policy (below); "My son has cancer:" is more than a key.
     ents = [Span(0, 9, EntityType.PERSON, 0.9, {"ner": 0.9})] if text.startswith("Anna") else []
     assert not is_form_label(text, ents)
+
+
+def test_a_line_of_values_only_carries_what_the_policy_decides() -> None:
+    text = "I was signed off.\nSiobhán Ní Cheallaigh\nsiobhan.n@example.org, 0161 496 0731"
+    name = Sentence(18, 39, text[18:39])
+    contact = Sentence(40, len(text), text[40:])
+    assert is_values_only(name, [Span(18, 39, EntityType.PERSON, 0.9)])
+    both = [Span(40, 61, EntityType.EMAIL, 1.0), Span(63, 76, EntityType.PHONE, 0.9)]
+    assert is_values_only(contact, both)
+    # A word of its own in clear, or nothing found, leaves it to the policy.
+    assert not is_values_only(contact, both[:1])
+    assert not is_values_only(name, [])
+    first = Sentence(0, 17, text[:17])
+    assert not is_values_only(first, [])
+    router = PolicyRouter(states=ner_states()).load()
+    probs = router.route(RouteInput(text, [first, name, contact], [[], [Span(18, 39, EntityType.PERSON, 0.9)], both], 10.0))
+    assert probs[1] == 1.0 and probs[2] == 1.0
