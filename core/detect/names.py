@@ -161,6 +161,12 @@ def words_not_a_name(text: str, span: Span, lexicon: Lexicon) -> bool:
 
 
 #: ... and after it: a possessive ("Joseph's"), a citation's "et al.".
+#: Particles of surnames ("Ní Cheallaigh", "van Dijk", "de la Cruz").
+_PARTICLES = r"(?:Ní|Nic|Ó|Ua|Mac|van|von|de|di|da|del|dos|ter|la|le)"
+_ENDS_IN_PARTICLE = re.compile(rf"\S[ \t]+{_PARTICLES}$")
+_SURNAME_AFTER = re.compile(r"[ \t]+[A-ZÁÉÍÓÚ][\w'’\-]+")
+#: Between two pieces of one name: a space, or a particle between spaces.
+_NAME_GAP = re.compile(rf" (?:{_PARTICLES} )?")
 _NAME_TAIL = re.compile(r"['’][sS]\b|\s+et\s+al\.?", re.IGNORECASE)
 _NAME_JOIN_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
 
@@ -183,6 +189,12 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
             after = _NAME_TAIL.match(text, end)
             if after:
                 end = after.end()
+            if _ENDS_IN_PARTICLE.search(text, start, end):
+                # "Siobhán Ní" | "Cheallaigh": a name that ends in a surname's particle
+                # goes on with the surname on its line.
+                surname = _SURNAME_AFTER.match(text, end)
+                if surname is not None:
+                    end = surname.end()
             before = _TITLE_BEFORE_NAME.search(text, max(0, start - 12), start)
             if before and span.type is EntityType.PERSON:
                 start = before.start()
@@ -199,7 +211,14 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
             prev is not None
             and prev.type in _NAME_JOIN_TYPES
             and (span.type in _NAME_JOIN_TYPES or joins_org)
-            and text[prev.end : span.start] == " "
+            and (
+                text[prev.end : span.start] == " "
+                # "Siobhán" | "Ní" | "Cheallaigh": a particle between two pieces of a person's name
+                or (
+                    prev.type is span.type is EntityType.PERSON
+                    and _NAME_GAP.fullmatch(text, prev.end, span.start) is not None
+                )
+            )
             and (
                 text[prev.start].isupper() == text[span.start].isupper()
                 or (prev.type is not EntityType.PERSON and text[span.start : span.end].isdigit())

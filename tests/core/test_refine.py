@@ -1103,6 +1103,27 @@ def test_a_known_brand_the_model_passed_over_is_an_organisation(
     assert values(text, refine(text, found, lex)) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        # A name that ends in a surname's particle goes on with the surname.
+        ("Siobhán Ní Cheallaigh\nsiobhan@example.org", [("Siobhán Ní", EntityType.ORG)], "Siobhán Ní Cheallaigh"),
+        # Two pieces of a person's name with the particle between them are one name.
+        ("Thanks, Siobhán Ní Cheallaigh.", [("Siobhán", EntityType.PERSON), ("Cheallaigh", EntityType.PERSON)],
+         "Siobhán Ní Cheallaigh"),
+    ],
+)
+def test_a_surnames_particle_joins_the_name(text: str, found: list[tuple[str, EntityType]], expected: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, f, t) for f, t in found], lex)
+    assert expected in [v for v, _ in values(text, out)]
+
+
+def test_a_particle_between_a_company_and_a_place_joins_nothing(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Je travaille chez Airbus de Toulouse."
+    out = refine(text, [s(text, "Airbus", EntityType.ORG), s(text, "Toulouse", EntityType.LOCATION)], lex)
+    assert [v for v, _ in values(text, out)] == ["Airbus", "Toulouse"]
+
+
 def test_a_signatures_address_lines_are_typed_by_their_shape(lex) -> None:  # type: ignore[no-untyped-def]
     text = "--\nSteven Salas, Senior Solicitor\nSmith Inc\n27 Hunter Stravenue\nMariachester\nBN1M 2FH\n"
     found = ["Senior Solicitor", "Smith Inc", "27 Hunter Stravenue", "Mariachester", "BN1M 2FH"]
