@@ -194,6 +194,18 @@ def public_name(value: str) -> bool:
     )
 
 
+def site_label(value: str) -> str | None:
+    """The name of a site written bare, without a path and without a name below its
+    registered domain but "www" ("Booking.com" -> "booking", "www.amazon.co.uk" ->
+    "amazon"); None for anything else ("linkedin.com/in/...", "shop.amazon.co.uk")."""
+    name = re.sub(r"^(?:https?://)?(?:www\.)?", "", value.strip(), flags=re.IGNORECASE)
+    name = name.rstrip("/").lower()
+    if not re.fullmatch(r"(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}", name):
+        return None
+    labels = name.split(".")
+    return labels[0] if _registered(labels) == name else None
+
+
 def host_shaped(value: str) -> bool:
     """Is ``value`` written as a machine's name ("ilsehartmann-photo.example",
     "vpn.acme-corp.com"): dotted lower-case labels under a top-level domain, a

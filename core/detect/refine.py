@@ -55,7 +55,6 @@ from core.detect.names import (
     KINSHIP,
     NO_MACHINE,
     TITLE_CASE_NAME,
-    UK_POSTCODE,
     flight_context,
     header_names,
     join_names,
@@ -64,7 +63,7 @@ from core.detect.names import (
     words_not_a_name,
 )
 from core.detect.rules import MARKER, markers_win
-from core.detect.tokens import atoms, snap
+from core.detect.tokens import ELIDED, atoms, snap
 from core.detect.zones import (
     DIGITS,
     FUNCTION_ZIPF,
@@ -765,10 +764,9 @@ def _without_possessive(text: str, span: Span) -> Span:
 
 
 #: An elided article or preposition before a name (French, Italian): "d'Airbus", "l'Oréal".
-_ELIDED = r"(?:d|l|qu|jusqu|lorsqu|puisqu|dell|nell|all|dall|sull|un)['’]"
-_ELIDED_HEAD = re.compile(rf"{_ELIDED}(?=[^\W\d_])")
+_ELIDED_HEAD = re.compile(rf"{ELIDED}(?=[^\W\d_])")
 #: The same, written just before a name ("l'" of "l'Oréal"), in either case.
-_ELIDED_BEFORE = re.compile(rf"(?<![\w'’]){_ELIDED}$", re.IGNORECASE)
+_ELIDED_BEFORE = re.compile(rf"(?<![\w'’]){ELIDED}$", re.IGNORECASE)
 
 
 def _without_elision(text: str, span: Span, lexicon: Lexicon | None) -> Span:
@@ -842,107 +840,6 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     ):
         return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
     return span
-
-
-#: What the model reads a product's model as: a code, an account, an address's house number.
-MODEL_TYPES = frozenset({EntityType.ID, EntityType.ACCOUNT, EntityType.ADDRESS, EntityType.OTHER})
-#: One word of a product's model: a code with a digit ("S23", "R7000", "WH-1000XM5",
-#: "7590") or an edition's word.
-_MODEL_WORD = re.compile(
-    r"(?=[\w\-]*\d)[A-Za-z]{0,5}-?\d{1,5}[A-Za-z0-9\-]{0,6}|"
-    r"Pro|Max|Plus|Ultra|Mini|Lite|Air|SE|XL|FE|Edge|Neo|Slim|Cable|Cable\+|[0-9]+(?:GB|TB)"
-)
-_AND_PARTS = re.compile(r",?[ \t]+(?:and|&)[ \t]+|,[ \t]+")
-#: Model words right after a span: "R7000" after "Netgear Nighthawk".
-_MODEL_AFTER = re.compile(
-    r"(?:[ \t]+(?:(?=[\w\-]*\d)[A-Za-z]{0,5}-?\d{1,5}[A-Za-z0-9\-]{0,6}|Pro|Max|Plus|Ultra|Mini))+"
-    r"(?![\w\-])"
-)
-#: A label that makes the code after it one device's (its serial, not its model).
-_SERIAL_LABEL = re.compile(
-    r"(?:serial|s/n|sn|service tag|imei|mac|licen[cs]e|key|number|no\.?|nr\.?|#|id|"
-    r"seriennummer|numéro|número|nummer)\W{0,3}$",
-    re.IGNORECASE,
-)
-
-
-def _brand(words: Sequence[str], lexicon: Lexicon) -> bool:
-    """Whether ``words`` name a product or its maker the lexicon knows as public."""
-    name = " ".join(words)
-    return (
-        len(name) >= 2
-        and any(c.isupper() for c in name)  # as brands are written ("iPhone", not "the")
-        and not all(_MODEL_WORD.fullmatch(w) for w in words)  # "N2" (an org) reads as a code
-        and lexicon.public_kind(name) in ("brand", "company", "company-word", "org")
-    )
-
-
-def _flight(text: str, span: Span, value: str) -> bool:
-    """Whether ``value`` holds a flight number in an airline's context ("Thai Airways TG
-    917", "Delta DL1842"): a flight is someone's trip, not a product."""
-    return bool(
-        FLIGHT.search(value)
-        and (flight_context(text, span.start) or re.search(r"\bair", value, re.IGNORECASE))
-    )
-
-
-def _model_words(words: Sequence[str]) -> bool:
-    """Whether ``words`` are a model's: model words, at most one product line's word."""
-    line = [w for w in words if not _MODEL_WORD.fullmatch(w)]
-    return len(line) <= 1 and all(w[:1].isupper() and w.isalpha() for w in line)
-
-
-def _branded(words: Sequence[str], lexicon: Lexicon) -> bool:
-    """Whether ``words`` begin with a public brand or product name and go on with a
-    model's words only ("Bosch Serie 4", "iPhone")."""
-    return any(
-        _brand(words[:k], lexicon) and _model_words(words[k:]) for k in range(1, len(words) + 1)
-    )
-
-
-def product_model(text: str, span: Span, lexicon: Lexicon | None) -> bool:
-    """Whether ``span`` is a product's model: model words (:data:`_MODEL_WORD`), at most
-    one product line's word among them, after a public brand or product name written in
-    the span or just before it ("iPhone 15 Pro" with "15 Pro" found; "Bosch Serie 4
-    (SMS4HTI45G)"). A serial's label before it makes it one device's ("service tag
-    7XK2L93"): never a model."""
-    if lexicon is None:
-        return False
-    value = text[span.start : span.end]
-    parts = _AND_PARTS.split(value)
-    if len(parts) > 1:
-        # "Sony WH-1000XM5 and Samsung Galaxy S23 Ultra": two products read as one code.
-        return (
-            any(_MODEL_WORD.fullmatch(w) for w in value.split())
-            and all(_branded(p.split(), lexicon) for p in parts)
-        ) and not _SERIAL_LABEL.search(text[max(0, span.start - 48) : span.start])
-    words = value.split()
-    after = _MODEL_AFTER.match(text, span.end)
-    if after is not None:
-        words += after.group(0).split()
-    if not words or len(words) > 6 or sum(c.isdigit() for w in words for c in w) > 6:
-        return False
-    # What stands before it on its line: a brand on the line above is another value's.
-    before = text[max(0, span.start - 48) : span.start].rpartition("\n")[2]
-    if (
-        _SERIAL_LABEL.search(before)
-        or _flight(text, span, " ".join(words))
-        or UK_POSTCODE.fullmatch(value)
-    ):
-        return False
-    if not any(_MODEL_WORD.fullmatch(w) for w in words):
-        return False
-    if _branded(words, lexicon):
-        # The brand written in the span: "Netgear Nighthawk R7000", "FRITZ!Box 7590".
-        return True
-    if not _model_words(words) or not re.search(r"(?:\s|\(\s*)$", before):
-        return False
-    # A brand just before it: "iPhone" of "iPhone 15 Pro", "Bosch Serie 4 (", "Bosch
-    # Serie 4 dishwasher (" (the kind of product in lower case between).
-    prior = before.rstrip(" \t(").split()
-    if prior and prior[-1].isalpha() and prior[-1].islower() and before.rstrip(" \t").endswith("("):
-        prior = prior[:-1]
-    return any(_branded(prior[-k:], lexicon) for k in range(1, min(4, len(prior)) + 1))
 
 
 #: A run of one to three capitalized words (or a brand's inner capital: "iPhone", "eBay").

@@ -45,7 +45,8 @@ _WRAP_RIGHT = ")]}\"'”’»›.,;:!?…*_`"
 _POSSESSIVE = re.compile(r"['’][sS]$")
 #: An elided article or preposition written onto the next word, in French and Italian
 #: ("d'Airbus", "l'Oréal", "dell'Università"), in lower case only ("D'Angelo" is a name).
-_ELISION = re.compile(r"(?:d|l|qu|jusqu|lorsqu|puisqu|dell|nell|all|dall|sull|un)['’](?=[^\W\d_])")
+ELIDED = r"(?:d|l|qu|jusqu|lorsqu|puisqu|dell|nell|all|dall|sull|un)['’]"
+_ELISION = re.compile(rf"{ELIDED}(?=[^\W\d_])")
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 #: A blank line (possibly with spaces on it): a paragraph break.
