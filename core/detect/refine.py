@@ -124,6 +124,19 @@ _LEADING_LABEL = re.compile(
     re.IGNORECASE,
 )
 
+#: A word in lower case before a code the model took in with it ("forklift FL-07").
+_LEADING_NOUN = re.compile(r"([a-z]{3,})[ \t]+(?=\S*\d)")
+
+
+
+def _common_noun(word: str, lexicon: Lexicon) -> bool:
+    """A word in lower case that is nobody's given name: a dictionary word, one that no
+    list of names holds ("forklift"), or a frequent word that is also a surname ("locker")."""
+    return lexicon.is_plain(word) or not (
+        lexicon.is_given(word) or (lexicon.is_surname(word) and lexicon.zipf(word) < 3.0)
+    )
+
+
 #: An SSH key's algorithm before its fingerprint.
 _KEY_ALGORITHM = re.compile(r"(?:ssh-)?(?:ed25519|rsa|ecdsa|dsa)[ \t]+(?=(?:SHA256|MD5):)", re.IGNORECASE)
 
@@ -367,7 +380,7 @@ def _unspaced_only(value: str) -> bool:
     return len(letters) == 1 and _unspaced(letters[0])
 
 
-def _ner_only_unsure(span: Span) -> bool:
+def ner_only_unsure(span: Span) -> bool:
     """Only the NER proposed ``span``, below :data:`UNSURE` (the rules view's weakest
     guesses, under :data:`WEAK_RULE`, are no evidence: "node" of "node v20.11.1")."""
     evidence = {
@@ -1185,6 +1198,18 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # "(VAT PT514203870)": the label the model took in stays as written.
             span = Span(span.start + lead.end(), span.end, span.type, span.score, span.views)
             value = text[span.start : span.end]
+        if (
+            span.type in _CODE_TYPES
+            and lexicon is not None
+            and cased
+            and (lead := _LEADING_NOUN.match(value)) is not None
+            and _common_noun(lead.group(1), lexicon)
+        ):
+            # "forklift FL-07", "locker 114": the thing the code is on, a word in lower
+            # case, stays as written; the code goes. (In a text written all in lower case
+            # the word may be a name: "emirates ek703", "cvs #2147".)
+            span = Span(span.start + lead.end(), span.end, span.type, span.score, span.views)
+            value = text[span.start : span.end]
         if len(value) == 1 and value.isalpha() and text.startswith(":", span.end):
             # "E: staylor@...", "T: 0113 ...": a signature's one-letter key, no value.
             continue
@@ -1369,7 +1394,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         if (
             span.type is EntityType.OTHER
-            and _ner_only_unsure(span)
+            and ner_only_unsure(span)
             and span.views.get("ner", 0.0) < BARELY
             and re.fullmatch(r"[A-Z]{2,8}|[^\w\s]*\w{1,3}[^\w\s]+\w*", value)
         ):
@@ -1378,7 +1403,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         if (
             span.type is EntityType.OTHER
-            and _ner_only_unsure(span)
+            and ner_only_unsure(span)
             and lexicon is not None
             and not JOB_TITLE.search(value)
             and not TITLE_CASE_NAME.fullmatch(value)
@@ -1397,7 +1422,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # "Notice of hearing", "Attachments (not opened)": common words that are no
             # one's name make a heading or a label, not a person.
             continue
-        if _ner_only_unsure(span) and (
+        if ner_only_unsure(span) and (
             (lexicon is not None and _common_only(text, span, lexicon))
             or _unspaced_only(value)
         ):

@@ -28,7 +28,9 @@ from core.spans import Span
 #: A lower-case word this frequent is a function word ("of", "and"): never a value.
 FUNCTION_ZIPF = 5.5
 
-_NUM = r"(?:\d{1,3}(?:[,\u00a0\u202f ]\d{3})+|\d+)(?:[.,]\d+)?"
+#: A number, in groups of three or not; "1.249,00" is written the continental way (dots
+#: between the groups, a comma before the cents).
+_NUM = r"(?:\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d.,])|\d{1,3}(?:[,\u00a0\u202f ]\d{3})+|\d+)(?:[.,]\d+)?"
 _SIGNED = rf"[-+−~≈]?{_NUM}"
 #: Units written after a number (longest first in the alternation). Case is
 #: ignored; single letters ("m", "s", "h", "k", "p") must touch the number.
@@ -111,6 +113,14 @@ _ANALYTES = (
     r"cortisol|testosterone|o?estradiol|lh|fsh|prolactin|b?hcg|amylase|lipase|ck|ldh|qtc|ef|lvef"
 )
 
+#: A code of a public medical classification: ICD-10 ("E11.9", "J45.909"), CPT and its
+#: modifier ("99213-25"), CDT ("D2740"), HCPCS ("G0439").
+_MEDICAL_CODE = r"(?:[A-TV-Z]\d[0-9A-Z](?:\.[0-9A-Z]{1,4})?|\d{4}[0-9FTU](?:-\d{2})?|[A-V]\d{4})"
+#: Words of a meter's reading (see the "reading" zone).
+_METER = re.compile(r"\b(?:meters?|metres?|gauge|odometer|mileage|reading)\b", re.IGNORECASE)
+#: Words of dental care: a "D" and four digits among them is a dental procedure's code.
+_DENTAL = re.compile(r"\b(?:dental|dentist|dentistry|crown|filling|implant|root canal|extraction|periodontal|orthodont\w*|denture|bridge|veneer|cleaning)s?\b", re.IGNORECASE)
+
 #: (reason, pattern) of every zone; patterns run over the whole text.
 _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Money: "$2,400", "£3,850.00", "35 EUR", "EUR 35", "USD 1.2m", "2,400 dollars".
@@ -122,6 +132,16 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A lab result after its test: "HbA1c 58", "CRP: 120", "platelets 250" (the test's
     # name is a term, the number its value).
     ("lab", rf"\b(?:{_ANALYTES})[\s:=]{{1,3}}(?P<zone>(?:[<>≤≥~]\s?)?\d{{1,4}}(?:[.,]\d{{1,3}})?%?)(?![\w/.\-]|[.,]\d)", re.IGNORECASE),
+    # A meter's reading: "the meter shows 08731", "reading of 12550 kWh" (checked below:
+    # a meter, a gauge or an odometer is named just before it).
+    ("reading", r"\b(?:readings?|reads|read|shows|showing|showed|says|estimated|estimate)\s*(?:of\s+|is\s+|was\s+|as\s+|:\s*)?"
+     r"(?P<zone>\d{3,7}(?:[.,]\d{1,3})?)(?:\s?(?:kwh|kw·h|m3|m³|units|miles|km|hours))?(?![\w/\-]|[.,]\d)", re.IGNORECASE),
+    # Billing and diagnosis codes, public classifications: "CPT 99213", "ICD-10 E11.9",
+    # "procedure code D2740", "HCPCS G0439", a dental code after its treatment ("crown
+    # (D2740)", checked below: dental words in the text).
+    ("medical code", rf"\b(?:ICD-?(?:9|10|11)(?:-CM|-PCS)?|CPT|CDT|HCPCS|DRG|OPCS(?:-4)?|(?:diagnosis|diagnostic|procedure|billing|dx|treatment)\s+codes?)"
+     rf"(?:\s+codes?)?\s?[:#]?\s?(?P<zone>{_MEDICAL_CODE}(?:\s?(?:,|/|\band\b|\bor\b)\s?{_MEDICAL_CODE})*)(?![\w\-])", 0),
+    ("dental code", r"(?<![\w\-])D\d{4}(?![\w\-])", 0),
     # Percentages: "8.4%", "15 percent".
     ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
     # Blood pressure "160/95" (checked for plausibility below).
@@ -184,7 +204,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"\b(?!PRESIDIO_)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", 0),  # constants "POSTGRES_USER"
     ("code", r"(?<![\d:])(?=\d{3}|\d{2}:\d{3})\d{2,5}:\d{2,5}\b(?![:.]\d)", 0),  # port maps "5432:5432"
     # Absolute paths outside a home folder ("/opt/etl/load.py", "/var/run/x.sock").
-    ("code", r"(?<![\w~./])/(?!/|home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]+", 0),
+    ("code", r"(?<![\w~./])/(?!/|home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]*(?![\w/])", 0),
     ("code", r"(?<![\w~])~?/?\.[\w\-]+(?:/[\w.\-]+)+", 0),  # "~/.ssh/id_ed25519", ".npm/_cacache"
     # Error and fault codes: "error E:24", "code 0x80070005".
     ("code", r"\b(?:error|fault|status|exit)(?:\s+code)?\s+[A-Z]{0,3}[:\-]?\d{1,5}\b", re.IGNORECASE),
@@ -362,6 +382,14 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 reason = "quantity"
             if reason == "years" and not _plausible_years(text, m):
                 continue
+            if reason == "reading":
+                if not _METER.search(text, max(0, m.start() - 80), m.end()):
+                    continue
+                reason = "quantity"
+            if reason == "dental code":
+                if not _DENTAL.search(text):
+                    continue
+                reason = "medical code"
             a, b = m.span("zone") if "zone" in pattern.groupindex else m.span()
             if reason == "lab":
                 reason = "quantity"
@@ -575,7 +603,9 @@ def _only_words(
 
 
 #: Zones whose matches could be identifiers after a word such as "account" or "ref".
-_ID_LIKE_ZONES = frozenset({"version", "port", "code", "law", "blood pressure", "years"})
+_ID_LIKE_ZONES = frozenset(
+    {"version", "port", "code", "law", "blood pressure", "years", "medical code"}
+)
 #: Zones of single words: they drop a span made only of them, and never cut one.
 _WORD_ZONES = frozenset({"title", "term", "drug", "money-code"})
 #: Zones that :func:`apply_zones` handles before any other (labels of fields).

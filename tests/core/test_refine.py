@@ -79,6 +79,21 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
         ("result: 2.1; unit: mU/L\n", "mU/L"),
         ("See Part II of the lease.", "Part II"),
         ("under section iv of the policy", "section iv"),
+        # Amounts written the continental way, in an English message.
+        ("Someone used my card to pay 1.249,00 EUR to a shop.", "1.249,00 EUR"),
+        ("The invoice says 12.500,50 € in total.", "12.500,50 €"),
+        # A meter's reading, with the meter named before it.
+        ("My photo of the meter shows 08731 but they estimated 12550.", "08731"),
+        ("My photo of the meter shows 08731 but they estimated 12550.", "12550"),
+        ("Gas meter reading: 4412.6 m3 on the bill.", "4412.6"),
+        # Codes of public medical classifications.
+        ("Billed as CPT 99213-25 and 99214 on the claim.", "99213-25 and 99214"),
+        ("Coded ICD-10 E11.9 and J45.909 by the GP.", "E11.9 and J45.909"),
+        ("The procedure code D2740 was denied.", "D2740"),
+        ("Delta Dental paid $412 on a $1,560 crown (D2740).", "D2740"),
+        ("HCPCS G0439 is the annual wellness visit.", "G0439"),
+        # A folder path ending with its slash.
+        ('request: "GET /wp-admin/ HTTP/2.0"', "/wp-admin/"),
     ],
 )
 def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
@@ -105,6 +120,13 @@ def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex)
         ("Code 1901-2090 was issued.", "1901-2090"),
         # A section word glued to a roman numeral is a word: the French "Parti" is a party.
         ("Elle vote pour le Parti Vert depuis 2010.", "Parti"),
+        # A reading's words without a meter near them, a house number after "at".
+        ("The parcel shows 08731 as its number.", "08731"),
+        ("The meter is at 1234 Elm Street.", "1234"),
+        # A "D" and four digits with no dental word near, or after an identifier's label.
+        ("Your licence D2740 expires soon.", "D2740"),
+        # A continental amount is money with its currency only.
+        ("Account 1.249,00 is closed.", "1.249,00"),
     ],
 )
 def test_identifiers_are_never_zones(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
@@ -118,6 +140,30 @@ def s(text: str, value: str, t: EntityType, score: float = 0.95, view: str = "ne
 
 def values(text: str, spans: list[Span]) -> list[tuple[str, str]]:
     return [(text[x.start : x.end], str(x.type)) for x in spans]
+
+
+def test_a_medical_codes_zone_yields_to_an_identifiers_label(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Dental plan, member ID D2740 for the crown."
+    out = refine(text, [s(text, "D2740", EntityType.ACCOUNT)], lex)
+    assert values(text, out) == [("D2740", "ACCOUNT")]
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "value"),
+    [
+        ("He reported that forklift FL-07 had a faulty brake.", "forklift FL-07", "FL-07"),
+        ("Someone opened locker 11427 at the gym.", "locker 11427", "11427"),
+    ],
+)
+def test_the_thing_a_code_is_on_stays_as_written(text: str, span: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, span, EntityType.ID)], lex)
+    assert values(text, out) == [(value, "ID")]
+
+
+def test_in_a_text_in_lower_case_the_word_before_a_code_may_be_a_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "i got back from mauritius on emirates ek703 last week"
+    out = refine(text, [s(text, "emirates ek703", EntityType.ID)], lex)
+    assert values(text, out) == [("emirates ek703", "ID")]
 
 
 def test_a_span_loses_the_zone_and_keeps_the_rest(lex) -> None:  # type: ignore[no-untyped-def]
