@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable, Generator
 from typing import Any, ClassVar
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QRunnable, QThreadPool, Signal
 
 from core.errors import Cancelled
@@ -288,18 +289,24 @@ class LatestOnly(QObject):
         self._running = w
         w.start()
 
+    def _current(self, gen: int) -> bool:
+        # A result that arrives after the widget that owns this runner was deleted
+        # (its window closed while the work ran) has no one to go to.
+        return gen == self._generation and shiboken6.isValid(self)
+
     def _deliver_partial(self, gen: int, request: Any, value: Any) -> None:
-        if gen == self._generation:
+        if self._current(gen):
             self.partial.emit(request, value)
 
     def _deliver(self, gen: int, request: Any, res: Any) -> None:
-        if gen == self._generation:
+        if self._current(gen):
             self.result.emit(request, res)
 
     def _fail(self, gen: int, request: Any, exc: BaseException) -> None:
-        if gen == self._generation and not isinstance(exc, Cancelled):
+        if self._current(gen) and not isinstance(exc, Cancelled):
             self.failed.emit(request, exc)
 
     def _finished(self) -> None:
         self._running = None
-        self._start_pending()
+        if shiboken6.isValid(self):
+            self._start_pending()

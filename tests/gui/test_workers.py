@@ -109,6 +109,23 @@ def test_latest_only_delivers_only_the_newest_result(qtbot: Any) -> None:
     assert got == [(3, 3)]
 
 
+def test_a_result_after_its_owner_was_deleted_goes_nowhere(qtbot: Any) -> None:
+    """A window closed while its analysis ran: the result arrives for a runner whose Qt
+    object is gone, and is dropped ("Signal source has been deleted" before)."""
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QObject
+
+    release = threading.Event()
+    owner = QObject()
+    runner = LatestOnly(lambda n: release.wait(HANG_S) and n, parent=owner)
+    runner.submit(1)
+    shiboken6.delete(owner)  # the runner's C++ side goes with its parent
+    assert not shiboken6.isValid(runner)
+    release.set()
+    assert Worker.wait_all(HANG_MS)
+    QCoreApplication.processEvents()  # the queued result is delivered, and dropped
+
+
 def test_the_teardown_check_reports_a_worker_left_running(qtbot: Any) -> None:
     release = threading.Event()
     run_in_thread(lambda: release.wait(HANG_S), name="stuck")
