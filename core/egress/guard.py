@@ -181,7 +181,7 @@ class EgressGuard:
         # happens to write a word that is also in the box ("British").
         self._received: set[str] = set()
         self.detector = detector
-        self._spans: OrderedDict[str, list[tuple[str, str]]] = OrderedDict()
+        self._spans: OrderedDict[str, list[tuple[str, str, tuple[str, ...]]]] = OrderedDict()
         self._lock = threading.Lock()
 
     # --- scanning ---------------------------------------------------------------------
@@ -247,17 +247,21 @@ class EgressGuard:
                     for view in decoded_views(s):
                         if view.changed:
                             found = found + self._detect(view.text, view)
-                for type_, norm in found:
+                for type_, norm, words in found:
                     # A piece of a value sent in clear with consent ("LH" of "LH 401")
-                    # is in clear already.
-                    if norm in allowed or norm in pieces:
+                    # is in clear already; so are two such values side by side, read
+                    # as one ("payroll administrator": "administrator" sent as a job
+                    # title, "payroll" as a word settling left as written).
+                    if norm in allowed or norm in pieces or _pieced(words, allowed | pieces):
                         continue
                     if type_ not in seen:
                         seen.add(type_)
                         hits.append(Hit(type_, "detector"))
         return hits
 
-    def _detect(self, text: str, view: View | None = None) -> list[tuple[str, str]]:
+    def _detect(
+        self, text: str, view: View | None = None
+    ) -> list[tuple[str, str, tuple[str, ...]]]:
         key = text if view is None else f"{text}\x00{view.changed}"
         with self._lock:
             cached = self._spans.get(key)
@@ -265,7 +269,7 @@ class EgressGuard:
                 self._spans.move_to_end(key)
                 return cached
         assert self.detector is not None
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, str, tuple[str, ...]]] = []
         # Placeholders are located in the whole text, not inside each span: a
         # span may cut one ("see [PERSON" of "see [PERSON_3]").
         covered = [False] * len(text)
@@ -281,9 +285,17 @@ class EgressGuard:
                 " " if covered[i] else text[i] for i in range(span.start, span.end)
             )
             words = [w for w in re.split(r"\W+", rest) if w and w.casefold() not in TITLES]
-            if words:
-                # "Ofcom's" is Ofcom: a possessive adds nothing to the value.
-                out.append((str(span.type), normalize(_POSSESSIVE_END.sub("", found))))
+            if not words:
+                continue
+            # Around a placeholder, each stretch in clear is a value of its own ("[PERSON_1]
+            # Operations Manager": the title the person consented to send is "Operations
+            # Manager"); "Ofcom's" is Ofcom: a possessive adds nothing to the value.
+            pieces = [found] if rest == found else _clear_stretches(text, covered, span.start, span.end)
+            for piece in pieces:
+                piece = _POSSESSIVE_END.sub("", piece).strip("'’")
+                if any(w.casefold() not in TITLES for w in re.split(r"\W+", piece) if w):
+                    parts = tuple(normalize(w) for w in re.findall(r"\w+", piece))
+                    out.append((str(span.type), normalize(piece), parts))
         with self._lock:
             self._spans[key] = out
             while len(self._spans) > self.DETECTIONS_KEPT:
@@ -421,6 +433,35 @@ class EgressGuard:
             )
         except Exception:
             log.exception("could not complete ledger row %s", ledger_id)
+
+
+def _pieced(words: tuple[str, ...], consented: set[str]) -> bool:
+    """Whether ``words`` (normalized) are a run of consented values and pieces, each
+    made of whole words."""
+    if not words:
+        return False
+    ok = [True] + [False] * len(words)
+    for j in range(1, len(words) + 1):
+        ok[j] = any(ok[i] and "".join(words[i:j]) in consented for i in range(max(0, j - 8), j))
+    return ok[-1]
+
+
+def _clear_stretches(text: str, covered: list[bool], start: int, end: int) -> list[str]:
+    """The stretches of ``text[start:end]`` outside its placeholders (``covered``),
+    trimmed of the spaces and punctuation at their ends."""
+    out, i = [], start
+    while i < end:
+        if covered[i]:
+            i += 1
+            continue
+        j = i
+        while j < end and not covered[j]:
+            j += 1
+        piece = text[i:j].strip(" \t\n,;:.()[]\"")
+        if piece:
+            out.append(piece)
+        i = j
+    return out
 
 
 def _bound(messages: Messages, approved: str | None) -> str:

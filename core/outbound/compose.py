@@ -19,6 +19,7 @@ from typing import Any
 from core.analyze import Analysis, Route, SentencePlan, detector_lexicon
 from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.detect.base import Detector
+from core.detect.refine import ner_only_unsure
 from core.detect.tokens import Atoms, atoms
 from core.entities import EntityType
 from core.outbound.matcher import TITLES, Located, matcher_of
@@ -27,6 +28,8 @@ from core.spans import Span
 
 #: What stands for a run of sentences kept on this machine.
 WITHHELD = "[private sentence withheld]"
+#: The reason of a value settling left in clear (see :func:`settle`).
+WEAK_REREAD = "read again without its context, only an unsure guess of the model"
 
 
 def compose_outbound(
@@ -262,8 +265,12 @@ def settle(
     new find outside placeholders is decided by the type policy like any other
     entity (whole tokens only). Protected ones are replaced; the others leave
     in clear and are returned in :attr:`Outbound.sent`, so the approval shows
-    them and the guard treats them as consented. Every other occurrence of a
-    box value goes too (the guard looks for box values everywhere). What is
+    them and the guard treats them as consented. A find that is only the model's
+    unsure guess (:func:`~core.detect.refine.ner_only_unsure`) made only of common
+    words that name no one is not decided again: the reading of the whole message, with
+    its context, found nothing there, and "payroll" or "card" leaves as written (listed,
+    consented). Every other
+    occurrence of a box value goes too (the guard looks for box values everywhere). What is
     still found after ``passes`` rounds is left for the guard, which then
     blocks: fail closed.
     """
@@ -295,12 +302,22 @@ def settle(
         table = atoms(outbound)
         runs: list[tuple[int, int, EntityType]] = []
         for span in detector.analyze(outbound):
+            weak = ner_only_unsure(span)
             for a, b in _uncovered_runs(outbound, table, span, covered):
                 if (a > 0 and in_clear[a - 1]) or (b < len(outbound) and in_clear[b]):
                     continue
                 value = outbound[a:b]
                 key = value.casefold()
                 if key in clear or key in sent or key.strip(".") in TITLES:
+                    continue
+                if weak and _plain_words(value, policy.lexicon):
+                    # Only the model, unsure, on a text its placeholders changed, and
+                    # only common words that name no one ("payroll", "card", "ID"): the
+                    # message's own reading, in its whole context, found nothing here.
+                    # It leaves as written, listed for the approval and consented for
+                    # the guard. A name ("byron"), an unknown word or another script is
+                    # replaced as before.
+                    sent[key] = SentValue(value, span.type, WEAK_REREAD)
                     continue
                 decision = policy.decide(
                     outbound, Span(a, b, span.type, span.score, span.views), analysis.risk_lambda,
@@ -328,6 +345,19 @@ def settle(
             pos = b
         outbound = "".join(parts) + outbound[pos:]
     return Outbound(outbound, tuple(sent.values()))
+
+
+def _plain_words(value: str, lexicon: Any) -> bool:
+    """Whether every word of ``value`` is a common word that names no one: a dictionary
+    word or a generic term of the lexicon, or a frequent word that is nobody's given
+    name ("card" and "worth" are surnames too; "Grace" and "Will" are given names)."""
+    words = re.findall(r"\w+", value)
+    return bool(words) and all(
+        lexicon.is_plain(w)
+        or lexicon.is_term(w)
+        or (lexicon.zipf(w) >= 4.0 and not lexicon.is_given(w))
+        for w in words
+    )
 
 
 def _uncovered_runs(

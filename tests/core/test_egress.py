@@ -308,6 +308,26 @@ def test_placeholders_and_titles_found_by_the_detector_do_not_block() -> None:
     guard.check(user("Dr. [PERSON_1] saw me on [DATE_1]."))
 
 
+def test_consented_values_side_by_side_read_as_one_do_not_block() -> None:
+    # The pipeline sent "administrator" (a job title) and "payroll" (a common word)
+    # in clear; the guard's reading joins them into one value.
+    detector = ListDetector({"payroll administrator": EntityType.OTHER})
+    guard = EgressGuard(FakeClient(), detector=detector)
+    guard.check(user("Role: payroll administrator."), consented=["payroll", "administrator"])
+    with pytest.raises(EgressBlocked):
+        guard.check(user("Role: payroll administrator."), consented=["administrator"])
+    with pytest.raises(EgressBlocked):  # a part of a word is no consented piece
+        guard.check(user("Role: payroll administrator."), consented=["pay", "roll administrator"])
+
+
+def test_each_stretch_around_a_placeholder_is_judged_on_its_own() -> None:
+    detector = ListDetector({"[PERSON_1]\nOperations Manager": EntityType.OTHER})
+    guard = EgressGuard(FakeClient(), detector=detector)
+    guard.check(user("Thanks,\n[PERSON_1]\nOperations Manager"), consented=["Operations Manager"])
+    with pytest.raises(EgressBlocked):
+        guard.check(user("Thanks,\n[PERSON_1]\nOperations Manager"))
+
+
 def test_detection_results_are_cached_per_string() -> None:
     detector = ListDetector({})
     guard = EgressGuard(FakeClient(), detector=detector)

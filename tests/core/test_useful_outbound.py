@@ -7,6 +7,7 @@ the type policy and anonymization, not the router.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -231,3 +232,51 @@ def test_a_phone_number_with_its_country_code_keeps_its_type(analyzer: Analyzer)
     out = send_all(analyzer, 'Convert to XML: {"id": 8289240, "phone": "+49 30 56484902"}')
     assert '"phone": "[PHONE_' in out, out
     assert "56484902" not in out
+
+
+class _Rereads:
+    """The detector as settling sees it: what it finds in the composed text, each find
+    with its views (only the model, unsure, unless told otherwise)."""
+
+    def __init__(self, finds: dict[str, tuple[str, dict[str, float]]]) -> None:
+        self.finds = finds
+
+    def analyze(self, text: str) -> list[Any]:
+        from core.entities import EntityType
+        from core.spans import Span
+
+        out = []
+        for word, (type_, views) in self.finds.items():
+            i = text.find(word)
+            if i >= 0:
+                out.append(Span(i, i + len(word), EntityType(type_), max(views.values()), views))
+        return out
+
+
+def test_settling_leaves_an_unsure_second_reading_of_common_words(segmenter: Segmenter) -> None:
+    """A word the whole message's reading passed over, that the model alone guesses at
+    once placeholders changed the text, leaves as written when it is a common word that
+    names no one; a name, an unknown word or a sure find is replaced as before."""
+    from core.detect.base import Detector
+    from core.detect.rules import RulesView
+    from core.outbound.compose import WEAK_REREAD, settle
+    from core.policy import TypePolicy
+
+    text = "Ran the monthly payroll and the card file with byron, tarif and Tessa Wren."
+    analysis = Analyzer(segmenter, Detector([RulesView()])).analyze(text)
+    for plan in analysis.plans:
+        plan.route = Route.REMOTE
+    weak = {"ner": 0.5}
+    rereads = _Rereads(
+        {
+            "payroll": ("OTHER", weak),
+            "card": ("ORG", weak),
+            "byron": ("PERSON", weak),  # a given name
+            "tarif": ("PERSON", weak),  # no word of the lexicon
+            "Tessa Wren": ("PERSON", {"ner": 0.95}),  # sure
+        }
+    )
+    out = settle(text, PrivacyBox(), rereads, analysis, TypePolicy())  # type: ignore[arg-type]
+    assert "monthly payroll and the card file" in out.text
+    assert "byron" not in out.text and "tarif" not in out.text and "Tessa Wren" not in out.text
+    assert {(v.value, v.reason) for v in out.sent} == {("payroll", WEAK_REREAD), ("card", WEAK_REREAD)}
