@@ -149,6 +149,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Reference ranges and ratios: "(ref 7-56)", "20-41", "50/50", "3:1".
     ("quantity", r"(?<=\(ref\s)\d+(?:\.\d+)?\s?[-–]\s?\d+(?:\.\d+)?|\(\s?\d+(?:\.\d+)?\s?[-–]\s?\d+(?:\.\d+)?\s?\)", re.IGNORECASE),
     ("quantity", r"(?<![\w/.])(?:[4-9]\d|1\d\d)/(?:[4-9]\d|1\d\d)(?![\w/]|\.\d)", 0),
+    # A count out of a total with a zero, never a date: "0/1" (a pod's READY column), "3/0".
+    ("quantity", r"(?<![\w/.:\-])(?:0/\d{1,3}|[1-9]\d{0,2}/0)(?![\w/:\-]|[.,]\d)", 0),
     # A range of two small numbers, lower first: "20-41" in a lab table, "ages 8-12"
     # (checked below: never a day and a month, never after an identifier's label).
     ("range", r"(?<![\w/.:\-])(\d{1,3}(?:\.\d+)?)\s?[-–]\s?(\d{1,3}(?:\.\d+)?)(?![\w/:\-]|\.\d)", 0),

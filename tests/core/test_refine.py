@@ -92,6 +92,7 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
         ("The procedure code D2740 was denied.", "D2740"),
         ("Delta Dental paid $412 on a $1,560 crown (D2740).", "D2740"),
         ("HCPCS G0439 is the annual wellness visit.", "G0439"),
+        ("ledger-api-7d9f8c6b5-x2kq4   0/1     CrashLoopBackOff", "0/1"),
         # A folder path ending with its slash.
         ('request: "GET /wp-admin/ HTTP/2.0"', "/wp-admin/"),
     ],
@@ -125,6 +126,8 @@ def test_quantities_code_and_law_are_not_identifiers(text: str, value: str, lex)
         ("The meter is at 1234 Elm Street.", "1234"),
         # A "D" and four digits with no dental word near, or after an identifier's label.
         ("Your licence D2740 expires soon.", "D2740"),
+        ("We met on 1/10 at noon.", "1/10"),
+        ("We met on 10/01/2024 at noon.", "10/01/2024"),
         # A continental amount is money with its currency only.
         ("Account 1.249,00 is closed.", "1.249,00"),
     ],
