@@ -45,7 +45,8 @@ JOB_TITLE = re.compile(
     r"executive|president|founder|owner|intern|apprentice|trainee|guard|firefighter|"
     r"police officer|soldier|pilot|steward|stewardess|librarian|counsellor|counselor|"
     r"caregiver|carer|housekeeper|janitor|labourer|laborer|farmer|fisherman|tailor|baker|"
-    r"butcher|barber|hairdresser|fumigator|geologist|biologist|chemist|physicist)s?\b",
+    r"butcher|barber|hairdresser|fumigator|geologist|biologist|chemist|physicist|"
+    r"head(?=\s+of\s)|dean(?=\s+of\s)|chair(?=\s+of\s))s?\b",
     re.IGNORECASE,
 )
 TITLE_CASE_NAME = re.compile(r"[A-Z][\w'’&.-]*(?:\s+(?:of|and|the|for|&)?\s*[A-Z][\w'’&.-]*)+")

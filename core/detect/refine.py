@@ -961,8 +961,22 @@ _ROLE_WORDS = frozenset(
 )
 
 
+#: A role over a department: "Head of Finance", "Director of Nursing", "VP of Sales".
+_ROLE_OF = re.compile(
+    r"(?:Head|Deputy Head|Director|Deputy Director|Vice President|VP|Dean|Chair|Chief|Lead|"
+    r"Manager|Officer|Principal|Professor)\s+of\s+(?:the\s+)?(?P<unit>[A-Z][\w'’\-]*"
+    r"(?:\s+(?:(?:and|&)\s+)?[A-Z][\w'’\-]*){0,3})"
+)
+
+
 def _job_title(value: str, lexicon: Lexicon) -> bool:
-    """Capitalized common words ending in a role: "Senior Solicitor", "Product Manager"."""
+    """Capitalized common words ending in a role: "Senior Solicitor", "Product Manager";
+    a role over a department of common words: "Head of Finance"."""
+    if (m := _ROLE_OF.fullmatch(value)) is not None:
+        return all(
+            lexicon.is_plain(w) or lexicon.is_term(w) or w in ("and", "&")
+            for w in m.group("unit").split()
+        )
     words = value.split()
     return (
         1 <= len(words) <= 4
@@ -1298,12 +1312,13 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             span = Span(span.start + g.end(), span.end, span.type, span.score, span.views)
             value = text[span.start : span.end]
         if (
-            span.type is EntityType.ORG
+            (span.type is EntityType.ORG or (span.type is EntityType.PERSON and _ROLE_OF.fullmatch(value)))
             and lexicon is not None
             and _job_title(value, lexicon)
         ):
             # "Steven Salas, Senior Solicitor": a role many people hold, no organisation
-            # (the type policy judges it as a job title).
+            # and no one's name ("Head of Finance" under a signature's name); the type
+            # policy judges it as a job title.
             span = Span(span.start, span.end, EntityType.OTHER, span.score, span.views)
         if span.type in (EntityType.URL, EntityType.ORG, EntityType.OTHER) and public_name(value):
             # "pypi.org", "storage.googleapis.com", "example.com": a public service or a
@@ -1431,7 +1446,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     out = [_person_read_as_place(text, _without_elision(text, x, lexicon), lexicon) for x in out]
     out = _one_type_per_name(text, [_without_possessive(text, x) for x in out])
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
-    joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out)))
+    joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out), lexicon))
     joined = join_institutions(text, joined, lexicon)
     return merge_spans(joined + known_brands(text, joined, lexicon, found))
 
@@ -1549,7 +1564,23 @@ _FIRM = re.compile(rf"\b{_SURNAME}, {_SURNAME},? (?:and|&) {_SURNAME}\b")
 _FIRM_PARTS = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.ADDRESS, EntityType.LOCATION})
 
 
-def join_firms(text: str, spans: list[Span]) -> list[Span]:
+def _surnames_not_places(
+    name: str, inside: Sequence[Span], text: str, lexicon: Lexicon | None
+) -> bool:
+    """Three surnames read as places, one of them at least ("Evans, Burrows and Kemp" under
+    a signature's job title): none of them a place the lexicon knows ("Leeds, York and
+    Hull" are towns)."""
+    places = (EntityType.LOCATION, EntityType.ADDRESS)
+    if lexicon is None or not any(x.type in places for x in inside):
+        return False
+    parts = [n.group(0) for n in re.finditer(_SURNAME, name)]
+    return all(
+        lexicon.is_surname(p) and lexicon.public_kind(p) not in ("place", "region", "country")
+        for p in parts
+    )
+
+
+def join_firms(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """A firm named after three partners is one organisation, not two people and a firm:
     when the views found every surname of "Stevens, Rowe and Turner" (as names of any kind)
     and one of them took a piece for an organisation, or one span covers the whole name,
@@ -1567,7 +1598,11 @@ def join_firms(text: str, spans: list[Span]) -> list[Span]:
             for n in re.finditer(_SURNAME, m.group(0))
         )
         whole = len(inside) == 1 and (inside[0].start, inside[0].end) == (a, b)
-        if not found_all or not (whole or any(x.type is EntityType.ORG for x in inside)):
+        if not found_all or not (
+            whole
+            or any(x.type is EntityType.ORG for x in inside)
+            or _surnames_not_places(m.group(0), inside, text, lexicon)
+        ):
             continue
         firm = _joined(inside, EntityType.ORG)
         spans = [x for x in spans if x not in inside] + [Span(a, b, firm.type, firm.score, firm.views)]

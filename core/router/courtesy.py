@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from core.spans import Sentence, Span
 
@@ -85,17 +85,25 @@ def is_form_label(text: str, entities: Sequence[Span] = ()) -> bool:
     return bool(_HEADER_ROW.fullmatch(line) or _KEY_ALONE.fullmatch(line))
 
 
-def is_values_only(sentence: Sentence, entities: Sequence[Span]) -> bool:
+def is_values_only(
+    sentence: Sentence, entities: Sequence[Span], values: Iterable[str] = ()
+) -> bool:
     """True when every letter and digit of ``sentence`` lies inside one of its detected
-    ``entities`` (offsets in the query's text): a signature's name line ("Siobhán Ní
+    ``entities`` (offsets in the query's text), or inside another whole occurrence of a
+    value detected elsewhere in the query (``values``: the signature repeats the name of
+    the "Re:" line, where the detector found it): a signature's name line ("Siobhán Ní
     Cheallaigh"), a line of values. Sent, it carries nothing the type policy does not
-    decide value by value (each protected value becomes its placeholder); withheld, the
-    cloud loses the line's place in the text."""
-    if not entities:
-        return False
+    decide value by value (each protected value becomes its placeholder wherever it
+    occurs); withheld, the cloud loses the line's place in the text."""
     covered = [False] * (sentence.end - sentence.start)
     for e in entities:
         for i in range(max(e.start, sentence.start), min(e.end, sentence.end)):
             covered[i - sentence.start] = True
+    for value in values:
+        if len(value) < 3 or not any(c.isalpha() for c in value):
+            continue
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", sentence.text):
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+    if not any(covered):
+        return False
     return all(c or not ch.isalnum() for c, ch in zip(covered, sentence.text, strict=False))
-

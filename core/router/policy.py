@@ -301,9 +301,12 @@ class PolicyRouter:
         # A greeting, a thank-you, a closing or a table's header row identifies no one, and
         # a line of values only carries what the type policy decides value by value: it
         # goes (core.router.courtesy).
+        values = {query.text[e.start : e.end] for ents in query.entities for e in ents}
         out = [
             1.0
-            if is_courtesy(s.text, ents) or is_form_label(s.text, ents) or is_values_only(s, ents)
+            if is_courtesy(s.text, ents)
+            or is_form_label(s.text, ents)
+            or is_values_only(s, ents, values)
             else float(p)
             for s, ents, p in zip(query.sentences, query.entities, probs, strict=True)
         ]

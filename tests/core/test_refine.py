@@ -1337,3 +1337,18 @@ def test_tools_named_together_are_no_person(text: str, found: str, expected: lis
 )
 def test_a_phrase_is_no_identifier(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, found, EntityType.ID)], lex)) == expected
+
+
+def test_a_role_over_a_department_is_a_job_title_not_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Andrew Barker\nHead of Finance | Kelly, Dickinson and Smith\nT: 0113 857 7289\n"
+    out = refine(text, [s(text, "Andrew Barker", EntityType.PERSON), s(text, "Head of Finance", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Andrew Barker", "PERSON"), ("Head of Finance", "OTHER")]
+
+
+def test_three_surnames_read_as_places_are_a_firm_and_three_towns_stay_towns(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Abbie Miles\nHead of Finance | Evans, Burrows and Kemp\n"
+    spans = [s(text, "Evans", EntityType.LOCATION), s(text, "Burrows and Kemp", EntityType.LOCATION)]
+    assert ("Evans, Burrows and Kemp", "ORG") in values(text, refine(text, spans, lex))
+    text = "We drove through Leeds, York and Hull last week."
+    spans = [s(text, "Leeds", EntityType.LOCATION), s(text, "York", EntityType.LOCATION), s(text, "Hull", EntityType.LOCATION)]
+    assert values(text, refine(text, spans, lex)) == [("Leeds", "LOCATION"), ("York", "LOCATION"), ("Hull", "LOCATION")]

@@ -98,6 +98,11 @@ def test_a_line_of_values_only_carries_what_the_policy_decides() -> None:
     assert not is_values_only(name, [])
     first = Sentence(0, 17, text[:17])
     assert not is_values_only(first, [])
+    # The same name again, where the detector did not find it: a value found elsewhere
+    # in the message, replaced wherever it occurs.
+    assert is_values_only(name, [], values=["Siobhán Ní Cheallaigh"])
+    assert not is_values_only(name, [], values=["Siobhán"])  # a word in clear is left
+    assert not is_values_only(name, [], values=["Ní"])  # too short to count
     router = PolicyRouter(states=ner_states()).load()
     probs = router.route(RouteInput(text, [first, name, contact], [[], [Span(18, 39, EntityType.PERSON, 0.9)], both], 10.0))
     assert probs[1] == 1.0 and probs[2] == 1.0
