@@ -383,7 +383,11 @@ class TypePolicy:
                     # A town is a place too: the stricter of the two rules applies.
                     d = _stricter(d, self._quasi("place", value, EntityType.LOCATION, risk_lambda, profile))
                 return d
-            if span.type is not EntityType.LOCATION and affiliation(text, span.start):
+            if (
+                span.type is not EntityType.LOCATION
+                and public != _PRODUCT_KIND  # no one works in "Sage 50"
+                and affiliation(text, span.start)
+            ):
                 return self._quasi(
                     "employer or school", value, span.type, risk_lambda, profile,
                     "named as where someone works or studies",
@@ -607,7 +611,7 @@ class TypePolicy:
         if span.type in MODEL_TYPES and product_model(text, span, self.lexicon):
             # "iPhone 15 Pro" ("15 Pro" found), "FRITZ!Box 7590" (read as an address),
             # "Bosch Serie 4 (SMS4HTI45G)": a product's model, which thousands own.
-            return "public brand's product"
+            return _PRODUCT_KIND
         allowed = _PUBLIC_KINDS_BY_TYPE.get(span.type)
         if allowed is None:
             return None
@@ -628,7 +632,7 @@ class TypePolicy:
                 and not _BRANCH.search(value.split(None, 1)[1])
                 and self.lexicon.public_kind(first) in {"company", "brand"}
             ):
-                return "public brand's product"
+                return _PRODUCT_KIND
             return None
         if kind in allowed:
             if span.type is EntityType.LOCATION and kind in _COUNTRY_KINDS:
@@ -646,7 +650,7 @@ class TypePolicy:
             and (span.type is not EntityType.ID or re.search(r"\s[A-Za-z]{3,}", value))
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
-            return "public brand's product"
+            return _PRODUCT_KIND
         if span.type is EntityType.ORG and well_known_provider(value):
             return "public health institution"
         if span.type is EntityType.ORG and not _PRIVATE_ORG.search(value):
@@ -770,6 +774,8 @@ def product_model(text: str, span: Span, lexicon: Lexicon | None) -> bool:
 
 
 _SITE_KINDS = frozenset({"brand", "company", "company-word", "org"})
+#: The public kind of a brand's product ("Garmin Forerunner 265", "Sage 50").
+_PRODUCT_KIND = "public brand's product"
 
 _KIND_NAMES = {
     "org": "organisation",

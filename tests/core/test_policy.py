@@ -290,6 +290,12 @@ def test_a_public_company_or_university_where_someone_works_or_studies_is_an_emp
     assert not below.protect and at.protect
 
 
+def test_no_one_works_in_a_brands_product(policy: TypePolicy) -> None:
+    text = "Ran the monthly payroll for 240 staff in Sage 50 with zero late payments."
+    d = decide(policy, text, "Sage 50", T.ORG, 5.0)
+    assert not d.protect and d.kind == "public brand's product"
+
+
 @pytest.mark.parametrize(
     ("text", "value", "t"),
     [
