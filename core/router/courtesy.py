@@ -86,7 +86,7 @@ def is_form_label(text: str, entities: Sequence[Span] = ()) -> bool:
 
 
 def is_values_only(
-    sentence: Sentence, entities: Sequence[Span], values: Iterable[str] = ()
+    sentence: Sentence, entities: Sequence[Span], values: Iterable[str] = (), keys: bool = False
 ) -> bool:
     """True when every letter and digit of ``sentence`` lies inside one of its detected
     ``entities`` (offsets in the query's text), or inside another whole occurrence of a
@@ -94,7 +94,8 @@ def is_values_only(
     the "Re:" line, where the detector found it): a signature's name line ("Siobhán Ní
     Cheallaigh"), a line of values. Sent, it carries nothing the type policy does not
     decide value by value (each protected value becomes its placeholder wherever it
-    occurs); withheld, the cloud loses the line's place in the text."""
+    occurs); withheld, the cloud loses the line's place in the text. With ``keys``, the
+    keys written before found values count too ("POSTGRES_USER: mirela_d")."""
     covered = [False] * (sentence.end - sentence.start)
     for e in entities:
         for i in range(max(e.start, sentence.start), min(e.end, sentence.end)):
@@ -106,4 +107,29 @@ def is_values_only(
             covered[m.start() : m.end()] = [True] * (m.end() - m.start())
     if not any(covered):
         return False
+    if keys:
+        # The keys of the values ("POSTGRES_USER: [ID_1]", "Secrets: AWS_ACCESS_KEY_ID=
+        # [ID_2]"): a configuration's constant, or common words that name no one, right
+        # before a colon or an equals sign and a value found. A key is what the value is,
+        # never whose: one with a name in it ("Dana's phone:") leaves the line to the policy.
+        from core.lexicon import lexicon
+
+        words = lexicon()
+        # Right to left: "Secrets: AWS_ACCESS_KEY_ID=...", a key before a key and its value.
+        for m in reversed(list(_VALUE_KEY.finditer(sentence.text))):
+            after = m.end()
+            while after < len(covered) and sentence.text[after] in " \t\"'":
+                after += 1
+            if after >= len(covered) or not covered[after]:
+                continue
+            key = m.group("key")
+            if _CONSTANT.fullmatch(key) or all(
+                words.is_plain(w) or words.is_term(w) for w in key.split()
+            ):
+                covered[m.start("key") : m.end("key")] = [True] * len(key)
     return all(c or not ch.isalnum() for c, ch in zip(covered, sentence.text, strict=False))
+
+
+#: A key before its value: a constant or up to four words, then ":" or "=".
+_VALUE_KEY = re.compile(r"(?<![\w@.])(?P<key>[A-Za-z][A-Za-z0-9_]*(?: [a-z][a-z]*){0,3})[ \t]*[:=]")
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")

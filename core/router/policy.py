@@ -306,7 +306,7 @@ class PolicyRouter:
             1.0
             if is_courtesy(s.text, ents)
             or is_form_label(s.text, ents)
-            or is_values_only(s, ents, values)
+            or is_values_only(s, ents, values, keys=True)
             else float(p)
             for s, ents, p in zip(query.sentences, query.entities, probs, strict=True)
         ]

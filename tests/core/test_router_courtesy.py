@@ -106,3 +106,30 @@ def test_a_line_of_values_only_carries_what_the_policy_decides() -> None:
     router = PolicyRouter(states=ner_states()).load()
     probs = router.route(RouteInput(text, [first, name, contact], [[], [Span(18, 39, EntityType.PERSON, 0.9)], both], 10.0))
     assert probs[1] == 1.0 and probs[2] == 1.0
+
+
+def _found(text: str, values: list[str]) -> list[Span]:
+    return [Span(text.index(v), text.index(v) + len(v), EntityType.ID, 0.9) for v in values]
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "goes"),
+    [
+        ("POSTGRES_USER: mirela_d", ["mirela_d"], True),
+        (
+            "Secrets: AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE, AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG.",
+            ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG"],
+            True,
+        ),
+        ("phone number: 555-0101", ["555-0101"], True),
+        # A key with a name in it, a word after the value, a key without a value found.
+        ("Dana phone: 555-0101", ["555-0101"], False),
+        ("POSTGRES_USER: mirela_d and more", ["mirela_d"], False),
+        ("Secrets: none here", [], False),
+    ],
+)
+def test_a_line_of_keys_and_found_values_goes(text: str, values: list[str], goes: bool) -> None:
+    line = Sentence(0, len(text), text)
+    assert is_values_only(line, _found(text, values), keys=True) is goes
+    if values:  # without keys, only a line of values alone goes
+        assert not is_values_only(line, _found(text, values))
