@@ -180,7 +180,7 @@ def _split_unspaced(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
 def snap(text: str, spans: Iterable[Span], table: Atoms | None = None) -> list[Span]:
     """Widen each span to whole atoms and cut it at paragraph breaks.
 
-    Pieces that hold no letter or digit are dropped; each piece keeps its
+    Pieces that hold no letter or digit, or only a possessive's "'s", are dropped; each piece keeps its
     span's type, score and views. The result is not merged: callers merge.
     """
     spans = list(spans)
@@ -205,6 +205,9 @@ def snap(text: str, spans: Iterable[Span], table: Atoms | None = None) -> list[S
                     break  # "[2023] EWHC 123 (KB)": a bracket the value opened is part of it
                 b -= 1
             a, b = _without_bare_signs(text, table, a, b)
+            if _POSSESSIVE.fullmatch(text, a, b):
+                # A possessive's "'s" alone is no value: its word is another atom ("0's").
+                continue
             if a < b and any(c.isalnum() for c in text[a:b]):
                 out.append(Span(a, b, span.type, span.score, dict(span.views)))
     return out
