@@ -128,7 +128,6 @@ _LEADING_LABEL = re.compile(
 _LEADING_NOUN = re.compile(r"([a-z]{3,})[ \t]+(?=\S*\d)")
 
 
-
 def _common_noun(word: str, lexicon: Lexicon) -> bool:
     """A word in lower case that is nobody's given name: a dictionary word, one that no
     list of names holds ("forklift"), or a frequent word that is also a surname ("locker")."""
@@ -1564,9 +1563,7 @@ _FIRM = re.compile(rf"\b{_SURNAME}, {_SURNAME},? (?:and|&) {_SURNAME}\b")
 _FIRM_PARTS = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.ADDRESS, EntityType.LOCATION})
 
 
-def _surnames_not_places(
-    name: str, inside: Sequence[Span], text: str, lexicon: Lexicon | None
-) -> bool:
+def _surnames_not_places(name: str, inside: Sequence[Span], lexicon: Lexicon | None) -> bool:
     """Three surnames read as places, one of them at least ("Evans, Burrows and Kemp" under
     a signature's job title): none of them a place the lexicon knows ("Leeds, York and
     Hull" are towns)."""
@@ -1601,7 +1598,7 @@ def join_firms(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> 
         if not found_all or not (
             whole
             or any(x.type is EntityType.ORG for x in inside)
-            or _surnames_not_places(m.group(0), inside, text, lexicon)
+            or _surnames_not_places(m.group(0), inside, lexicon)
         ):
             continue
         firm = _joined(inside, EntityType.ORG)

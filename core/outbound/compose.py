@@ -269,10 +269,9 @@ def settle(
     unsure guess (:func:`~core.detect.refine.ner_only_unsure`) made only of common
     words that name no one is not decided again: the reading of the whole message, with
     its context, found nothing there, and "payroll" or "card" leaves as written (listed,
-    consented). Every other
-    occurrence of a box value goes too (the guard looks for box values everywhere). What is
-    still found after ``passes`` rounds is left for the guard, which then
-    blocks: fail closed.
+    consented). Every other occurrence of a box value goes too (the guard looks for box
+    values everywhere). What is still found after ``passes`` rounds is left for the
+    guard, which then blocks: fail closed.
     """
     text = analysis.text
     clear = {

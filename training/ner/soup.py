@@ -85,24 +85,24 @@ def weights_from_onnx(path: Path, hidden: int = 384) -> dict[str, np.ndarray]:
 def soup(a: Path, b: Path, weight: float, out: Path) -> dict[str, Any]:
     """Save ``(1 - weight) * A + weight * B`` as a Hugging Face checkpoint in ``out``.
 
-    ``a`` and ``b`` are each a Hugging Face checkpoint folder or a built model folder
-    (its ``model.onnx``); the result has B's configuration (a checkpoint is needed on
-    one side: ``b`` when both are given).
+    ``a`` is a built model folder (its ``model.onnx``) or a Hugging Face checkpoint;
+    ``b`` is a Hugging Face checkpoint, whose configuration the result has.
     """
     import torch
     from transformers import AutoModelForTokenClassification
 
-    def state(path: Path) -> dict[str, np.ndarray]:
-        if (path / "model.onnx").is_file():
-            return weights_from_onnx(path / "model.onnx")
-        model = AutoModelForTokenClassification.from_pretrained(str(path), dtype=torch.float32)
-        return {k: v.detach().numpy() for k, v in model.state_dict().items()}
+    def load(path: Path) -> Any:
+        return AutoModelForTokenClassification.from_pretrained(str(path), dtype=torch.float32)
 
     if not (b / "config.json").is_file():
         raise SystemExit(f"{b} is no Hugging Face checkpoint (config.json): give it as B")
-    model = AutoModelForTokenClassification.from_pretrained(str(b), dtype=torch.float32)
-    sa, sb = state(a), state(b)
+    model = load(b)
     own = model.state_dict()
+    sb = {k: v.detach().numpy() for k, v in own.items()}
+    if (a / "model.onnx").is_file():
+        sa = weights_from_onnx(a / "model.onnx")
+    else:
+        sa = {k: v.detach().numpy() for k, v in load(a).state_dict().items()}
     missing = sorted(k for k in own if k not in sa and "position_ids" not in k)
     if missing:
         raise SystemExit(f"{a} lacks {len(missing)} tensors, e.g. {missing[:3]}")
