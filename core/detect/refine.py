@@ -42,6 +42,7 @@ from __future__ import annotations
 import bisect
 import logging
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -1093,6 +1094,170 @@ def _outside(text: str, span: Span, a: int, b: int) -> list[Span]:
 _CELL_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?(?:[ ][A-Za-zÀ-ÖØ-öø-ÿ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?){1,4}")
 
 
+#: A record's key and its value, written the ways people paste records: a JSON member
+#: ('"KhmerName":"..."'), a ``key: value`` line, a ``key=value;`` pair. Group ``key``
+#: is the key, ``value`` the value (without its quotes).
+_KEYED = re.compile(
+    r"\"(?P<jkey>[A-Za-z_][\w ]{0,40})\"[ \t]*:[ \t]*\"(?P<jvalue>[^\"\\\n]{1,120})\""
+    r"|(?m:^[ \t]*(?:[-*•][ \t]+)?(?P<lkey>[A-Za-z][A-Za-z _\-]{0,30}?)[ \t]*:[ \t]+"
+    r"[\"']?(?P<lvalue>[^\n\"']{1,120}?)[\"']?[ \t]*$)"
+    r"|(?<![\w.])(?P<pkey>[A-Za-z][A-Za-z_]{0,30})=(?P<pvalue>[^;&,=\n]{1,80})(?=[;&,\n]|$)"
+)
+#: Words before "name" in a key that make it a person's name ("FatherName",
+#: "latin_first_name", "name_on_card" is in the table): roles, relatives, the name's
+#: part, and the script or language it is written in.
+_NAME_KEY_WORDS = frozenset(
+    """first last middle given family full sur fore maiden birth legal preferred nick
+    father mother spouse partner husband wife son daughter child parent guardian sibling
+    patient customer client employee contact member tenant applicant student holder
+    cardholder beneficiary payee recipient sender owner next kin emergency doctor gp
+    latin native local english khmer chinese arabic korean japanese thai cyrillic hindi
+    russian greek hebrew persian urdu bengali tamil vietnamese""".split()
+)
+#: Values that say there is none: no one's data.
+_NO_VALUE = re.compile(
+    r"null|none|nil|n/?a|na|tbc|tbd|unknown|not (?:known|given|applicable|provided)|-+|\?+|"
+    r"true|false|yes|no|0|x+",
+    re.IGNORECASE,
+)
+#: Templates and placeholders, never a value: "{{first_name}}", "${NAME}", "<name>",
+#: "[PERSON_1]", "«First_Name»".
+_TEMPLATE = re.compile(r"[{}<>\[\]«»$%]")
+_SPLIT_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _record_key_type(key: str) -> tuple[EntityType, bool] | None:
+    """The type a record's key gives its value, and whether the key names a person's
+    name as such ("first_name", "KhmerName") rather than a role that may hold a
+    company or a remark ("name", "patient", "contact")."""
+    words = _key_name(_SPLIT_CAMEL.sub(" ", key)).split()
+    if not words:
+        return None
+    if words[-1] in ("surname", "forename") or (
+        words[-1] == "name" and len(words) > 1 and all(w in _NAME_KEY_WORDS for w in words[:-1])
+    ):
+        return EntityType.PERSON, True
+    t = _key_type(" ".join(words))
+    if t is None and words[-1] in ("nationality", "citizenship", "ethnicity", "religion"):
+        t = EntityType.NRP
+    if t is None or (t is EntityType.ADDRESS and words[-1] in ("postcode", "zip", "zipcode")):
+        return None  # a postcode is a number the rules find by its shape
+    return t, False
+
+
+def _plausible_value(value: str, t: EntityType, named: bool, lexicon: Lexicon | None) -> bool:
+    """Whether ``value``, under a key of type ``t``, can be such a value that no view
+    found: a name in another script, or written in lower case; never a remark ("see
+    above"), a template or a job's name ("Checkout code")."""
+    if _NO_VALUE.fullmatch(value) or _TEMPLATE.search(value) or "@" in value or "://" in value:
+        return False
+    words = re.findall(r"[^\W\d_]+", value)
+    if not words:
+        return False
+    other_script = any(not c.isascii() and c.isalpha() and not _latin(c) for c in value)
+    if other_script:
+        return not DIGITS.search(value) or t is EntityType.ADDRESS
+    if t is EntityType.ADDRESS:
+        # A street address has its number; words alone may be a remark.
+        return DIGITS.search(value) is not None
+    if DIGITS.search(value) or len(words) > 5 or not re.fullmatch(r"[^\W\d_][\w .'’\-]*", value):
+        return False
+    if lexicon is None:
+        return named
+    plain = all(lexicon.is_plain(w) or lexicon.is_term(w) for w in words)
+    if named:
+        # "first_name": "anna" is a name in lower case; "first_name": "test" is too.
+        return not all(lexicon.is_term(w) for w in words)
+    # A role's key ("name", "patient", "city"): capitalized words, not all of them
+    # plain words, and for a person a given name or a surname among them.
+    if not all(w[:1].isupper() for w in words) or plain:
+        return False
+    if t is EntityType.PERSON:
+        return any(lexicon.is_given(w) or lexicon.is_surname(w) for w in words)
+    return True
+
+
+def _latin(c: str) -> bool:
+    return unicodedata.name(c, "").startswith("LATIN")
+
+
+def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """The values of a record's keys that no view found: '"KhmerName":"រិទ្ធ មករា"',
+    "first_name: anna", "Father_Name=Okonkwo;". The model reads a name in another
+    script, or in lower case, or cut off from any sentence, poorly; the key says what
+    the value is. Each takes its key's type and the :data:`RECORD` view; a value any
+    span touches is left to the views (:func:`_name_field_types` types it)."""
+    if ":" not in text and "=" not in text:
+        return spans
+    added, replaced = [], []
+    for m in _KEYED.finditer(text):
+        kind = "j" if m.group("jkey") else "l" if m.group("lkey") else "p"
+        key, (a, b) = m.group(f"{kind}key"), m.span(f"{kind}value")
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1] in " \t.,;":
+            b -= 1
+        over = [x for x in spans if x.start < b and a < x.end]
+        typed = _record_key_type(key)
+        if b <= a or typed is None:
+            continue
+        if over:
+            # Part of a person's name in another script found under its key
+            # ('"KhmerName":"រិទ្ធ មករា"', the model read the second word): the whole
+            # value is the name.
+            if not (
+                typed == (EntityType.PERSON, True)
+                and all(a <= x.start and x.end <= b and x.type in _NAME_TYPES for x in over)
+                and (sum(x.end - x.start for x in over) < b - a)
+                and _plausible_value(text[a:b], *typed, lexicon)
+            ):
+                continue
+            replaced += over
+        elif not _plausible_value(text[a:b], *typed, lexicon):
+            continue
+        added.append(Span(a, b, typed[0], 0.9, {RECORD: 1.0}))
+    if not added:
+        return spans
+    return sorted([x for x in spans if x not in replaced] + added, key=lambda x: x.start)
+
+
+#: A JSON member's key ('"HomeNo":'), written like a program's name for it.
+_JSON_KEY = re.compile(r"(?<=[{,\s]\")[A-Za-z_][A-Za-z0-9_]{0,40}(?=\"[ \t]*:)")
+_CODE_KEY = re.compile(r"[a-z][a-z0-9]*|[A-Za-z][a-z0-9]*(?:[A-Z_][A-Za-z0-9]*)+|[a-z][a-z0-9_]*")
+#: JSON's literals after a key: no value.
+_JSON_LITERAL = re.compile(r"(?<=:)[ \t]*(?:null|true|false)(?=[ \t]*[,}\]\n])")
+#: The key of a ``key=value`` pair among others ("Id=3; First_Name=Anna; Email=..."). A
+#: constant's name ("AWS_SECRET_ACCESS_KEY=...") and a secret's ("aws_secret_access_key=",
+#: "password=") are left to the secrets' rules, which find the key and its value together
+#: (the value alone may look like a path).
+_PAIR_KEY = re.compile(
+    r"(?:^|(?<=[;&,\s]))(?=\w*[a-z])"
+    r"(?![\w]*(?:key|secret|token|pass|pwd|auth|credential|cookie|session|signature|salt))"
+    r"[A-Za-z][A-Za-z0-9_]{0,30}(?==[^=\s])",
+    re.IGNORECASE,
+)
+
+
+def record_labels(text: str) -> list[tuple[int, int]]:
+    """The keys of a pasted record, and JSON's ``null``, ``true`` and ``false``:
+    labels, cut out of any span (a model read '"StreetNo":null' as a person and
+    "First_Name" of "First_Name=Anna;" as an identifier). A JSON key is a label when it
+    is written like a program's name ('"HomeNo"', '"first_name"') or when most keys
+    of the text are ('"Sid"' beside them); a key written like a person's name or an
+    address ('"Ana Lima": 3') is data. A pair's key counts among two pairs at least."""
+    out: list[tuple[int, int]] = []
+    if '":' in text or '" :' in text:
+        keys = list(_JSON_KEY.finditer(text))
+        coded = [m for m in keys if _CODE_KEY.fullmatch(m.group())]
+        out += [(m.start(), m.end()) for m in (keys if len(coded) >= 2 else coded)]
+        out += [(m.end() - len(m.group().lstrip()), m.end()) for m in _JSON_LITERAL.finditer(text)]
+    if "=" in text:
+        pairs = list(_PAIR_KEY.finditer(text))
+        if len(pairs) >= 2:
+            out += [(m.start(), m.end()) for m in pairs]
+    return out
+
+
 def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
     """The cells of a table's name column ("Name", "full_name", "patient") that hold a
     name are a person's, whatever the views made of them: a model reads a tab-separated
@@ -1123,7 +1288,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
     spans = join_names(text, merge_spans(markers_win(list(spans))))
-    if not spans:
+    if not spans and not _keyed_values(text, [], lexicon):
         # Nothing found: only the public names the model passed over, outside the zones.
         brands = known_brands(text, [], lexicon)
         if brands:
@@ -1142,6 +1307,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # A table's header row names its columns, a form's key its value: labels.
             *((a, b, "label") for a, b in tables.headers),
             *((a, b, "label") for a, b in key_labels(text)),
+            *((a, b, "label") for a, b in record_labels(text)),
         ]
     )
     cased = _is_cased(text)
@@ -1189,7 +1355,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             for piece in snap(text, [Span(a, b, t or span.type, span.score, span.views)], table):
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
     kept = _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables)
-    kept = _home_folders(text, kept)
+    kept = _keyed_values(text, _home_folders(text, kept), lexicon)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)

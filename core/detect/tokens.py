@@ -141,8 +141,14 @@ _CELL = re.compile(
 
 
 #: Between a JSON key and its value or two quoted items, written without spaces
-#: (``"hostname":"db-1.corp.lan"``): the quotes go with the separator.
-_JSON_SEP = re.compile(r'"\s*[:,]\s*"')
+#: (``"hostname":"db-1.corp.lan"``): the quotes go with the separator. So between a key
+#: and a number, a literal or a nested value (``"HomeNo":null,"Sex":1``, ``"Data":[{"Sid"``),
+#: and after those before the next key.
+_JSON_SEP = re.compile(
+    r'"\s*[:,]\s*"|"[ \t]*:[ \t]*[\[{]+[ \t]*"'
+    r'|"[ \t]*:[ \t]*(?=[\-\d\[{]|null\b|true\b|false\b)'
+    r'|(?:(?<=[\d\]}])|(?<=\bnull)|(?<=\btrue)|(?<=\bfalse))[ \t]*,[ \t]*"'
+)
 
 #: Where an atom ends inside a run of non-space characters: an assignment, a JSON
 #: separator or a cell separator.

@@ -129,3 +129,11 @@ def test_a_bare_separator_at_a_spans_edge_belongs_to_neither_side() -> None:
     a = text.index("- Ryan")
     out = snap(text, [Span(a, text.index(" | ") + 2, EntityType.LOCATION, 0.9, {})])
     assert [text[x.start : x.end] for x in out] == ["Ryanchester"]
+
+
+def test_a_json_records_keys_literals_and_values_are_atoms_apart() -> None:
+    text = '{"Data":[{"HomeNo":null,"Sex":1,"Name":"Ann"}]}'
+    table = atoms(text)
+    got = [text[a:b] for a, b in zip(table.starts, table.ends, strict=True)]
+    assert "HomeNo" in got and "null" in got and "Ann" in got
+    assert not any(":" in g for g in got)
