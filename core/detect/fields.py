@@ -367,7 +367,7 @@ def field_at(found: tuple[Field, ...], start: int, end: int) -> Field | None:
     """The field whose value ``[start, end)`` lies in (or starts), if any."""
     import bisect
 
-    i = bisect.bisect_right([f.start for f in found], start) - 1
+    i = bisect.bisect_right(found, start, key=lambda f: f.start) - 1
     if i >= 0 and found[i].start <= start < found[i].end and end <= found[i].end + 1:
         return found[i]
     return None

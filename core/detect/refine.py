@@ -40,6 +40,7 @@ the type a span's own text shows) live in :mod:`core.detect.names`.
 from __future__ import annotations
 
 import bisect
+import itertools
 import logging
 import re
 import unicodedata
@@ -1189,6 +1190,9 @@ def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list
     span touches is left to the views (:func:`_name_field_types` types it)."""
     if ":" not in text and "=" not in text:
         return spans
+    spans = sorted(spans, key=lambda x: x.start)
+    starts = [x.start for x in spans]
+    reach = list(itertools.accumulate((x.end for x in spans), max))  # furthest end so far
     added, replaced = [], []
     for m in _KEYED.finditer(text):
         kind = "j" if m.group("jkey") else "l" if m.group("lkey") else "p"
@@ -1197,7 +1201,11 @@ def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list
             a += 1
         while b > a and text[b - 1] in " \t.,;":
             b -= 1
-        over = [x for x in spans if x.start < b and a < x.end]
+        over, j = [], bisect.bisect_left(starts, b) - 1
+        while j >= 0 and reach[j] > a:
+            if spans[j].end > a:
+                over.append(spans[j])
+            j -= 1
         typed = _record_key_type(key)
         if b <= a or typed is None:
             continue
