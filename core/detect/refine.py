@@ -856,6 +856,22 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     return span
 
 
+def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A company or a brand of the lexicon the model read as a person ("OpenAI", "Anthropic")
+    is an organisation, so that the type policy sees a public name; not when the name is
+    one people carry too ("Claude", "Mercedes")."""
+    if span.type is not EntityType.PERSON or lexicon is None:
+        return span
+    value = text[span.start : span.end]
+    words = value.split()
+    if (
+        lexicon.public_kind(value) in _BRAND_KINDS
+        and not any(lexicon.is_given(w) or lexicon.is_surname(w) for w in words)
+    ):
+        return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+    return span
+
+
 #: A run of one to three capitalized words (or a brand's inner capital: "iPhone", "eBay").
 _CAPITALIZED_RUN = re.compile(
     r"(?<![\w@#/.\-])(?:[A-Z][\w&+'’\-]*|[a-z]{1,2}[A-Z][\w\-]*)"
@@ -1616,7 +1632,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
-    out = [_person_read_as_place(text, _without_elision(text, x, lexicon), lexicon) for x in out]
+    out = [
+        _brand_read_as_person(text, _person_read_as_place(text, _without_elision(text, x, lexicon), lexicon), lexicon)
+        for x in out
+    ]
     out = _one_type_per_name(text, [_without_possessive(text, x) for x in out])
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out), lexicon))

@@ -121,6 +121,16 @@ _METER = re.compile(r"\b(?:meters?|metres?|gauge|odometer|mileage|reading)\b", r
 #: Words of dental care: a "D" and four digits among them is a dental procedure's code.
 _DENTAL = re.compile(r"\b(?:dental|dentist|dentistry|crown|filling|implant|root canal|extraction|periodontal|orthodont\w*|denture|bridge|veneer|cleaning)s?\b", re.IGNORECASE)
 
+#: AI models named alone ("GPT-4", "ChatGPT", "Mixtral 8x7B"), named only with a version or
+#: a family's word (the name is a person's or a word too), and the families' words.
+_AI_ALWAYS = r"GPT|ChatGPT|LLaMA|Mixtral|Qwen\d?|DeepSeek|PaLM|DALL[-·]?E"
+_AI_NAMED = r"Claude|Gemini|Gemma|Llama|Mistral|Phi|Falcon|Grok|Sora|Whisper|Codex|Midjourney|Copilot"
+_AI_FAMILY = (
+    r"turbo|mini|nano|pro|Pro|ultra|Ultra|flash|Flash|opus|Opus|sonnet|Sonnet|haiku|Haiku|"
+    r"instruct|Instruct|chat|Chat|vision|preview|omni|large|Large|medium|small|base|xl|XL|"
+    r"code|Code|coder|Coder|R1|V3|o1|4o"
+)
+
 #: (reason, pattern) of every zone; patterns run over the whole text.
 _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Money: "$2,400", "£3,850.00", "35 EUR", "EUR 35", "USD 1.2m", "2,400 dollars".
@@ -185,6 +195,13 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
      r"Ubuntu|Debian|Fedora|CentOS|Windows|macOS|iOS|Android|Chrome|Firefox|Safari|Edge|"
      r"PostgreSQL|Postgres|MySQL|Redis|Django|Flask|React|Angular|Vue|Qt|PySide6|GCC|"
      r"CUDA|Excel|Office|SQL Server)\s\d+(?:\.\d+)*\b", 0),
+    # AI models people ask about: "GPT-4", "GPT-3.5-turbo", "Claude 3.5 Sonnet", "Gemini 1.5
+    # Pro", "Llama 3 70B", "Mistral 7B". A name that is also a person's or a word's
+    # ("Claude", "Gemma", "Sora", "Whisper") only with its version or its family's word; a
+    # particle of an unspaced language glued after the version goes with it ("3.0은").
+    ("version", rf"\b(?:{_AI_ALWAYS}|(?:{_AI_NAMED})(?=[- ]?(?:v?\d|(?:{_AI_FAMILY})\b)))"
+     rf"(?:[- ]?v?\d+(?:\.\d+)*[A-Za-z]?)?(?:[- ](?:{_AI_FAMILY}|\d+(?:\.\d+)?[BbKkMm])\b)*"
+     r"(?![A-Za-z0-9\-]|\.\w)[^\W\d_A-Za-z]{0,3}", 0),
     # Ports: "localhost:5432", "port 8080".
     ("port", r"(?<=[A-Za-z\]]):\d{2,5}(?![\w.:])", 0),
     ("port", r"\bports?\s\d{2,5}\b", re.IGNORECASE),

@@ -582,7 +582,6 @@ def test_a_long_csv_table_is_read_once_for_all_its_spans(lex, monkeypatch) -> No
         ("I wrote to Mr. Notice about the fence.", "Notice", True),
         ("Hi Vantongeren, the invoice is wrong.", "Vantongeren", True),
         ("We sailed the Caspian last summer.", "Caspian", True),
-        ("Ask Google about it.", "Google", True),
     ],
 )
 def test_common_words_that_are_no_ones_name_are_no_person(  # type: ignore[no-untyped-def]
@@ -1394,3 +1393,37 @@ def test_a_records_key_finds_its_value(lex) -> None:  # type: ignore[no-untyped-
 )
 def test_a_records_key_types_what_no_view_found(lex, text, expected) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [], lex)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed"),
+    [
+        # A company or a brand the model read as a person is an organisation...
+        ("Ask Google about it.", "Google", "ORG"),
+        ("OpenAI released a new model.", "OpenAI", "ORG"),
+        # ...unless people carry the name too.
+        ("I asked Claude to summarise it.", "Claude", "PERSON"),
+    ],
+)
+def test_a_brand_read_as_a_person_is_an_organisation(lex, text, found, typed) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, EntityType.PERSON, 0.9)], lex)) == [(found, typed)]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Is Claude 3.5 Sonnet better than GPT-4 for this?", ["Claude 3.5 Sonnet", "GPT-4"]),
+        ("Claude 3.0은 GPT-4보다 좋다.", ["Claude 3.0", "GPT-4"]),
+        ("Try Llama 3 70B or Mistral 7B.", ["Llama 3 70B", "Mistral 7B"]),
+    ],
+)
+def test_ai_models_with_their_versions_stay_as_written(lex, text, kept) -> None:  # type: ignore[no-untyped-def]
+    # The model names and versions a person asks about, whatever a view made of them.
+    spans = [s(text, k, t) for k, t in zip(kept, (EntityType.PERSON, EntityType.ID), strict=False)]
+    assert values(text, refine(text, spans, lex)) == []
+
+
+def test_a_person_named_like_a_model_stays_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My colleague Claude Martin asked Gemma about it."
+    spans = [s(text, "Claude Martin", EntityType.PERSON), s(text, "Gemma", EntityType.PERSON)]
+    assert values(text, refine(text, spans, lex)) == [("Claude Martin", "PERSON"), ("Gemma", "PERSON")]
