@@ -111,3 +111,12 @@ def lexicon(folder: Path | None = None) -> Lexicon:
             ) from exc
         _loaded[folder] = loaded
         return loaded
+
+
+def is_cased(text: str) -> bool:
+    """True when the text uses capitals the ordinary way (so a lower-case word is no name)."""
+    words = re.findall(r"[^\W\d_]+", text[:4000])
+    if len(words) < 6:
+        return False
+    capital = sum(1 for w in words if w[0].isupper())
+    return capital / len(words) >= 0.06 and not all(w.isupper() for w in words)

@@ -79,7 +79,7 @@ from core.detect.zones import (
     zones,
 )
 from core.entities import EntityType
-from core.lexicon import Lexicon
+from core.lexicon import Lexicon, is_cased
 from core.spans import Span, merge_spans
 
 log = logging.getLogger(__name__)
@@ -323,13 +323,7 @@ def _small_number(value: str) -> bool:
     return bool(re.fullmatch(r"\d{1,3}(?:[.,]\d{1,2})?", value))
 
 
-def _is_cased(text: str) -> bool:
-    """True when the text uses capitals the ordinary way (so a lower-case word is no name)."""
-    words = re.findall(r"[^\W\d_]+", text[:4000])
-    if len(words) < 6:
-        return False
-    capital = sum(1 for w in words if w[0].isupper())
-    return capital / len(words) >= 0.06 and not all(w.isupper() for w in words)
+_is_cased = is_cased
 
 
 def _near_person(person_ends: Sequence[int], span: Span, text: str) -> bool:

@@ -133,3 +133,93 @@ def is_values_only(
 #: A key before its value: a constant or up to four words, then ":" or "=".
 _VALUE_KEY = re.compile(r"(?<![\w@.])(?P<key>[A-Za-z][A-Za-z0-9_]*(?: [a-z][a-z]*){0,3})[ \t]*[:=]")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+#: Titles before a name: written with a capital, they name no one by themselves.
+_TITLES = frozenset("mr mrs ms miss mx dr prof sir madam".split())
+#: A word (letters, inner apostrophes) and a number (digits with their separators, a
+#: currency sign before, a percent sign after).
+_LETTERS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_NUMBER = re.compile(r"[£$€¥₹]?\s?\d[\d,.:/\-]*%?")
+#: A field's label written in capitals ("DOB: ...", "MRN", "NHS no."): what a value is.
+_LABELS = frozenset("dob mrn nhs ssn iban bsn nir dni nie vat ref".split())
+#: How frequent a lower-case word must be in English (Zipf scale) to count as common here
+#: when the lexicon's list of plain words lacks it ("chatty", "practicals").
+COMMON_ZIPF = 2.8
+#: A lower-case word this frequent is a common word even when people carry it as a name.
+FREQUENT_ZIPF = 3.5
+#: The same for a word that is also a given name ("per", "loan"; not "byron", 3.7).
+FREQUENT_GIVEN_ZIPF = 4.5
+
+
+def _frequency(word: str) -> float:
+    from wordfreq import zipf_frequency
+
+    return float(zipf_frequency(word, "en"))
+
+
+#: The most digits a bare number outside the detected values may have: a count, a year, a
+#: time ("14:12"); longer runs may be an identifier the detector missed.
+MAX_BARE_DIGITS = 4
+
+
+def is_plain_remainder(
+    sentence: Sentence, entities: Sequence[Span], text_is_cased: bool
+) -> bool:
+    """True when everything of ``sentence`` outside its detected ``entities`` is common
+    words that name no one and small numbers or amounts: "£2,840.55 net / £1,150 rent /
+    5% to savings / per week?", "- [Oliver Brennan-Ashe]: 72% in the electricity test,
+    great at practicals". Sent anonymized, such a sentence carries nothing but what the
+    type policy decides value by value: no name, place or number the detector could
+    have missed is left in it (a common word is no one's name: the lexicon's plain words
+    exclude every given name and surname). Only in a text written with ordinary
+    capitals, where a name the detector missed would show by its capital; a word with
+    a capital is allowed only first in the sentence, as "I", or as a title. Withheld,
+    the sentence is lost to the cloud for nothing (issue: needless withheld sentences)."""
+    if not text_is_cased:
+        return False
+    from core.lexicon import lexicon
+
+    words = lexicon()
+    text = sentence.text
+    masked = list(text)
+    for e in entities:
+        for i in range(max(e.start, sentence.start), min(e.end, sentence.end)):
+            masked[i - sentence.start] = " "
+    rest = "".join(masked)
+    if "@" in rest or "://" in rest:
+        return False
+    for m in _NUMBER.finditer(rest):
+        token = m.group()
+        digits = sum(c.isdigit() for c in token)
+        if digits > MAX_BARE_DIGITS and not (token[0] in "£$€¥₹" or token.endswith("%")):
+            return False
+    found = list(_LETTERS.finditer(rest))
+    if not found:
+        return False
+    first = _LETTERS.search(text)
+    for m in found:
+        w = m.group()
+        low = w.lower()
+        named = words.is_given(low) or words.is_surname(low)
+        if w[:1].isupper():
+            if len(w) >= 2 and w.isupper():
+                # An acronym: a frequent one or a term ("APR", "ID", "DOB"), never one the
+                # lexicon does not know ("a complaint to BHP").
+                if named or not (words.is_term(low) or words.zipf(low) >= 3.5 or low in _LABELS):
+                    return False
+                continue
+            sentence_first = first is not None and m.start() == first.start()
+            if not (w == "I" or low in _TITLES or sentence_first):
+                return False
+        if not (
+            words.is_plain(low)
+            or words.is_term(low)
+            or low in _TITLES
+            or w == "I"
+            # "to", "council", "per": names too, in lower case and this frequent no one's.
+            or _frequency(low) >= (FREQUENT_GIVEN_ZIPF if words.is_given(low) else FREQUENT_ZIPF)
+            or (not named and _frequency(low) >= COMMON_ZIPF)
+        ):
+            return False
+    return True

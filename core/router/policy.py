@@ -41,8 +41,9 @@ import numpy.typing as npt
 
 from core.entities import EntityType
 from core.language import ENGLISH, SUPPORTED
+from core.lexicon import is_cased
 from core.router.base import RouteInput
-from core.router.courtesy import is_courtesy, is_form_label, is_values_only
+from core.router.courtesy import is_courtesy, is_form_label, is_plain_remainder, is_values_only
 from core.router.encoder import SentenceEncoder, load_artifact, ort_session
 from core.spans import Sentence, Span
 
@@ -302,11 +303,15 @@ class PolicyRouter:
         # a line of values only carries what the type policy decides value by value: it
         # goes (core.router.courtesy).
         values = {query.text[e.start : e.end] for ents in query.entities for e in ents}
+        # So does a sentence with nothing but common words and small numbers outside its
+        # detected values: nothing in it can be a value the detector missed.
+        cased = is_cased(query.text)
         out = [
             1.0
             if is_courtesy(s.text, ents)
             or is_form_label(s.text, ents)
             or is_values_only(s, ents, values, keys=True)
+            or is_plain_remainder(s, ents, cased)
             else float(p)
             for s, ents, p in zip(query.sentences, query.entities, probs, strict=True)
         ]

@@ -7,7 +7,7 @@ import pytest
 from core.assembly import ner_states
 from core.entities import EntityType
 from core.router.base import RouteInput
-from core.router.courtesy import is_courtesy, is_form_label, is_values_only
+from core.router.courtesy import is_courtesy, is_form_label, is_plain_remainder, is_values_only
 from core.router.policy import PolicyRouter
 from core.spans import Sentence, Span
 
@@ -133,3 +133,42 @@ def test_a_line_of_keys_and_found_values_goes(text: str, values: list[str], goes
     assert is_values_only(line, _found(text, values), keys=True) is goes
     if values:  # without keys, only a line of values alone goes
         assert not is_values_only(line, _found(text, values))
+
+
+def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
+    spans = []
+    for v in values:
+        a = text.index(v)
+        spans.append(Span(a, a + len(v), EntityType.PERSON, 0.9, {"ner": 0.9}))
+    return Sentence(0, len(text), text), spans
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "goes"),
+    [
+        # Common words and small numbers or amounts around the detected values: nothing
+        # in the sentence can be a value the detector missed.
+        ("£2,840.55 net / £1,150 rent / £245 loan at 14.9% APR / 5% to savings / per week?", [], True),
+        ("Student: Dashiell Okafor-Brandt, grade 3, student ID 300418827.", ["Dashiell Okafor-Brandt", "300418827"], True),
+        ("I would be grateful if you could see Ms Ngozi Adebayo in the clinic.", ["Ngozi Adebayo"], True),
+        ("Her results came back normal and she feels chatty again.", [], True),
+        # A word with a capital the lexicon does not know, a rare word, an unknown
+        # acronym, a long number or an address left in it: the policy decides.
+        ("Lance showing a slight increase, Byron a decrease.", [], False),
+        ("We met at the Playground of Higher Consciousness.", [], False),
+        ("Then send it to BHP for review.", [], False),
+        ("Call me on 07700900123 tomorrow.", [], False),
+        ("Write to me at jo@example.org about it.", [], False),
+        ("the results came back from naidoo yesterday.", [], False),
+        ("- Oliver Brennan-Ashe: 72% in the test, great at practicals", ["Oliver Brennan-Ashe"], False),
+    ],
+)
+def test_a_sentence_of_common_words_around_its_values_goes(text: str, values: list[str], goes: bool) -> None:
+    sentence, spans = _sentence(text, values)
+    assert is_plain_remainder(sentence, spans, text_is_cased=True) is goes
+
+
+def test_in_a_text_without_capitals_the_policy_decides() -> None:
+    # A name in lower case cannot be told from a word there ("byron", "mercy urgent care").
+    sentence, spans = _sentence("her results came back normal and she feels chatty again.", [])
+    assert not is_plain_remainder(sentence, spans, text_is_cased=False)
