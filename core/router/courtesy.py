@@ -158,6 +158,14 @@ def _frequency(word: str) -> float:
     return float(zipf_frequency(word, "en"))
 
 
+#: Words of medicine by their endings ("rheumatology", "tendinitis", "colonoscopy",
+#: "anaemia"): no one's name. Drugs are the lexicon's.
+_MEDICAL = re.compile(
+    r"[a-z]{3,}(?:ology|ologist|ologists|itis|ectomy|otomy|ostomy|plasty|scopy|graphy|"
+    r"a?emia|algia|osis|opathy|iatry|iatric|iatrics|ologic|ological)"
+)
+
+
 #: The most digits a bare number outside the detected values may have: a count, a year, a
 #: time ("14:12"); longer runs may be an identifier the detector missed.
 MAX_BARE_DIGITS = 4
@@ -219,6 +227,7 @@ def is_plain_remainder(
             or w == "I"
             # "to", "council", "per": names too, in lower case and this frequent no one's.
             or _frequency(low) >= (FREQUENT_GIVEN_ZIPF if words.is_given(low) else FREQUENT_ZIPF)
+            or (not w[:1].isupper() and (_MEDICAL.fullmatch(low) or words.public_kind(low) == "drug"))
             or (not named and _frequency(low) >= COMMON_ZIPF)
         ):
             return False

@@ -152,6 +152,8 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         ("Student: Dashiell Okafor-Brandt, grade 3, student ID 300418827.", ["Dashiell Okafor-Brandt", "300418827"], True),
         ("I would be grateful if you could see Ms Ngozi Adebayo in the clinic.", ["Ngozi Adebayo"], True),
         ("Her results came back normal and she feels chatty again.", [], True),
+        # Words of medicine by their endings, and drugs.
+        ("She was referred to rheumatology after the colonoscopy and takes metformin.", [], True),
         # A word with a capital the lexicon does not know, a rare word, an unknown
         # acronym, a long number or an address left in it: the policy decides.
         ("Lance showing a slight increase, Byron a decrease.", [], False),
