@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from core.spans import Sentence, Span
 
@@ -166,6 +167,19 @@ _MEDICAL = re.compile(
 )
 
 
+#: The end of a sentence right before a word.
+_AFTER_STOP = re.compile(r"[.!?][\"')\]]?\s+$")
+#: A unit written with a slash ("U/L", "mmol/L", "g/dL", "km/h"): no word of anyone's.
+_UNIT = re.compile(r"(?<![\w/])[µa-zA-Z]{1,5}/[a-zA-Z0-9]{1,5}(?![\w/])")
+
+
+def _plain_compound(word: str, words: Any) -> bool:
+    """Two plain words written as one ("policyholder", "timesheet")."""
+    return any(
+        words.is_plain(word[:i]) and words.is_plain(word[i:]) for i in range(3, len(word) - 2)
+    )
+
+
 #: The most digits a bare number outside the detected values may have: a count, a year, a
 #: time ("14:12"); longer runs may be an identifier the detector missed.
 MAX_BARE_DIGITS = 4
@@ -202,6 +216,7 @@ def is_plain_remainder(
         digits = sum(c.isdigit() for c in token)
         if digits > MAX_BARE_DIGITS and not (token[0] in "£$€¥₹" or token.endswith("%")):
             return False
+    rest = _UNIT.sub(lambda m: " " * len(m.group()), rest)  # "U/L", "mmol/L", "g/dL"
     found = list(_LETTERS.finditer(rest))
     if not found:
         return False
@@ -214,10 +229,14 @@ def is_plain_remainder(
             if len(w) >= 2 and w.isupper():
                 # An acronym: a frequent one or a term ("APR", "ID", "DOB"), never one the
                 # lexicon does not know ("a complaint to BHP").
-                if named or not (words.is_term(low) or words.zipf(low) >= 3.5 or low in _LABELS):
+                if not (words.is_term(low) or low in _LABELS) and (named or words.zipf(low) < 3.5):
                     return False
                 continue
-            sentence_first = first is not None and m.start() == first.start()
+            # First in the sentence, or after a full stop inside it (the segmenter kept
+            # "... 38 g/L. These are ..." as one).
+            sentence_first = (first is not None and m.start() == first.start()) or bool(
+                _AFTER_STOP.search(text, 0, m.start())
+            )
             if not (w == "I" or low in _TITLES or sentence_first):
                 return False
         if not (
@@ -228,6 +247,7 @@ def is_plain_remainder(
             # "to", "council", "per": names too, in lower case and this frequent no one's.
             or _frequency(low) >= (FREQUENT_GIVEN_ZIPF if words.is_given(low) else FREQUENT_ZIPF)
             or (not w[:1].isupper() and (_MEDICAL.fullmatch(low) or words.public_kind(low) == "drug"))
+            or (not named and _plain_compound(low, words))
             or (not named and _frequency(low) >= COMMON_ZIPF)
         ):
             return False

@@ -154,6 +154,8 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         ("Her results came back normal and she feels chatty again.", [], True),
         # Words of medicine by their endings, and drugs.
         ("She was referred to rheumatology after the colonoscopy and takes metformin.", [], True),
+        # Lab tests and their units; a second sentence the segmenter left joined.
+        ("ALT 148 U/L (ref 7-56), bilirubin 28 µmol/L. These are my husband Piet's results.", ["Piet"], True),
         # A word with a capital the lexicon does not know, a rare word, an unknown
         # acronym, a long number or an address left in it: the policy decides.
         ("Lance showing a slight increase, Byron a decrease.", [], False),
