@@ -228,6 +228,25 @@ def local_use_for(settings: Settings) -> float:
     return 1.0 if capability_of(info, settings.capable_model_b).capable else 0.0
 
 
+def rules_send(
+    text: str, sentences: Sequence[Sentence], entities: Sequence[Sequence[Span]]
+) -> list[bool]:
+    """The sentences that go anonymized whatever the policy says (core.router.courtesy): a
+    greeting, a thank-you or a closing, a table's header row or a lone key, a line of
+    values and their keys, and a sentence of common words and small numbers around its
+    detected values. :meth:`PolicyRouter.route` and the evaluation (``eval route``) both
+    apply them, so the figures are the product's."""
+    values = {text[e.start : e.end] for ents in entities for e in ents}
+    cased = is_cased(text)
+    return [
+        is_courtesy(s.text, ents)
+        or is_form_label(s.text, ents)
+        or is_values_only(s, ents, values, keys=True)
+        or is_plain_remainder(s, ents, cased)
+        for s, ents in zip(sentences, entities, strict=True)
+    ]
+
+
 class PolicyRouter:
     """Routes each sentence with the shipped ONNX policy.
 
@@ -302,19 +321,10 @@ class PolicyRouter:
         # A greeting, a thank-you, a closing or a table's header row identifies no one, and
         # a line of values only carries what the type policy decides value by value: it
         # goes (core.router.courtesy).
-        values = {query.text[e.start : e.end] for ents in query.entities for e in ents}
         # So does a sentence with nothing but common words and small numbers outside its
         # detected values: nothing in it can be a value the detector missed.
-        cased = is_cased(query.text)
-        out = [
-            1.0
-            if is_courtesy(s.text, ents)
-            or is_form_label(s.text, ents)
-            or is_values_only(s, ents, values, keys=True)
-            or is_plain_remainder(s, ents, cased)
-            else float(p)
-            for s, ents, p in zip(query.sentences, query.entities, probs, strict=True)
-        ]
+        sent = rules_send(query.text, query.sentences, query.entities)
+        out = [1.0 if go else float(p) for go, p in zip(sent, probs, strict=True)]
         # A sentence in a language the policy never saw, judged by that language's own
         # rules, goes anonymized: the policy's guess there is untested (see judged_elsewhere).
         for i, lang in enumerate(query.languages):

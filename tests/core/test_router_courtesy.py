@@ -176,3 +176,18 @@ def test_in_a_text_without_capitals_the_policy_decides() -> None:
     # A name in lower case cannot be told from a word there ("byron", "mercy urgent care").
     sentence, spans = _sentence("her results came back normal and she feels chatty again.", [])
     assert not is_plain_remainder(sentence, spans, text_is_cased=False)
+
+
+def test_the_rules_the_router_and_its_evaluation_share() -> None:
+    from core.router.policy import rules_send
+
+    text = "Thanks. Call Dr Okafor at Northgate about the MRI. The results were normal and reassuring."
+    sentences = [Sentence(0, 7, "Thanks.")]
+    a = text.index("Call")
+    b = text.index("The results")
+    sentences += [Sentence(a, b - 1, text[a : b - 1]), Sentence(b, len(text), text[b:])]
+    okafor = text.index("Okafor")
+    entities: list[list[Span]] = [[], [Span(okafor, okafor + 6, EntityType.PERSON, 0.9, {"ner": 0.9})], []]
+    # The thank-you and the sentence of common words go; "Northgate", found by no view,
+    # leaves its sentence to the policy.
+    assert rules_send(text, sentences, entities) == [True, False, True]

@@ -6,7 +6,9 @@ on the exact outbound user content the product would send
 (:func:`core.outbound.compose.compose_outbound` with a fresh privacy box, the type policy at the
 system's lambda, and the settling pass of a real turn). Learned
 policies run the way the app runs them: the ONNX encoder and the ONNX policy
-through :class:`core.router.policy.PolicyRouter`, decision ``p_remote >= 0.5``.
+through :class:`core.router.policy.PolicyRouter`, decision ``p_remote >= 0.5``, and the
+sentences its rules send whatever the policy says (:func:`core.router.policy.rules_send`:
+courtesy, header rows, lines of values, common words around detected values).
 
 Systems (EVALUATION.md): all-local, all-remote (verbatim), redact-all,
 heuristic, the stateless MLP, the Transformer trained with a linear and with a
@@ -285,7 +287,7 @@ def run_systems(
     with ``detector``, the settling pass a turn runs before anything leaves.
     """
     from core.router.encoder import SentenceEncoder, load_artifact
-    from core.router.policy import STATE_POOLS, PolicyRouter, cloud_view
+    from core.router.policy import STATE_POOLS, PolicyRouter, cloud_view, rules_send
 
     systems: dict[str, Any] = {}
     heuristic = HeuristicRouter()
@@ -345,10 +347,13 @@ def run_systems(
             continue
         routers[name] = PolicyRouter(models_dir, model_file=fname, encoder=encoder).load()
 
+    # The sentences that go whatever the policy says, as in the product (PolicyRouter.route).
+    ruled = [np.asarray(rules_send(e.text, e.sentences, e.entities), bool) for e in episodes]
+
     def decisions(router: Any, lam: float) -> list[tuple[str, np.ndarray]]:
         out = []
-        for e, emb, det in zip(episodes, embeddings, dets, strict=True):
-            r = router.route_features(emb, det, lam) >= 0.5
+        for e, emb, det, go in zip(episodes, embeddings, dets, ruled, strict=True):
+            r = (router.route_features(emb, det, lam) >= 0.5) | go
             out.append((outbound(e, r.tolist(), lam, detector), r))
         return out
 
