@@ -323,9 +323,6 @@ def _small_number(value: str) -> bool:
     return bool(re.fullmatch(r"\d{1,3}(?:[.,]\d{1,2})?", value))
 
 
-_is_cased = is_cased
-
-
 def _near_person(person_ends: Sequence[int], span: Span, text: str) -> bool:
     """A person's name ends at most three characters before the span ("Elias Brandt (9)")."""
     i = bisect.bisect_left(person_ends, span.start - 3)
@@ -1328,7 +1325,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             *((a, b, "label") for a, b in record_labels(text)),
         ]
     )
-    cased = _is_cased(text)
+    cased = is_cased(text)
     kept: list[Span] = []
     for span in spans:
         if span.views.keys() & _KEEP_WHOLE:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from core.spans import Sentence, Span
@@ -153,7 +154,9 @@ FREQUENT_ZIPF = 3.5
 FREQUENT_GIVEN_ZIPF = 4.5
 
 
+@lru_cache(maxsize=65536)
 def _frequency(word: str) -> float:
+    """The word's Zipf frequency in English (wordfreq), remembered: routing asks often."""
     from wordfreq import zipf_frequency
 
     return float(zipf_frequency(word, "en"))
@@ -240,10 +243,8 @@ def is_plain_remainder(
             if not (w == "I" or low in _TITLES or sentence_first):
                 return False
         if not (
-            words.is_plain(low)
-            or words.is_term(low)
-            or low in _TITLES
-            or w == "I"
+            words.is_plain(low)  # "i" too
+            or words.is_term(low)  # the titles too
             # "to", "council", "per": names too, in lower case and this frequent no one's.
             or _frequency(low) >= (FREQUENT_GIVEN_ZIPF if words.is_given(low) else FREQUENT_ZIPF)
             or (not w[:1].isupper() and (_MEDICAL.fullmatch(low) or words.public_kind(low) == "drug"))
