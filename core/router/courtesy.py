@@ -173,13 +173,41 @@ _MEDICAL = re.compile(
 #: The end of a sentence right before a word.
 _AFTER_STOP = re.compile(r"[.!?][\"')\]]?\s+$")
 #: A unit written with a slash ("U/L", "mmol/L", "g/dL", "km/h"): no word of anyone's.
-_UNIT = re.compile(r"(?<![\w/])[µa-zA-Z]{1,5}/[a-zA-Z0-9]{1,5}(?![\w/])")
+#: A capitalized word of four letters or more on either side ("Spark/Kafka") is no unit.
+_UNIT = re.compile(
+    r"(?<![\w/])(?![A-Z][a-z]{3})[µa-zA-Z]{1,5}/(?![A-Z][a-z]{3})[a-zA-Z0-9]{1,5}(?![\w/])"
+)
 
 
 def _plain_compound(word: str, words: Any) -> bool:
-    """Two plain words written as one ("policyholder", "timesheet")."""
+    """Two plain words written as one ("timesheet"); the second may be a frequent word
+    that people also carry as a surname ("policyholder": "holder")."""
     return any(
-        words.is_plain(word[:i]) and words.is_plain(word[i:]) for i in range(3, len(word) - 2)
+        words.is_plain(word[:i])
+        and (words.is_plain(word[i:]) or _frequency(word[i:]) >= FREQUENT_ZIPF)
+        for i in range(3, len(word) - 2)
+    )
+
+
+#: A plural's ending and what it replaces: "practicals", "biopsies", "boxes".
+_PLURALS = (("ies", "y"), ("es", ""), ("s", ""))
+
+
+def _plain_plural(word: str, words: Any) -> bool:
+    """The plural of a plain word or a term ("practicals", "biopsies")."""
+    for ending, stem_end in _PLURALS:
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            stem = word[: -len(ending)] + stem_end
+            if words.is_plain(stem) or words.is_term(stem):
+                return True
+    return False
+
+
+def _public_word(low: str, words: Any) -> bool:
+    """A term ("MSc", "PhD", "HbA1c") or a product's or a program's public name
+    ("Python", "Kafka", "dbt"), and no one's name."""
+    return not (words.is_given(low) or words.is_surname(low)) and (
+        words.is_term(low) or words.public_kind(low) == "brand"
     )
 
 
@@ -240,7 +268,7 @@ def is_plain_remainder(
             sentence_first = (first is not None and m.start() == first.start()) or bool(
                 _AFTER_STOP.search(text, 0, m.start())
             )
-            if not (w == "I" or low in _TITLES or sentence_first):
+            if not (w == "I" or low in _TITLES or sentence_first or _public_word(low, words)):
                 return False
         if not (
             words.is_plain(low)  # "i" too
@@ -248,7 +276,8 @@ def is_plain_remainder(
             # "to", "council", "per": names too, in lower case and this frequent no one's.
             or _frequency(low) >= (FREQUENT_GIVEN_ZIPF if words.is_given(low) else FREQUENT_ZIPF)
             or (not w[:1].isupper() and (_MEDICAL.fullmatch(low) or words.public_kind(low) == "drug"))
-            or (not named and _plain_compound(low, words))
+            or (not named and (_plain_compound(low, words) or _plain_plural(low, words)))
+            or _public_word(low, words)
             or (not named and _frequency(low) >= COMMON_ZIPF)
         ):
             return False

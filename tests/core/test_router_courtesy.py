@@ -164,7 +164,14 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         ("Call me on 07700900123 tomorrow.", [], False),
         ("Write to me at jo@example.org about it.", [], False),
         ("the results came back from naidoo yesterday.", [], False),
-        ("- Oliver Brennan-Ashe: 72% in the test, great at practicals", ["Oliver Brennan-Ashe"], False),
+        # The plural of a plain word, two words written as one, a degree, a program's name.
+        ("- Oliver Brennan-Ashe: 72% in the test, great at practicals", ["Oliver Brennan-Ashe"], True),
+        ("Re: income protection claim IP-0093381, policyholder Siobhán Ní Cheallaigh", ["IP-0093381", "Siobhán Ní Cheallaigh"], True),
+        ("2. Tomasz Żółkiewski: BSc, 3 years of dbt and Python, available immediately", ["Tomasz Żółkiewski"], True),
+        # A capitalized plain word is not a unit's ("Spark/Kafka"), a plural of a surname
+        # is no plain word: the policy decides.
+        ("1. Lakshmi Venkataraghavan: MSc, 5 years of Spark/Kafka", ["Lakshmi Venkataraghavan"], False),
+        ("Dinner with the okafors was lovely.", [], False),
     ],
 )
 def test_a_sentence_of_common_words_around_its_values_goes(text: str, values: list[str], goes: bool) -> None:
