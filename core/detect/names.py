@@ -17,6 +17,7 @@ from core.detect.hosts import host_names
 from core.detect.zones import DIGITS, EMAIL, EVERY_MACHINE, IP, URL, rule_patterns
 from core.entities import EntityType
 from core.lexicon import Lexicon
+from core.lexicon import lexicon as shared_lexicon
 from core.spans import Span, merge_spans
 
 #: A possessive and a word for a relative in the languages people mix into English
@@ -168,8 +169,17 @@ _ENDS_IN_PARTICLE = re.compile(rf"\S[ \t]+{_PARTICLES}$")
 _SURNAME_AFTER = re.compile(r"[ \t]+[A-ZÁÉÍÓÚ][\w'’\-]+")
 #: Between two pieces of one name: a space, or a particle between spaces.
 _NAME_GAP = re.compile(rf" (?:{_PARTICLES} )?")
+#: A surname's particles between a given name and the rest of the surname, which a
+#: model may type as an organisation ("Wieteke van Dort", "Anna van der Berg").
+_SURNAME_GAP = re.compile(rf" {_PARTICLES}(?: (?:der|den|la|le|los|las))? ")
+#: The rest of a surname after its particles: one capitalized word.
+_SURNAME_REST = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’\-]+")
 _NAME_TAIL = re.compile(r"['’][sS]\b|\s+et\s+al\.?", re.IGNORECASE)
 _NAME_JOIN_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
+
+
+def _public_kind(name: str) -> str | None:
+    return shared_lexicon().public_kind(name)
 
 
 def join_names(text: str, spans: list[Span]) -> list[Span]:
@@ -227,6 +237,22 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
         ):
             joined = merge_spans([prev, Span(prev.end, span.start, prev.type, 0.0), span])[0]
             out[-1] = Span(joined.start, joined.end, joined.type, joined.score, joined.views)
+            continue
+        if (
+            prev is not None
+            and prev.type is EntityType.PERSON
+            and span.type in (EntityType.ORG, EntityType.OTHER)
+            and text[prev.start].isupper()
+            and _SURNAME_GAP.fullmatch(text, prev.end, span.start) is not None
+            and _SURNAME_REST.fullmatch(text, span.start, span.end) is not None
+            and _public_kind(text[span.start : span.end]) is None
+        ):
+            # "Wieteke" | "van" | "Dort" (typed an organisation): the rest of a person's
+            # surname after its particles is the person's. Not a place ("Anna de Lyon"
+            # is Anna from Lyon) nor a public company ("Jan van Philips", "Pedro de
+            # Telefónica": someone who works there).
+            joined = merge_spans([prev, Span(prev.end, span.start, prev.type, 0.0), span])[0]
+            out[-1] = Span(joined.start, joined.end, EntityType.PERSON, joined.score, joined.views)
             continue
         if (
             prev is not None

@@ -421,6 +421,21 @@ def test_a_fields_key_types_its_name_like_value(text: str, found: str, typed: En
     assert values(text, out) == [(found, expected)]
 
 
+@pytest.mark.parametrize(
+    ("text", "given", "rest", "expected"),
+    [
+        # The rest of a surname after its particles, typed an organisation by a model.
+        ("Huilen is gezond, zei Wieteke van Dort gisteren.", "Wieteke", "Dort", [("Wieteke van Dort", "PERSON")]),
+        ("Ik heb Anna van der Berg gebeld over de afspraak.", "Anna", "Berg", [("Anna van der Berg", "PERSON")]),
+        # A public company after "van" / "de" is where someone works, not their surname.
+        ("Ik heb Jan van Philips gebeld over de offerte.", "Jan", "Philips", [("Jan", "PERSON"), ("Philips", "ORG")]),
+    ],
+)
+def test_a_surname_after_its_particles_is_the_persons(text: str, given: str, rest: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, given, EntityType.PERSON), s(text, rest, EntityType.ORG)], lex)
+    assert values(text, out) == expected
+
+
 def test_the_halves_of_a_postcode_are_one_address(lex) -> None:  # type: ignore[no-untyped-def]
     text = "ORD-006127,2026-04-11,Mark Jenkins,CB3 7DA,CHF 40"
     out = refine(text, [s(text, "CB3", EntityType.ID), s(text, "7DA", EntityType.ADDRESS)], lex)
