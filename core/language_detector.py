@@ -286,7 +286,10 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
     if len(value.split()) > 1:
         return True
     if len(value) <= 5 and sum(c.isupper() for c in value) >= 2:
-        return False  # a short term or acronym: "IgE", "APA", "RH"
+        # A short term or acronym: "IgE", "RH", "MRT", "BGB". An organisation's or a
+        # place's acronym that is no term stays: one the lexicon knows ("FBI", "SNCF")
+        # or one rare in the language ("ÖMV", "LAPD", "SWAPO": someone's employer).
+        return run.type not in WORD_TYPES and _rare_acronym(value, lc)
     if text[run.end : run.end + 2].lstrip(" ").startswith(":"):
         return False  # a field's label: "Localizador:", "Pasajera:"
     if run.type not in WORD_TYPES or lc.is_known_name(value):
@@ -294,6 +297,25 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
         # and follows an article ("die Charité"): frequency and articles say nothing.
         return True
     return not (lc.after_determiner(text, run.start) or lc.common(value))
+
+
+#: How frequent an acronym may be in the language and still name one organisation:
+#: "MRT", "BGB", "IRM" are more frequent (terms), "LAPD", "ÖMV" less.
+ACRONYM_ZIPF = 3.0
+
+
+def _rare_acronym(value: str, lc: Locale) -> bool:
+    """An acronym of three to five capitals that is no term of the lexicon nor a listed
+    negative of the language, and that the lexicon knows as a public name or that is
+    rare in the language."""
+    from core.lexicon import lexicon
+
+    if not (3 <= len(value) <= 5 and value.isalpha() and value.isupper()):
+        return False
+    words = lexicon()
+    if words.is_term(value.casefold()) or lc.is_listed_negative(value):
+        return False
+    return words.public_kind(value) is not None or lc.zipf(value.casefold()) < ACRONYM_ZIPF
 
 
 def _public_place(text: str, run: Span, lc: Locale) -> Span:

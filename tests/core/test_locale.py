@@ -55,6 +55,8 @@ def test_checksums(check, value: str, valid: bool) -> None:
 FINDS = [
     ("de", "Sie wohnt in der Hauptstraße 5, 10115 Berlin.", "Hauptstraße 5", EntityType.ADDRESS),
     ("de", "Sie wohnt in der Hauptstraße 5, 10115 Berlin.", "10115 Berlin", EntityType.ADDRESS),
+    # An Austrian postcode that reads as a year takes a town, never a noun.
+    ("de", "Die Praxis liegt in der Bahnstraße 4, 2020 Hollabrunn.", "2020 Hollabrunn", EntityType.ADDRESS),
     ("de", "Seit dem 2. Mai habe ich Schmerzen.", "2. Mai", EntityType.DATE),
     ("de", "geboren am 14. März 1951 in Köln", "14. März 1951", EntityType.DATE),
     ("de", "Meine Steuer-ID ist 72025245156.", "72025245156", EntityType.SSN),
@@ -108,6 +110,12 @@ MISSES = [
     ("fr", "NIR 2 53 03 43 813 317 02"),  # wrong key
 ]
 
+#: A year and a noun are no postcode and town.
+NO_ADDRESS = [
+    ("de", "Von 1990 bis 1995 Präsidentin des Vereins, danach Beirätin."),
+    ("de", "2019 Umzug nach Hamburg, seitdem arbeite ich dort."),
+]
+
 
 @pytest.mark.parametrize(("code", "text"), MISSES)
 def test_invalid_numbers_are_not_national_numbers(code: str, text: str) -> None:
@@ -116,10 +124,18 @@ def test_invalid_numbers_are_not_national_numbers(code: str, text: str) -> None:
     assert not [s for s in lv.formats(text) if s.type is EntityType.SSN]
 
 
+@pytest.mark.parametrize(("code", "text"), NO_ADDRESS)
+def test_a_year_and_a_noun_are_no_postcode(code: str, text: str) -> None:
+    lv = view(code)
+    assert lv is not None
+    assert not [s for s in lv.formats(text) if s.type is EntityType.ADDRESS and text[s.start].isdigit()]
+
+
 NEGATIVES = [
     ("de", ["Vater", "Mai", "Beste", "Frau", "Hausarzt", "Kündigung", "Krankenversicherung", "Formuliere"]),
     # People by their role: "Die Sozialarbeiterin sagte ..." is no organisation.
     ("de", ["Sozialarbeiterin", "Sachbearbeiter", "Betreuerin", "Klassenlehrer"]),
+    ("de", ["Präsidentin", "Geschäftsführer", "Bürgermeisterin"]),
     ("fr", ["Bonjour", "fils", "janvier", "Madame", "J'habite", "l'article", "Rédigez"]),
     ("es", ["Hola", "jefe", "marzo", "Estimado", "Saludos", "Redacta"]),
     # The verb a request begins with ("Herschrijf mijn motivatiebrief") is no name.
@@ -470,6 +486,25 @@ def test_the_languages_ners_name_loses_a_function_word_at_its_end() -> None:
 )
 def test_the_languages_ners_common_nouns_are_still_no_names(text: str, guess: tuple[str, EntityType]) -> None:
     assert guess[0] not in values(text, light_detector([guess]))
+
+
+@pytest.mark.parametrize(
+    ("text", "guess", "kept"),
+    [
+        # An organisation's acronym the lexicon knows, or one rare in the language, stays.
+        ("Von 1982 bis 1989 war sie Finanzvorstand der ÖMV in Wien.", ("ÖMV", EntityType.ORG), True),
+        ("Sein Vater arbeitete viele Jahre beim LAPD als Ermittler.", ("LAPD", EntityType.LOCATION), True),
+        ("Le dossier a été transmis au FBI la semaine dernière.", ("FBI", EntityType.ORG), True),
+        # A frequent acronym is a term ("MRT", "BGB", "IRM"), and a person is no acronym.
+        ("Ich hatte gestern ein MRT in der Praxis am Markt.", ("MRT", EntityType.ORG), False),
+        ("Die Kündigung nach § 622 BGB war zu kurz.", ("BGB", EntityType.ORG), False),
+        ("J'ai passé une IRM du genou hier matin.", ("IRM", EntityType.ORG), False),
+        ("Gisteren sprak ik met KLM over mijn koffer.", ("KLM", EntityType.PERSON), False),
+    ],
+)
+def test_the_languages_ners_acronyms(text: str, guess: tuple[str, EntityType], kept: bool) -> None:
+    got = values(text, light_detector([guess]))
+    assert (got.get(guess[0]) is guess[1]) is kept, got
 
 
 def test_the_languages_ners_country_read_as_a_person_is_a_place() -> None:

@@ -36,6 +36,8 @@ NEGATIVES = words(
     "Hausärztin Arzt Ärztin Zahnarzt Anwalt Anwältin Rechtsanwalt Rechtsanwältin Vermieter "
     "Vermieterin Mieter Nachbar Nachbarin Patient Patientin Kunde Kundin Berater Beraterin "
     "Therapeut Therapeutin Lehrer Lehrerin Steuerberater Notar Pfleger Pflegerin "
+    "Präsident Präsidentin Vorsitzender Vorsitzende Geschäftsführer Geschäftsführerin "
+    "Direktor Direktorin Bürgermeister Bürgermeisterin Minister Ministerin Vorstand "
     # common nouns of the domains (German capitalizes nouns)
     "Termin Praxis Klinik Krankenhaus Krankenkasse Rezept Befund Blutdruck Schmerzen "
     "Kopfschmerzen Fieber Husten Tabletten Vertrag Arbeitsvertrag Kündigung Gehalt Lohn Urlaub "
