@@ -74,11 +74,22 @@ class Segmenter:
                 for s in _rule_sentences(text, a, b, lc.abbreviations, lc.months)
             ]
         out: list[Sentence] = []
-        docs = self.nlp.pipe((text[a:b] for a, b in blocks), batch_size=64)
-        for (a, _b), doc in zip(blocks, docs, strict=True):
-            for sent in doc.sents:
-                start = a + sent.start_char
-                end = a + sent.end_char
+        # A block of one line with no sentence punctuation before its end is one
+        # sentence: the senter is not asked (it costs most of a short message's
+        # segmentation, and cut "Re-organize this paragraph" after "Re").
+        single = [_one_sentence(text, a, b) for a, b in blocks]
+        docs = iter(
+            self.nlp.pipe(
+                (text[a:b] for (a, b), one in zip(blocks, single, strict=True) if not one),
+                batch_size=64,
+            )
+        )
+        for (a, b), one in zip(blocks, single, strict=True):
+            if one:
+                bounds = [(a, b)]
+            else:
+                bounds = [(a + sent.start_char, a + sent.end_char) for sent in next(docs).sents]
+            for start, end in bounds:
                 start, end = _trim(text, start, end)
                 if start < end:
                     if out and (
@@ -178,6 +189,26 @@ def _continues(text: str, prev: Sentence, start: int, block_start: int) -> bool:
         and text[start : start + 1] in (":", ";", ",")
         and text[prev.end : start].strip(" \t") == ""
     )
+
+
+#: What may end a sentence inside a block (the senter decides where one of these is).
+_INNER_END = re.compile(r"[.!?…;:。！？]")
+#: A line break inside a block.
+_BREAK = re.compile(r"\r\n|\r|\n|\u2028|\u2029")
+
+
+#: The longest block read as one sentence without the senter: a longer run-on line ("hi i
+#: need help with my account my name is ...") is still the senter's to cut.
+ONE_SENTENCE_MAX = 160
+
+
+def _one_sentence(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` one short line without sentence punctuation before its last
+    character?"""
+    a, b = _trim(text, start, end)
+    if a >= b or b - a > ONE_SENTENCE_MAX:
+        return False
+    return _INNER_END.search(text, a, b - 1) is None and _BREAK.search(text, a, b) is None
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:

@@ -162,13 +162,24 @@ class BoxMatcher:
                 self.values.setdefault(norm, form)
                 bounded.add(norm, r"(?!\d)" if norm[-1].isdigit() else _LETTER_END)
         joiner = f"[{SEP}{ZW}]*"
-        parts = [p for p in (bounded.pattern(joiner, True), unbounded.pattern(joiner, False)) if p]
-        self.regex = re.compile("|".join(parts)) if parts else None
-        # Apart, for locate: at one place, the longer of a whole-word and an
-        # anywhere value must win ("Maria" is whole-word, "Maria Gonzalez" anywhere).
-        self._apart = [re.compile(p) for p in parts]
+        self._parts = [
+            p for p in (bounded.pattern(joiner, True), unbounded.pattern(joiner, False)) if p
+        ]
         short_pattern = short.pattern(f"{ZW}*", True)
         self.short_regex = re.compile(short_pattern) if short_pattern else None
+
+    # Compiling a large alternation costs milliseconds: each form is compiled when it is
+    # first used (the guard's find, the composer's locate), not both for every box.
+    @functools.cached_property
+    def regex(self) -> re.Pattern[str] | None:
+        """All the values (but the short ones) in one pattern, for :meth:`find`."""
+        return re.compile("|".join(self._parts)) if self._parts else None
+
+    @functools.cached_property
+    def _apart(self) -> list[re.Pattern[str]]:
+        """The whole-word and the anywhere values apart, for :meth:`locate`: at one place,
+        the longer of the two must win ("Maria" is whole-word, "Maria Gonzalez" anywhere)."""
+        return [re.compile(p) for p in self._parts]
 
     def find(self, folded: str, cased: str | None) -> set[str]:
         """Entity types of the values found; ``cased`` is needed only for short values."""

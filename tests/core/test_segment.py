@@ -154,3 +154,22 @@ def test_no_sentence_begins_with_a_colon(segmenter: Segmenter, text: str) -> Non
     got = [s.text for s in segmenter.segment(text)]
     assert not any(s[:1] in ":;," for s in got), got
     assert any(s.startswith("Re: ") for s in got), got
+
+
+def test_a_short_line_without_sentence_punctuation_is_one_sentence_without_the_senter() -> None:
+    class Refusing:
+        def pipe(self, texts, batch_size=64):  # type: ignore[no-untyped-def]
+            texts = list(texts)
+            assert not texts, f"the senter was asked about {texts}"
+            return iter(())
+
+    seg = Segmenter(Refusing(), language="en")
+    text = "Re-organize this paragraph (Today, I discussed with Prof Wang regard to my paper)"
+    assert [s.text for s in seg.segment(text)] == [text]
+    # A line of its own ending a block is one sentence too.
+    assert [s.text for s in seg.segment("Hi Anna,\n\nthanks for the call")] == ["Hi Anna,", "thanks for the call"]
+
+
+def test_a_line_with_sentence_punctuation_is_the_senters(segmenter: Segmenter) -> None:
+    text = "My name is Ana. I live in Leeds and need help with my claim"
+    assert [s.text for s in segmenter.segment(text)] == ["My name is Ana.", "I live in Leeds and need help with my claim"]
