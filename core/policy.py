@@ -653,7 +653,9 @@ class TypePolicy:
             return _PRODUCT_KIND
         if span.type is EntityType.ORG and well_known_provider(value):
             return "public health institution"
-        if span.type is EntityType.ORG and not _PRIVATE_ORG.search(value):
+        if span.type in (EntityType.ORG, EntityType.OTHER) and not _PRIVATE_ORG.search(value):
+            # (An institution a model typed OTHER is judged as one: "the Natural History
+            # Museum" of a school trip.)
             if _PUBLIC_ORG.search(value):
                 return "public institution"
             tech = _PLACE_TECH.match(value)

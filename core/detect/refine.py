@@ -318,6 +318,20 @@ def _split_addresses(
     return out
 
 
+#: A label of letters and a number sign, written before a number ("RD#", "PO#", "Ref.#").
+_LABEL_MARK = re.compile(r"[A-Za-z]{1,5}\.?[ \t]?#")
+
+
+def _terms_and_words(value: str, lexicon: Lexicon) -> bool:
+    """Terms of the lexicon ("IAM", "HbA1c", "MRI") and lower-case dictionary words, at
+    least one term: "IAM policy", "MRI scan"."""
+    words = re.findall(r"[^\W_]+", value)
+    terms = [w for w in words if lexicon.is_term(w.casefold())]
+    return bool(terms) and all(
+        w in terms or (w.islower() and lexicon.is_plain(w)) for w in words
+    )
+
+
 def _small_number(value: str) -> bool:
     """One to three digits, with an optional decimal part ("7", "52", "7.5")."""
     return bool(re.fullmatch(r"\d{1,3}(?:[.,]\d{1,2})?", value))
@@ -1421,6 +1435,21 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.type in _DIGIT_TYPES and not any(c.isdigit() for c in value):
             # A phone, card or account number without a digit is a word the model
             # read next to one ("net" of "net 30").
+            continue
+        if _LABEL_MARK.fullmatch(value):
+            continue  # "RD#", "PO#", "Ref.#": the label of the number after it
+        if (
+            lexicon is not None
+            and set(span.views) - {"name-extent"} == {"ner"}
+            and (
+                # "parcel" of "parcel 15501234567890": a dictionary's word in lower case
+                # before a number is what the number is, no identifier.
+                (span.type is EntityType.ID and value.isalpha() and value.islower()
+                 and lexicon.is_plain(value))
+                # "IAM policy", "HbA1c test": terms and common words, no one's name.
+                or (span.type is EntityType.OTHER and _terms_and_words(value, lexicon))
+            )
+        ):
             continue
         if (
             span.type in (EntityType.URL, EntityType.EMAIL)

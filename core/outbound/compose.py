@@ -295,13 +295,19 @@ def settle(
         in_clear = [False] * len(outbound)
         for value in clear:
             if len(value) >= 2:
-                for m in re.finditer(re.escape(value), outbound, re.IGNORECASE):
+                # Whole words only: "BA" sent in clear is not the "ba" of "bag".
+                pattern = rf"(?<!\w){re.escape(value)}(?!\w)" if value[:1].isalnum() else re.escape(value)
+                for m in re.finditer(pattern, outbound, re.IGNORECASE):
                     in_clear[m.start() : m.end()] = [True] * (m.end() - m.start())
         covered = [c or k for c, k in zip(covered, in_clear, strict=True)]
         table = atoms(outbound)
         runs: list[tuple[int, int, EntityType]] = []
         for span in detector.analyze(outbound):
             weak = ner_only_unsure(span)
+            # The model, unsure, read a value sent in clear and what follows it as one
+            # name ("Garmin Forerunner 265" where "Garmin" was sent as a public brand):
+            # the message's reading judged that name already.
+            extends_clear = weak and any(in_clear[span.start : span.end])
             for a, b in _uncovered_runs(outbound, table, span, covered):
                 if (a > 0 and in_clear[a - 1]) or (b < len(outbound) and in_clear[b]):
                     continue
@@ -309,7 +315,10 @@ def settle(
                 key = value.casefold()
                 if key in clear or key in sent or key.strip(".") in TITLES:
                     continue
-                if weak and _plain_words(value, policy.lexicon):
+                numbers = span.type is not EntityType.AGE
+                if (extends_clear and _model_tail(value)) or (
+                    weak and _plain_words(value, policy.lexicon, numbers)
+                ):
                     # Only the model, unsure, on a text its placeholders changed, and
                     # only common words that name no one ("payroll", "card", "ID"): the
                     # message's own reading, in its whole context, found nothing here.
@@ -346,7 +355,18 @@ def settle(
     return Outbound(outbound, tuple(sent.values()))
 
 
-def _plain_words(value: str, lexicon: Any) -> bool:
+#: What follows a public brand in its product's name: a word and a model's number
+#: ("Forerunner 265", "Domane SL 6", "WH-1000XM5").
+_MODEL_TAIL = re.compile(r"(?=.*[A-Za-z]{2})(?=.*\d)[\w\- ]{1,40}")
+
+
+def _model_tail(value: str) -> bool:
+    """A product's name and model after its brand, with six digits at most (no account's
+    or card's number)."""
+    return bool(_MODEL_TAIL.fullmatch(value)) and sum(c.isdigit() for c in value) <= 6
+
+
+def _plain_words(value: str, lexicon: Any, numbers: bool = False) -> bool:
     """Whether every word of ``value`` is a common word that names no one: a dictionary
     word or a generic term of the lexicon, or a frequent word that is nobody's given
     name ("card" and "worth" are surnames too; "Grace" and "Will" are given names)."""
@@ -355,6 +375,9 @@ def _plain_words(value: str, lexicon: Any) -> bool:
         lexicon.is_plain(w)
         or lexicon.is_term(w)
         or (lexicon.zipf(w) >= 4.0 and not lexicon.is_given(w))
+        # With ``numbers``, a number of one to three digits ("9" of "size 9 uk") counts
+        # something and identifies no one (an age is never read so).
+        or (numbers and w.isdigit() and len(w) <= 3)
         for w in words
     )
 

@@ -143,6 +143,8 @@ def test_a_public_brands_product_passes_its_serial_number_does_not(
 
         ("I ride a Trek Domane SL 6 daily.", "Trek Domane SL 6", T.PERSON, "public brand's product"),
         ("A deposit with State Bank of India matured.", "State Bank of India", T.ORG, "public institution"),
+        # An institution a model typed OTHER is judged as one.
+        ("The Year 4 trip to the Natural History Museum is on Friday.", "Natural History Museum", T.OTHER, "public institution"),
         ("It runs WordPress on the box.", "WordPress", T.ID, "public brand"),
     ],
 )
@@ -278,6 +280,7 @@ def test_a_brand_with_a_place_is_a_branch_not_a_product(policy: TypePolicy, valu
         ("I work at Google as a senior engineer.", "Google", T.ORG),
         ("She graduated from Stanford University in 2019.", "Stanford University", T.ORG),
         ("My manager at Microsoft asked me to stay.", "Microsoft", T.ORG),
+        ("I work at the Natural History Museum as a curator.", "Natural History Museum", T.OTHER),
     ],
 )
 def test_a_public_company_or_university_where_someone_works_or_studies_is_an_employer(

@@ -436,6 +436,19 @@ def test_a_surname_after_its_particles_is_the_persons(text: str, given: str, res
     assert values(text, out) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "typed"),
+    [
+        # A label before a number, a word before a number, terms with common words.
+        ("Police report RD# JH-442871 was filed on Monday.", "RD#", EntityType.ORG),
+        ("DPD says parcel 15501234567890 was left at the door.", "parcel", EntityType.ID),
+        ("The IAM policy allows s3:PutObject on the bucket.", "IAM policy", EntityType.OTHER),
+    ],
+)
+def test_labels_words_and_terms_a_model_took_for_values(text: str, value: str, typed: EntityType, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, typed, 0.9)], lex)) == []
+
+
 def test_the_halves_of_a_postcode_are_one_address(lex) -> None:  # type: ignore[no-untyped-def]
     text = "ORD-006127,2026-04-11,Mark Jenkins,CB3 7DA,CHF 40"
     out = refine(text, [s(text, "CB3", EntityType.ID), s(text, "7DA", EntityType.ADDRESS)], lex)

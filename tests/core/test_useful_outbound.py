@@ -280,3 +280,45 @@ def test_settling_leaves_an_unsure_second_reading_of_common_words(segmenter: Seg
     assert "monthly payroll and the card file" in out.text
     assert "byron" not in out.text and "tarif" not in out.text and "Tessa Wren" not in out.text
     assert {(v.value, v.reason) for v in out.sent} == {("payroll", WEAK_REREAD), ("card", WEAK_REREAD)}
+
+
+def _settled(segmenter: Segmenter, text: str, first: dict[str, tuple[str, dict[str, float]]],
+             rereads: dict[str, tuple[str, dict[str, float]]]) -> Any:
+    """Settle ``text`` whose whole reading found ``first``, the composed text's ``rereads``."""
+    from core.detect.base import Detector
+    from core.lexicon import lexicon
+    from core.outbound.compose import settle
+    from core.policy import TypePolicy
+
+    analysis = Analyzer(segmenter, Detector([_Rereads(first)])).analyze(text)  # type: ignore[list-item]
+    for plan in analysis.plans:
+        plan.route = Route.REMOTE
+    return settle(text, PrivacyBox(), _Rereads(rereads), analysis, TypePolicy(lexicon()))  # type: ignore[arg-type]
+
+
+def test_settling_leaves_a_small_number_of_an_unsure_second_reading(segmenter: Segmenter) -> None:
+    weak = {"ner": 0.5}
+    out = _settled(segmenter, "They sent size 7.5 but I ordered size 9 uk.", {}, {"9 uk": ("ID", weak)})
+    assert "size 9 uk" in out.text, out.text
+    # An age is never read so: it is replaced as before.
+    out = _settled(segmenter, "My father, aged 92, lives alone.", {}, {"aged 92": ("AGE", weak)})
+    assert "92" not in out.text, out.text
+
+
+def test_settling_leaves_a_public_brands_model_and_never_a_long_number(segmenter: Segmenter) -> None:
+    weak = {"ner": 0.6}
+    first = {"Garmin": ("ORG", {"ner": 0.9})}
+    text = "The item was a Garmin Forerunner 265 worth £349.99."
+    out = _settled(segmenter, text, first, {"Garmin Forerunner 265": ("PERSON", weak)})
+    assert "Garmin Forerunner 265" in out.text, out.text
+    text = "I paid with my Garmin 4111 1111 1111 1111 card."
+    out = _settled(segmenter, text, first, {"Garmin 4111 1111 1111 1111": ("PERSON", weak)})
+    assert "4111" not in out.text, out.text
+
+
+def test_a_value_sent_in_clear_is_a_whole_word_when_settling(segmenter: Segmenter) -> None:
+    weak = {"ner": 0.5}
+    text = "Flight BA 283 lost my suitcase, bag tag BA 429871."
+    out = _settled(segmenter, text, {"BA": ("ORG", {"ner": 0.9})}, {"bag tag BA": ("OTHER", weak)})
+    # "bag tag" is what the second reading added: "BA" in clear is not the "ba" of "bag".
+    assert {v.value for v in out.sent} == {"bag tag"}, out.sent
