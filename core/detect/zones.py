@@ -384,6 +384,9 @@ def _plain_file_name(stem: str, lexicon: Lexicon) -> bool:
     )
 
 
+_CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
+
+
 def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> list[tuple[int, int, str]]:
     """Stretches of ``text`` that identify nobody, as ``(start, end, reason)``."""
     out: list[tuple[int, int, str]] = []
@@ -414,6 +417,15 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 reason = "quantity"
             if b > a:
                 out.append((a, b, reason))
+    if lexicon is not None:
+        # A brand written in camelCase is a name, not code ("eBay", "iCloud"): the
+        # lexicon's public names find it and the type policy sends it as public.
+        out = [
+            z
+            for z in out
+            if not (z[2] == "code" and _CAMEL.fullmatch(text, z[0], z[1])
+                    and lexicon.public_kind(text[z[0] : z[1]]) is not None)
+        ]
     if names := attached_names(text):
         # An attached file's name is the person's document, not code: "David_Guillou_Invoice.txt".
         out = [z for z in out if not (z[2] == "code" and any(a < z[1] and z[0] < b for a, b in names))]

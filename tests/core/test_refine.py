@@ -1455,3 +1455,10 @@ def test_a_person_named_like_a_model_stays_a_person(lex) -> None:  # type: ignor
     text = "My colleague Claude Martin asked Gemma about it."
     spans = [s(text, "Claude Martin", EntityType.PERSON), s(text, "Gemma", EntityType.PERSON)]
     assert values(text, refine(text, spans, lex)) == [("Claude Martin", "PERSON"), ("Gemma", "PERSON")]
+
+
+def test_a_brand_in_camel_case_is_a_name_not_code(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "U should sell the paint trampoline on eBay for ur fans, then call getUserName() again."
+    found = [(a, b, r) for a, b, r in zones(text, lex) if r == "code"]
+    assert {text[a:b] for a, b, _ in found} == {"getUserName()"}, found
+    assert ("eBay", "ORG") in values(text, refine(text, [], lex))
