@@ -213,7 +213,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"(?<![\w@/.])[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*\.[a-z0-9]*_[a-z0-9_]*(?![\w@])", 0),  # "pm.max_children"
     # An SSH remote of a public forge is no one's address: "git@gitlab.com".
     ("code", r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b", 0),
-    ("code", r"(?<![\w@/.])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?:\(\))?(?![\w@])", 0),
+    # camelCase: "getUserName", "maxRetries()"; one letter before the capital is a brand's
+    # or a handle's way ("iPhone", "eBay", "iDubbbz"), unless called.
+    ("code", r"(?<![\w@/.])(?:[a-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?:\(\))?|[a-z](?:[A-Z][a-z0-9]*)+\(\))(?![\w@])", 0),
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\(\)", 0),
     ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb|pem|crt|cer|csr|p12|pfx|jks|keystore)(?![\w]|\.\w)", 0),
     ("code", r"\b[a-z][a-z0-9\-]*:[\d][\w.\-]*", 0),  # "python:3.12-slim"

@@ -1462,3 +1462,5 @@ def test_a_brand_in_camel_case_is_a_name_not_code(lex) -> None:  # type: ignore[
     found = [(a, b, r) for a, b, r in zones(text, lex) if r == "code"]
     assert {text[a:b] for a, b, _ in found} == {"getUserName()"}, found
     assert ("eBay", "ORG") in values(text, refine(text, [], lex))
+    # A handle written the same way is no code either: the models judge it.
+    assert not [z for z in zones("My boy iDubbbz", lex) if z[2] == "code"]
