@@ -1852,6 +1852,15 @@ _INSTITUTION_HEAD = re.compile(
     r"Council|Church|Hospital|Library|Society|Chamber|Conservatory|Polytechnic)$"
 )
 _OF_GAP = re.compile(r" of (?:the )?")
+#: An institution's word written before its name, in the languages that do so (with the
+#: article or preposition some take): "Clínica San Rafael", "Centro de Salud Delicias",
+#: "Hôpital Necker", "Clinique du Parc", "Klinikum Großhadern", "Colegio San José".
+_HEAD_BEFORE = re.compile(
+    r"\b(?:Cl[íi]nica|Clinique|Klinik|Klinikum|Kliniek|Hospital|H[ôo]pital|Ospedale|Sanatorio|"
+    r"Policl[íi]nica|Centro de Salud|Centre (?:hospitalier|m[ée]dical)|Colegio|Escuela|Instituto|"
+    r"Universidad|Universit[ée]|Lyc[ée]e|Coll[èe]ge|[ÉE]cole|Liceo|Gymnasium|Grundschule|"
+    r"Apotheke|Farmacia|Pharmacie)(?: (?:de(?: la)?|del|du|des|d['’]))? ?$"
+)
 _HEAD_OF = re.compile(
     r"\b(?:University|College|Institute|Academy|Polytechnic|Conservatory) of (?:the )?$"
 )
@@ -1928,6 +1937,17 @@ def join_institutions(text: str, spans: list[Span], lexicon: Lexicon | None = No
         ):
             out[-1] = _joined([prev, span], EntityType.ORG)
             continue
+        before = _HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
+        if (
+            before is not None
+            and span.type in (EntityType.ORG, EntityType.LOCATION)
+            and text[span.start].isupper()
+            and (prev is None or prev.end <= before.start())
+        ):
+            # "Clínica San Rafael", "Hôpital Necker", "Klinikum Großhadern": an
+            # institution's word written before its name (the model found the name, read
+            # as a place) makes the two one organisation.
+            span = Span(before.start(), span.end, EntityType.ORG, span.score, span.views)
         head = _HEAD_OF.search(text, max(0, span.start - 40), span.start)
         if (
             head is not None

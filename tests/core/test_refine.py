@@ -1464,3 +1464,18 @@ def test_a_brand_in_camel_case_is_a_name_not_code(lex) -> None:  # type: ignore[
     assert ("eBay", "ORG") in values(text, refine(text, [], lex))
     # A handle written the same way is no code either: the models judge it.
     assert not [z for z in zones("My boy iDubbbz", lex) if z[2] == "code"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed", "expected"),
+    [
+        ("nos atendieron una vez en Clínica San Rafael y ahi fue", "San Rafael", EntityType.LOCATION, "Clínica San Rafael"),
+        ("Sie liegt seit Montag im Klinikum Großhadern.", "Großhadern", EntityType.LOCATION, "Klinikum Großhadern"),
+        ("Il est à la Clinique du Parc depuis lundi.", "Parc", EntityType.ORG, "Clinique du Parc"),
+        # A street named after the hospital is no institution's name.
+        ("We met near Hospital Road in Leeds.", "Leeds", EntityType.LOCATION, "Leeds"),
+    ],
+)
+def test_an_institutions_word_before_its_name_is_part_of_it(text: str, found: str, typed: EntityType, expected: str, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, found, typed)], lex))
+    assert [v for v, _ in got] == [expected], got
