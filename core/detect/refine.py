@@ -1852,6 +1852,13 @@ _INSTITUTION_HEAD = re.compile(
     r"Council|Church|Hospital|Library|Society|Chamber|Conservatory|Polytechnic)$"
 )
 _OF_GAP = re.compile(r" of (?:the )?")
+#: A possessive and a facility's word after an organisation: "Children's Hospital", "St
+#: Mary's Clinic", "northside children's er".
+_FACILITY_AFTER = re.compile(
+    r"['’]s (?:hospital|clinic|medical cent(?:re|er)|health cent(?:re|er)|urgent care|"
+    r"er|a&e|emergency room|emergency department|pharmacy)\b",
+    re.IGNORECASE,
+)
 #: An institution's word written before its name, in the languages that do so (with the
 #: article or preposition some take): "Clínica San Rafael", "Centro de Salud Delicias",
 #: "Hôpital Necker", "Clinique du Parc", "Klinikum Großhadern", "Colegio San José".
@@ -1948,6 +1955,10 @@ def join_institutions(text: str, spans: list[Span], lexicon: Lexicon | None = No
             # institution's word written before its name (the model found the name, read
             # as a place) makes the two one organisation.
             span = Span(before.start(), span.end, EntityType.ORG, span.score, span.views)
+        if span.type is EntityType.ORG and (facility := _FACILITY_AFTER.match(text, span.end)):
+            # "northside children" | "'s er", "Boston Children" | "'s Hospital": a
+            # facility's word after the possessive is the rest of its name.
+            span = Span(span.start, facility.end(), span.type, span.score, span.views)
         head = _HEAD_OF.search(text, max(0, span.start - 40), span.start)
         if (
             head is not None

@@ -1479,3 +1479,16 @@ def test_a_brand_in_camel_case_is_a_name_not_code(lex) -> None:  # type: ignore[
 def test_an_institutions_word_before_its_name_is_part_of_it(text: str, found: str, typed: EntityType, expected: str, lex) -> None:  # type: ignore[no-untyped-def]
     got = values(text, refine(text, [s(text, found, typed)], lex))
     assert [v for v, _ in got] == [expected], got
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        ("they sent her to the er at northside children's er and i am waiting", "northside children", "northside children's er"),
+        ("She was treated at Boston Children's Hospital last spring.", "Boston Children", "Boston Children's Hospital"),
+        ("I read Google's privacy policy twice.", "Google", "Google"),
+    ],
+)
+def test_a_facilitys_word_after_the_possessive_is_part_of_its_name(text: str, found: str, expected: str, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, found, EntityType.ORG)], lex))
+    assert [v for v, _ in got] == [expected], got
