@@ -161,8 +161,11 @@ _MODEL_NUMBER = re.compile(r"[ \t]+\d{1,4}(?![\d,.:/])")
 #: Punctuation that separates items: a span never runs across it.
 _SEPARATORS = re.compile(
     r"[;|•·\t()\[\]{}]|\s[-–—]\s|\n\s*[-*•]\s|\n[ \t]+|\n\s*\n"
-    # A full stop then a capital ends a sentence, unless it follows an initial or a title.
-    r"|(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr))(?<!\bMrs)(?<!\bProf)\.\s+(?=[A-Z])"
+    # A full stop then a capital ends a sentence, unless it follows an initial or a title,
+    # or makes a number of one or two digits inside a sentence an ordinal at a name's start
+    # ("beim 1. FC Köln", "in die 2. Bundesliga"; a list's "1. Lakshmi" on its line is cut).
+    r"|(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr))(?<!\bMrs)(?<!\bProf)(?<!\w[ \t]\d)(?<!\w[ \t]\d\d)"
+    r"\.\s+(?=[A-Z])"
 )
 
 

@@ -1492,3 +1492,17 @@ def test_an_institutions_word_before_its_name_is_part_of_it(text: str, found: st
 def test_a_facilitys_word_after_the_possessive_is_part_of_its_name(text: str, found: str, expected: str, lex) -> None:  # type: ignore[no-untyped-def]
     got = values(text, refine(text, [s(text, found, EntityType.ORG)], lex))
     assert [v for v, _ in got] == [expected], got
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        # An ordinal inside a sentence starts a name; a list's marker on its line does not.
+        ("Er steht beim 1. FC Kaiserslautern unter Vertrag.", "1. FC Kaiserslautern", ["1. FC Kaiserslautern"]),
+        ("Shortlist:\n1. Lakshmi Venkataraghavan: MSc", "1. Lakshmi Venkataraghavan", ["Lakshmi Venkataraghavan"]),
+        ("I moved in 2019. Acme Ltd hired me in May.", "2019. Acme Ltd", ["2019", "Acme Ltd"]),
+    ],
+)
+def test_an_ordinal_in_a_sentence_is_part_of_the_name_after_it(text: str, found: str, expected: list[str], lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, found, EntityType.ORG)], lex))
+    assert [v for v, _ in got] == expected, got
