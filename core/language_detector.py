@@ -299,9 +299,10 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
     return not (lc.after_determiner(text, run.start) or lc.common(value))
 
 
-#: How frequent an acronym may be in the language and still name one organisation:
-#: "MRT", "BGB", "IRM" are more frequent (terms), "LAPD", "ÖMV" less.
-ACRONYM_ZIPF = 3.0
+#: How frequent an acronym may be in the language and still name one organisation
+#: ("ÖMV", "LAPD", "RAF", "NEMO", "SGP" are below it). The terms as frequent ("MRT", "BGB",
+#: "IRM", "AOW") are each language's listed negatives (core.locales.*.words).
+ACRONYM_ZIPF = 3.6
 
 
 def _rare_acronym(value: str, lc: Locale) -> bool:

@@ -500,6 +500,10 @@ def test_the_languages_ners_common_nouns_are_still_no_names(text: str, guess: tu
         ("Die Kündigung nach § 622 BGB war zu kurz.", ("BGB", EntityType.ORG), False),
         ("J'ai passé une IRM du genou hier matin.", ("IRM", EntityType.ORG), False),
         ("Gisteren sprak ik met KLM over mijn koffer.", ("KLM", EntityType.PERSON), False),
+        # As frequent as a term in the language, but no term: an organisation.
+        ("Mijn opa diende tijdens de oorlog bij de RAF als piloot.", ("RAF", EntityType.ORG), True),
+        ("Morgen heb ik een MRI van mijn knie in het ziekenhuis.", ("MRI", EntityType.ORG), False),
+        ("Ich habe seit Montag eine AU vom Hausarzt und ein MRT.", ("MRT", EntityType.ORG), False),
     ],
 )
 def test_the_languages_ners_acronyms(text: str, guess: tuple[str, EntityType], kept: bool) -> None:

@@ -51,6 +51,9 @@ NEGATIVES = words(
     "Versichertennummer IBAN BIC Herr Herrn Dr Prof"
 )
 
+# medical, legal and everyday acronyms that are terms, not organisations ("ein MRT")
+NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI")
+
 # Titles of several words are whole entries ("med" alone is no title).
 TITLES = [
     *"Herr Herrn Frau Fräulein Dr Prof Professor Professorin Doktor Dipl.-Ing Rechtsanwalt "

@@ -33,6 +33,9 @@ NEGATIVES = words(
     "dosis análisis analítica número IBAN DNI NIE NIF Seguridad Social Hacienda"
 )
 
+# medical, legal and everyday acronyms that are terms, not organisations ("un TAC")
+NEGATIVES = NEGATIVES | words("TAC RMN ECG IVA IRPF DNI NIE NIF ERE ERTE PDF")
+
 TITLES = [
     "Sr", "Sra", "Srta", "Sres", "D", "Dña", "Dª", "Don", "Doña", "señor", "señora",
     "señorita", "Dr", "Dra", "doctor", "doctora", "Lic", "Ldo", "Lda", "profesor",

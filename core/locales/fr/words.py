@@ -36,6 +36,9 @@ NEGATIVES = words(
     "diagnostic médicament dose examen numéro IBAN RIB NIR SIRET Sécurité Sociale CPAM CAF"
 )
 
+# medical, legal and everyday acronyms that are terms, not organisations ("une IRM")
+NEGATIVES = NEGATIVES | words("IRM TDM ECG EEG RSA SMIC TVA CDI CDD RTT HLM PDF")
+
 # Titles of several words are whole entries: "le" and "la" alone are articles ("la
 # Bibliothèque", "le Parti" are no one's title and name).
 TITLES = [

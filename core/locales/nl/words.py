@@ -34,6 +34,9 @@ NEGATIVES = words(
     "UWV Belastingdienst"
 )
 
+# medical, legal and everyday acronyms that are terms, not organisations ("een MRI")
+NEGATIVES = NEGATIVES | words("MRI CT ECG AOW WW WIA BTW ZZP CAO PDF")
+
 TITLES = [
     "meneer", "mevrouw", "mevr", "mw", "dhr", "de heer", "heer", "juffrouw", "dokter", "dr",
     "prof", "professor", "mr", "ir", "ing", "drs",
