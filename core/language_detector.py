@@ -415,6 +415,11 @@ def _edges(text: str, lc: Locale, s: Span, *, light: bool = False) -> list[Span]
             return False
         if word[:1].islower():
             return not last or lc.code == "de" or lc.zipf(word) >= FUNCTION_ZIPF
+        if not last and lc.code != "de" and not _SENTENCE_START.search(text, max(0, a - 8), a):
+            # Outside German a capital inside a sentence starts a name, even on a word the
+            # language lists as common: "à la Société Générale", "la Société nationale de
+            # sauvetage en mer" (someone's employer).
+            return False
         return lc.is_listed_negative(word)
 
     while tokens and common(*tokens[0], last=False):
@@ -424,6 +429,10 @@ def _edges(text: str, lc: Locale, s: Span, *, light: bool = False) -> list[Span]
     if not tokens:
         return []
     return [Span(tokens[0][0], tokens[-1][1], s.type, s.score, dict(s.views))]
+
+
+#: The start of a text or of a sentence, up to a position (quotes and brackets allowed).
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]|^\W)[\s\"'«“(\[]*$")
 
 
 def _has_known_name(text: str, run: Span, lc: Locale) -> bool:

@@ -468,6 +468,19 @@ def test_the_languages_ners_places_and_organisations_keep_their_extent(text: str
     assert got.get(name) is typ, got
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # Outside German a capital inside a sentence starts a name, even on a common word.
+        ("Je travaille à la Société Générale depuis 2015 comme analyste.", "Société Générale"),
+        ("Il travaille à la Société nationale de sauvetage depuis 2019.", "Société nationale de sauvetage"),
+    ],
+)
+def test_a_capital_inside_a_french_sentence_starts_a_name(text: str, name: str) -> None:
+    got = values(text, light_detector([(name, EntityType.ORG)]))
+    assert got.get(name) is EntityType.ORG, got
+
+
 def test_the_languages_ners_name_loses_a_function_word_at_its_end() -> None:
     text = "Il joue pour le Parti libéral du Canada depuis dix ans."
     got = values(text, light_detector([("Parti libéral du", EntityType.ORG)]))
