@@ -203,6 +203,23 @@ def _plain_plural(word: str, words: Any) -> bool:
     return False
 
 
+#: A loyalty scheme's name right before the word for its member or number.
+_SCHEME = re.compile(
+    r"\b(?:[A-Z][a-z]+ ){0,3}(?:Rewards?|Miles|Points|Club|Loyalty)"
+    r"(?= (?:member(?:ship)?|number|no\.?|card|account)\b)"
+)
+
+
+def _listed_with_public(rest: str, start: int, end: int, words: Any) -> bool:
+    """Written with a slash beside a program's public name ("Spark" of "Spark/Kafka"):
+    one of a list of the same kind."""
+    after = re.match(r"/([^\W\d_][\w.+#-]*)", rest[end:])
+    before = re.search(r"([^\W\d_][\w.+#-]*)/$", rest[:start])
+    return any(
+        g is not None and _public_word(g.group(1).lower(), words) for g in (after, before)
+    )
+
+
 def _public_word(low: str, words: Any) -> bool:
     """A term ("MSc", "PhD", "HbA1c") or a product's or a program's public name
     ("Python", "Kafka", "dbt"), and no one's name."""
@@ -248,6 +265,9 @@ def is_plain_remainder(
         if digits > MAX_BARE_DIGITS and not (token[0] in "£$€¥₹" or token.endswith("%")):
             return False
     rest = _UNIT.sub(lambda m: " " * len(m.group()), rest)  # "U/L", "mmol/L", "g/dL"
+    # A loyalty scheme's name before its member's number ("Gold Plus Rewards member
+    # [ID_2]"): a product thousands hold, whatever its words.
+    rest = _SCHEME.sub(lambda m: " " * len(m.group()), rest)
     found = list(_LETTERS.finditer(rest))
     if not found:
         return False
@@ -268,7 +288,13 @@ def is_plain_remainder(
             sentence_first = (first is not None and m.start() == first.start()) or bool(
                 _AFTER_STOP.search(text, 0, m.start())
             )
-            if not (w == "I" or low in _TITLES or sentence_first or _public_word(low, words)):
+            if not (
+                w == "I"
+                or low in _TITLES
+                or sentence_first
+                or _public_word(low, words)
+                or (not named and _listed_with_public(rest, m.start(), m.end(), words))
+            ):
                 return False
         if not (
             words.is_plain(low)  # "i" too

@@ -168,9 +168,14 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         ("- Oliver Brennan-Ashe: 72% in the test, great at practicals", ["Oliver Brennan-Ashe"], True),
         ("Re: income protection claim IP-0093381, policyholder Siobhán Ní Cheallaigh", ["IP-0093381", "Siobhán Ní Cheallaigh"], True),
         ("2. Tomasz Żółkiewski: BSc, 3 years of dbt and Python, available immediately", ["Tomasz Żółkiewski"], True),
-        # A capitalized plain word is not a unit's ("Spark/Kafka"), a plural of a surname
-        # is no plain word: the policy decides.
-        ("1. Lakshmi Venkataraghavan: MSc, 5 years of Spark/Kafka", ["Lakshmi Venkataraghavan"], False),
+        # A plain word listed with a program's name ("Spark/Kafka"), a loyalty scheme's
+        # name before its member's number.
+        ("1. Lakshmi Venkataraghavan: MSc, 5 years of Spark/Kafka", ["Lakshmi Venkataraghavan"], True),
+        ("Rental agreement 837104229, Gold Plus Rewards member 71948302.", ["837104229", "71948302"], True),
+        # An unknown word beside a program, the same words without the scheme's word, and
+        # the plural of a surname: the policy decides.
+        ("Then send it to Brackley/Kafka for review.", [], False),
+        ("I met Gold Plus yesterday at the depot.", [], False),
         ("Dinner with the okafors was lovely.", [], False),
     ],
 )
