@@ -283,6 +283,13 @@ def settle(
     # What generalizing wrote ("5-9", "October") is the policy's own output.
     clear |= {g.casefold() for p in analysis.plans for g in generalizations(p).values()}
     sent: dict[str, SentValue] = {}
+    # Each value sent in clear, as whole words ("BA" in clear is not the "ba" of "bag"),
+    # compiled once for every pass.
+    clear_patterns = [
+        re.compile(rf"(?<!\w){re.escape(v)}(?!\w)" if v[:1].isalnum() else re.escape(v), re.IGNORECASE)
+        for v in clear
+        if len(v) >= 2
+    ]
     for _ in range(passes):
         covered = [False] * len(outbound)
         for m in PLACEHOLDER_RE.finditer(outbound):
@@ -293,17 +300,15 @@ def settle(
         # "LH 401", which the type policy let through whole), nor what touches it
         # ("'s" of "Ofcom's").
         in_clear = [False] * len(outbound)
-        for value in clear:
-            if len(value) >= 2:
-                # Whole words only: "BA" sent in clear is not the "ba" of "bag".
-                pattern = rf"(?<!\w){re.escape(value)}(?!\w)" if value[:1].isalnum() else re.escape(value)
-                for m in re.finditer(pattern, outbound, re.IGNORECASE):
-                    in_clear[m.start() : m.end()] = [True] * (m.end() - m.start())
+        for pattern in clear_patterns:
+            for m in pattern.finditer(outbound):
+                in_clear[m.start() : m.end()] = [True] * (m.end() - m.start())
         covered = [c or k for c, k in zip(covered, in_clear, strict=True)]
         table = atoms(outbound)
         runs: list[tuple[int, int, EntityType]] = []
         for span in detector.analyze(outbound):
             weak = ner_only_unsure(span)
+            numbers = span.type is not EntityType.AGE
             # The model, unsure, read a value sent in clear and what follows it as one
             # name ("Garmin Forerunner 265" where "Garmin" was sent as a public brand):
             # the message's reading judged that name already.
@@ -315,7 +320,6 @@ def settle(
                 key = value.casefold()
                 if key in clear or key in sent or key.strip(".") in TITLES:
                     continue
-                numbers = span.type is not EntityType.AGE
                 if (extends_clear and _model_tail(value)) or (
                     weak and _plain_words(value, policy.lexicon, numbers)
                 ):

@@ -210,11 +210,16 @@ _SCHEME = re.compile(
 )
 
 
+#: The word written with a slash after a word, and before it.
+_SLASH_AFTER = re.compile(r"/([^\W\d_][\w.+#-]*)")
+_SLASH_BEFORE = re.compile(r"([^\W\d_][\w.+#-]*)/$")
+
+
 def _listed_with_public(rest: str, start: int, end: int, words: Any) -> bool:
     """Written with a slash beside a program's public name ("Spark" of "Spark/Kafka"):
     one of a list of the same kind."""
-    after = re.match(r"/([^\W\d_][\w.+#-]*)", rest[end:])
-    before = re.search(r"([^\W\d_][\w.+#-]*)/$", rest[:start])
+    after = _SLASH_AFTER.match(rest, end)
+    before = _SLASH_BEFORE.search(rest, 0, start)
     return any(
         g is not None and _public_word(g.group(1).lower(), words) for g in (after, before)
     )
@@ -276,6 +281,7 @@ def is_plain_remainder(
         w = m.group()
         low = w.lower()
         named = words.is_given(low) or words.is_surname(low)
+        public = _public_word(low, words)
         if w[:1].isupper():
             if len(w) >= 2 and w.isupper():
                 # An acronym: a frequent one or a term ("APR", "ID", "DOB"), never one the
@@ -292,7 +298,7 @@ def is_plain_remainder(
                 w == "I"
                 or low in _TITLES
                 or sentence_first
-                or _public_word(low, words)
+                or public
                 or (not named and _listed_with_public(rest, m.start(), m.end(), words))
             ):
                 return False
@@ -303,7 +309,7 @@ def is_plain_remainder(
             or _frequency(low) >= (FREQUENT_GIVEN_ZIPF if words.is_given(low) else FREQUENT_ZIPF)
             or (not w[:1].isupper() and (_MEDICAL.fullmatch(low) or words.public_kind(low) == "drug"))
             or (not named and (_plain_compound(low, words) or _plain_plural(low, words)))
-            or _public_word(low, words)
+            or public
             or (not named and _frequency(low) >= COMMON_ZIPF)
         ):
             return False
