@@ -84,8 +84,10 @@ def _letters(text: str) -> int:
     return sum(c.isalpha() for c in text)
 
 
+@lru_cache(maxsize=64)
 def guess(text: str) -> Guess:
-    """The language of ``text``; ``language`` is None when the text is too short to tell."""
+    """The language of ``text``; ``language`` is None when the text is too short to tell.
+    Remembered (a frozen answer): a message's language and its parts ask for the same text."""
     if _letters(text) < MIN_LETTERS:
         return Guess(None, "", 0.0)
     ranked: list[tuple[str, float]] = _model().rank(text)

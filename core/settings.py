@@ -95,7 +95,8 @@ class Settings(BaseSettings):
     risk_lambda: float = Field(
         5.0, ge=0.0, le=10.0, title="Privacy (lambda)",
         description="How much a leak costs against answer quality: 0 sends as much as is "
-        "useful, 10 keeps anything doubtful on this machine.",
+        "useful, 10 keeps anything doubtful on this machine (from 9.5, a sentence with a "
+        "private detail leaves only when the rest of it is common words).",
     )
     privacy_profile: Profile = Field(
         Profile.AUTO, title="Privacy profile",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -105,8 +105,8 @@ def is_values_only(
     for value in values:
         if len(value) < 3 or not any(c.isalpha() for c in value):
             continue
-        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", sentence.text):
-            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+        for a, b in _whole_occurrences(sentence.text, value):
+            covered[a:b] = [True] * (b - a)
     if not any(covered):
         return False
     if keys:
@@ -130,6 +130,22 @@ def is_values_only(
             ):
                 covered[m.start("key") : m.end("key")] = [True] * len(key)
     return all(c or not ch.isalnum() for c, ch in zip(covered, sentence.text, strict=False))
+
+
+def _whole_occurrences(text: str, value: str) -> Iterator[tuple[int, int]]:
+    """Where ``value`` occurs in ``text`` with no word character right before or after it
+    (as ``(?<!\\w)value(?!\\w)`` would find, without compiling a pattern for every value)."""
+    i = text.find(value)
+    while i >= 0:
+        j = i + len(value)
+        if (i == 0 or not _word_char(text[i - 1])) and (j == len(text) or not _word_char(text[j])):
+            yield i, j
+        i = text.find(value, i + 1)
+
+
+def _word_char(ch: str) -> bool:
+    """What ``\\w`` matches: a letter, a digit or an underscore."""
+    return ch.isalnum() or ch == "_"
 
 
 #: A key before its value: a constant or up to four words, then ":" or "=".

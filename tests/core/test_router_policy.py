@@ -163,6 +163,7 @@ def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router):
     rules keep the policy's decision."""
     from core.analyze import assign
     from core.assembly import default_detector
+    from core.router.policy import rules_send, top_holds
     from core.segment import Segmenter
     from core.settings import Settings
 
@@ -175,16 +176,23 @@ def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router):
     )
     sents = Segmenter().segment(text)
     ents = assign(sents, default_detector(Settings()).analyze(text))
-    english = router.route(RouteInput(text, sents, ents, 10.0, ("en",) * len(sents)))
+    # Just below the slider's top, where the policy decides alone (core.router.policy.top_holds).
+    lam = 9.0
+    english = router.route(RouteInput(text, sents, ents, lam, ("en",) * len(sents)))
     kept = [i for i, p in enumerate(english) if p < 0.5]
-    assert kept  # at the top of the slider the policy keeps some of it here
-    assert router.route(RouteInput(text, sents, ents, 10.0)) == english
-    assert router.route(RouteInput(text, sents, ents, 10.0, ("und",) * len(sents))) == english
+    assert kept  # high on the slider the policy keeps some of it here
+    assert router.route(RouteInput(text, sents, ents, lam)) == english
+    assert router.route(RouteInput(text, sents, ents, lam, ("und",) * len(sents))) == english
     for lang in ("de", "fr", "es", "nl"):
-        assert router.route(RouteInput(text, sents, ents, 10.0, (lang,) * len(sents))) == [
+        assert router.route(RouteInput(text, sents, ents, lam, (lang,) * len(sents))) == [
             1.0
         ] * len(sents)
         assert router.judged_elsewhere(lang)
+        # At the top, the rule that holds a sentence with a value holds it in every language.
+        top = router.route(RouteInput(text, sents, ents, 10.0, (lang,) * len(sents)))
+        go = rules_send(text, sents, ents)
+        held = top_holds(ents, 10.0)
+        assert any(held) and top == [0.0 if h and not g else 1.0 for h, g in zip(held, go, strict=True)]
     assert not router.judged_elsewhere("en") and not router.judged_elsewhere("und")
 
 

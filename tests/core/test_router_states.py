@@ -121,7 +121,9 @@ def test_a_policy_on_ner_states_reads_the_detectors_pass_not_minilm(tmp_path: Pa
 def test_a_policy_without_states_to_read_says_how_to_add_them(tmp_path: Path) -> None:
     router = PolicyRouter(_states_router(tmp_path, _shipped_ner_sha()))
     with pytest.raises(ArtifactError) as err:
-        router.route(RouteInput("Hi.", [Sentence(0, 3, "Hi.")], [[]], 5.0))
+        # (Not a greeting: the rules send that one without asking the policy.)
+        text = "Write to Northgate about it."
+        router.route(RouteInput(text, [Sentence(0, len(text), text)], [[]], 5.0))
     assert "training.ner add-states" in str(err.value)
 
 

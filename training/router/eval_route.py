@@ -8,7 +8,8 @@ system's lambda, and the settling pass of a real turn). Learned
 policies run the way the app runs them: the ONNX encoder and the ONNX policy
 through :class:`core.router.policy.PolicyRouter`, decision ``p_remote >= 0.5``, and the
 sentences its rules send whatever the policy says (:func:`core.router.policy.rules_send`:
-courtesy, header rows, lines of values, common words around detected values).
+courtesy, header rows, lines of values, common words around detected values), and
+at the slider's top the sentences it holds (:func:`core.router.policy.top_holds`).
 
 Systems (EVALUATION.md): all-local, all-remote (verbatim), redact-all,
 heuristic, the stateless MLP, the Transformer trained with a linear and with a
@@ -287,7 +288,7 @@ def run_systems(
     with ``detector``, the settling pass a turn runs before anything leaves.
     """
     from core.router.encoder import SentenceEncoder, load_artifact
-    from core.router.policy import STATE_POOLS, PolicyRouter, cloud_view, rules_send
+    from core.router.policy import STATE_POOLS, PolicyRouter, cloud_view, rules_send, top_holds
 
     systems: dict[str, Any] = {}
     heuristic = HeuristicRouter()
@@ -353,7 +354,8 @@ def run_systems(
     def decisions(router: Any, lam: float) -> list[tuple[str, np.ndarray]]:
         out = []
         for e, emb, det, go in zip(episodes, embeddings, dets, ruled, strict=True):
-            r = (router.route_features(emb, det, lam) >= 0.5) | go
+            held = np.asarray(top_holds(e.entities, lam), bool)
+            r = ((router.route_features(emb, det, lam) >= 0.5) & ~held) | go
             out.append((outbound(e, r.tolist(), lam, detector), r))
         return out
 
