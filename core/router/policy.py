@@ -265,6 +265,20 @@ def top_holds(entities: Sequence[Sequence[Span]], risk_lambda: float) -> list[bo
     return [top and bool(ents) for ents in entities]
 
 
+def ruled_routes(
+    sent: Sequence[bool], held: Sequence[bool], elsewhere: Sequence[bool]
+) -> list[float | None]:
+    """What the rules decide for each sentence, in their order; None where the policy
+    decides. A sentence the rules send (:func:`rules_send`) goes; one the slider's top
+    holds (:func:`top_holds`) stays; one in a language the policy never saw and judged
+    by its own rules goes anonymized (:meth:`PolicyRouter.judged_elsewhere`: the policy's
+    guess there is untested). :meth:`PolicyRouter.route` and ``eval route`` share it."""
+    return [
+        1.0 if go else 0.0 if hold else 1.0 if other else None
+        for go, hold, other in zip(sent, held, elsewhere, strict=True)
+    ]
+
+
 class PolicyRouter:
     """Routes each sentence with the shipped ONNX policy.
 
@@ -333,24 +347,20 @@ class PolicyRouter:
         # So does a sentence with nothing but common words and small numbers outside its
         # detected values: nothing in it can be a value the detector missed.
         sent = rules_send(query.text, query.sentences, query.entities)
-        # At the slider's top, any other sentence with a detected value stays here.
-        held = top_holds(query.entities, query.risk_lambda)
-        # A sentence in a language the policy never saw, judged by that language's own
-        # rules, goes anonymized: the policy's guess there is untested (see judged_elsewhere).
         langs = list(query.languages[:n]) + [""] * (n - len(query.languages))
-        elsewhere = [bool(lang) and self.judged_elsewhere(lang) for lang in langs]
-        out = [
-            1.0 if go else 0.0 if hold else 1.0 if other else math.nan
-            for go, hold, other in zip(sent, held, elsewhere, strict=True)
-        ]
-        if any(math.isnan(p) for p in out):
+        out = ruled_routes(
+            sent,
+            top_holds(query.entities, query.risk_lambda),
+            [bool(lang) and self.judged_elsewhere(lang) for lang in langs],
+        )
+        if any(p is None for p in out):
             # The policy decides the rest; with nothing left for it, its pass (and the NER
             # states it reads) would change no decision.
             emb = self.sentence_features(query)
             det = detection_features(query.sentences, query.entities)
             probs = self.route_features(emb, det, query.risk_lambda)
-            out = [float(q) if math.isnan(p) else p for p, q in zip(out, probs, strict=True)]
-        return out
+            return [float(q) if p is None else p for p, q in zip(out, probs, strict=True)]
+        return [float(p) for p in out if p is not None]
 
     @property
     def reads_states(self) -> bool:

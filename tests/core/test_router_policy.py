@@ -213,3 +213,13 @@ def test_the_analyzer_tells_the_router_each_sentences_language(router):
     analyzer.analyze("Mein Vater wurde gestern operiert. Was soll ich jetzt tun?", 5.0)
     analyzer.analyze("My father had surgery yesterday. What should I do now?", 5.0)
     assert seen == [("de", "de"), ("en", "en")]
+
+
+def test_the_rules_decide_in_their_order_and_leave_the_rest_to_the_policy():
+    from core.router.policy import ruled_routes
+
+    # sent by a rule, held at the top, judged in its own language, neither
+    sent = [True, True, False, False, False, False]
+    held = [True, False, True, True, False, False]
+    elsewhere = [False, False, True, False, True, False]
+    assert ruled_routes(sent, held, elsewhere) == [1.0, 1.0, 0.0, 0.0, 1.0, None]

@@ -8,8 +8,10 @@ system's lambda, and the settling pass of a real turn). Learned
 policies run the way the app runs them: the ONNX encoder and the ONNX policy
 through :class:`core.router.policy.PolicyRouter`, decision ``p_remote >= 0.5``, and the
 sentences its rules send whatever the policy says (:func:`core.router.policy.rules_send`:
-courtesy, header rows, lines of values, common words around detected values), and
-at the slider's top the sentences it holds (:func:`core.router.policy.top_holds`).
+courtesy, header rows, lines of values, common words around detected values), at the
+slider's top the sentences it holds (:func:`core.router.policy.top_holds`), and the
+sentences in a language the policy never saw, judged by their own rules, that go
+anonymized (:func:`core.router.policy.ruled_routes`).
 
 Systems (EVALUATION.md): all-local, all-remote (verbatim), redact-all,
 heuristic, the stateless MLP, the Transformer trained with a linear and with a
@@ -288,7 +290,14 @@ def run_systems(
     with ``detector``, the settling pass a turn runs before anything leaves.
     """
     from core.router.encoder import SentenceEncoder, load_artifact
-    from core.router.policy import STATE_POOLS, PolicyRouter, cloud_view, rules_send, top_holds
+    from core.router.policy import (
+        STATE_POOLS,
+        PolicyRouter,
+        cloud_view,
+        ruled_routes,
+        rules_send,
+        top_holds,
+    )
 
     systems: dict[str, Any] = {}
     heuristic = HeuristicRouter()
@@ -349,13 +358,21 @@ def run_systems(
         routers[name] = PolicyRouter(models_dir, model_file=fname, encoder=encoder).load()
 
     # The sentences that go whatever the policy says, as in the product (PolicyRouter.route).
-    ruled = [np.asarray(rules_send(e.text, e.sentences, e.entities), bool) for e in episodes]
+    ruled = [rules_send(e.text, e.sentences, e.entities) for e in episodes]
+    # Each sentence's language, as the analyzer hands it to the router (core.analyze).
+    languages = getattr(detector, "languages", None)
+    codes = [
+        [languages(e.text).at(s.start) for s in e.sentences] if callable(languages) else []
+        for e in episodes
+    ]
 
     def decisions(router: Any, lam: float) -> list[tuple[str, np.ndarray]]:
         out = []
-        for e, emb, det, go in zip(episodes, embeddings, dets, ruled, strict=True):
-            held = np.asarray(top_holds(e.entities, lam), bool)
-            r = ((router.route_features(emb, det, lam) >= 0.5) & ~held) | go
+        for e, emb, det, go, langs in zip(episodes, embeddings, dets, ruled, codes, strict=True):
+            elsewhere = [router.judged_elsewhere(c) for c in langs] or [False] * len(go)
+            rules = ruled_routes(go, top_holds(e.entities, lam), elsewhere)
+            p = router.route_features(emb, det, lam)
+            r = np.asarray([q >= 0.5 if d is None else d >= 0.5 for d, q in zip(rules, p, strict=True)], bool)
             out.append((outbound(e, r.tolist(), lam, detector), r))
         return out
 
