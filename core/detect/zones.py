@@ -194,7 +194,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("version", r"\b(?:Python|Java|Node(?:\.js)?|Ruby|Go|PHP|Perl|Rust|Swift|Kotlin|Scala|"
      r"Ubuntu|Debian|Fedora|CentOS|Windows|macOS|iOS|Android|Chrome|Firefox|Safari|Edge|"
      r"PostgreSQL|Postgres|MySQL|Redis|Django|Flask|React|Angular|Vue|Qt|PySide6|GCC|"
-     r"CUDA|Excel|Office|SQL Server)\s\d+(?:\.\d+)*\b", 0),
+     r"CUDA|Excel|Office|SQL Server)\s\d+(?:\.\d+)*\b"
+     # and the build in brackets after it: "macOS 14.4.1 (23E224)", "Windows 11 (22631.3447)".
+     r"(?:\s?\((?:[Bb]uild\s)?(?:\d{1,2}[A-Z]\d{1,4}[a-z]?|\d{4,5}(?:\.\d{1,5})?)\))?", 0),
     # AI models people ask about: "GPT-4", "GPT-3.5-turbo", "Claude 3.5 Sonnet", "Gemini 1.5
     # Pro", "Llama 3 70B", "Mistral 7B". A name that is also a person's or a word's
     # ("Claude", "Gemma", "Sora", "Whisper") only with its version or its family's word; a

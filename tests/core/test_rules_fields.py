@@ -102,6 +102,7 @@ def test_a_value_that_fails_its_validator_is_a_generic_id(
         "Labs: HbA1c 58, TSH 2.1, CRP 120, creatinine 145 umol/L, ALT 34 U/L, platelets 250",
         "I run Windows 11 23H2, iOS 17.4.1, build 22631.3296",
         "My phone runs Android 14 (UP1A.231005.007) since the update.",
+        "Since macOS 14.4.1 (23E224) and iOS 17.4 (21E219) the sync fails.",
     ],
 )
 def test_quantities_lab_values_and_versions_leave_as_written(detector: Detector, text: str) -> None:
