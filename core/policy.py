@@ -757,7 +757,8 @@ def product_model(text: str, span: Span, lexicon: Lexicon | None) -> bool:
     if (
         _SERIAL_LABEL.search(before)
         or _flight(text, span, " ".join(words))
-        or UK_POSTCODE.fullmatch(value)
+        # A British postcode in it, alone or after its town ("Thirsk YO7 1HB"): an address.
+        or UK_POSTCODE.search(value)
     ):
         return False
     if not any(_MODEL_WORD.fullmatch(w) for w in words):

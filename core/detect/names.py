@@ -53,8 +53,11 @@ JOB_TITLE = re.compile(
 TITLE_CASE_NAME = re.compile(r"[A-Z][\w'’&.-]*(?:\s+(?:of|and|the|for|&)?\s*[A-Z][\w'’&.-]*)+")
 
 
-#: A flight number: an airline's two-character code and one to four digits ("LH 401", "U2 1234").
-FLIGHT = re.compile(r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\b", re.IGNORECASE)
+#: A flight number: an airline's two-character code and one to four digits ("LH 401", "U2 1234"),
+#: or its three-letter code, in capitals ("EZY 8473", "BAW 283").
+FLIGHT = re.compile(
+    r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z]|(?-i:[A-Z]{3}))\s?\d{1,4}[A-Z]?\b", re.IGNORECASE
+)
 #: Words that speak of a flight or an airline.
 _AIRLINE_WORDS = (
     r"flights?|flew|fly|flying|airlines?|airways|air\s+\w+|booked on|rebooked on|"

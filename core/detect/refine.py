@@ -57,6 +57,7 @@ from core.detect.names import (
     KINSHIP,
     NO_MACHINE,
     TITLE_CASE_NAME,
+    UK_POSTCODE,
     flight_context,
     header_names,
     join_names,
@@ -206,6 +207,33 @@ def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
         else:
             out.append((a, b))
     return [(a, b) for a, b in out if a < b]
+
+
+#: A British postcode closing a place's name: "Thirsk YO7 1HB".
+_POSTCODE_END = re.compile(rf"(?<=[ ,])(?:{UK_POSTCODE.pattern})$")
+#: The word for a flight before its number, in the five languages: "Flight", "Flug", "vol".
+_FLIGHT_LEAD = re.compile(
+    r"(?:(?:flight|flt|flug|vol|vuelo|vlucht)\.?\s+(?:no\.?\s*|number\s+|nr\.?\s*)?)?",
+    re.IGNORECASE,
+)
+#: The types a model gives a flight number by mistake ("BAW 283" read as an address).
+_FLIGHT_MISTYPES = frozenset(
+    {EntityType.ADDRESS, EntityType.PHONE, EntityType.LOCATION, EntityType.ID, EntityType.ACCOUNT}
+)
+
+
+def _flight_number(text: str, span: Span) -> int | None:
+    """Where the flight number starts when ``span`` is one, with at most the word for a
+    flight before it, among words that speak of a flight; else None."""
+    if span.type not in _FLIGHT_MISTYPES:
+        return None
+    value = text[span.start : span.end]
+    lead = _FLIGHT_LEAD.match(value)
+    at = lead.end() if lead is not None else 0
+    f = FLIGHT.fullmatch(value, at)
+    if f is None or not flight_context(text, span.start + at):
+        return None
+    return span.start + at
 
 
 _ADDRESS_SIGN = re.compile(r"[@.:/\d]")
@@ -825,15 +853,29 @@ def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
     persons = {text[x.start : x.end] for x in spans if x.type is EntityType.PERSON}
     if not persons:
         return spans
+    # The surnames of the people named in full: "passengers Lorcan Devaney and Siofra
+    # Devaney" names two of one family, whatever the model read the first as.
+    families = {p.split()[-1] for p in persons if _GIVEN_AND_SURNAME.fullmatch(p)}
     return [
         Span(x.start, x.end, EntityType.PERSON, x.score, x.views)
-        if x.type in (EntityType.ORG, EntityType.OTHER)
-        and " " not in (v := text[x.start : x.end])
-        and v in persons
-        and v[:1].isupper()
+        if (
+            x.type in (EntityType.ORG, EntityType.OTHER)
+            and " " not in (v := text[x.start : x.end])
+            and v in persons
+            and v[:1].isupper()
+        )
+        or (
+            x.type in (EntityType.ORG, EntityType.OTHER, EntityType.LOCATION)
+            and _GIVEN_AND_SURNAME.fullmatch(v := text[x.start : x.end]) is not None
+            and v.split()[-1] in families
+        )
         else x
         for x in spans
     ]
+
+
+#: A given name and a surname, each one capitalized word ("Siofra Devaney", "Jean-Luc Roux").
+_GIVEN_AND_SURNAME = re.compile(r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)? [A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
 
 
 #: Two or three capitalized words: a given name, maybe a middle one, and a surname.
@@ -1349,6 +1391,19 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             kept.append(span)
             continue
         value = text[span.start : span.end]
+        flight = _flight_number(text, span)
+        if flight is not None:
+            # "Flight EZY 8473" read as an address: the flight's code, its word left as written.
+            kept.append(Span(flight, span.end, EntityType.ID, span.score, span.views))
+            continue
+        post = _POSTCODE_END.search(value) if span.type is EntityType.LOCATION else None
+        if post is not None and post.start() > 0:
+            # "Thirsk YO7 1HB" read as one place: the town is a place the level decides, the
+            # postcode a part of an address, protected at every level.
+            town = span.start + len(value[: post.start()].rstrip(" ,"))
+            kept.append(Span(span.start, town, EntityType.LOCATION, span.score, span.views))
+            kept.append(Span(span.start + post.start(), span.end, EntityType.ADDRESS, span.score, span.views))
+            continue
         if span.type in (EntityType.EMAIL, EntityType.URL) and not _ADDRESS_SIGN.search(value):
             # No "@", dot, colon or digit: no address but names the model typed like the
             # address next to them ("# Morgan Sparks\nLake Dominic · morgan.sparks@..."):
@@ -1445,10 +1500,12 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             lexicon is not None
             and set(span.views) - {"name-extent"} == {"ner"}
             and (
-                # "parcel" of "parcel 15501234567890": a dictionary's word in lower case
-                # before a number is what the number is, no identifier.
-                (span.type is EntityType.ID and value.isalpha() and value.islower()
-                 and lexicon.is_plain(value))
+                # "parcel" of "parcel 15501234567890", "Flight" of "Flight EZY 8473": a
+                # dictionary's word (no one's name) before a number is what the number
+                # is, no identifier.
+                (span.type is EntityType.ID and value.isalpha()
+                 and (value.islower() or value.istitle())
+                 and lexicon.is_plain(value.lower()))
                 # "IAM policy", "HbA1c test": terms and common words, no one's name.
                 or (span.type is EntityType.OTHER and _terms_and_words(value, lexicon))
             )

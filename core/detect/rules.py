@@ -123,7 +123,9 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         EntityType.ADDRESS,
         # One line: a number, up to three words, a street's kind (USPS and Royal Mail
         # suffixes that are not common words on their own).
-        r"\b(\d{1,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-z0-9]+[ \t]+){0,3}"
+        # A street's words are no "at", "on" or "in": "died on 2 January at St Luke's" is a
+        # date and a place.
+        r"\b(\d{1,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:(?!(?:at|on|in|from|to|for|by|of)\b)[a-z0-9]+[ \t]+){0,3}"
         r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|"
         r"hwy|highway|pkwy|parkway|ter|terrace|cir|circles?|forge|knolls?|brooks?|fields|heights|"
         r"ridge|crossing|trail|plaza|alley|glen|hollow|manor|meadows|orchard|pike|pines|shores?|"

@@ -259,6 +259,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # EU acts by number: "Directive 2006/112/EC", "Regulation (EU) 2016/679", "261/2004".
     ("law", r"\b(?:Directive|Regulation|Decision)\s+(?:\((?:EU|EC|EEC)\)\s+)?(?:No\.?\s+)?"
      r"\d{2,4}/\d{1,4}(?:/(?:EC|EU|EEC|CE))?\b", re.IGNORECASE),
+    # Rules known by their number: flight delays "EU261" / "UK261", "EC 261".
+    ("law", r"\b(?:EU|UK|EC)\s?261\b", 0),
 ]
 
 _ZONES = [(reason, re.compile(p, flags)) for reason, p, flags in _ZONE_SOURCES]

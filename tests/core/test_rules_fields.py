@@ -298,3 +298,54 @@ def test_no_span_cuts_a_token_or_takes_a_label(case: tuple[str, list[tuple[int, 
             label = text[la:lb]
             # The label's words stay as written.
             assert not (s.start < lb and la < s.end), (text, label, value)
+
+
+def _found(detector: Detector, text: str) -> list[tuple[str, EntityType]]:
+    return [(text[s.start : s.end], s.type) for s in detector.analyze(text)]
+
+
+def test_a_flight_read_as_an_address_is_its_code_and_its_word_stays(detector: Detector) -> None:
+    text = "Flight EZY 8473 from Gatwick to Faro on 12 August was delayed by four hours."
+    found = _found(detector, text)
+    assert ("EZY 8473", EntityType.ID) in found
+    assert not any("Flight" in v for v, _ in found)
+
+
+def test_a_postcode_after_its_town_is_an_address_never_a_product(detector: Detector) -> None:
+    from core.policy import TypePolicy
+
+    text = "The estate includes the house at 9 Orchard Rise, Thirsk YO7 1HB. Do we need probate?"
+    spans = detector.analyze(text)
+    post = [s for s in spans if "YO7 1HB" in text[s.start : s.end]]
+    assert post and all(s.type is EntityType.ADDRESS for s in post)
+    policy = TypePolicy()
+    assert all(policy.decide(text, s, 5.0).protect for s in post)
+
+
+def test_a_date_then_at_and_a_place_is_no_street_address(detector: Detector) -> None:
+    text = "My father died on 2 January at St Luke's Hospice after a short illness."
+    found = _found(detector, text)
+    assert ("2 January", EntityType.DATE) in found
+    assert all(t is not EntityType.ADDRESS for _, t in found)
+
+
+def test_two_people_of_one_family_are_both_people(detector: Detector) -> None:
+    text = "Booking ref K7TQ2P, passengers Lorcan Devaney and Siofra Devaney, seats 14A and 14B."
+    found = _found(detector, text)
+    assert ("Lorcan Devaney", EntityType.PERSON) in found
+    assert ("Siofra Devaney", EntityType.PERSON) in found
+
+
+def test_a_rule_known_by_its_number_leaves_as_written(detector: Detector) -> None:
+    text = "Are we owed compensation under UK261 or EU 261 for a four-hour delay?"
+    assert outbound(detector, text) == text
+
+
+def test_a_servers_public_name_is_no_person_and_leaves(detector: Detector) -> None:
+    from core.policy import TypePolicy
+
+    text = "Our Django app behind Gunicorn runs 4 workers and a Uvicorn worker for the websockets."
+    spans = detector.analyze(text)
+    assert all(s.type is not EntityType.PERSON for s in spans)
+    policy = TypePolicy()
+    assert not any(policy.decide(text, s, 5.0).protect for s in spans)
