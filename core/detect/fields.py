@@ -121,6 +121,8 @@ VALIDATORS: dict[EntityType, Callable[[str], bool]] = {
 #: Sixteen (twelve to nineteen) digits in groups of four: the shape of a card number.
 _CARD_SHAPE = re.compile(r"\d{4}(?:[ \-]?\d{4}){2}(?:[ \-]?\d{1,7})?")
 _SSN_SHAPE = re.compile(r"\d{3}-\d{2}-\d{4}")
+#: A date as ISO 8601 writes it, of the last and this century: "2024-02-11".
+_ISO_DATE = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")
 
 
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}")
@@ -134,6 +136,8 @@ def checked_type(value: str, typed: EntityType) -> EntityType:
     ``AAA-GG-SSSS`` is an SSN when the SSA's rules agree, else an ``ID``.
     """
     v = value.strip()
+    if typed in (EntityType.PHONE, EntityType.ID, EntityType.ACCOUNT) and _ISO_DATE.fullmatch(v):
+        return EntityType.DATE  # "2024-02-11": a date as machines write it, never dialled
     if typed in (EntityType.PHONE, EntityType.CREDIT_CARD, EntityType.ID, EntityType.ACCOUNT, EntityType.SSN):
         if _CARD_SHAPE.fullmatch(v):
             return EntityType.CREDIT_CARD if luhn_ok(v) else EntityType.ID

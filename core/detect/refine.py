@@ -66,7 +66,7 @@ from core.detect.names import (
     words_not_a_name,
 )
 from core.detect.rules import MARKER, markers_win
-from core.detect.tokens import ELIDED, atoms, snap
+from core.detect.tokens import ELIDED, atoms, cut_at_cells, snap
 from core.detect.zones import (
     DIGITS,
     FUNCTION_ZIPF,
@@ -1371,8 +1371,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             brands = [x for x in brands if not found.overlapping(x.start, x.end)]
         return brands
     spans += other_script_names(text, spans)
-    table = atoms(text)
     tables = csv_tables(text)
+    # A table's cells are atoms of their own, whatever their separator glues together.
+    table = cut_at_cells(atoms(text), [(a, b) for a, b, _ in tables.cells])
     cell_starts = [a for a, _, _ in tables.cells]
     found = Zones(
         [
@@ -1884,7 +1885,7 @@ def join_firms(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> 
 _LEGAL_FORM = re.compile(
     r"[ \t]+(?:Ltd|Limited|LLC|L\.L\.C\.|LLP|Inc|PLC|plc|Corp|GmbH|gGmbH|AG|KG|SE|S\.A\.S?|"
     r"SA|SAS|SARL|S\.L\.|SL|SLU|B\.V\.|BV|N\.V\.|NV|Lda|Ltda|S\.p\.A\.|SpA|S\.r\.l\.|Srl|AB|"
-    r"ASA|A/S|ApS|Oy|Oyj|Pty(?:[ \t]+Ltd)?|Sp\.[ \t]?z[ \t]?o\.o\.|s\.r\.o\.|Kft|Zrt)\.?(?![\w/])"
+    r"ASA|AS|A/S|ApS|Oy|Oyj|Pty(?:[ \t]+Ltd)?|Sp\.[ \t]?z[ \t]?o\.o\.|s\.r\.o\.|Kft|Zrt)\.?(?![\w/])"
 )
 _LEGAL_NAMED = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
 
@@ -1899,6 +1900,16 @@ def join_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             continue
         m = _LEGAL_FORM.match(text, span.end) if span.type in _LEGAL_NAMED else None
         if m is None or not text[span.start].isupper():
+            own = _LEGAL_FORM.search(text, span.start, span.end)
+            if (
+                span.type in _LEGAL_NAMED
+                and span.type is not EntityType.ORG
+                and own is not None
+                and own.end() == span.end
+                and text[span.start].isupper()
+            ):
+                # The form already inside: "Nordvik Maritime AS" read as a place.
+                span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
             out.append(span)
             continue
         out.append(Span(span.start, m.end(), EntityType.ORG, span.score, span.views))

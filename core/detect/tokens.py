@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.spans import Span
@@ -123,6 +123,34 @@ def atoms(text: str) -> Atoms:
             else:
                 starts.append(x)
                 ends.append(y)
+    return Atoms(tuple(starts), tuple(ends))
+
+
+def cut_at_cells(table: Atoms, cells: Sequence[tuple[int, int]]) -> Atoms:
+    """``table`` with every atom that runs over a table's cell separator cut at the cells'
+    bounds: in "2024-02-11,pro" the date and the plan are two cells, so two atoms (a value
+    snapped to its atom never takes the next cell with it). ``cells`` are sorted, disjoint
+    ``(start, end)`` pairs."""
+    if not cells:
+        return table
+    starts: list[int] = []
+    ends: list[int] = []
+    cell_starts = [a for a, _ in cells]
+    for x, y in zip(table.starts, table.ends, strict=True):
+        i = max(bisect.bisect_right(cell_starts, x) - 1, 0)
+        pieces = []
+        while i < len(cells) and cells[i][0] < y:
+            a, b = max(x, cells[i][0]), min(y, cells[i][1])
+            if a < b:
+                pieces.append((a, b))
+            i += 1
+        if len(pieces) < 2:
+            starts.append(x)
+            ends.append(y)
+            continue
+        for a, b in pieces:
+            starts.append(a)
+            ends.append(b)
     return Atoms(tuple(starts), tuple(ends))
 
 

@@ -110,7 +110,8 @@ _ANALYTES = (
     r"(?:fasting\s+)?glucose|(?:total\s+)?cholesterol|triglycerides|troponin|bnp|nt-probnp|albumin|"
     r"calcium|magnesium|phosphate|uric\s+acid|urate|lactate|d-dimer|spo2|o2\s+sats?|sats|"
     r"pulse|heart\s+rate|hr|rr|temp|temperature|weight|bmi|height|fev1|fvc|pef|peak\s+flow|u?acr|"
-    r"cortisol|testosterone|o?estradiol|lh|fsh|prolactin|b?hcg|amylase|lipase|ck|ldh|qtc|ef|lvef"
+    r"cortisol|testosterone|o?estradiol|lh|fsh|prolactin|b?hcg|amylase|lipase|ck|ldh|qtc|ef|lvef|"
+    r"ca[\s-]?(?:19-9|125|15-3)|cea|afp"
 )
 
 #: A code of a public medical classification: ICD-10 ("E11.9", "J45.909"), CPT and its
@@ -141,7 +142,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("money-letters", rf"(?<![\w.,$£€/])(?:{_CURRENCY_LETTERS})\s?{_SIGNED}{_SCALE}{_PER}(?![\w/]|[.,]\d)", re.IGNORECASE),
     # A lab result after its test: "HbA1c 58", "CRP: 120", "platelets 250" (the test's
     # name is a term, the number its value).
-    ("lab", rf"\b(?:{_ANALYTES})[\s:=]{{1,3}}(?P<zone>(?:[<>≤≥~]\s?)?\d{{1,4}}(?:[.,]\d{{1,3}})?%?)(?![\w/.\-]|[.,]\d)", re.IGNORECASE),
+    ("lab", rf"\b(?:{_ANALYTES})(?:[\s:=]{{1,3}}|\s(?:is|was|of|at)\s)(?P<zone>(?:[<>≤≥~]\s?)?\d{{1,4}}(?:[.,]\d{{1,3}})?%?)(?![\w/\-]|\.\w|,\d)", re.IGNORECASE),
+    # Tumour markers, named by a number: "CA 19-9", "CA-125", "CA 15-3".
+    ("lab", r"\bCA[\s-]?(?:19-9|125|15-3|27[.-]29)\b", 0),
     # A meter's reading: "the meter shows 08731", "reading of 12550 kWh" (checked below:
     # a meter, a gauge or an odometer is named just before it).
     ("reading", r"\b(?:readings?|reads|read|shows|showing|showed|says|estimated|estimate)\s*(?:of\s+|is\s+|was\s+|as\s+|:\s*)?"

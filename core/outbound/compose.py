@@ -19,8 +19,8 @@ from typing import Any
 from core.analyze import Analysis, Route, SentencePlan, detector_lexicon
 from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.detect.base import Detector
-from core.detect.refine import ner_only_unsure
-from core.detect.tokens import Atoms, atoms
+from core.detect.refine import csv_tables, ner_only_unsure
+from core.detect.tokens import Atoms, atoms, cut_at_cells
 from core.entities import EntityType
 from core.outbound.matcher import TITLES, Located, matcher_of
 from core.policy import TypePolicy
@@ -84,6 +84,7 @@ def compose_outbound(
     # ("LucyWhitfield" for "Lucy Whitfield") is recorded as its alias.
     order = dict.fromkeys([f for e in box.entries() for f in e.forms] + list(known))
     matcher = matcher_of(tuple((v, str(known[v])) for v in order if v in known and v not in clear))
+    cells = [(a, b) for a, b, _ in csv_tables(text).cells]
     pieces: list[str] = []
     prev_end: int | None = None
     withheld = False
@@ -110,7 +111,11 @@ def compose_outbound(
         ]
         found = matcher.locate(s.text)
         if found:
-            table = atoms(s.text)
+            # A table's cells are tokens of their own ("2024-02-11,pro": a date and a plan).
+            table = cut_at_cells(
+                atoms(s.text),
+                [(a - s.start, b - s.start) for a, b in cells if s.start <= a and b <= s.end],
+            )
             for hit in found:
                 # Whole tokens only: a value inside a longer token hides that
                 # token, as an identifier of its own ("s3://haverford-quilts").
@@ -304,7 +309,7 @@ def settle(
             for m in pattern.finditer(outbound):
                 in_clear[m.start() : m.end()] = [True] * (m.end() - m.start())
         covered = [c or k for c, k in zip(covered, in_clear, strict=True)]
-        table = atoms(outbound)
+        table = cut_at_cells(atoms(outbound), [(a, b) for a, b, _ in csv_tables(outbound).cells])
         runs: list[tuple[int, int, EntityType]] = []
         for span in detector.analyze(outbound):
             weak = ner_only_unsure(span)

@@ -145,6 +145,7 @@ def test_a_public_brands_product_passes_its_serial_number_does_not(
         ("A deposit with State Bank of India matured.", "State Bank of India", T.ORG, "public institution"),
         # An institution a model typed OTHER is judged as one.
         ("The Year 4 trip to the Natural History Museum is on Friday.", "Natural History Museum", T.OTHER, "public institution"),
+        ("How do I escalate to the Banking Ombudsman now?", "Banking Ombudsman", T.OTHER, "public institution"),
         ("It runs WordPress on the box.", "WordPress", T.ID, "public brand"),
     ],
 )

@@ -349,3 +349,33 @@ def test_a_servers_public_name_is_no_person_and_leaves(detector: Detector) -> No
     assert all(s.type is not EntityType.PERSON for s in spans)
     policy = TypePolicy()
     assert not any(policy.decide(text, s, 5.0).protect for s in spans)
+
+
+def test_a_csv_rows_cells_stay_apart_in_what_leaves(detector: Detector) -> None:
+    text = (
+        "Which rows have invalid emails?\nname,email,signup_date,plan\n"
+        "Isolde Brandvold,isolde.b@example,2024-02-11,pro\n"
+        "Temitope Adeyemi,temi.adeyemi@mailbox.example,2024-03-02,free\n"
+    )
+    found = _found(detector, text)
+    assert ("2024-02-11", EntityType.DATE) in found and ("2024-03-02", EntityType.DATE) in found
+    assert all("," not in v for v, _ in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CT shows a 3.1 cm pancreatic head mass; CA 19-9 is 840 U/mL and CEA 12.",
+        "Her CA-125 was 310 last month and creatinine was 145.",
+        "HbA1c 58. The next test is in March.",
+    ],
+)
+def test_tumour_markers_and_a_lab_value_at_a_sentences_end_leave_as_written(
+    detector: Detector, text: str
+) -> None:
+    assert outbound(detector, text) == text
+
+
+def test_a_company_with_its_norwegian_form_is_a_company(detector: Detector) -> None:
+    text = "Best regards,\nRagnhild Sorensen\nHead of Finance | Nordvik Maritime AS\nDirect: +47 915 22 804"
+    assert ("Nordvik Maritime AS", EntityType.ORG) in _found(detector, text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from core.box import PrivacyBox
-from core.detect.tokens import atoms, cuts_token, snap
+from core.detect.tokens import atoms, cut_at_cells, cuts_token, snap
 from core.entities import EntityType
 from core.spans import Span
 
@@ -137,3 +138,38 @@ def test_a_json_records_keys_literals_and_values_are_atoms_apart() -> None:
     got = [text[a:b] for a, b in zip(table.starts, table.ends, strict=True)]
     assert "HomeNo" in got and "null" in got and "Ann" in got
     assert not any(":" in g for g in got)
+
+
+def test_a_tables_cells_are_atoms_apart() -> None:
+    from core.detect.refine import csv_tables
+
+    text = "name,email,signup_date,plan\nIsolde Brandvold,isolde.b@example,2024-02-11,pro\n"
+    cells = [(a, b) for a, b, _ in csv_tables(text).cells]
+    table = cut_at_cells(atoms(text), cells)
+    got = [text[a:b] for a, b in zip(table.starts, table.ends, strict=True)]
+    assert "2024-02-11" in got and "pro" in got and "2024-02-11,pro" not in got
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab1-. ", min_size=0, max_size=6), min_size=2, max_size=6),
+    st.sampled_from([",", ";", "\t"]),
+)
+def test_cutting_at_cells_keeps_atoms_sorted_disjoint_and_inside_one_cell(
+    values: list[str], sep: str
+) -> None:
+    row = sep.join(values)
+    cells, pos = [], 0
+    for v in values:
+        cells.append((pos, pos + len(v)))
+        pos += len(v) + 1
+    before = atoms(row)
+    table = cut_at_cells(before, [c for c in cells if c[0] < c[1]])
+    pairs = list(zip(table.starts, table.ends, strict=True))
+    assert all(a < b for a, b in pairs)
+    assert all(b1 <= a2 for (_, b1), (a2, _) in itertools.pairwise(pairs))
+    # Every piece lies inside an atom of the text and overlaps one non-empty cell at most.
+    old = list(zip(before.starts, before.ends, strict=True))
+    assert all(any(x <= a and b <= y for x, y in old) for a, b in pairs)
+    for a, b in pairs:
+        assert len([c for c in cells if c[0] < b and a < c[1] and c[0] < c[1]]) <= 1
