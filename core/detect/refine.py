@@ -209,6 +209,50 @@ def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if a < b]
 
 
+#: The words an organisation's name ends in, written in lower case too ("Riverside medical
+#: center", "Oakfield dental practice"): never trimmed.
+_ORG_WORD = re.compile(
+    r"(?:hospital|clinic|cent(?:re|er)|medical|health|surgery|practice|dental|pharmacy|school|"
+    r"college|university|academy|bank|group|services?|partners|associates|company|council|"
+    r"trust|foundation|institute|society|club|church|hospice|home|care|nursery|ltd|inc|llc)s?"
+)
+#: How frequent a lower-case word is (Zipf) to be a word at an organisation's end.
+_FREQUENT_WORD_ZIPF = 3.5
+#: Words that join the parts of a name in lower case ("Bank of America", "Van der Berg").
+_NAME_JOINERS = frozenset("of and for the de du des del della der den van von la le y e & upon on".split())
+
+
+def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """An organisation's name without the dictionary's words in lower case the model ran
+    on with: "Brightline Dental shows box" is "Brightline Dental" (a name's words have
+    capitals; a joining word needs a capitalized word after it)."""
+    if span.type is not EntityType.ORG or lexicon is None or not is_cased(text):
+        # (In a text without capitals, "riverside medical center" is a name whole.)
+        return span
+    words = list(re.finditer(r"\S+", text[span.start : span.end]))
+    if len(words) < 2 or not words[0].group()[:1].isupper():
+        return span
+    k = len(words)
+    while (
+        k > 1
+        and (w := words[k - 1].group()).isalpha()
+        and w.islower()
+        and not _ORG_WORD.fullmatch(w)
+        and (
+            lexicon.is_plain(w)
+            or (w.endswith("s") and lexicon.is_plain(w[:-1]))
+            # a frequent word that some also carry as a surname ("box", "shows")
+            or lexicon.zipf(w) >= _FREQUENT_WORD_ZIPF
+        )
+    ):
+        k -= 1
+    while k > 1 and words[k - 1].group().lower() in _NAME_JOINERS:
+        k -= 1
+    if k == len(words) or not any(c.isupper() for c in words[k - 1].group()):
+        return span
+    return Span(span.start, span.start + words[k - 1].end(), span.type, span.score, span.views)
+
+
 #: A British postcode closing a place's name: "Thirsk YO7 1HB".
 _POSTCODE_END = re.compile(rf"(?<=[ ,])(?:{UK_POSTCODE.pattern})$")
 #: The word for a flight before its number, in the five languages: "Flight", "Flug", "vol".
@@ -1391,6 +1435,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.views.keys() & _KEEP_WHOLE:
             kept.append(span)
             continue
+        span = _without_lower_tail(text, span, lexicon)
         value = text[span.start : span.end]
         flight = _flight_number(text, span)
         if flight is not None:

@@ -143,6 +143,11 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A lab result after its test: "HbA1c 58", "CRP: 120", "platelets 250" (the test's
     # name is a term, the number its value).
     ("lab", rf"\b(?:{_ANALYTES})(?:[\s:=]{{1,3}}|\s(?:is|was|of|at)\s)(?P<zone>(?:[<>≤≥~]\s?)?\d{{1,4}}(?:[.,]\d{{1,3}})?%?)(?![\w/\-]|\.\w|,\d)", re.IGNORECASE),
+    # A score and its value: "CRS score is 478", "credit score of 720", "IELTS score 7.5".
+    ("quantity", r"\bscores?\s(?:is\s|was\s|of\s|=\s?|:\s?)?(?P<zone>\d{1,4}(?:\.\d)?)\b(?![.,]\d)", re.IGNORECASE),
+    # US tax forms by their number, with a word of tax near: "my 1040", "Form 1099-NEC".
+    ("law", r"\b(?:form|irs)\s(?:1040|1099|941|W-?[249])(?:-[A-Z]{1,4})?\b", re.IGNORECASE),
+    ("law", r"\b(?:1040|1099)(?:-[A-Z]{1,4})?\b(?=[^.\n]{0,80}\b(?:tax|w-?2|irs|refund|return)\b)", re.IGNORECASE),
     # Tumour markers, named by a number: "CA 19-9", "CA-125", "CA 15-3".
     ("lab", r"\bCA[\s-]?(?:19-9|125|15-3|27[.-]29)\b", 0),
     # A meter's reading: "the meter shows 08731", "reading of 12550 kWh" (checked below:

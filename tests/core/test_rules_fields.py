@@ -379,3 +379,37 @@ def test_tumour_markers_and_a_lab_value_at_a_sentences_end_leave_as_written(
 def test_a_company_with_its_norwegian_form_is_a_company(detector: Detector) -> None:
     text = "Best regards,\nRagnhild Sorensen\nHead of Finance | Nordvik Maritime AS\nDirect: +47 915 22 804"
     assert ("Nordvik Maritime AS", EntityType.ORG) in _found(detector, text)
+
+
+def test_an_organisation_ends_at_its_last_capitalized_word(detector: Detector) -> None:
+    text = "i'm filing my 1040 and my w-2 from Brightline Dental shows box 1 wages of $58,212."
+    found = _found(detector, text)
+    assert ("Brightline Dental", EntityType.ORG) in found
+    assert ("1040", EntityType.ID) not in found  # a tax form, with a word of tax near
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm applying for PR through Express Entry and my CRS score is 478 right now.",
+        "My credit score of 720 should be enough for the loan, right?",
+    ],
+)
+def test_a_score_leaves_as_written(detector: Detector, text: str) -> None:
+    assert not any(any(c.isdigit() for c in v) for v, _ in _found(detector, text))
+
+
+def test_a_number_after_account_stays_an_identifier(detector: Detector) -> None:
+    assert outbound(detector, "Account 1040 is overdue again this month.") != (
+        "Account 1040 is overdue again this month."
+    )
+
+
+def test_an_organisations_own_words_in_lower_case_stay_in_its_name() -> None:
+    from core.detect.refine import _without_lower_tail
+
+    text = "Since March I have been going to Riverside medical center for my back pain, twice a week."
+    a = text.index("Riverside")
+    b = text.index(" for my")
+    span = Span(a, b, EntityType.ORG, 0.9, {"ner": 0.9})
+    assert _without_lower_tail(text, span, lexicon()) == span
