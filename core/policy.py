@@ -789,7 +789,9 @@ _KIND_NAMES = {
 _ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
 #: A brand's product: the brand, then up to four words, model names or short numbers
 #: (never a long run of digits: "Tesla 5YJ3E1EA7KF317000" is a vehicle's number).
-_PRODUCT = re.compile(r"\S+(?:\s+(?:[A-Za-z][\w\-+]*|\d{1,4}[A-Za-z]{0,3}|[A-Z]{1,4}\d{1,4}[A-Za-z]?)){1,4}")
+_PRODUCT = re.compile(
+    r"\S+(?:\s+(?:[A-Za-z][\w\-+]*|\d{1,4}(?:\.\d{1,3}){0,2}[A-Za-z]{0,3}|[A-Z]{1,4}\d{1,4}[A-Za-z]?)){1,4}"
+)
 #: Names joined by a comma, "and" or "&" are a firm of partners ("Pearson, Macdonald and
 #: Hussain", "Kline & Partners"), never a product of the public brand one of them shares.
 _PARTNERS = re.compile(r",\s|\s(?:and|&)\s", re.IGNORECASE)

@@ -195,8 +195,11 @@ FIELD_LABELS: list[FieldLabel] = [
         EntityType.SSN,
         check=ssn_ok,
     ),
-    # "NHS 111" is a phone service: the NHS number is named as such, or before a colon.
-    FieldLabel("nhs", rf"nhs{_NO}|nhs(?=\s*[:#])", EntityType.ID, check=nhs_ok),
+    # "NHS 111" is a phone service: the NHS number is named as such, before a colon, or
+    # written in its own groups right after "NHS" ("NHS 485 777 3456").
+    FieldLabel(
+        "nhs", rf"nhs{_NO}|nhs(?=\s*[:#]|\s+\d{{3}}[ \-]?\d{{3}}[ \-]?\d{{4}}\b)", EntityType.ID, check=nhs_ok
+    ),
     FieldLabel(
         "cvv",
         rf"cvv2?|cvc2?|(?-i:CSC|CVN)|card{_J}(?:verification|security){_J}(?:value|code|number)"

@@ -253,6 +253,27 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     return Span(span.start, span.start + words[k - 1].end(), span.type, span.score, span.views)
 
 
+def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
+    """A person's name the model read in lower case, made only of a dictionary's plain
+    words (no one's name), terms and drugs' names: "hold ramipril"."""
+    if span.type is not EntityType.PERSON or lexicon is None or not value.islower():
+        return False
+    words = value.split()
+    return bool(words) and all(
+        w.isalpha()
+        and (lexicon.is_plain(w) or lexicon.is_term(w) or lexicon.public_kind(w) == "drug")
+        for w in words
+    )
+
+
+#: A day of the week, written whole or short: "Tue", "Thursday".
+_WEEKDAY = re.compile(
+    r"(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.?|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
+)
+#: A British car's registration since 2001: two letters, the age's two digits, three letters.
+_UK_REG = re.compile(r"[A-Z]{2}\d{2} ?[A-Z]{3}")
+#: A note's age and sex: "54F", "72M".
+_AGE_SEX = re.compile(r"\d{1,3}[FM]")
 #: A British postcode closing a place's name: "Thirsk YO7 1HB".
 _POSTCODE_END = re.compile(rf"(?<=[ ,])(?:{UK_POSTCODE.pattern})$")
 #: The word for a flight before its number, in the five languages: "Flight", "Flug", "vol".
@@ -1437,6 +1458,24 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = _without_lower_tail(text, span, lexicon)
         value = text[span.start : span.end]
+        if cased and _lower_words_only(value, span, lexicon):
+            # "hold ramipril" read as a name in a text written with capitals: a name is
+            # written with one; these are a dictionary's words and a drug's.
+            continue
+        if (
+            span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE)
+            and _AGE_SEX.fullmatch(value)
+            and text[max(0, span.start - 2) : span.start] in (", ", "(", " (")
+        ):
+            # "Wilhelmina Akerman, 54F": a note's age and sex, read as an address.
+            kept.append(Span(span.start, span.end, EntityType.AGE, span.score, span.views))
+            continue
+        if span.type in _NAME_TYPES and _WEEKDAY.fullmatch(value):
+            continue  # "Date: Tue, 12 Mar 2024": a day of the week, no one's name
+        if span.type is not EntityType.ID and _UK_REG.fullmatch(value):
+            # "LK19 ZPW": a car's registration, whatever the model read it as.
+            kept.append(Span(span.start, span.end, EntityType.ID, span.score, span.views))
+            continue
         flight = _flight_number(text, span)
         if flight is not None:
             # "Flight EZY 8473" read as an address: the flight's code, its word left as written.
@@ -1766,6 +1805,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out), lexicon))
     joined = join_institutions(text, joined, lexicon)
+    joined = _join_registrations(text, joined)
     return merge_spans(joined + known_brands(text, joined, lexicon, found))
 
 
@@ -1933,6 +1973,23 @@ _LEGAL_FORM = re.compile(
     r"ASA|AS|A/S|ApS|Oy|Oyj|Pty(?:[ \t]+Ltd)?|Sp\.[ \t]?z[ \t]?o\.o\.|s\.r\.o\.|Kft|Zrt)\.?(?![\w/])"
 )
 _LEGAL_NAMED = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
+
+
+def _join_registrations(text: str, spans: list[Span]) -> list[Span]:
+    """Two values read apart that together are a car's registration ("LK19" and "ZPW")
+    are one identifier."""
+    out: list[Span] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and text[prev.end : span.start] == " "
+            and _UK_REG.fullmatch(text, prev.start, span.end)
+        ):
+            out[-1] = Span(prev.start, span.end, EntityType.ID, max(prev.score, span.score), {**prev.views, **span.views})
+            continue
+        out.append(span)
+    return out
 
 
 def join_legal_forms(text: str, spans: list[Span]) -> list[Span]:

@@ -77,6 +77,9 @@ _CITATION = (
 #: (type, pattern, group, score). The span is the pattern's ``group``.
 _NINO = r"(?<![\w-])([A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![\w-])"
 
+#: An age and a sex as notes write them after a name: "54F", "(72M)".
+_AGE_SEX = r"(?:(?<=[,(]\s)|(?<=\())(\d{1,3}[FM])(?=[\s,.;:)]|$)"
+
 _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     (
         EntityType.MRN,
@@ -106,6 +109,8 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     ),
     (EntityType.AGE, r"\b(?:aged?|age of)\s+(\d{1,3})\b", 1, 0.8),
     (EntityType.AGE, r"\b(\d{1,3}\s?(?:yo|y/o))\b", 1, 0.8),
+    # A clinical note's age and sex after the name: "Wilhelmina Akerman, 54F", "(72M)".
+    (EntityType.AGE, _AGE_SEX, 1, 0.85),
     (
         EntityType.DATE,
         rf"\b({_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)\b",
@@ -155,7 +160,7 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
 ]
 
 #: The patterns matched with case (all others ignore it).
-_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION, _NINO})
+_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _AGE_SEX})
 
 # --- PatternRecognizers of our own -------------------------------------------------------
 #

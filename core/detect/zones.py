@@ -62,7 +62,9 @@ _CURRENCY_SIGN = r"[$£€¥₹₩₽₺¢₪₫₱฿]|R\$|A\$|C\$|NZ\$|HK\$|S\
 _ISO_CURRENCY = (
     r"USD|EUR|GBP|JPY|CNY|RMB|INR|ZAR|CHF|SEK|NOK|DKK|ISK|AUD|CAD|NZD|HKD|SGD|BRL|MXN|ARS|CLP|"
     r"COP|PEN|RUB|UAH|TRY|PLN|CZK|HUF|RON|BGN|ILS|KRW|THB|PHP|IDR|MYR|VND|AED|SAR|QAR|KWD|EGP|"
-    r"NGN|KES|GHS|MAD|TND|PKR|BDT|LKR|NPR|TWD|XDR|SDR"
+    r"NGN|KES|GHS|MAD|TND|PKR|BDT|LKR|NPR|TWD|XDR|SDR|"
+    # and the crypto-currencies people hold: "0.42 ETH", "BTC 0.015"
+    r"BTC|ETH|USDT|USDC|SOL|XRP|ADA|DOGE|LTC|BNB"
 )
 #: Currency marks made of letters, written before the amount: the rand ("R185"), rupees
 #: ("Rs. 500"), crowns ("kr 200", "Kč 90"), złoty, forint, ringgit, rupiah.
@@ -148,6 +150,12 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # US tax forms by their number, with a word of tax near: "my 1040", "Form 1099-NEC".
     ("law", r"\b(?:form|irs)\s(?:1040|1099|941|W-?[249])(?:-[A-Z]{1,4})?\b", re.IGNORECASE),
     ("law", r"\b(?:1040|1099)(?:-[A-Z]{1,4})?\b(?=[^.\n]{0,80}\b(?:tax|w-?2|irs|refund|return)\b)", re.IGNORECASE),
+    # Roads by their number: "on the M6", "the A40", "junction 19", "J4 of the M25".
+    ("road", r"(?<=\bthe )(?-i:[MAB]\d{1,4}(?:\(M\))?)\b|\bjunction\s\d{1,3}[a-z]?\b|\bJ\d{1,2}(?= (?:of|on) the [MA]\d)", re.IGNORECASE),
+    # An occupation's or an industry's code: "SOC code 2136", "SIC 62020", "NAICS 541511".
+    ("classification", r"\b(?:SOC|SIC|NAICS|ISCO|NACE)\s(?:code\s)?\d{2,6}\b", 0),
+    # A clinical note's weeks: "repeat U&E in 1/52", "review 6/52".
+    ("period", r"(?<![\d/])\d{1,2}/52\b(?!/)", 0),
     # Tumour markers, named by a number: "CA 19-9", "CA-125", "CA 15-3".
     ("lab", r"\bCA[\s-]?(?:19-9|125|15-3|27[.-]29)\b", 0),
     # A meter's reading: "the meter shows 08731", "reading of 12550 kWh" (checked below:

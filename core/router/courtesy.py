@@ -188,6 +188,8 @@ _MEDICAL = re.compile(
 
 #: The end of a sentence right before a word.
 _AFTER_STOP = re.compile(r"[.!?][\"')\]]?\s+$")
+#: A word with its digits: "T2DM", "CKD3a".
+_TOKEN = re.compile(r"(?<![\w-])[^\W_]*\d[^\W_]*(?![\w-])")
 #: A unit written with a slash ("U/L", "mmol/L", "g/dL", "km/h"): no word of anyone's.
 #: A capitalized word of four letters or more on either side ("Spark/Kafka") is no unit.
 _UNIT = re.compile(
@@ -286,6 +288,13 @@ def is_plain_remainder(
         if digits > MAX_BARE_DIGITS and not (token[0] in "£$€¥₹" or token.endswith("%")):
             return False
     rest = _UNIT.sub(lambda m: " " * len(m.group()), rest)  # "U/L", "mmol/L", "g/dL"
+    # A term written with digits is one word ("T2DM", "CKD3a", "HbA1c", "eGFR"): no name.
+    rest = _TOKEN.sub(
+        lambda m: " " * len(m.group())
+        if any(c.isdigit() for c in m.group()) and words.is_term(m.group().lower())
+        else m.group(),
+        rest,
+    )
     # A loyalty scheme's name before its member's number ("Gold Plus Rewards member
     # [ID_2]"): a product thousands hold, whatever its words.
     rest = _SCHEME.sub(lambda m: " " * len(m.group()), rest)

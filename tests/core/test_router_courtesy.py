@@ -265,3 +265,8 @@ def test_at_the_sliders_top_a_sentence_with_a_value_leaves_only_when_the_rules_s
     assert top == [0.0, 1.0]
     below = router.route(RouteInput(text, sents, ents, 5.0))
     assert below[1] == 1.0 and 0.0 <= below[0] <= 1.0
+
+
+def test_terms_written_with_digits_are_common_words_of_a_sentence() -> None:
+    sentence, spans = _sentence("PMH: T2DM, HTN, CKD3a and a recent eGFR of 48 with HbA1c stable.", [])
+    assert is_plain_remainder(sentence, spans, text_is_cased=True)

@@ -413,3 +413,53 @@ def test_an_organisations_own_words_in_lower_case_stay_in_its_name() -> None:
     b = text.index(" for my")
     span = Span(a, b, EntityType.ORG, 0.9, {"ner": 0.9})
     assert _without_lower_tail(text, span, lexicon()) == span
+
+
+def test_a_clinical_notes_shorthand_leaves_as_written(detector: Detector) -> None:
+    text = (
+        "Pt: Wilhelmina Akerman, 54F, NHS 485 777 3456. PMH: T2DM, HTN, CKD3a. Meds: metformin "
+        "1g BD, ramipril 5mg OD. Today BP 158/94, eGFR 48, K+ 5.4. Plan: hold ramipril, repeat "
+        "U&E in 1/52. Can you turn this into a letter to her GP?"
+    )
+    found = _found(detector, text)
+    assert ("54F", EntityType.AGE) in found
+    assert ("485 777 3456", EntityType.ID) in found  # the NHS number, its label kept
+    assert [v for v, t in found if t is EntityType.PERSON] == ["Wilhelmina Akerman"]
+    for kept in ("T2DM", "HTN", "CKD3a", "ramipril", "1/52", "eGFR 48"):
+        assert not any(kept in v for v, _ in found), kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I sent 0.42 ETH and 0.015 BTC from my wallet last week by mistake.",
+        "He was stopped on the M6 near junction 19 and again on the A40 that night.",
+        "The role is SOC code 2136 with a salary well above the threshold.",
+    ],
+)
+def test_crypto_amounts_roads_and_occupation_codes_leave_as_written(
+    detector: Detector, text: str
+) -> None:
+    assert not any(any(c.isdigit() for c in v) for v, _ in _found(detector, text))
+
+
+def test_a_cars_registration_is_an_identifier_and_a_weekday_no_one(detector: Detector) -> None:
+    found = _found(detector, "My car, reg LK19 ZPW, was towed on Tue, 12 Mar 2024 from the estate.")
+    assert ("LK19 ZPW", EntityType.ID) in found
+    assert all(t is not EntityType.PERSON for _, t in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I'm on macOS 14 with Docker Desktop 4.28 and the port is taken.", "Docker Desktop 4.28"),
+        ("My 2019 Volkswagen Golf 1.5 TSI shows an EPC light on the motorway.", "Volkswagen Golf 1.5 TSI"),
+    ],
+)
+def test_a_public_brands_product_with_its_version_leaves(text: str, value: str) -> None:
+    from core.policy import TypePolicy
+
+    a = text.index(value)
+    for t in (EntityType.PERSON, EntityType.ORG):
+        span = Span(a, a + len(value), t, 0.9, {"ner": 0.9})
+        assert TypePolicy().decide(text, span, 5.0).kind == "public brand's product"
