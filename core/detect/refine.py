@@ -80,6 +80,7 @@ from core.detect.zones import (
     zones,
 )
 from core.entities import EntityType
+from core.language import ENGLISH, message_language
 from core.lexicon import Lexicon, is_cased
 from core.spans import Span, merge_spans
 
@@ -229,6 +230,8 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     if span.type is not EntityType.ORG or lexicon is None or not is_cased(text):
         # (In a text without capitals, "riverside medical center" is a name whole.)
         return span
+    if message_language(text) != ENGLISH:
+        return span  # "Université du Piémont oriental": an adjective after its noun
     words = list(re.finditer(r"\S+", text[span.start : span.end]))
     if len(words) < 2 or not words[0].group()[:1].isupper():
         return span
@@ -251,6 +254,18 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     if k == len(words) or not any(c.isupper() for c in words[k - 1].group()):
         return span
     return Span(span.start, span.start + words[k - 1].end(), span.type, span.score, span.views)
+
+
+def _with_a_drug(value: str, span: Span, lexicon: Lexicon | None) -> bool:
+    """A person's name the model read with a drug's name in it, a word no one carries."""
+    if span.type is not EntityType.PERSON or lexicon is None:
+        return False
+    return any(
+        len(w) >= 4
+        and lexicon.public_kind(w) == "drug"
+        and not (lexicon.is_given(w.lower()) or lexicon.is_surname(w.lower()))
+        for w in re.findall(r"[^\W\d_]+", value)
+    )
 
 
 def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
@@ -1458,6 +1473,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = _without_lower_tail(text, span, lexicon)
         value = text[span.start : span.end]
+        if _with_a_drug(value, span, lexicon):
+            # "Toma Sintrom 4 mg" ("takes Sintrom") read as a name: a drug's name is in it.
+            continue
         if cased and _lower_words_only(value, span, lexicon):
             # "hold ramipril" read as a name in a text written with capitals: a name is
             # written with one; these are a dictionary's words and a drug's.

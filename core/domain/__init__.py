@@ -69,6 +69,8 @@ class DomainGuess:
 
 
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[&'\-])*")  # letters of any script
+#: An elided article or pronoun before a word (French, Italian): "l'", "d'", "qu'".
+_ELIDED = re.compile(r"^(?:[a-z]|qu)'(?=[^\W\d_])")
 
 
 class _Tables:
@@ -115,7 +117,8 @@ def detect(text: str, entity_types: Iterable[str] = ()) -> DomainGuess:
     scores: dict[Profile, float] = {}
     cues: dict[Profile, list[str]] = {}
     for w in set(_WORD.findall(text.casefold())):
-        for p in _TABLES.keywords.get(w.strip("'-"), ()):
+        w = _ELIDED.sub("", w.strip("'-"))  # "l'hôpital", "d'insuline": the word after
+        for p in _TABLES.keywords.get(w, ()):
             scores[p] = scores.get(p, 0.0) + 1.0
             cues.setdefault(p, []).append(w)
     for t in set(map(str, entity_types)):

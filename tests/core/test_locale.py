@@ -546,3 +546,18 @@ def test_a_street_named_after_a_person_stays_a_place() -> None:
     text = "Die Praxis liegt in der Hermann-Löns-Straße gleich am Bahnhof."
     got = values(text, light_detector([("Hermann-Löns-Straße", EntityType.LOCATION)]))
     assert got.get("Hermann-Löns-Straße") is EntityType.LOCATION, got
+
+
+def test_a_french_place_of_care_with_its_name_is_an_organisation() -> None:
+    got = values(
+        "Ma fille est suivie par le Dr Hélène Marchetti à l'hôpital Necker depuis mars.",
+        detector([("Hélène Marchetti", EntityType.PERSON)], language="fr"),
+    )
+    assert any("Necker" in v and t is EntityType.ORG for v, t in got.items())
+    assert values("Je vais à l'hôpital demain matin.", detector([], language="fr")) == {}
+
+
+def test_a_drug_read_into_a_name_is_no_one() -> None:
+    text = "Mi madre tiene 78 años. Toma Sintrom 4 mg cada noche."
+    got = values(text, detector([("Toma Sintrom", EntityType.PERSON)], language="es"))
+    assert all(t is not EntityType.PERSON for t in got.values())

@@ -266,3 +266,10 @@ def test_a_date_the_detector_cut_short_is_swept_whole_and_the_piece_dropped(poli
     # A detected place or name is never swept over.
     name = Span(text.index("13"), text.index("13") + 2, T.PERSON, 0.9, {"ner": 0.9})
     assert policy.sweep(text, [name], Profile.HEALTH) == []
+
+
+def test_a_french_word_after_its_elided_article_counts() -> None:
+    from core.domain import detect
+
+    guess = detect("Ma fille est à l'hôpital depuis hier avec de la fièvre.")
+    assert guess.profile.value == "health"

@@ -34,6 +34,17 @@ _STREET = (
 
 RULES = [
     company_rule(r"SAS|SASU|SARL|SA|S\.A\.|SNC|SCI|EURL|SCOP"),
+    # Where someone is treated, its word and its name: "l'hôpital Necker", "la clinique du
+    # Parc", "le CHU de Rennes". A place of care is never public here (core.policy).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?i:hôpital|hopital|clinique|CHU|CHRU|centre hospitalier|maternité|EHPAD)"
+        r"(?:[ \t]+(?:de[ \t]+la|de[ \t]+l['’]|du|des|de|d['’]))?[ \t]*"
+        r"[A-ZÀ-Ý][\w'’-]*(?:[ \t-]+[A-ZÀ-Ý][\w'’-]*){0,3})",
+        1,
+        0.85,
+        flags=0,
+    ),
     # The employer after work words: "en CDI depuis 2017 chez Altima Conseil", "je
     # travaille chez Dupont Frères". A public company found here is sent by the type policy.
     Rule(
