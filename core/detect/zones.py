@@ -168,6 +168,13 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("medical code", rf"\b(?:ICD-?(?:9|10|11)(?:-CM|-PCS)?|CPT|CDT|HCPCS|DRG|OPCS(?:-4)?|(?:diagnosis|diagnostic|procedure|billing|dx|treatment)\s+codes?)"
      rf"(?:\s+codes?)?\s?[:#]?\s?(?P<zone>{_MEDICAL_CODE}(?:\s?(?:,|/|\band\b|\bor\b)\s?{_MEDICAL_CODE})*)(?![\w\-])", 0),
     ("dental code", r"(?<![\w\-])D\d{4}(?![\w\-])", 0),
+    # A tooth as British dentists name it: "LL6" (lower left six), "UR3".
+    ("dental code", r"(?<![\w\-])[UL][LR][1-8](?![\w\-])", 0),
+    # A cloud's region: "eu-west-2", "us-east-1", "ap-southeast-2".
+    ("code", r"\b(?:us|eu|ap|sa|ca|me|af|il|cn)-(?:gov-)?(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d\b", 0),
+    # Public holidays: "Boxing Day", "Good Friday", "Easter Monday".
+    ("period", r"\b(?:Boxing Day|Christmas (?:Day|Eve)|New Year['’]s (?:Day|Eve)|Good Friday|Easter (?:Sunday|Monday)|"
+     r"Thanksgiving|Labor Day|Memorial Day|Bank Holiday Monday|Whit Monday|Hogmanay)\b", 0),
     # Percentages: "8.4%", "15 percent".
     ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
     # Blood pressure "160/95" (checked for plausibility below).

@@ -463,3 +463,28 @@ def test_a_public_brands_product_with_its_version_leaves(text: str, value: str) 
     for t in (EntityType.PERSON, EntityType.ORG):
         span = Span(a, a + len(value), t, 0.9, {"ner": 0.9})
         assert TypePolicy().decide(text, span, 5.0).kind == "public brand's product"
+
+
+def test_a_flight_number_no_view_found_is_found_among_flight_words(detector: Detector) -> None:
+    found = _found(detector, "Ryanair cancelled FR 2814 from Stansted to Porto on 30 June.")
+    assert ("FR 2814", EntityType.ID) in found
+    assert not any("2814" in v for v, _ in _found(detector, "The invoice FR 2814 is attached."))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The pod is stuck in ImagePullBackOff and the cluster runs in eu-west-2 since May.",
+        "Had a root canal on LL6 last week and the crack is on UR3 now.",
+        "A pipe burst in our kitchen on Boxing Day while we were away.",
+    ],
+)
+def test_cloud_regions_teeth_holidays_and_pod_states_leave_as_written(
+    detector: Detector, text: str
+) -> None:
+    assert outbound(detector, text) == text
+
+
+def test_a_surnames_particle_alone_in_lower_case_is_a_word(detector: Detector) -> None:
+    found = _found(detector, "His number is 07722 418 905 and his van was a white Ford Transit.")
+    assert all(t is not EntityType.PERSON for _, t in found)
