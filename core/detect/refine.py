@@ -215,7 +215,8 @@ def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
 _ORG_WORD = re.compile(
     r"(?:hospital|clinic|cent(?:re|er)|medical|health|surgery|practice|dental|pharmacy|school|"
     r"college|university|academy|bank|group|services?|partners|associates|company|council|"
-    r"trust|foundation|institute|society|club|church|hospice|home|care|nursery|ltd|inc|llc)s?"
+    r"trust|foundation|institute|society|club|church|hospice|home|care|nursery|ltd|inc|llc|"
+    r"restaurant|cafe|café|bar|pub|hotel|shop|store|studio|games|corporate|headquarters|hq)s?"
 )
 #: How frequent a lower-case word is (Zipf) to be a word at an organisation's end.
 _FREQUENT_WORD_ZIPF = 3.5
@@ -276,11 +277,19 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
     words = value.split()
     return bool(words) and all(
         w.isalpha()
-        and (lexicon.is_plain(w) or lexicon.is_term(w) or lexicon.public_kind(w) == "drug")
+        and (
+            lexicon.is_plain(w)
+            or (
+                (lexicon.is_term(w) or lexicon.public_kind(w) == "drug")
+                and not (lexicon.is_given(w) or lexicon.is_surname(w))
+            )
+        )
         for w in words
     )
 
 
+#: Words that begin an address's first line ("Flat 3, 27 ..."): part of the address.
+_ADDRESS_LEADS = frozenset("flat unit apartment apt suite room floor house building block".split())
 #: A surname's particle standing alone in lower case: a word ("van", "de"), no name.
 _LONE_PARTICLES = frozenset("van von de der den di da del la le du ter".split())
 #: A day of the week, written whole or short: "Tue", "Thursday".
@@ -1611,7 +1620,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 # dictionary's word (no one's name) before a number is what the number
                 # is, no identifier.
                 (span.type is EntityType.ID and value.isalpha()
-                 and (value.islower() or value.istitle())
+                 and (value.islower() or (value.istitle() and value.lower() not in _ADDRESS_LEADS))
                  and lexicon.is_plain(value.lower()))
                 # "IAM policy", "HbA1c test": terms and common words, no one's name.
                 or (span.type is EntityType.OTHER and _terms_and_words(value, lexicon))

@@ -488,3 +488,13 @@ def test_cloud_regions_teeth_holidays_and_pod_states_leave_as_written(
 def test_a_surnames_particle_alone_in_lower_case_is_a_word(detector: Detector) -> None:
     found = _found(detector, "His number is 07722 418 905 and his van was a white Ford Transit.")
     assert all(t is not EntityType.PERSON for _, t in found)
+
+
+def test_a_given_name_that_is_also_a_drug_stays_a_name(detector: Detector) -> None:
+    found = _found(detector, "THE NEW NWA ! ! ! ! kendrick and the crew were there")
+    assert ("kendrick", EntityType.PERSON) in found
+
+
+def test_an_addresses_first_word_stays_with_it(detector: Detector) -> None:
+    text = "If they find it, the delivery address is Flat 3, 27 Marlowe Road, Hove BN3 1AB.\n\nThanks."
+    assert "Flat" not in outbound(detector, text)

@@ -140,6 +140,9 @@ def test_utility_figures_count_over_texts_and_rate_over_strings() -> None:
     assert figs["shared.leaks"] == Figure(1.0, 6, "count", False).to_json()
     assert figs["shared.keep_rate_sent"]["n"] == 24
     assert figs["shared.person_splits"]["n"] == 5
+    assert figs["shared.partial_leaks"] == Figure(0.0, 6, "count", False).to_json()
+    figs = utility_figures("shared", {**r, "partial_leaks": 2})
+    assert figs["shared.partial_leaks"] == Figure(2.0, 6, "count", False).to_json()
 
 
 def test_the_quick_sample_is_fixed_and_in_file_order() -> None:

@@ -10,8 +10,9 @@
 * WNUT-17 dev and WikiANN-en dev: entity recall per gold label and precision
   (the share of detected spans that overlap a gold entity; a lower bound, as
   these sets tag names only);
-* the utility dev set and the shared utility examples: leaks, keep rate (all,
-  and among strings whose sentence left), glued, person splits, guard blocks
+* the utility dev set and the shared utility examples: leaks (a word of a protected
+  value that left alone counts as one for the verdict), keep rate (all, and among
+  strings whose sentence left), glued, person splits, guard blocks
   (:func:`training.eval_utility.score_items`);
 * the forms dev set: leaks, labels kept, type accuracy (:mod:`training.gate.forms`), and
   the same measure on ``forms_check.json``, its layouts with other values.
@@ -126,6 +127,8 @@ def utility_figures(name: str, r: Mapping[str, Any]) -> dict[str, dict[str, Any]
     sent, n = r["keep_total"] - r["lost_withheld"], r["n"]
     return {
         f"{name}.leaks": _count(r["leaks"], n),
+        # Words of a protected value that left without the rest ("Flat" of "Flat 3, ...").
+        f"{name}.partial_leaks": _count(r.get("partial_leaks", 0), n),
         f"{name}.keep_rate": _rate(r["keep_rate"], r["keep_total"]),
         f"{name}.keep_rate_sent": _rate(r["keep_rate_sent"], sent),
         f"{name}.glued": _count(r["glued"], n),
@@ -205,7 +208,12 @@ def measure(
         sizes[name] = len(items)
         r = score_items(items, detector=detector)
         figures.update(utility_figures(name, r))
-        leaks[name] = {t["id"]: list(t["leaks"]) for t in r["texts"] if t["leaks"]}
+        # A word of a protected value that left alone is a leak for the verdict too.
+        leaks[name] = {
+            t["id"]: [*t["leaks"], *(f"(a word of) {w}" for w in t.get("partial_leaks") or ())]
+            for t in r["texts"]
+            if t["leaks"] or t.get("partial_leaks")
+        }
         seconds[name] = round(time.perf_counter() - t0, 1)
         if progress:
             progress(f"{name}: {len(items)} texts, {seconds[name]} s")
