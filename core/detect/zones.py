@@ -170,6 +170,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("dental code", r"(?<![\w\-])D\d{4}(?![\w\-])", 0),
     # A tooth as British dentists name it: "LL6" (lower left six), "UR3".
     ("dental code", r"(?<![\w\-])[UL][LR][1-8](?![\w\-])", 0),
+    # A pull or merge request's number and a database migration's name: "PR #4821",
+    # "MR !112", "0047_add_invoice_ref".
+    ("code", r"\b(?:PR|MR)\s?[#!]\d{1,6}\b|\b\d{3,5}_[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", 0),
     # A cloud's region: "eu-west-2", "us-east-1", "ap-southeast-2".
     ("code", r"\b(?:us|eu|ap|sa|ca|me|af|il|cn)-(?:gov-)?(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d\b", 0),
     # Public holidays: "Boxing Day", "Good Friday", "Easter Monday".

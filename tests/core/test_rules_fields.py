@@ -498,3 +498,8 @@ def test_a_given_name_that_is_also_a_drug_stays_a_name(detector: Detector) -> No
 def test_an_addresses_first_word_stays_with_it(detector: Detector) -> None:
     text = "If they find it, the delivery address is Flat 3, 27 Marlowe Road, Hove BN3 1AB.\n\nThanks."
     assert "Flat" not in outbound(detector, text)
+
+
+def test_a_code_reviews_words_and_a_migrations_name_leave_as_written(detector: Detector) -> None:
+    text = "Joaquin Ferreira-Lund: LGTM, but the migration 0047_add_invoice_ref needs a down step."
+    assert [v for v, _ in _found(detector, text)] == ["Joaquin Ferreira-Lund"]
