@@ -40,6 +40,7 @@ the type a span's own text shows) live in :mod:`core.detect.names`.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import logging
 import re
@@ -255,6 +256,48 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     if k == len(words) or not any(c.isupper() for c in words[k - 1].group()):
         return span
     return Span(span.start, span.start + words[k - 1].end(), span.type, span.score, span.views)
+
+
+def _misread(
+    text: str, span: Span, value: str, lexicon: Lexicon | None, cased: bool
+) -> list[Span] | None:
+    """What stands for ``span`` when a view misread a value whose kind its shape or words
+    tell (none: dropped; a retyped or cut span), or None to refine it as any other."""
+    if _with_a_drug(value, span, lexicon):
+        # "Toma Sintrom 4 mg" ("takes Sintrom") read as a name: a drug's name is in it.
+        return []
+    if cased and _lower_words_only(value, span, lexicon):
+        # "hold ramipril" read as a name in a text written with capitals: a name is
+        # written with one; these are a dictionary's words and a drug's.
+        return []
+    if (
+        span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE)
+        and _AGE_SEX.fullmatch(value)
+        and text[max(0, span.start - 2) : span.start] in (", ", "(", " (")
+    ):
+        # "Wilhelmina Akerman, 54F": a note's age and sex, read as an address.
+        return [Span(span.start, span.end, EntityType.AGE, span.score, span.views)]
+    if span.type is EntityType.PERSON and value.islower() and value in _LONE_PARTICLES:
+        return []  # "his van was a white Ford Transit": a word, no one's name
+    if span.type in _NAME_TYPES and _WEEKDAY.fullmatch(value):
+        return []  # "Date: Tue, 12 Mar 2024": a day of the week, no one's name
+    if span.type is not EntityType.ID and _UK_REG.fullmatch(value):
+        # "LK19 ZPW": a car's registration, whatever the model read it as.
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    flight = _flight_number(text, span)
+    if flight is not None:
+        # "Flight EZY 8473" read as an address: the flight's code, its word left as written.
+        return [Span(flight, span.end, EntityType.ID, span.score, span.views)]
+    post = _POSTCODE_END.search(value) if span.type is EntityType.LOCATION else None
+    if post is not None and post.start() > 0:
+        # "Thirsk YO7 1HB" read as one place: the town is a place the level decides, the
+        # postcode a part of an address, protected at every level.
+        town = span.start + len(value[: post.start()].rstrip(" ,"))
+        return [
+            Span(span.start, town, EntityType.LOCATION, span.score, span.views),
+            Span(span.start + post.start(), span.end, EntityType.ADDRESS, span.score, span.views),
+        ]
+    return None
 
 
 def _with_a_drug(value: str, span: Span, lexicon: Lexicon | None) -> bool:
@@ -684,6 +727,7 @@ def _cells(row: str, sep: str, n: int) -> list[tuple[int, int]] | None:
     return [(bounds[i] + 1, bounds[i + 1]) for i in range(n)]
 
 
+@functools.lru_cache(maxsize=16)
 def csv_tables(text: str) -> CsvTables:
     """The tables of comma-, semicolon- or tab-separated rows under a header row
     ("id,first_name,dob,city"; "Name;IBAN;Amount"): each row's cells get their
@@ -1484,41 +1528,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = _without_lower_tail(text, span, lexicon)
         value = text[span.start : span.end]
-        if _with_a_drug(value, span, lexicon):
-            # "Toma Sintrom 4 mg" ("takes Sintrom") read as a name: a drug's name is in it.
-            continue
-        if cased and _lower_words_only(value, span, lexicon):
-            # "hold ramipril" read as a name in a text written with capitals: a name is
-            # written with one; these are a dictionary's words and a drug's.
-            continue
-        if (
-            span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE)
-            and _AGE_SEX.fullmatch(value)
-            and text[max(0, span.start - 2) : span.start] in (", ", "(", " (")
-        ):
-            # "Wilhelmina Akerman, 54F": a note's age and sex, read as an address.
-            kept.append(Span(span.start, span.end, EntityType.AGE, span.score, span.views))
-            continue
-        if span.type is EntityType.PERSON and value.islower() and value in _LONE_PARTICLES:
-            continue  # "his van was a white Ford Transit": a word, no one's name
-        if span.type in _NAME_TYPES and _WEEKDAY.fullmatch(value):
-            continue  # "Date: Tue, 12 Mar 2024": a day of the week, no one's name
-        if span.type is not EntityType.ID and _UK_REG.fullmatch(value):
-            # "LK19 ZPW": a car's registration, whatever the model read it as.
-            kept.append(Span(span.start, span.end, EntityType.ID, span.score, span.views))
-            continue
-        flight = _flight_number(text, span)
-        if flight is not None:
-            # "Flight EZY 8473" read as an address: the flight's code, its word left as written.
-            kept.append(Span(flight, span.end, EntityType.ID, span.score, span.views))
-            continue
-        post = _POSTCODE_END.search(value) if span.type is EntityType.LOCATION else None
-        if post is not None and post.start() > 0:
-            # "Thirsk YO7 1HB" read as one place: the town is a place the level decides, the
-            # postcode a part of an address, protected at every level.
-            town = span.start + len(value[: post.start()].rstrip(" ,"))
-            kept.append(Span(span.start, town, EntityType.LOCATION, span.score, span.views))
-            kept.append(Span(span.start + post.start(), span.end, EntityType.ADDRESS, span.score, span.views))
+        misread = _misread(text, span, value, lexicon, cased)
+        if misread is not None:
+            kept.extend(misread)
             continue
         if span.type in (EntityType.EMAIL, EntityType.URL) and not _ADDRESS_SIGN.search(value):
             # No "@", dot, colon or digit: no address but names the model typed like the

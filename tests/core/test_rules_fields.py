@@ -103,6 +103,13 @@ def test_a_value_that_fails_its_validator_is_a_generic_id(
         "I run Windows 11 23H2, iOS 17.4.1, build 22631.3296",
         "My phone runs Android 14 (UP1A.231005.007) since the update.",
         "Since macOS 14.4.1 (23E224) and iOS 17.4 (21E219) the sync fails.",
+        "CT shows a 3.1 cm pancreatic head mass; CA 19-9 is 840 U/mL and CEA 12.",
+        "Her CA-125 was 310 last month and creatinine was 145.",
+        "HbA1c 58. The next test is in March.",
+        "The pod is stuck in ImagePullBackOff and the cluster runs in eu-west-2 since May.",
+        "Had a root canal on LL6 last week and the crack is on UR3 now.",
+        "A pipe burst in our kitchen on Boxing Day while we were away.",
+        "Are we owed compensation under UK261 or EU 261 for a four-hour delay?",
     ],
 )
 def test_quantities_lab_values_and_versions_leave_as_written(detector: Detector, text: str) -> None:
@@ -336,11 +343,6 @@ def test_two_people_of_one_family_are_both_people(detector: Detector) -> None:
     assert ("Siofra Devaney", EntityType.PERSON) in found
 
 
-def test_a_rule_known_by_its_number_leaves_as_written(detector: Detector) -> None:
-    text = "Are we owed compensation under UK261 or EU 261 for a four-hour delay?"
-    assert outbound(detector, text) == text
-
-
 def test_a_servers_public_name_is_no_person_and_leaves(detector: Detector) -> None:
     from core.policy import TypePolicy
 
@@ -360,20 +362,6 @@ def test_a_csv_rows_cells_stay_apart_in_what_leaves(detector: Detector) -> None:
     found = _found(detector, text)
     assert ("2024-02-11", EntityType.DATE) in found and ("2024-03-02", EntityType.DATE) in found
     assert all("," not in v for v, _ in found)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "CT shows a 3.1 cm pancreatic head mass; CA 19-9 is 840 U/mL and CEA 12.",
-        "Her CA-125 was 310 last month and creatinine was 145.",
-        "HbA1c 58. The next test is in March.",
-    ],
-)
-def test_tumour_markers_and_a_lab_value_at_a_sentences_end_leave_as_written(
-    detector: Detector, text: str
-) -> None:
-    assert outbound(detector, text) == text
 
 
 def test_a_company_with_its_norwegian_form_is_a_company(detector: Detector) -> None:
@@ -469,20 +457,6 @@ def test_a_flight_number_no_view_found_is_found_among_flight_words(detector: Det
     found = _found(detector, "Ryanair cancelled FR 2814 from Stansted to Porto on 30 June.")
     assert ("FR 2814", EntityType.ID) in found
     assert not any("2814" in v for v, _ in _found(detector, "The invoice FR 2814 is attached."))
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "The pod is stuck in ImagePullBackOff and the cluster runs in eu-west-2 since May.",
-        "Had a root canal on LL6 last week and the crack is on UR3 now.",
-        "A pipe burst in our kitchen on Boxing Day while we were away.",
-    ],
-)
-def test_cloud_regions_teeth_holidays_and_pod_states_leave_as_written(
-    detector: Detector, text: str
-) -> None:
-    assert outbound(detector, text) == text
 
 
 def test_a_surnames_particle_alone_in_lower_case_is_a_word(detector: Detector) -> None:

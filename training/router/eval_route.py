@@ -362,7 +362,9 @@ def run_systems(
     # Each sentence's language, as the analyzer hands it to the router (core.analyze).
     languages = getattr(detector, "languages", None)
     codes = [
-        [languages(e.text).at(s.start) for s in e.sentences] if callable(languages) else []
+        [langs.at(s.start) for s in e.sentences]
+        if callable(languages) and (langs := languages(e.text)) is not None
+        else []
         for e in episodes
     ]
 
