@@ -13,7 +13,7 @@ PLACEHOLDER_RULE = (
     "and a number in square brackets, in capitals. Keep every placeholder exactly as "
     "written wherever you need that detail; never invent a value for it and never "
     "invent a new placeholder. Parts of the message marked [private sentence withheld] "
-    "were kept on the user's device; answer as well as you can without them."
+    "stayed on the user's computer; answer as well as you can without them."
 )
 
 #: Messages may be written in German, French, Spanish, Dutch... (core.language): the
