@@ -426,10 +426,27 @@ def _edges(text: str, lc: Locale, s: Span, *, light: bool = False) -> list[Span]
         tokens.pop(0)
     while tokens and common(*tokens[-1], last=True):
         tokens.pop()
+    if light:
+        # "El Banco Santander me cobró": after the name's last capitalized word, a function
+        # word begins the sentence's rest ("Parti libéral du Canada" has a capital after
+        # its "du"; "Bibliothèque nationale autrichienne" has no function word).
+        capitals = [k for k, (a, b) in enumerate(tokens) if not text[a:b].islower()]
+        if capitals:
+            for k in range(capitals[-1] + 1, len(tokens)):
+                word = text[tokens[k][0] : tokens[k][1]]
+                if word.islower() and lc.zipf(word) >= FUNCTION_ZIPF and word not in _JOINERS:
+                    tokens = tokens[:k]
+                    break
     if not tokens:
         return []
     return [Span(tokens[0][0], tokens[-1][1], s.type, s.score, dict(s.views))]
 
+
+#: Words that join the words of a name ("Société nationale de sauvetage", "Universität zu Köln").
+_JOINERS = frozenset(
+    "de du des del della di da der den van von la le les el los las y e et und zu für voor het "
+    "of and for the à au aux".split()
+)
 
 #: The start of a text or of a sentence, up to a position (quotes and brackets allowed).
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]|^\W)[\s\"'«“(\[]*$")

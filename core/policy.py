@@ -244,7 +244,8 @@ _PUBLIC_ORG = re.compile(
     r"\b(?:university|universit[äéà]t?|college|institute of technology|polytechnic|"
     r"ministry|department of|agency|commission|parliament|senate|congress|court|tribunal|"
     r"council|embassy|consulate|bureau|federal|united nations|airport|museum|gallery|"
-    r"stadium|cathedral|national park|railway station|zoo|ombudsman|regulator)\b"
+    r"stadium|cathedral|national park|railway station|zoo|ombudsman|regulator|police|"
+    r"constabulary)\b"
     r"|^(?:MIT|UCLA|NYU|LSE|UCL|ETH|EPFL|KTH|CERN|NASA|WHO|UNESCO|UNICEF|OECD|IMF)$",
     re.IGNORECASE,
 )

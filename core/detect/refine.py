@@ -57,6 +57,7 @@ from core.detect.names import (
     JOB_TITLE,
     KINSHIP,
     NO_MACHINE,
+    ORG_WORDS,
     TITLE_CASE_NAME,
     UK_POSTCODE,
     flight_context,
@@ -117,7 +118,7 @@ LABEL_WORDS = frozenset(
     claim case ticket order invoice ref reference booking confirmation passport licence license
     card iban sort code routing pin phone tel telephone mobile cell fax email e-mail mail
     address user username login password dob date birth ssn postcode zip serial badge
-    employee staff student registration plate vin tax vat
+    employee staff student registration plate vin tax vat po
     street city town state county province region country line direct hospital nhs clinic
     cvv cvc cvv2 security host hostname reporter carrier insurance insurer course""".split()
 )
@@ -284,17 +285,105 @@ def _misread(
     if span.type is not EntityType.ID and _UK_REG.fullmatch(value):
         # "LK19 ZPW": a car's registration, whatever the model read it as.
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    reg = _LABELLED_REG.fullmatch(value)
+    if reg is not None:
+        # "reg KX19 PLO" read as a name: the label stays as written, the registration goes.
+        return [Span(span.start + reg.start(1), span.end, EntityType.ID, span.score, span.views)]
+    if (
+        cased
+        and lexicon is not None
+        and span.type is EntityType.PERSON
+        and _CAPITALIZED_WORD.fullmatch(value)
+        and lexicon.is_plain(value)
+        and set(_evidence(span)) == {"ner"}
+        and span.views["ner"] < BARELY
+        and _STUDY_BEFORE.search(text, max(0, span.start - 24), span.start)
+    ):
+        # "She's applying to read Pharmacy at Cardiff": a subject's name, a word nobody
+        # carries as a name, that the model barely took for a person ("Beauty's mother"
+        # is someone's, and stays).
+        return []
+    if span.type in _NAME_TYPES and _AUXILIARY.fullmatch(value) and _PRONOUN_AFTER.match(text, span.end):
+        return []  # "Thanks,\nHelen\n\nCan you make this friendlier?": a question's verb
+    if span.type is EntityType.PERSON and all(w in _KIN for w in value.casefold().split()):
+        return []  # "Mum (Edna Whitfield, 91)": how a person is spoken of, no one's name
+    if (
+        span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE)
+        and _NUMBER_AGE.fullmatch(value)
+        and _AFTER_NAME.search(text, max(0, span.start - 40), span.start)
+        and _AGE_END.match(text, span.end)
+    ):
+        # "(Edna Whitfield, 91)": the age written after a name, read as an address.
+        return [Span(span.start, span.end, EntityType.AGE, span.score, span.views)]
+    branch = _BRANCH_ON_STREET.fullmatch(value) if span.type is EntityType.ORG else None
+    if branch is not None:
+        # "Boots on Fore Street": the shop is the chain's, the street is where the person goes.
+        return [
+            Span(span.start, span.start + branch.end(1), EntityType.ORG, span.score, span.views),
+            Span(span.start + branch.start(2), span.end, EntityType.ADDRESS, span.score, span.views),
+        ]
+    if value.lstrip("@").lower() in _BROADCAST and "@" in text[max(0, span.start - 1) : span.end]:
+        return []  # "@channel heads up": a chat's mention of everyone, no one's handle
+    label = _LEADING_LABEL.match(value) if span.type is EntityType.ADDRESS else None
+    if label is not None and _BARE_NUMBER.fullmatch(value, label.end()):
+        # "PO 88213", "order 5521" read as an address: the label stays as written, the
+        # number is the record's.
+        return [Span(span.start + label.end(), span.end, EntityType.ID, span.score, span.views)]
+    if span.type is EntityType.ADDRESS and _DOCUMENT_NUMBER.fullmatch(value):
+        # "BRP number ZU1234567": a document's number (letters, then six digits or more)
+        # is no part of an address, whatever the model read it as.
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    if (
+        span.type in (EntityType.ID, EntityType.PHONE, EntityType.ACCOUNT)
+        and _YEAR.fullmatch(value)
+        and set(_evidence(span)) <= {"ner"}
+        and span.views.get("ner", 0.0) < UNSURE
+    ):
+        # "from 2023 to 2025" read as two codes: a year, which the type policy judges.
+        return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
+    if (
+        span.type is EntityType.LOCATION
+        and _STREET_NAME.fullmatch(value)
+        and (lexicon is None or lexicon.public_kind(value) is None)
+    ):
+        # "he lives on Fenwick Road": a street is part of an address (a few hundred homes),
+        # not a town; a street everyone knows ("Downing Street") stays a place.
+        return [Span(span.start, span.end, EntityType.ADDRESS, span.score, span.views)]
+    if span.type is EntityType.AGE and _DECIMAL.fullmatch(value):
+        return []  # "amount": "49.90": a sum with its cents, no one's age
+    if (
+        span.type is EntityType.DATE
+        and _NUMBERS.fullmatch(value)
+        and not _calendar(value)
+        and re.search(r"\d{4}", value)
+        and not _ACT_BEFORE.search(text, max(0, span.start - 32), span.start)
+    ):
+        # "matter 2026/0417", "case 3304512/2026": numbers no calendar writes, a reference
+        # (a blood pressure "142/91" and an EU act's "Directive 2006/112" are no reference).
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
     flight = _flight_number(text, span)
     if flight is not None:
         # "Flight EZY 8473" read as an address: the flight's code, its word left as written.
         return [Span(flight, span.end, EntityType.ID, span.score, span.views)]
-    post = _POSTCODE_END.search(value) if span.type is EntityType.LOCATION else None
+    town = _town_and_postcode(text, span, value, lexicon)
+    if town is not None:
+        return town
+    return None
+
+
+def _town_and_postcode(text: str, span: Span, value: str, lexicon: Lexicon | None) -> list[Span] | None:
+    """A town and its postcode read as one place or company, as two spans; else None."""
+    post = _POSTCODE_END.search(value) if span.type in (EntityType.LOCATION, EntityType.ORG) else None
     if post is not None and post.start() > 0:
-        # "Thirsk YO7 1HB" read as one place: the town is a place the level decides, the
-        # postcode a part of an address, protected at every level.
+        # "Thirsk YO7 1HB" read as one place (or "Woking GU21 4QP" as a company): the town
+        # is a place the level decides, the postcode a part of an address, protected at
+        # every level.
         town = span.start + len(value[: post.start()].rstrip(" ,"))
+        head = text[span.start : town]
+        # Words before a postcode are its town, unless they say a company ("Acme Ltd").
+        kind = EntityType.ORG if ORG_WORDS.search(head) or _LEGAL_FORM.search(head) else EntityType.LOCATION
         return [
-            Span(span.start, town, EntityType.LOCATION, span.score, span.views),
+            Span(span.start, town, kind, span.score, span.views),
             Span(span.start + post.start(), span.end, EntityType.ADDRESS, span.score, span.views),
         ]
     return None
@@ -313,10 +402,13 @@ def _with_a_drug(value: str, span: Span, lexicon: Lexicon | None) -> bool:
 
 
 def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
-    """A person's name the model read in lower case, made only of a dictionary's plain
-    words (no one's name), terms and drugs' names: "hold ramipril"."""
-    if span.type is not EntityType.PERSON or lexicon is None or not value.islower():
+    """A person's or an organisation's name the model read in lower case, made only of a
+    dictionary's plain words (no one's name), terms and drugs' names: "hold ramipril",
+    "kind" of "kind regards", "nursing care"."""
+    if span.type not in _LOWER_MISREAD or lexicon is None or not value.islower():
         return False
+    if span.type is EntityType.ORG and lexicon.public_kind(value) is not None:
+        return False  # "united has put themselves ...": a brand written in lower case
     words = value.split()
     return bool(words) and all(
         w.isalpha()
@@ -331,6 +423,57 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
     )
 
 
+#: The types whose names are written with capitals in a text that has them.
+_LOWER_MISREAD = frozenset({EntityType.PERSON, EntityType.ORG})
+
+
+def _without_lower_head(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A person's or a company's name without the words in lower case the model began it
+    with, in a text written with capitals: "cocker spaniel Biscuit" is "Biscuit", "blue
+    Trek FX" is "Trek FX" (a surname's particle stays: "van der Berg", "bin Rashid"; a
+    surname written in lower case, "blue", is a word here)."""
+    if span.type not in _LOWER_MISREAD or lexicon is None or not is_cased(text):
+        return span
+    if message_language(text) != ENGLISH or KINSHIP.fullmatch(text, span.start, span.end):
+        return span  # "meine Mutter": a relative named by the relation (dropped as such)
+    k = 0
+    words = list(re.finditer(r"\S+", text[span.start : span.end]))
+    while (
+        k < len(words) - 1
+        and (w := words[k].group()).isalpha()
+        and w.islower()
+        and w not in _NAME_JOINERS
+        and w not in _NAME_PARTICLES
+    ):
+        k += 1
+    if k == 0 or not words[k].group()[:1].isupper():
+        return span
+    if lexicon.public_kind(" ".join(w.group() for w in words[:k])) is not None:
+        return span  # "flying on air canada AC 868": a brand written in lower case
+    return Span(span.start + words[k].start(), span.end, span.type, span.score, span.views)
+
+
+def _without_leading_term(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A person's name without the role's abbreviation the name's capitals ran on from:
+    "my GP Dr Feng" is "Dr Feng" ("GP", "CEO" and "HR" are terms, no one's name)."""
+    if span.type is not EntityType.PERSON or lexicon is None:
+        return span
+    m = _LEADING_CAPS.match(text, span.start, span.end)
+    if (
+        m is None
+        or not lexicon.is_term(m.group(1).lower())
+        or lexicon.is_given(m.group(1).lower())
+        or lexicon.is_surname(m.group(1).lower())
+    ):
+        return span
+    return Span(m.end(), span.end, span.type, span.score, span.views)
+
+
+#: Particles of names written in lower case ("bin Rashid", "da Costa", "al-Amin").
+_NAME_PARTICLES = frozenset("bin binti bint ibn al el ap ten ter dos das do di da della".split())
+#: An abbreviation in capitals, then the rest of a name: "GP Dr Feng".
+_LEADING_CAPS = re.compile(r"([A-Z]{2,5})[ \t]+(?=[A-Z][a-z])")
+
 #: Words that begin an address's first line ("Flat 3, 27 ..."): part of the address.
 _ADDRESS_LEADS = frozenset("flat unit apartment apt suite room floor house building block".split())
 #: A surname's particle standing alone in lower case: a word ("van", "de"), no name.
@@ -343,6 +486,102 @@ _WEEKDAY = re.compile(
 _UK_REG = re.compile(r"[A-Z]{2}\d{2} ?[A-Z]{3}")
 #: A note's age and sex: "54F", "72M".
 _AGE_SEX = re.compile(r"\d{1,3}[FM]")
+#: A registration after its label, read as one value: "reg KX19 PLO".
+_LABELLED_REG = re.compile(r"(?i:reg|reg\.|registration|plate|number plate)[ \t]+([A-Z]{2}\d{2} ?[A-Z]{3})")
+#: Words a person is called by who they are to the writer (the name, if any, comes with them).
+_KIN = frozenset(
+    "mum mom mother mummy mommy mam ma dad father daddy pa papa mama nan nana nanna gran granny "
+    "grandma grandmother grandpa grandad granddad grandfather grampa auntie aunty".split()
+)
+#: An age of two or three digits alone; "after a name" and "then a bracket or a comma".
+_NUMBER_AGE = re.compile(r"\d{2,3}")
+_AFTER_NAME = re.compile(r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?,[ \t]$")
+_AGE_END = re.compile(r"[ \t]*(?:\)|,|;|$|\n|[ \t]+(?:years?|yrs?|y/?o)\b)")
+#: A shop or a branch and the street it is on: "Boots on Fore Street", "Tesco in Mill Lane".
+_BRANCH_ON_STREET = re.compile(
+    r"([A-Z][\w&'’\-]*(?:[ \t][A-Z][\w&'’\-]*){0,2})[ \t]+(?:on|in)[ \t]+"
+    r"((?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Street|Road|Lane|Avenue|Way|Square|Row|Place|Parade|"
+    r"Broadway|Crescent|Terrace|Hill|Gate))"
+)
+#: Words before a subject one studies or teaches: "read Pharmacy", "a degree in Law".
+_STUDY_BEFORE = re.compile(
+    r"\b(?:read|reading|study|studying|studied|studies|degree in|major in|majoring in|"
+    r"course in|lecturer in|teacher of|professor of|taking|took|teach|teaches|teaching)[ \t]+$",
+    re.IGNORECASE,
+)
+#: A question's verb before its subject: "Can you", "Will we" ("Can" is a given name too).
+_AUXILIARY = re.compile(r"Can|Could|Will|Would|May|Might|Shall|Should|Must|Did|Does|Do|Is|Are|Was|Were")
+_PRONOUN_AFTER = re.compile(r"[ \t]+(?:you|u|I|we|they|he|she|it|this|that)\b")
+#: A year alone.
+_YEAR = re.compile(r"(?:19|20)\d\d")
+#: A street's name: capitalized words and the kind of street.
+_STREET_NAME = re.compile(
+    r"(?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|"
+    r"Terrace|Grove|Mews|Row|Way|Rd|St|Ave)\.?"
+)
+#: One capitalized word.
+_CAPITALIZED_WORD = re.compile(r"[A-Z][a-z]{2,}")
+#: How frequent a plain word must be to be no name at a sentence's start ("Current").
+_SENTENCE_WORD_ZIPF = 4.5
+
+
+def _sentence_word(text: str, span: Span, value: str, lexicon: Lexicon) -> bool:
+    """A frequent plain word alone at a sentence's start, only the model's guess."""
+    return (
+        span.type in _NAME_TYPES
+        and _CAPITALIZED_WORD.fullmatch(value) is not None
+        and _SENTENCE_START.search(text, max(0, span.start - 4), span.start) is not None
+        and lexicon.zipf(value) >= _SENTENCE_WORD_ZIPF
+        and not lexicon.is_given(value)
+        # A frequent word some carry as a surname ("White", "Current") is a surname only
+        # where the model read a person.
+        and not (span.type is EntityType.PERSON and lexicon.is_surname(value))
+        and lexicon.public_kind(value) is None
+        and set(_evidence(span)) == {"ner"}
+    )
+
+
+def _evidence(span: Span) -> dict[str, float]:
+    """The views that found ``span``, without the widening view and the rules' weak guesses."""
+    return {
+        k: v
+        for k, v in span.views.items()
+        if k != "name-extent" and not (k == "rules" and v < WEAK_RULE)
+    }
+
+
+#: A chat's mentions of everyone in a channel (Slack, Teams, Discord, Mattermost).
+_BROADCAST = frozenset({"channel", "here", "everyone", "all", "team"})
+#: A record's number after its label: digits, maybe a hash and hyphens ("#5521", "88213").
+_BARE_NUMBER = re.compile(r"#?\d[\d\-]{2,}")
+#: A document's number: a letter or a few, then six digits or more ("ZU1234567").
+_DOCUMENT_NUMBER = re.compile(r"[A-Z]{1,4}\d{6,}[A-Z]?")
+#: A number with its cents: "49.90", "1,204.50".
+_DECIMAL = re.compile(r"\d{1,3}(?:,\d{3})*[.,]\d{2}")
+#: The word before an EU act's number: "Directive 2006/112/EC", "Regulation (EU) 2016/679".
+_ACT_BEFORE = re.compile(r"\b(?:Directive|Regulation|Decision)[ \t]+(?:\((?:EU|EC|EEC)\)[ \t]+)?(?:No\.?[ \t]+)?$")
+#: Numbers joined by slashes, hyphens or dots ("2026/0417", "12/03/2024").
+_NUMBERS = re.compile(r"\d+(?:[/\-.]\d+)+")
+
+
+def _calendar(value: str) -> bool:
+    """Whether numbers joined by separators can be a date a calendar writes: a day, a month
+    and a year of two or four digits in one of the orders people use (or two of them)."""
+    parts = re.split(r"[/\-.]", value)
+    if len(parts) == 2 and len(parts[0]) == 4 and len(parts[1]) in (2, 4):
+        # "2025/26", "2019-2020": a tax or school year, a span of two years; "2024-03" a month.
+        return int(parts[1]) % 100 == (int(parts[0]) + 1) % 100 or (
+            len(parts[1]) == 2 and 1 <= int(parts[1]) <= 12
+        )
+    if len(parts) > 3 or any(len(p) not in (1, 2, 4) for p in parts):
+        return False
+    years = [k for k, p in enumerate(parts) if len(p) == 4]
+    if len(years) > 1 or (years and years[0] not in (0, len(parts) - 1)):
+        return False
+    small = [int(p) for p in parts if len(p) <= 2]
+    if years and not 1000 <= int(parts[years[0]]) <= 2999:
+        return False
+    return all(0 <= n <= 31 for n in small) and any(1 <= n <= 12 for n in small) if small else False
 #: A British postcode closing a place's name: "Thirsk YO7 1HB".
 _POSTCODE_END = re.compile(rf"(?<=[ ,])(?:{UK_POSTCODE.pattern})$")
 #: The word for a flight before its number, in the five languages: "Flight", "Flug", "vol".
@@ -945,7 +1184,15 @@ def _without_possessive(text: str, span: Span) -> Span:
         and not _INNER_POSSESSIVE.search(text, span.start, span.end - 2)
     ):
         return Span(span.start, span.end - 2, span.type, span.score, span.views)
+    inner = _POSSESSIVE_TERM.search(text, span.start, span.end) if span.type is EntityType.PERSON else None
+    if inner is not None and inner.end() == span.end and set(span.views) - {"name-extent"} == {"ner"}:
+        # "my son Tyler's ER visit": the widening ran on past the possessive to a term.
+        return Span(span.start, inner.start(), span.type, span.score, span.views)
     return span
+
+
+#: A possessive and an abbreviation in capitals after a name: "Tyler's ER".
+_POSSESSIVE_TERM = re.compile(r"(?<=[a-z])['’]s[ \t]+[A-Z]{2,5}")
 
 
 #: An elided article or preposition before a name (French, Italian): "d'Airbus", "l'Oréal".
@@ -1039,6 +1286,37 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     ):
         return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
     return span
+
+
+#: Words before a place ("in the Pune office", "moved to Leeds") and nouns after one.
+_PLACE_BEFORE = re.compile(r"\b(?:in|from|near|to|around|outside|via|at)[ \t]+(?:the[ \t]+)?$", re.IGNORECASE)
+_PLACE_AFTER = re.compile(
+    r"[ \t]+(?:office|offices|branch|site|campus|area|airport|region|district|hub|plant|depot|"
+    r"warehouse|factory|store|station)\b"
+)
+
+
+def _place_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A town of the gazetteer the model read as a person or a company, where the words
+    around it say a place ("she reports to me in the Pune office", "at the Swindon depot"):
+    a place, when no one carries the name ("Florence", "Austin" and "Paris" are people's
+    too, and stay as the model read them)."""
+    if span.type not in (EntityType.PERSON, EntityType.ORG) or lexicon is None:
+        return span
+    value = text[span.start : span.end]
+    if (
+        lexicon.public_kind(value) not in ("place", "region")
+        or any(lexicon.is_given(w.lower()) or lexicon.is_surname(w.lower()) for w in value.split())
+        or not (
+            (
+                span.type is EntityType.PERSON
+                and _PLACE_BEFORE.search(text, max(0, span.start - 16), span.start)
+            )
+            or _PLACE_AFTER.match(text, span.end)
+        )
+    ):
+        return span
+    return Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)
 
 
 def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Span:
@@ -1527,10 +1805,13 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             kept.append(span)
             continue
         span = _without_lower_tail(text, span, lexicon)
+        span = _without_leading_term(text, _without_lower_head(text, span, lexicon), lexicon)
         value = text[span.start : span.end]
         misread = _misread(text, span, value, lexicon, cased)
         if misread is not None:
-            kept.extend(misread)
+            # What it is read as still yields to the zones ("salaries_2026.csv": a file's name).
+            for piece in misread:
+                kept.extend(apply_zones(text, piece, found, table, lexicon))
             continue
         if span.type in (EntityType.EMAIL, EntityType.URL) and not _ADDRESS_SIGN.search(value):
             # No "@", dot, colon or digit: no address but names the model typed like the
@@ -1584,6 +1865,16 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = retyped
         value = text[span.start : span.end]
+        misread = _misread(text, span, value, lexicon, cased)
+        if misread is not None:
+            # A piece cut from a longer span ("Woking GU21 4QP. Current lender" at its full
+            # stop, "Fenwick Road\nCan" at its line) is judged as the spans were.
+            out.extend(misread)
+            continue
+        if cased and lexicon is not None and _sentence_word(text, span, value, lexicon):
+            # "Woking GU21 4QP. Current lender is ...": a frequent word capitalized because
+            # it begins a sentence, which the model ran into from the name before it.
+            continue
         if span.type in _CODE_TYPES and (algo := _KEY_ALGORITHM.match(value)) is not None:
             # "ED25519 SHA256:9xQv...": the key's kind stays as written, its fingerprint goes.
             span = Span(span.start + algo.end(), span.end, span.type, span.score, span.views)
@@ -1841,7 +2132,11 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         out.append(span)
     out = [
-        _brand_read_as_person(text, _person_read_as_place(text, _without_elision(text, x, lexicon), lexicon), lexicon)
+        _brand_read_as_person(
+            text,
+            _place_read_as_person(text, _person_read_as_place(text, _without_elision(text, x, lexicon), lexicon), lexicon),
+            lexicon,
+        )
         for x in out
     ]
     out = _one_type_per_name(text, [_without_possessive(text, x) for x in out])
@@ -1850,7 +2145,24 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined = join_institutions(text, joined, lexicon)
     joined = _join_registrations(text, joined)
     joined += _flights_found(text, joined)
-    return merge_spans(joined + known_brands(text, joined, lexicon, found))
+    return merge_spans(_with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
+
+
+#: A name that ends in a dotted abbreviation whose last dot was left out: "Ribera S.L".
+_DOTTED_END = re.compile(r"(?<![\w.])(?:[A-Za-z]\.)+[A-Za-z]$")
+
+
+def _with_final_dots(text: str, spans: list[Span]) -> list[Span]:
+    """A company's name with its legal form's last dot ("Logística Ribera S.L.", "Bakker
+    B.V."): without it the placeholder would leave a full stop that ends no sentence."""
+    return [
+        Span(s.start, s.end + 1, s.type, s.score, s.views)
+        if s.type is EntityType.ORG
+        and text.startswith(".", s.end)
+        and _DOTTED_END.search(text, s.start, s.end)
+        else s
+        for s in spans
+    ]
 
 
 #: What may stand between two parts of one address on its line: ", Pentre Industrial Estate, ".

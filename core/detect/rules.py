@@ -29,6 +29,7 @@ from typing import Any
 
 from core.detect.fields import fields
 from core.detect.hosts import host_names
+from core.domain.en import US_STATE_CODES
 from core.entities import EntityType, canonical_type
 from core.spans import Span
 
@@ -64,7 +65,10 @@ _MONTH = (
 )
 
 #: A US state code and a ZIP code ("PA 19104"); capitals matter ("is 12345" is no state).
-_STATE_ZIP = r"\b([A-Z]{2}\s+\d{5}(?:-\d{4})?)\b"
+#: A US state's (or territory's) code and a ZIP code: "CA 94110" ("PO 88213" is an order).
+_STATE_ZIP = (
+    rf"\b((?:{'|'.join((*US_STATE_CODES, 'PR', 'GU', 'VI', 'AS', 'MP'))})\s+\d{{5}}(?:-\d{{4}})?)\b"
+)
 #: A code such as "SM-447219" (capitals matter).
 _CODE_ID = r"\b([A-Z]{1,5}-\d{4,12})\b"
 
@@ -79,6 +83,18 @@ _NINO = r"(?<![\w-])([A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![\w-])"
 
 #: An age and a sex as notes write them after a name: "54F", "(72M)".
 _AGE_SEX = r"(?:(?<=[,(]\s)|(?<=\())(\d{1,3}[FM])(?=[\s,.;:)]|$)"
+
+#: A relation word, then a capitalized name that no month or weekday is (case matters
+#: for the name: "(?i:...)" makes only the relation case-blind).
+_RELATIVE_NAME = (
+    r"\b(?i:daughter|son|wife|husband|mother|father|mum|mom|dad|sister|brother|"
+    r"grandson|granddaughter|grandmother|grandfather|niece|nephew|aunt|auntie|uncle|cousin|"
+    r"stepson|stepdaughter|stepfather|stepmother|boyfriend|girlfriend|fianc[ée]e?)"
+    r"[ \t]+(?!(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
+    r"I|Is|Has|Had|Was|And|Or|But|The)\b)"
+    r"([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w'’-]*[\w])"
+)
 
 _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     (
@@ -155,12 +171,15 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # A UK National Insurance number, whole: "QQ 12 34 56 C" (HMRC's own sample prefix
     # included, which people paste; the letter at the end is part of it).
     (EntityType.ID, _NINO, 1, 0.85),
+    # A relative named right after the relation, even by a word ("Daughter Comfort is next
+    # of kin", "my son Reuben"): a capitalized word inside a sentence after a relative.
+    (EntityType.PERSON, _RELATIVE_NAME, 1, 0.85),
     # Presidio's own anonymization markers, as found in PUPA's prompts.
     (EntityType.OTHER, r"(<PRESIDIO_ANONYMIZED_[A-Z_]+>)", 1, 0.9),
 ]
 
 #: The patterns matched with case (all others ignore it).
-_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _AGE_SEX})
+_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _AGE_SEX, _RELATIVE_NAME})
 
 # --- PatternRecognizers of our own -------------------------------------------------------
 #

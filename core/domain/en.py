@@ -28,7 +28,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "psychiatrist", "therapist", "hospice", "ambulance", "injury", "injured",
         "fracture", "sprain", "migraine", "nausea", "vomiting", "dizzy", "medical",
         "coronavirus", "virus", "flu", "coughs", "coughing", "contagious", "infected",
-        "illness", "throat", "vaccination", "booster",
+        "illness", "throat", "vaccination", "booster", "nursing", "carer", "carers",
+        "dementia", "alzheimer's", "alzheimers", "falls", "stroke", "physio",
+        "physiotherapy", "palliative", "frail", "wheelchair", "incontinence",
     ),
     "legal": (
         "law", "laws", "legal", "lawyer", "lawyers", "attorney", "solicitor", "barrister",

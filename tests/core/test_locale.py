@@ -481,6 +481,14 @@ def test_a_capital_inside_a_french_sentence_starts_a_name(text: str, name: str) 
     assert got.get(name) is EntityType.ORG, got
 
 
+def test_the_languages_ners_name_ends_where_the_sentences_rest_begins() -> None:
+    # After the name's last capital, a pronoun begins the rest of the sentence; a name's
+    # joining word ("Société nationale de sauvetage") does not.
+    text = "Hola. El Banco Santander me cobró 35 € de comisión sin avisarme."
+    got = values(text, light_detector([("Banco Santander me cobró", EntityType.ORG)]))
+    assert got == {"Banco Santander": EntityType.ORG}, got
+
+
 def test_the_languages_ners_name_loses_a_function_word_at_its_end() -> None:
     text = "Il joue pour le Parti libéral du Canada depuis dix ans."
     got = values(text, light_detector([("Parti libéral du", EntityType.ORG)]))

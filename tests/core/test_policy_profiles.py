@@ -151,6 +151,8 @@ def test_every_norm_cites_its_source() -> None:
     [
         ("My blood pressure is 150/90 and my doctor doubled the amlodipine dose.", (), Profile.HEALTH),
         ("The ward discharged him with amoxicillin.", (), Profile.HEALTH),
+        # A care home's resident: the falls and the nursing care are health, the pension is not.
+        ("Since 2 November she has had three falls and the manager wants nursing care. Her pension is small.", (), Profile.HEALTH),
         ("Patient ref only.", ("MRN",), Profile.HEALTH),
         ("My landlord kept the deposit; can I sue in small claims court?", (), Profile.LEGAL),
         ("Is the non-compete clause in my contract enforceable?", (), Profile.LEGAL),

@@ -1148,7 +1148,8 @@ def test_an_elided_article_is_no_part_of_a_name(text: str, found: str, expected:
         ("Chloe Okafor moved.", "Chloe Okafor", "LOCATION"),  # a surname no list here knows
         # A place with a public name or a common word in it stays a place.
         ("We drove to Austin Texas.", "Austin Texas", "LOCATION"),
-        ("We walked down Florence Street.", "Florence Street", "LOCATION"),
+        # (A street's name is part of an address: no person, and not a town either.)
+        ("We walked down Florence Street.", "Florence Street", "ADDRESS"),
         ("She lives in Jackson Hole.", "Jackson Hole", "LOCATION"),
         ("She lives in Mariachester.", "Mariachester", "LOCATION"),
     ],
@@ -1487,3 +1488,75 @@ def test_a_brand_in_camel_case_is_a_name_not_code(lex) -> None:  # type: ignore[
 def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType, expected: list[str], lex) -> None:  # type: ignore[no-untyped-def]
     got = values(text, refine(text, [s(text, found, typed)], lex))
     assert [v for v, _ in got] == expected, got
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed", "expected"),
+    [
+        # A reference number is no date a calendar writes; a blood pressure and an EU act are no reference.
+        ("Re our client (matter 2026/0417): please reply.", "2026/0417", EntityType.DATE, [("2026/0417", "ID")]),
+        ("His unfair dismissal claim, case 3304512/2026, is listed.", "3304512/2026", EntityType.DATE, [("3304512/2026", "ID")]),
+        ("It was filed on 12/03/2024 in Leeds.", "12/03/2024", EntityType.DATE, [("12/03/2024", "DATE")]),
+        ("Filing my 2025/26 self assessment.", "2025/26", EntityType.DATE, []),  # a tax year
+        ("My BP was 142/91 today.", "142/91", EntityType.DATE, []),  # a lab value's zone
+        ("Article 196 of Directive 2006/112/EC applies.", "2006/112", EntityType.DATE, []),  # a law's zone
+        # How a person is spoken of is no name; the name after it is.
+        ("Mum (Edna Whitfield, 91) is in room 12.", "Mum", EntityType.PERSON, []),
+        # An age after a name and its comma, read as an address.
+        ("Mum (Edna Whitfield, 91) is in room 12.", "91", EntityType.ADDRESS, [("91", "AGE")]),
+        # A sum with its cents is no age.
+        ('{"amount": "49.90", "currency": "NOK"}', "49.90", EntityType.AGE, []),
+        # A label before a registration or an order's number stays as written.
+        ("A white Ford Transit, reg KX19 PLO, reversed into my car.", "reg KX19 PLO", EntityType.PERSON, [("KX19 PLO", "ID")]),
+        ("If anyone calls about PO 88213, tell them it left.", "PO 88213", EntityType.ADDRESS, [("88213", "ID")]),
+        # A document's number is no address.
+        ("I'm on a Skilled Worker visa, BRP number ZU1234567.", "ZU1234567", EntityType.ADDRESS, [("ZU1234567", "ID")]),
+        # A chat's mention of everyone is no one's handle.
+        ("@channel heads up: the build is red.", "@channel", EntityType.EMAIL, []),
+        # A role's abbreviation and a pet's kind are no part of a name.
+        ("I take sertraline and my GP Dr Feng added tramadol.", "GP Dr Feng", EntityType.PERSON, [("Dr Feng", "PERSON")]),
+        ("Our cocker spaniel Biscuit has been limping.", "spaniel Biscuit", EntityType.PERSON, [("Biscuit", "PERSON")]),
+        ("We met the bin Rashid family.", "bin Rashid", EntityType.PERSON, [("bin Rashid", "PERSON")]),
+        # A chain's shop and the street it is on.
+        ("The pharmacist at Boots on Fore Street warned me.", "Boots on Fore Street", EntityType.ORG, [("Boots", "ORG"), ("Fore Street", "ADDRESS")]),
+        # A town the model read as a person or a company, where the words around it say a place.
+        ("She reports to me in the Pune office.", "Pune", EntityType.PERSON, [("Pune", "LOCATION")]),
+        ("He shouted at me at the Swindon depot.", "Swindon", EntityType.ORG, [("Swindon", "LOCATION")]),
+        # Words in lower case in a text with capitals are no company.
+        ("Please rewrite my signature:\nkind regards / Jonas Lindqvist", "kind", EntityType.ORG, []),
+        # A town and its postcode read as a company are a town and an address.
+        ("Our house at 5 Heather Close, Woking GU21 4QP. Current lender is Nationwide.", "Woking GU21 4QP. Current lender", EntityType.ORG, [("Woking", "LOCATION"), ("GU21 4QP", "ADDRESS")]),
+        # A question's verb is no name ("Can" is one too); a term after a possessive is no part of one.
+        ("Thanks,\nHelen\n\nCan you make this email sound friendlier?", "Can", EntityType.PERSON, []),
+        ("My claim for my son Tyler's ER visit was denied.", "Tyler's ER", EntityType.PERSON, [("Tyler", "PERSON")]),
+        # A year read as a code inside a file's name yields to the file name's zone.
+        ("FileNotFoundError: No such file or directory: 'salaries_2026.csv'", "2026", EntityType.ID, []),
+        # A street is part of an address; a colour before a brand is no part of it.
+        ("Ask Marcus for a lift, he lives on Fenwick Road\nCan you summarise this?", "Fenwick Road\nCan", EntityType.LOCATION, [("Fenwick Road", "ADDRESS")]),
+        ("My bike is a blue Trek FX 3.", "blue Trek FX", EntityType.ORG, [("Trek FX", "ORG")]),
+        # A company's dotted legal form keeps its last dot.
+        ("Llevo 14 meses en Logística Ribera S.L. en Zaragoza.", "Logística Ribera S.L", EntityType.ORG, [("Logística Ribera S.L.", "ORG")]),
+    ],
+)
+def test_a_misread_value_gets_its_kind_and_extent(text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, typed)], lex)) == expected
+
+
+def test_a_frequent_surname_at_a_sentences_start_stays_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    # "Current" read as a company is a word; "White" read as a person is a surname.
+    text = "It is done. White said he would call."
+    assert values(text, refine(text, [s(text, "White", EntityType.PERSON)], lex)) == [("White", "PERSON")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed", "expected"),
+    [
+        # What the model barely guessed: a year read as a code is a year; a subject's name,
+        # a word nobody carries, is no person. Sure of them, the model is followed.
+        ("She took my class from 2023 to 2025.", "2023", EntityType.ID, [("2023", "DATE")]),
+        ("She's applying to read Pharmacy at Cardiff.", "Pharmacy", EntityType.PERSON, []),
+    ],
+)
+def test_a_barely_guessed_value_gets_its_kind(text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, typed, 0.55)], lex)) == expected
+    assert values(text, refine(text, [s(text, found, typed, 0.95)], lex)) == [(found, str(typed))]

@@ -28,6 +28,10 @@ from core.entities import EntityType
         ('"street": "94 Irene Knoll",', "94 Irene Knoll", EntityType.ADDRESS),
         ("Street address:\t129 David Forge\n", "129 David Forge", EntityType.ADDRESS),
         ("My name is <PRESIDIO_ANONYMIZED_PERSON> and", "<PRESIDIO_ANONYMIZED_PERSON>", EntityType.PERSON),
+        # A relative named right after the relation, even by a word.
+        ("Daughter Comfort is next of kin.", "Comfort", EntityType.PERSON),
+        ("my stepson Reuben-Lee starts school", "Reuben-Lee", EntityType.PERSON),
+        ("ship to WA 98101-2215 today", "WA 98101-2215", EntityType.ADDRESS),
     ],
 )
 def test_rules_find_formatted_identifiers(
@@ -58,3 +62,15 @@ def test_rules_never_touch_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_street_address_stays_on_its_line(rules_view: RulesView) -> None:
     text = "Form 1 of 3\nStreet address: none given"
     assert not [s for s in rules_view.analyze(text) if s.type is EntityType.ADDRESS]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My son May be late.",  # a month-like word is no name after a relation (capitals: "May")
+        "Her daughter Is coming.",
+        "If anyone calls about PO 88213, tell them.",  # an order, no US state and ZIP code
+    ],
+)
+def test_relations_and_state_codes_need_their_shape(rules_view: RulesView, text: str) -> None:
+    assert not [s for s in rules_view.analyze(text) if s.type in (EntityType.PERSON, EntityType.ADDRESS)]

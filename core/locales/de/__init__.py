@@ -70,6 +70,17 @@ RULES = [
     code_after(
         r"\w*nummer|Nr\.?|Kennung|Aktenzeichen|Az\.?|Referenz|Kunden-ID", r"ist|lautet|lauten"
     ),
+    # A school, a nursery or a practice named after where it is: "Grundschule am Rosenhof",
+    # "Kita an der Linde", "Gymnasium zum Grauen Kloster" (the kind of school alone is a word).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?:\w*[Ss]chule|Gymnasium|Kita|Kindertagesstätte|Kindergarten|Hort|Klinik|"
+        r"Klinikum|Krankenhaus|Praxis|Pflegeheim|Seniorenheim)[ \t]+(?:am|an[ \t]+der|im|in[ \t]+der|"
+        r"auf[ \t]+der|zum|zur|St\.)[ \t]+[A-ZÄÖÜ][\wäöüß-]+(?:[ \t]+[A-ZÄÖÜ][\wäöüß-]+)?)(?![\w-])",
+        1,
+        0.9,
+        flags=0,
+    ),
     # "12 345 678 901": the Steuer-ID as it is often written, checked like presidio's.
     Rule(
         EntityType.SSN,
