@@ -42,6 +42,7 @@ class Lexicon:
     plain: frozenset[str] = frozenset()  # common words that are nobody's name
     given: frozenset[str] = frozenset()  # people's given names
     surnames: frozenset[str] = frozenset()
+    word_names: frozenset[str] = frozenset()  # names that are also everyday words ("hope")
 
     def zipf(self, word: str) -> float:
         """The word's Zipf frequency in English (0 when rare or unknown)."""
@@ -67,6 +68,11 @@ class Lexicon:
         """Whether a word is a surname people carry ("Bertrand", "Okafor")."""
         return word.casefold() in self.surnames
 
+    def is_word_name(self, word: str) -> bool:
+        """Whether a name is also an everyday word, far more often the word in lower case
+        ("hope", "will", "grace"; not "anna")."""
+        return word.casefold() in self.word_names
+
     @classmethod
     def load(cls, folder: Path) -> Lexicon:
         common = {}
@@ -82,7 +88,9 @@ class Lexicon:
         plain = frozenset((folder / "plain_en.txt").read_text("utf-8").split())
         given = frozenset((folder / "given.txt").read_text("utf-8").split())
         surnames = frozenset((folder / "surnames.txt").read_text("utf-8").split())
-        return cls(common, public, terms, money, plain, given, surnames)
+        names_file = folder / "word_names.txt"
+        word_names = frozenset(names_file.read_text("utf-8").split()) if names_file.exists() else frozenset()
+        return cls(common, public, terms, money, plain, given, surnames, word_names)
 
 
 _lock = threading.Lock()

@@ -77,6 +77,7 @@ ORG_WORDS = re.compile(
     r"\b(?:hospital|clinic|cl[ií]nica|klinik|surgery|medical|health|healthcare|dental|dentistry|"
     r"orthopedics|orthopaedics|pediatrics|paediatrics|veterinary|vets|pharmacy|practice|"
     r"general|infirmary|hospice|care|school|academy|college|university|institute|nursery|"
+    r"infants|juniors|preschool|pre-school|kindergarten|"
     r"ltd|llc|llp|inc|plc|gmbh|ag|sa|bv|co|corp|corporation|company|group|holdings|partners|"
     r"associates|consulting|services|solutions|systems|technologies|tech|labs?|studios?|"
     r"logistics|joinery|builders|bakery|caf[eé]|restaurant|hotel|motel|bank|insurance|"

@@ -329,6 +329,17 @@ def _misread(
         # "PO 88213", "order 5521" read as an address: the label stays as written, the
         # number is the record's.
         return [Span(span.start + label.end(), span.end, EntityType.ID, span.score, span.views)]
+    farm = _NAMED_PROPERTY.fullmatch(value) if span.type in (EntityType.LOCATION, EntityType.ORG) else None
+    if farm is not None:
+        # "Yard is at Balgowan Farm, Perth": a farm or a cottage is where people live, an
+        # address; the town after it is a place the level decides.
+        out = [Span(span.start, span.start + farm.end(1), EntityType.ADDRESS, span.score, span.views)]
+        if farm.group(2):
+            out.append(Span(span.start + farm.start(2), span.end, EntityType.LOCATION, span.score, span.views))
+        return out
+    if span.type is EntityType.IP and not re.search(r"[.:]", value):
+        # "Crime ref 5224198765" read as a machine's address: a number with no dot or colon.
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
     if span.type is EntityType.ADDRESS and _DOCUMENT_NUMBER.fullmatch(value):
         # "BRP number ZU1234567": a document's number (letters, then six digits or more)
         # is no part of an address, whatever the model read it as.
@@ -552,6 +563,11 @@ def _evidence(span: Span) -> dict[str, float]:
 
 #: A chat's mentions of everyone in a channel (Slack, Teams, Discord, Mattermost).
 _BROADCAST = frozenset({"channel", "here", "everyone", "all", "team"})
+#: A farm's or a cottage's name, maybe with its town: "Balgowan Farm, Perth".
+_NAMED_PROPERTY = re.compile(
+    r"((?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Farm|Farmhouse|Cottage|Barn|Croft|Steading))"
+    r"(?:,[ \t]+([A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*)?))?"
+)
 #: A record's number after its label: digits, maybe a hash and hyphens ("#5521", "88213").
 _BARE_NUMBER = re.compile(r"#?\d[\d\-]{2,}")
 #: A document's number: a letter or a few, then six digits or more ("ZU1234567").

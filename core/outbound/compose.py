@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,9 +77,11 @@ def compose_outbound(
     for entry in box.entries():
         for form in entry.forms:
             known.setdefault(form, entry.type)
+    common: dict[str, str] = {}
     if distinctive is not None:
         for part in _person_parts(text, protected, box, distinctive):
             known.setdefault(part, EntityType.PERSON)
+        common = _common_parts(text, protected, distinctive)
     # The box's own forms first: a form of this text that matches one of them
     # ("LucyWhitfield" for "Lucy Whitfield") is recorded as its alias.
     order = dict.fromkeys([f for e in box.entries() for f in e.forms] + list(known))
@@ -132,9 +134,69 @@ def compose_outbound(
             for i, g in coarse.items()
         ]
         # Overlaps merge into one placeholder (never half a name in clear).
-        pieces.append(_anonymize_generalized(box, s.text, spans, gens))
+        piece = _anonymize_generalized(box, s.text, spans, gens)
+        if common:
+            piece = _replace_common_parts(piece, common, box)
+        pieces.append(piece)
         prev_end = s.end
     return "".join(pieces)
+
+
+#: Words a name's part never stands for alone: titles, months and days ("June Ashby", "in June").
+_NOT_ALONE = frozenset(
+    "mr mrs ms miss mx dr prof sir dame lord lady rev revd fr sr jr st the and of van von de "
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+#: A question's or a wish's word at a sentence's start, then its subject: "Will you", "Hope you".
+_CLAUSE_END = re.compile(r"(?:[.!?:]|\n)\s*$")
+_VERB_START = re.compile(r"[ \t]+(?:you|u|I|we|they|he|she|it|this|that|to|everyone|all)\b")
+
+
+def _common_parts(
+    text: str, protected: Sequence[Span], distinctive: Callable[[str], bool]
+) -> dict[str, str]:
+    """The parts of protected persons' names that are also common words ("Hope" of "Hope
+    Adeyemi-Clarke", "Will", "Summer"), each of one person only, with that person's name.
+
+    A distinctive part is replaced wherever it is written (:func:`_person_parts`); a common
+    one only where it is written as in the name, with its capital (:func:`_replace_common_parts`):
+    "Hope is brilliant" names her, "I hope" does not."""
+    owners: dict[str, set[str]] = {}
+    for e in protected:
+        if e.type is not EntityType.PERSON:
+            continue
+        name = text[e.start : e.end]
+        for part in re.findall(r"[^\W\d_][\w'’\-]*[^\W\d_]", re.sub(r"['’]s\b", "", name)):
+            if (
+                len(part) >= 3
+                and part[:1].isupper()
+                and not part.isupper()
+                and not distinctive(part)
+                and part.casefold() not in _NOT_ALONE
+            ):
+                owners.setdefault(part, set()).add(name)
+    return {part: next(iter(who)) for part, who in owners.items() if len(who) == 1}
+
+
+def _replace_common_parts(piece: str, common: Mapping[str, str], box: PrivacyBox) -> str:
+    """``piece`` (one sentence, anonymized) with each capitalized common part of a
+    protected name replaced by that person's placeholder, not where it begins a question
+    or a wish ("Will you ...", "Hope you are well"). The part is no alias in the box: the
+    guard would then look for "hope" in any case and block "I hope"."""
+    for part, name in common.items():
+        placeholder = box.placeholder_of(name)
+        if placeholder is None:
+            continue
+
+        def swap(m: re.Match[str], placeholder: str = placeholder) -> str:
+            before = m.string[: m.start()]
+            if (not before.strip() or _CLAUSE_END.search(before)) and _VERB_START.match(m.string, m.end()):
+                return m.group()
+            return placeholder
+
+        piece = re.sub(rf"(?<![\w\[]){re.escape(part)}(?![\w\]\-])", swap, piece)
+    return piece
 
 
 def generalizations(plan: SentencePlan) -> dict[int, str]:

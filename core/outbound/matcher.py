@@ -46,6 +46,22 @@ TITLES = frozenset(
      "hello"}
 )  # fmt: skip
 
+def _word_name(value: str) -> bool:
+    """A value that is one capitalized name that is also an everyday word ("Hope", "Will",
+    "Grace" of a protected name; :meth:`core.lexicon.Lexicon.is_word_name`): matched, like
+    the short values, in its own case or in capitals only, so that "I hope" and "we will"
+    neither leave as a name's placeholder nor block the message. A name that is rarely a
+    word ("Anna", "Lucas") and one written in lower case stay matched in any case."""
+    if not (value.isalpha() and value[:1].isupper() and value[1:].islower()):
+        return False
+    try:
+        from core.lexicon import lexicon
+
+        return lexicon().is_word_name(value)
+    except Exception:
+        return False
+
+
 _LETTER = r"[^\W\d_]"
 _LETTER_END = rf"(?:(?!{_LETTER})|(?=s(?!{_LETTER})))"  # possessive "Johns" counts
 _DIGIT_END = r"(?!\d)(?![.,]\d)"
@@ -137,11 +153,12 @@ class BoxMatcher:
             if len(norm) < MIN_LEN:
                 self.skipped += 1
                 continue
-            if len(norm) <= SHORT_MAX:
+            if len(norm) <= SHORT_MAX or _word_name(value):
                 own = strip_marks(cased(value))
                 if len(own) != len(norm):  # a character that folds to several
                     own = norm
-                for form in {own, own.upper(), own[:1].upper() + own[1:]}:
+                forms = {own, own.upper(), own[:1].upper() + own[1:]}
+                for form in forms:
                     end = _DIGIT_END if form[-1].isdigit() else f"(?!{_LETTER})"
                     short.add(form, end)
                     self.short.setdefault(form, set()).add(type_)

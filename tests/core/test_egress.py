@@ -184,6 +184,24 @@ def test_ordinary_text_is_not_blocked(text: str) -> None:
     assert found(text) == set()
 
 
+@pytest.mark.parametrize(
+    ("text", "types"),
+    [
+        # A name that is also an everyday word is the name with its capital only...
+        ("Will said he would call", {"PERSON"}),
+        ("WILL said he would call", {"PERSON"}),
+        ("he will call tomorrow", set()),
+        ("I hope so", set()),
+        ("Hope is brilliant", {"PERSON"}),
+        # ...a name that is rarely a word, in any case (a name typed in lower case is a name).
+        ("lucas came", {"PERSON"}),
+    ],
+)
+def test_a_name_that_is_an_everyday_word_is_matched_with_its_capital(text: str, types: set[str]) -> None:
+    box = [("Will", "PERSON"), ("Hope", "PERSON"), ("Lucas", "PERSON")]
+    assert BoxMatcher(box).find(fold(text), cased(text)) == types
+
+
 # --- the guard ----------------------------------------------------------------------------
 
 

@@ -1531,6 +1531,11 @@ def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType,
         ("My claim for my son Tyler's ER visit was denied.", "Tyler's ER", EntityType.PERSON, [("Tyler", "PERSON")]),
         # A year read as a code inside a file's name yields to the file name's zone.
         ("FileNotFoundError: No such file or directory: 'salaries_2026.csv'", "2026", EntityType.ID, []),
+        # A farm is where people live; a number with no dot is no machine's address.
+        ("Yard is at Balgowan Farm, Perth PH1 3LR.", "Balgowan Farm, Perth", EntityType.LOCATION, [("Balgowan Farm", "ADDRESS"), ("Perth", "LOCATION")]),
+        ("Crime ref 5224198765 was given.", "5224198765", EntityType.IP, [("5224198765", "ID")]),
+        # A councillor's title is no address.
+        ("Cllr Janet Parry says she can help.", "Cllr", EntityType.ADDRESS, []),
         # A street is part of an address; a colour before a brand is no part of it.
         ("Ask Marcus for a lift, he lives on Fenwick Road\nCan you summarise this?", "Fenwick Road\nCan", EntityType.LOCATION, [("Fenwick Road", "ADDRESS")]),
         ("My bike is a blue Trek FX 3.", "blue Trek FX", EntityType.ORG, [("Trek FX", "ORG")]),

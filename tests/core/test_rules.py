@@ -31,6 +31,7 @@ from core.entities import EntityType
         # A relative named right after the relation, even by a word.
         ("Daughter Comfort is next of kin.", "Comfort", EntityType.PERSON),
         ("my stepson Reuben-Lee starts school", "Reuben-Lee", EntityType.PERSON),
+        ("My twins Summer and River start school.", "Summer", EntityType.PERSON),
         ("ship to WA 98101-2215 today", "WA 98101-2215", EntityType.ADDRESS),
     ],
 )

@@ -322,3 +322,29 @@ def test_a_value_sent_in_clear_is_a_whole_word_when_settling(segmenter: Segmente
     out = _settled(segmenter, text, {"BA": ("ORG", {"ner": 0.9})}, {"bag tag BA": ("OTHER", weak)})
     # "bag tag" is what the second reading added: "BA" in clear is not the "ba" of "bag".
     assert {v.value for v in out.sent} == {"bag tag"}, out.sent
+
+
+def test_a_name_that_is_a_word_is_replaced_where_it_names_the_person(analyzer: Analyzer) -> None:
+    # "Hope" of a protected name, written alone with its capital, is her; "hope" is not.
+    out = send_all(
+        analyzer,
+        "Hope Adeyemi-Clarke started as our office manager in June. Hope is brilliant, but "
+        "Mrs Adeyemi-Clarke keeps double-booking rooms. I hope to tell Hope kindly.",
+    )
+    assert "Hope is" not in out and "tell Hope" not in out, out
+    assert "I hope to" in out, out
+    assert len(set(re.findall(r"\[PERSON_\d+\]", out))) == 1, out
+    # "Will" the name and "will" the verb; "Grace" and a grace period.
+    out = send_all(analyzer, "Will Thompson joined in May. Will said he will call you tomorrow.")
+    assert "he will call" in out and "Will" not in out, out
+    out = send_all(analyzer, "Grace Okafor is our new nurse. Grace asked for a grace period on the rota.")
+    assert "a grace period" in out and "Grace" not in out, out
+
+
+def test_twins_named_by_words_are_both_protected(analyzer: Analyzer) -> None:
+    out = send_all(
+        analyzer,
+        "My twins Summer and River start reception in September. Summer has a peanut allergy.",
+    )
+    assert "Summer" not in out and "River" not in out, out
+    assert "in September" in out, out

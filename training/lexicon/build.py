@@ -261,6 +261,17 @@ def plain_words(common: dict[str, float]) -> list[str]:
     )
 
 
+def word_names(named: set[str]) -> list[str]:
+    """The curated names that are also everyday words (training/lexicon/word_names.txt),
+    those of them that the name lists know."""
+    words = set()
+    for line in (HERE / "word_names.txt").read_text("utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            words.add(line.lower())
+    return sorted(words & named)
+
+
 def curated_terms() -> list[str]:
     terms = []
     for line in (HERE / "terms.txt").read_text("utf-8").splitlines():
@@ -314,6 +325,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
     (folder / "plain_en.txt").write_text("\n".join(plain) + "\n", "utf-8")
     (folder / "given.txt").write_text("\n".join(sorted(given)) + "\n", "utf-8")
     (folder / "surnames.txt").write_text("\n".join(sorted(surnames)) + "\n", "utf-8")
+    (folder / "word_names.txt").write_text("\n".join(word_names(given | surnames)) + "\n", "utf-8")
     kinds = collections.Counter(kind for kind, _ in public.values())
     kinds["drug"] = len(drugs - public.keys())
     kinds["company-word"] = len(words)
@@ -321,7 +333,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
         "name": ARTIFACT,
         "files": [
             "common_en.tsv", "public.tsv", "terms.txt", "currencies.txt", "plain_en.txt",
-            "given.txt", "surnames.txt",
+            "given.txt", "surnames.txt", "word_names.txt",
         ],
         "rebuild_command": "python -m training.lexicon build",
         "training_command": "python -m training.lexicon build",
@@ -341,6 +353,8 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             f"{MIN_SURNAME_PERCENT}% of people) and Faker's names of {len(NAME_LOCALES)} locales",
             "given.txt": "the given names of the same sources (census, Faker's locales)",
             "surnames.txt": "the surnames of the same sources (census, Faker's locales)",
+            "word_names.txt": "names that are also everyday words, matched with their capital "
+            "only (curated: training/lexicon/word_names.txt, less those no name list knows)",
         },
         "versions": _versions(
             "wordfreq",
