@@ -337,6 +337,14 @@ def _misread(
         if farm.group(2):
             out.append(Span(span.start + farm.start(2), span.end, EntityType.LOCATION, span.score, span.views))
         return out
+    if (
+        span.type is EntityType.ADDRESS
+        and lexicon is not None
+        and not any(c.isdigit() for c in value)
+        and lexicon.public_kind(value) in _BRAND_KINDS
+    ):
+        # "mi pedido ... de Amazon llegó roto": a company the lexicon knows, read as an address.
+        return [Span(span.start, span.end, EntityType.ORG, span.score, span.views)]
     if span.type is EntityType.IP and not re.search(r"[.:]", value):
         # "Crime ref 5224198765" read as a machine's address: a number with no dot or colon.
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
@@ -2340,9 +2348,12 @@ def join_firms(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> 
 #: A company's legal form written after its name, in the forms of the countries a
 #: message in English names companies of: "Atelier Maré Lda", "Hollmann Logistik GmbH".
 _LEGAL_FORM = re.compile(
-    r"[ \t]+(?:Ltd|Limited|LLC|L\.L\.C\.|LLP|Inc|PLC|plc|Corp|GmbH|gGmbH|AG|KG|SE|S\.A\.S?|"
+    r"[ \t]+(?:(?:Ltd|Limited|LLC|L\.L\.C\.|LLP|Inc|PLC|plc|Corp|GmbH|gGmbH|AG|KG|SE|S\.A\.S?|"
     r"SA|SAS|SARL|S\.L\.|SL|SLU|B\.V\.|BV|N\.V\.|NV|Lda|Ltda|S\.p\.A\.|SpA|S\.r\.l\.|Srl|AB|"
-    r"ASA|AS|A/S|ApS|Oy|Oyj|Pty(?:[ \t]+Ltd)?|Sp\.[ \t]?z[ \t]?o\.o\.|s\.r\.o\.|Kft|Zrt)\.?(?![\w/])"
+    r"ASA|AS|A/S|ApS|Oy|Oyj|Pty(?:[ \t]+Ltd)?|Sp\.[ \t]?z[ \t]?o\.o\.|s\.r\.o\.|Kft|Zrt)\.?"
+    # A family firm's ending (its full stop is the sentence's): "Transports Bernard & Fils",
+    # "Smith & Sons", "Müller & Söhne".
+    r"|&[ \t]?(?:Fils|Cie|Söhne|Sons|Zn|Hijos)|et[ \t]+Fils|e[ \t]+Hijos|en[ \t]+Zonen)(?![\w/])"
 )
 _LEGAL_NAMED = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
 

@@ -162,6 +162,10 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # A user name in an error message or a log: "for user svc_billing", 'user "etl_x"'.
     (EntityType.ID, r"\b(?:user(?:name)?|login|account|role)[:=]?\s+[\"'“]([^\"'”\s]{2,40})[\"'”]", 1, 0.7),
     (EntityType.ID, r"\b(?:user(?:name)?|login)(?:[:=][ \t]*|\s+)((?=[\w.\-]*[_\d])[A-Za-z][\w.\-]{2,39})\b", 1, 0.7),
+    # A dotted account name after the word for a user, in the languages with rules too:
+    # "Benutzer j.mueller", "utilisateur m.dupont", "user a.khan".
+    (EntityType.ID, r"\b(?:user(?:name)?|login|benutzer(?:name)?|nutzer(?:name)?|anmeldename|utilisateur|"
+     r"identifiant|usuario|gebruiker(?:snaam)?)(?:[:=][ \t]*|\s+)([a-z][a-z0-9]*\.[a-z][\w\-]{1,38})\b(?!\.[a-z])", 1, 0.7),
     # A namespace on a forge or a registry is an account: "ghcr.io/mdobrescu/app", "github.com/jdoe".
     (EntityType.ID, r"\b(?:ghcr\.io|docker\.io|quay\.io|github\.com|gitlab\.com|bitbucket\.org|"
      r"hub\.docker\.com/u|pypi\.org/user|npmjs\.com/~)/([A-Za-z0-9][\w.\-]{1,38})", 1, 0.8),

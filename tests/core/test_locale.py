@@ -92,6 +92,8 @@ FINDS = [
     ("nl", "Mijn naam is Jan van der Berg.", "Jan van der Berg", EntityType.PERSON),
     ("nl", "Onze huisarts dokter De Vries is weg.", "De Vries", EntityType.PERSON),
     ("nl", "mevrouw Anouk Smit zegt van niet", "Anouk Smit", EntityType.PERSON),
+    ("nl", "Ze ligt in het Rijnstate ziekenhuis in Arnhem.", "Rijnstate ziekenhuis", EntityType.ORG),
+    ("de", "Sie geht in die 3b der Grundschule am Rosenhof in Hannover.", "Grundschule am Rosenhof", EntityType.ORG),
 ]
 
 
@@ -338,7 +340,7 @@ def test_frequent_places_and_organisations_stay() -> None:
     [
         ("Je suis en CDI depuis 2017 chez Altima Conseil. Ma responsable refuse mes congés.", "Altima Conseil"),
         ("Je travaille chez Boulangerie Martin depuis trois ans, est-ce normal ?", "Boulangerie Martin"),
-        ("J'ai été embauchée chez Ferrand et Fils en mars.", "Ferrand"),
+        ("J'ai été embauchée chez Ferrand et Fils en mars.", "Ferrand et Fils"),  # a family firm whole
     ],
 )
 def test_french_employer_after_work_words(text: str, employer: str) -> None:

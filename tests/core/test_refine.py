@@ -1534,6 +1534,9 @@ def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType,
         # A farm is where people live; a number with no dot is no machine's address.
         ("Yard is at Balgowan Farm, Perth PH1 3LR.", "Balgowan Farm, Perth", EntityType.LOCATION, [("Balgowan Farm", "ADDRESS"), ("Perth", "LOCATION")]),
         ("Crime ref 5224198765 was given.", "5224198765", EntityType.IP, [("5224198765", "ID")]),
+        # A company the lexicon knows, read as an address; a family firm's ending.
+        ("Mi pedido de Amazon llegó roto.", "Amazon", EntityType.ADDRESS, [("Amazon", "ORG")]),
+        ("Je suis RH chez Transports Bernard & Fils. Un salarié est malade.", "Transports Bernard", EntityType.ORG, [("Transports Bernard & Fils", "ORG")]),
         # A councillor's title is no address.
         ("Cllr Janet Parry says she can help.", "Cllr", EntityType.ADDRESS, []),
         # A street is part of an address; a colour before a brand is no part of it.

@@ -32,6 +32,9 @@ from core.entities import EntityType
         ("Daughter Comfort is next of kin.", "Comfort", EntityType.PERSON),
         ("my stepson Reuben-Lee starts school", "Reuben-Lee", EntityType.PERSON),
         ("My twins Summer and River start school.", "Summer", EntityType.PERSON),
+        # A dotted account name after the word for a user, in the languages with rules too.
+        ("Benutzer j.mueller konnte sich nicht anmelden", "j.mueller", EntityType.ID),
+        ("login failed for user a.khan at 09:14", "a.khan", EntityType.ID),
         ("ship to WA 98101-2215 today", "WA 98101-2215", EntityType.ADDRESS),
     ],
 )

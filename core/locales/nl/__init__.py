@@ -31,6 +31,15 @@ _STREET = (
 RULES = [
     company_rule(r"B\.V\.|BV|N\.V\.|NV|V\.O\.F\.|VOF|C\.V\."),
     code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier", r"is"),
+    # A hospital or a clinic named before its kind: "het Rijnstate ziekenhuis", "Isala kliniek".
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?:[A-Z][\w'-]+[ \t]+){1,2}(?:ziekenhuis|Ziekenhuis|kliniek|Kliniek|verpleeghuis|"
+        r"Verpleeghuis))(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
     Rule(
         EntityType.SSN,
         r"(?<![\w.])(\d{4}\.?\d{2}\.?\d{3}|\d{3}[.\s]\d{3}[.\s]\d{3})(?![\w]|\.\d)",
