@@ -345,6 +345,27 @@ def _misread(
     ):
         # "mi pedido ... de Amazon llegó roto": a company the lexicon knows, read as an address.
         return [Span(span.start, span.end, EntityType.ORG, span.score, span.views)]
+    nino = _NINO_INSIDE.search(value) if span.type is EntityType.ADDRESS else None
+    if nino is not None:
+        # "NI QQ 88 77 66 D, tax code" read as an address: the National Insurance number
+        # inside is the value, its label and the next field's stay as written.
+        return [Span(span.start + nino.start(), span.start + nino.end(), EntityType.ID, span.score, span.views)]
+    if (
+        span.type in (EntityType.PERSON, EntityType.ADDRESS)
+        and cased
+        and value.isalpha()
+        and value.islower()
+        and _POSSESSIVE_BEFORE.search(text, max(0, span.start - 12), span.start)
+        and (lexicon is None or lexicon.public_kind(value) is None)
+    ):
+        return []  # "My payslip for November": a word after "my", in a text with capitals
+    if (
+        span.type is EntityType.ADDRESS
+        and lexicon is not None
+        and value.isalpha()
+        and lexicon.is_term(value)
+    ):
+        return []  # "NI £148.80" on a payslip: a term, no address
     if span.type is EntityType.IP and not re.search(r"[.:]", value):
         # "Crime ref 5224198765" read as a machine's address: a number with no dot or colon.
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
@@ -360,14 +381,16 @@ def _misread(
     ):
         # "from 2023 to 2025" read as two codes: a year, which the type policy judges.
         return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
+    street = value[:-1] if value.endswith(".") and not _ABBREVIATED_END.search(value) else value
     if (
         span.type is EntityType.LOCATION
-        and _STREET_NAME.fullmatch(value)
-        and (lexicon is None or lexicon.public_kind(value) is None)
+        and _STREET_NAME.fullmatch(street)
+        and (lexicon is None or lexicon.public_kind(street) is None)
     ):
-        # "he lives on Fenwick Road": a street is part of an address (a few hundred homes),
-        # not a town; a street everyone knows ("Downing Street") stays a place.
-        return [Span(span.start, span.end, EntityType.ADDRESS, span.score, span.views)]
+        # "he lives on Fenwick Road", "the door of No. 9 Cromwell Court.": a street is part
+        # of an address (a few hundred homes), not a town; a street everyone knows ("Downing
+        # Street") stays a place. A full stop after the street's word is the sentence's.
+        return [Span(span.start, span.start + len(street), EntityType.ADDRESS, span.score, span.views)]
     if span.type is EntityType.AGE and _DECIMAL.fullmatch(value):
         return []  # "amount": "49.90": a sum with its cents, no one's age
     if (
@@ -514,7 +537,7 @@ _KIN = frozenset(
 )
 #: An age of two or three digits alone; "after a name" and "then a bracket or a comma".
 _NUMBER_AGE = re.compile(r"\d{2,3}")
-_AFTER_NAME = re.compile(r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?,[ \t]$")
+_AFTER_NAME = re.compile(r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?(?:,[ \t]|[ \t]\()$")
 _AGE_END = re.compile(r"[ \t]*(?:\)|,|;|$|\n|[ \t]+(?:years?|yrs?|y/?o)\b)")
 #: A shop or a branch and the street it is on: "Boots on Fore Street", "Tesco in Mill Lane".
 _BRANCH_ON_STREET = re.compile(
@@ -535,9 +558,11 @@ _PRONOUN_AFTER = re.compile(r"[ \t]+(?:you|u|I|we|they|he|she|it|this|that)\b")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 #: A street's name: capitalized words and the kind of street.
 _STREET_NAME = re.compile(
+    r"(?:(?:No\.?|Number)[ \t]*)?(?:\d{1,4}[A-Za-z]?,?[ \t]+)?"
     r"(?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|"
-    r"Terrace|Grove|Mews|Row|Way|Rd|St|Ave)\.?"
+    r"Terrace|Grove|Mews|Row|Way|Court|Rise|Walk|Rd|St|Ave)\.?"
 )
+_ABBREVIATED_END = re.compile(r"\b(?:Rd|St|Ave|Dr|Cl|Cres)\.$")
 #: One capitalized word.
 _CAPITALIZED_WORD = re.compile(r"[A-Z][a-z]{2,}")
 #: How frequent a plain word must be to be no name at a sentence's start ("Current").
@@ -571,6 +596,10 @@ def _evidence(span: Span) -> dict[str, float]:
 
 #: A chat's mentions of everyone in a channel (Slack, Teams, Discord, Mattermost).
 _BROADCAST = frozenset({"channel", "here", "everyone", "all", "team"})
+#: A possessive right before a word ("my payslip"; "the ipad" may be a brand in lower case).
+_POSSESSIVE_BEFORE = re.compile(r"(?<![\w'’])(?:my|our|your|his|her|their)[ \t]+$", re.IGNORECASE)
+#: A UK National Insurance number inside a longer span.
+_NINO_INSIDE = re.compile(r"(?<![\w-])[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w-])")
 #: A farm's or a cottage's name, maybe with its town: "Balgowan Farm, Perth".
 _NAMED_PROPERTY = re.compile(
     r"((?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Farm|Farmhouse|Cottage|Barn|Croft|Steading))"

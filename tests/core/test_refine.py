@@ -1537,6 +1537,13 @@ def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType,
         # A company the lexicon knows, read as an address; a family firm's ending.
         ("Mi pedido de Amazon llegó roto.", "Amazon", EntityType.ADDRESS, [("Amazon", "ORG")]),
         ("Je suis RH chez Transports Bernard & Fils. Un salarié est malade.", "Transports Bernard", EntityType.ORG, [("Transports Bernard & Fils", "ORG")]),
+        # A payslip's fields: a word after "my", a National Insurance number inside a label's
+        # span, a term; a house on a court; an age in brackets after a name.
+        ("My payslip for November says: Employee: D. Zielinski", "payslip", EntityType.PERSON, []),
+        ("Employee: D. Zielinski, NI QQ 88 77 66 D, tax code 1257L, gross", "NI QQ 88 77 66 D, tax code", EntityType.ADDRESS, [("QQ 88 77 66 D", "ID")]),
+        ("PAYE £361.20, NI £148.80, pension £142.50.", "NI", EntityType.ADDRESS, []),
+        ("I saw a man kick the door of No. 9 Cromwell Court. My neighbour called.", "No. 9 Cromwell Court.", EntityType.LOCATION, [("No. 9 Cromwell Court", "ADDRESS")]),
+        ("Home visit to Mr Colin Brierley (82) at home.", "82", EntityType.ADDRESS, [("82", "AGE")]),
         # A councillor's title is no address.
         ("Cllr Janet Parry says she can help.", "Cllr", EntityType.ADDRESS, []),
         # A street is part of an address; a colour before a brand is no part of it.
