@@ -84,6 +84,7 @@ from core.detect.zones import (
 from core.entities import EntityType
 from core.language import ENGLISH, message_language
 from core.lexicon import Lexicon, is_cased
+from core.locales import field_keys
 from core.spans import Span, merge_spans
 
 log = logging.getLogger(__name__)
@@ -947,7 +948,7 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
 #: A field's key right before a name-like value: "City: Leeds", '"city": "Leeds"',
 #: "town=Leeds", "| Postcode | LS1 4AP", "City - Leeds". Group ``key`` is the field's name.
 _NAME_FIELD = re.compile(
-    r"(?:^|[\n{,|\t])[ \t]*[-*•]?[ \t]*[\"']?(?P<key>[A-Za-z][A-Za-z _\-/]{1,24}?)[\"']?"
+    r"(?:^|[\n{,|\t])[ \t]*[-*•]?[ \t]*[\"']?(?P<key>[^\W\d_](?:[^\W\d]|[ \-/]){1,24}?)[\"']?"
     r"(?:[ \t]*[:=|\t]|[ \t]+[-–])[ \t]*[\"']?[ \t]*$"
 )
 #: What such a key says the value is (keys compared in lower case, "_" and "-" as spaces).
@@ -1087,6 +1088,8 @@ def _key_name(key: str) -> str:
 def _key_type(key: str) -> EntityType | None:
     key = _key_name(key)
     t = NAME_FIELD_TYPES.get(key)
+    if t is None and (kind := field_keys().get(key)) is not None:
+        t = EntityType(kind)  # a form in another language: "Prénom", "Vorname", "Apellidos"
     if t is None and key.rsplit(" ", 1)[-1] in ("city", "town"):
         t = EntityType.LOCATION  # "home_city", "current town"
     return t
@@ -1152,6 +1155,7 @@ def key_labels(text: str) -> list[tuple[int, int]]:
             continue
         if (
             name in NAME_FIELD_TYPES
+            or name in field_keys()
             or name in VALUE_FIELD_TYPES
             or name in MONEY_KEYS
             or all(w in LABEL_WORDS or w in _KEY_WORDS for w in words)
@@ -1970,7 +1974,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue  # "RD#", "PO#", "Ref.#": the label of the number after it
         if (
             lexicon is not None
-            and set(span.views) - {"name-extent"} == {"ner"}
+            and set(_evidence(span)) == {"ner"}
             and (
                 # "parcel" of "parcel 15501234567890", "Flight" of "Flight EZY 8473": a
                 # dictionary's word (no one's name) before a number is what the number
@@ -2198,7 +2202,26 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined = join_institutions(text, joined, lexicon)
     joined = _join_registrations(text, joined)
     joined += _flights_found(text, joined)
-    return merge_spans(_with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
+    return merge_spans(
+        _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
+    )
+
+
+_QUOTES = "'\"‘’“”`"
+
+
+def _without_quotes(text: str, spans: list[Span]) -> list[Span]:
+    """A value without the quote that opens or closes it (SQL, JSON, a log line:
+    "full_name='Okwudili Eze'" leaves its quotes as written around the placeholder)."""
+    out = []
+    for s in spans:
+        a, b = s.start, s.end
+        while a < b - 1 and text[a] in _QUOTES:
+            a += 1
+        while b > a + 1 and text[b - 1] in _QUOTES and text[b - 2] not in "sS":
+            b -= 1  # "James'" of a possessive keeps its apostrophe
+        out.append(s if (a, b) == (s.start, s.end) else Span(a, b, s.type, s.score, s.views))
+    return out
 
 
 #: A name that ends in a dotted abbreviation whose last dot was left out: "Ribera S.L".

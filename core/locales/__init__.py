@@ -52,4 +52,15 @@ def month_names() -> str:
     return alternation(months)
 
 
-__all__ = ["CODES", "Locale", "LocaleView", "locale", "month_names", "view"]
+@cache
+def field_keys() -> dict[str, str]:
+    """Every locale's form keys and the entity type of the value after each ("prénom":
+    "PERSON"), lower case; a key two languages share keeps the first one's type."""
+    keys: dict[str, str] = {}
+    for code in CODES:
+        for key, kind in getattr(importlib.import_module(_MODULES[code] + ".words"), "FIELD_KEYS", {}).items():
+            keys.setdefault(key, kind)
+    return keys
+
+
+__all__ = ["CODES", "Locale", "LocaleView", "field_keys", "locale", "month_names", "view"]

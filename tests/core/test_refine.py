@@ -1544,6 +1544,9 @@ def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType,
         ("PAYE £361.20, NI £148.80, pension £142.50.", "NI", EntityType.ADDRESS, []),
         ("I saw a man kick the door of No. 9 Cromwell Court. My neighbour called.", "No. 9 Cromwell Court.", EntityType.LOCATION, [("No. 9 Cromwell Court", "ADDRESS")]),
         ("Home visit to Mr Colin Brierley (82) at home.", "82", EntityType.ADDRESS, [("82", "AGE")]),
+        # A form's key in another language types its value; a value leaves its quotes.
+        ("Nom : Garnier\nPrénom : Élodie\nNée à : Besançon", "Élodie", EntityType.LOCATION, [("Garnier", "PERSON"), ("Élodie", "PERSON")]),
+        ("UPDATE users SET full_name='Okwudili Eze' WHERE id=1;", "'Okwudili Eze", EntityType.PERSON, [("Okwudili Eze", "PERSON")]),
         # A councillor's title is no address.
         ("Cllr Janet Parry says she can help.", "Cllr", EntityType.ADDRESS, []),
         # A street is part of an address; a colour before a brand is no part of it.

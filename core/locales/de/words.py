@@ -102,3 +102,11 @@ DETERMINERS = (
     "ihren ihrem ihrer unser unsere unseren unserem unserer euer eure dies diese dieser diesem "
     "diesen dieses jede jeder jedes jeden jedem welche welcher im am zum zur vom beim ins ans"
 ).split()
+
+#: A form's keys and the kind of value after them ("Vorname: Jens"), lower case.
+FIELD_KEYS = {
+    **dict.fromkeys(("name", "vorname", "nachname", "familienname", "geburtsname"), "PERSON"),
+    **dict.fromkeys(("adresse", "anschrift", "straße", "strasse", "wohnort", "plz", "postleitzahl"), "ADDRESS"),
+    **dict.fromkeys(("ort", "stadt", "geburtsort"), "LOCATION"),
+    **dict.fromkeys(("arbeitgeber", "firma", "schule", "krankenkasse"), "ORG"),
+}

@@ -66,3 +66,12 @@ ABBREVIATIONS = words(
     "arts pág págs tel tlf etc aprox ej p.ej admón dpto depto S.A S.L Cía izq dcha ene feb "
     "mar abr jun jul ago sep sept oct nov dic Fdo"
 )
+
+#: A form's keys and the kind of value after them ("Nombre: Lucía"), lower case.
+FIELD_KEYS = {
+    **dict.fromkeys(("nombre", "apellido", "apellidos", "nombre completo", "primer apellido",
+                     "segundo apellido"), "PERSON"),
+    **dict.fromkeys(("dirección", "direccion", "domicilio", "código postal", "codigo postal"), "ADDRESS"),
+    **dict.fromkeys(("ciudad", "localidad", "municipio", "lugar de nacimiento"), "LOCATION"),
+    **dict.fromkeys(("empresa", "empleador", "colegio", "escuela"), "ORG"),
+}

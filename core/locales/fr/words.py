@@ -70,3 +70,11 @@ ABBREVIATIONS = words(
     "M Mme Mlle MM Dr Pr Me St Ste av bd boul. n° no tél tel env p pp cf etc ex art al min "
     "max vol éd chap janv févr fév avr juil sept oct nov déc apr J.-C av. Cie Mgr"
 )
+
+#: A form's keys and the kind of value after them ("Prénom : Élodie"), lower case.
+FIELD_KEYS = {
+    **dict.fromkeys(("nom", "prénom", "prenom", "nom de famille", "nom d'usage", "nom de naissance"), "PERSON"),
+    **dict.fromkeys(("adresse", "adresse postale", "domicile", "code postal"), "ADDRESS"),
+    **dict.fromkeys(("ville", "commune", "lieu de naissance"), "LOCATION"),
+    **dict.fromkeys(("employeur", "entreprise", "société", "école", "établissement"), "ORG"),
+}

@@ -66,3 +66,11 @@ ABBREVIATIONS = words(
     "ca incl excl max min resp jl vlg art lid blz p pag jan feb mrt apr jun jul aug sep okt "
     "nov dec e.d z.s.m a.u.b s.v.p"
 )
+
+#: A form's keys and the kind of value after them ("Voornaam: Daan"), lower case.
+FIELD_KEYS = {
+    **dict.fromkeys(("naam", "voornaam", "voornamen", "achternaam", "familienaam", "roepnaam"), "PERSON"),
+    **dict.fromkeys(("adres", "straat", "postcode", "woonadres"), "ADDRESS"),
+    **dict.fromkeys(("woonplaats", "plaats", "geboorteplaats"), "LOCATION"),
+    **dict.fromkeys(("werkgever", "bedrijf", "school", "zorgverzekeraar"), "ORG"),
+}
