@@ -367,6 +367,9 @@ def _misread(
         and lexicon.is_term(value)
     ):
         return []  # "NI £148.80" on a payslip: a term, no address
+    if span.type in (EntityType.ID, EntityType.PHONE, EntityType.ACCOUNT) and _LOG_TIME.fullmatch(value):
+        # "[23/Nov/2026:03:14:09 +0000]": a web server log's time, a date.
+        return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
     if span.type is EntityType.IP and not re.search(r"[.:]", value):
         # "Crime ref 5224198765" read as a machine's address: a number with no dot or colon.
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
@@ -599,6 +602,8 @@ def _evidence(span: Span) -> dict[str, float]:
 _BROADCAST = frozenset({"channel", "here", "everyone", "all", "team"})
 #: A possessive right before a word ("my payslip"; "the ipad" may be a brand in lower case).
 _POSSESSIVE_BEFORE = re.compile(r"(?<![\w'’])(?:my|our|your|his|her|their)[ \t]+$", re.IGNORECASE)
+#: A web server log's time: "23/Nov/2026:03:14:09".
+_LOG_TIME = re.compile(r"\d{1,2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2}")
 #: A UK National Insurance number inside a longer span.
 _NINO_INSIDE = re.compile(r"(?<![\w-])[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w-])")
 #: A farm's or a cottage's name, maybe with its town: "Balgowan Farm, Perth".

@@ -248,6 +248,11 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb|pem|crt|cer|csr|p12|pfx|jks|keystore)(?![\w]|\.\w)", 0),
     ("code", r"\b[a-z][a-z0-9\-]*:[\d][\w.\-]*", 0),  # "python:3.12-slim"
     ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code
+    # A web server's log line: the request ("POST /wp-login.php HTTP/1.1"), the status and
+    # size after it ('" 401 512'), the browser's signature ("Mozilla/5.0 (X11; Linux)").
+    ("code", r"\b(?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|CONNECT|TRACE)\s+/[^\s\"]*\s+HTTP/\d(?:\.\d)?", 0),
+    ("code", r"(?<=HTTP/\d\.\d\")\s+[1-5]\d\d\s+(?:\d+|-)\b|(?<=HTTP/\d\")\s+[1-5]\d\d\s+(?:\d+|-)\b", 0),
+    ("code", r"\b(?:Mozilla|AppleWebKit|Chrome|Safari|Gecko|curl|Wget|python-requests)/\d[\w.]*(?:\s\([^()\n]{0,80}\))?", 0),
     # Calls "connect(dsn)", "ValueError(msg)"; "Hermann(Germany)" is a name and its country.
     ("code", r"(?<![\w@/.])(?:[a-z_][\w.]*|[A-Z][\w]*[._][\w.]*)\([^()\n]{0,60}\)|(?<![\w@/.])[A-Z]\w*\((?:[^()\nA-Z][^()\n]{0,59}|[^()\n]{0,30}[,:=\d\"'][^()\n]{0,30})?\)", 0),
     ("code", r"\b(?!PRESIDIO_)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", 0),  # constants "POSTGRES_USER"

@@ -31,6 +31,10 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
     ("text", "value"),
     [
         ("Fever of 39.2 °C since Tuesday.", "39.2 °C"),
+        # A web server's log line: the request, its status and size, the browser's signature.
+        ('1.2.3.4 - - [23/Nov/2026:03:14:07 +0000] "POST /wp-login.php HTTP/1.1" 401 512 "-" "Mozilla/5.0"', "POST /wp-login.php HTTP/1.1"),
+        ('1.2.3.4 - - [23/Nov/2026:03:14:07 +0000] "POST /wp-login.php HTTP/1.1" 401 512 "-" "Mozilla/5.0"', "401 512"),
+        ('1.2.3.4 - - [23/Nov/2026:03:14:07 +0000] "POST /wp-login.php HTTP/1.1" 401 512 "-" "Mozilla/5.0"', "Mozilla/5.0"),
         ("My dishwasher shows E24 after every cycle.", "E24"),
         ("The policy allows s3:PutObject on the bucket.", "s3:PutObject"),
         ("The boiler is flashing F05 again.", "F05"),
@@ -1547,6 +1551,8 @@ def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType,
         # A form's key in another language types its value; a value leaves its quotes.
         ("Nom : Garnier\nPrénom : Élodie\nNée à : Besançon", "Élodie", EntityType.LOCATION, [("Garnier", "PERSON"), ("Élodie", "PERSON")]),
         ("UPDATE users SET full_name='Okwudili Eze' WHERE id=1;", "'Okwudili Eze", EntityType.PERSON, [("Okwudili Eze", "PERSON")]),
+        # A web server log's time read as a code is a date.
+        ("10.1.4.22 - tom [23/Nov/2026:03:14:09 +0000] \"GET / HTTP/1.1\" 200", "23/Nov/2026:03:14:09", EntityType.ID, [("23/Nov/2026:03:14:09", "DATE")]),
         # A councillor's title is no address.
         ("Cllr Janet Parry says she can help.", "Cllr", EntityType.ADDRESS, []),
         # A street is part of an address; a colour before a brand is no part of it.
