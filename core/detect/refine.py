@@ -67,7 +67,7 @@ from core.detect.names import (
     retype,
     words_not_a_name,
 )
-from core.detect.rules import MARKER, markers_win
+from core.detect.rules import MARKER, NINO, markers_win
 from core.detect.tokens import ELIDED, atoms, cut_at_cells, snap
 from core.detect.zones import (
     DIGITS,
@@ -350,7 +350,7 @@ def _misread(
     if nino is not None:
         # "NI QQ 88 77 66 D, tax code" read as an address: the National Insurance number
         # inside is the value, its label and the next field's stay as written.
-        return [Span(span.start + nino.start(), span.start + nino.end(), EntityType.ID, span.score, span.views)]
+        return [Span(span.start + nino.start(1), span.start + nino.end(1), EntityType.ID, span.score, span.views)]
     if (
         span.type in (EntityType.PERSON, EntityType.ADDRESS)
         and cased
@@ -604,8 +604,8 @@ _BROADCAST = frozenset({"channel", "here", "everyone", "all", "team"})
 _POSSESSIVE_BEFORE = re.compile(r"(?<![\w'’])(?:my|our|your|his|her|their)[ \t]+$", re.IGNORECASE)
 #: A web server log's time: "23/Nov/2026:03:14:09".
 _LOG_TIME = re.compile(r"\d{1,2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2}")
-#: A UK National Insurance number inside a longer span.
-_NINO_INSIDE = re.compile(r"(?<![\w-])[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w-])")
+#: A UK National Insurance number inside a longer span (the rules view's pattern).
+_NINO_INSIDE = re.compile(NINO)
 #: A farm's or a cottage's name, maybe with its town: "Balgowan Farm, Perth".
 _NAMED_PROPERTY = re.compile(
     r"((?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Farm|Farmhouse|Cottage|Barn|Croft|Steading))"
@@ -852,11 +852,7 @@ def _unspaced_only(value: str) -> bool:
 def ner_only_unsure(span: Span) -> bool:
     """Only the NER proposed ``span``, below :data:`UNSURE` (the rules view's weakest
     guesses, under :data:`WEAK_RULE`, are no evidence: "node" of "node v20.11.1")."""
-    evidence = {
-        k: v
-        for k, v in span.views.items()
-        if k != "name-extent" and not (k == "rules" and v < WEAK_RULE)
-    }
+    evidence = _evidence(span)
     return set(evidence) == {"ner"} and evidence["ner"] < UNSURE
 
 

@@ -80,6 +80,8 @@ _CITATION = (
 
 #: (type, pattern, group, score). The span is the pattern's ``group``.
 _NINO = r"(?<![\w-])([A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![\w-])"
+#: The same, for other modules (the value is the pattern's group 1).
+NINO = _NINO
 
 #: An age and a sex as notes write them after a name: "54F", "(72M)".
 _AGE_SEX = r"(?:(?<=[,(]\s)|(?<=\())(\d{1,3}[FM])(?=[\s,.;:)]|$)"

@@ -167,10 +167,9 @@ def _common_parts(
         if e.type is not EntityType.PERSON:
             continue
         name = text[e.start : e.end]
-        for part in re.findall(r"[^\W\d_][\w'’\-]*[^\W\d_]", re.sub(r"['’]s\b", "", name)):
+        for part in _name_words(name):
             if (
-                len(part) >= 3
-                and part[:1].isupper()
+                part[:1].isupper()
                 and not part.isupper()
                 and not distinctive(part)
                 and part.casefold() not in _NOT_ALONE
@@ -261,10 +260,19 @@ def _person_parts(
     names = [text[e.start : e.end] for e in protected if e.type is EntityType.PERSON]
     names += [e.value for e in box.entries() if e.type is EntityType.PERSON]
     for name in names:
-        for part in re.findall(r"[^\W\d_][\w'’\-]*[^\W\d_]", re.sub(r"['’]s\b", "", name)):
-            if len(part) >= 3 and distinctive(part):
+        for part in _name_words(name):
+            if distinctive(part):
                 owners.setdefault(part.casefold(), set()).add(box_key(box, name))
     return [part for part, who in owners.items() if len(who) == 1]
+
+
+def _name_words(name: str) -> list[str]:
+    """The words of a person's name of three letters or more, without a possessive "'s"."""
+    return [
+        w
+        for w in re.findall(r"[^\W\d_][\w'’\-]*[^\W\d_]", re.sub(r"['’]s\b", "", name))
+        if len(w) >= 3
+    ]
 
 
 def box_key(box: PrivacyBox, name: str) -> str:

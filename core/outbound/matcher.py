@@ -23,6 +23,7 @@ from typing import Any
 
 from core.box import PrivacyBox
 from core.entities import EntityType
+from core.lexicon import lexicon
 from core.outbound.fold import (
     LONG_MIN,
     MIN_LEN,
@@ -55,8 +56,6 @@ def _word_name(value: str) -> bool:
     if not (value.isalpha() and value[:1].isupper() and value[1:].islower()):
         return False
     try:
-        from core.lexicon import lexicon
-
         return lexicon().is_word_name(value)
     except Exception:
         return False
