@@ -123,6 +123,7 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     from PySide6.QtWidgets import QApplication
 
     from core.settings import Settings
+    from ui import collector
     from ui.engine import Engine
     from ui.errors import install_excepthooks, report
     from ui.main_window import MainWindow
@@ -138,6 +139,7 @@ def start(args: argparse.Namespace, *, app: Any = None) -> Started | None:
     if icon is not None:
         app.setWindowIcon(icon)
     install_excepthooks()
+    collector.install(app)  # cyclic garbage is freed on this thread, never on a worker
 
     settings = Settings.load()
     from app.vault import take_env_passphrase

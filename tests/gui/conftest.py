@@ -3,7 +3,8 @@
 Every GUI test fails if it leaves a worker running: the ``no_leftover_workers``
 fixture waits for the workers a test started and fails the test when some are
 still running after a grace period (then cancels them so the next test starts
-clean). Error boxes and dialogs left open are closed.
+clean). Error boxes and dialogs left open are closed. As in the app, cyclic
+garbage is collected on the GUI thread only during a test (``ui.collector``).
 
 No wait of these tests says how fast something must happen: every wait only
 bounds a hang. The ``qtbot`` here is pytest-qt's, with its waits
@@ -37,6 +38,8 @@ from core.errors import CloudServerError
 from core.router.base import RouteInput
 from core.settings import Settings
 from core.store import Store
+from ui.collector import GuiCollector
+from ui.collector import install as install_collector
 from ui.workers import Worker
 
 #: Milliseconds any wait of a GUI test may take before it counts as a hang.
@@ -79,7 +82,16 @@ def qtbot(qtbot: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
-def no_leftover_workers(qapp: QApplication) -> Iterator[None]:
+def gui_thread_collector(qapp: QApplication) -> Iterator[GuiCollector]:
+    """Cyclic garbage is collected on the GUI thread only, as in the app; after the
+    test (its workers gone) what is left is collected here and Python collects again."""
+    collector = install_collector(qapp)
+    yield collector
+    collector.stop()
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_workers(qapp: QApplication, gui_thread_collector: GuiCollector) -> Iterator[None]:
     """Fail a test that leaves work running; close what it left open."""
     yield
     left = leftover_workers()
