@@ -150,14 +150,16 @@ def test_the_embedded_model_forced_to_merge_never_makes_the_answer_worse(
 
 @pytest.mark.gui
 def test_the_window_shows_the_cloud_answer_intact_with_default_settings(
-    qtbot: Any, stub: StubCloud, store: Any
+    qapp: Any, qtbot: Any, stub: StubCloud, store: Any
 ) -> None:
     from app.window import make_parts
     from tests.gui.conftest import on_dialog, wait_analysis
     from ui.approval import ApprovalDialog
+    from ui.collector import install
     from ui.engine import Engine
     from ui.main_window import MainWindow
 
+    collector = install(qapp)  # cyclic garbage freed on the GUI thread, as in the app
     settings = Settings(cloud_base_url=stub.base_url, cloud_model=stub.model)
     engine = Engine(settings, store, make_parts(), save_settings=False)
     window = MainWindow(engine, load_models=False)
@@ -187,3 +189,4 @@ def test_the_window_shows_the_cloud_answer_intact_with_default_settings(
         window.close()
         if engine._local is not None:
             engine._local.close()
+        collector.stop()
