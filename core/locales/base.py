@@ -433,6 +433,19 @@ def code_after(words: str, verbs: str) -> Rule:
     )
 
 
+def record_after(words: str, verbs: str) -> Rule:
+    """A patient's record number after the words that name it ("Su NHC es 2049381",
+    "IPP 88120934", "Fallnummer 4471902"): a medical record number, not a phone."""
+    return Rule(
+        EntityType.MRN,
+        rf"(?i:\b(?:{words}))[\s:#.]*(?:(?i:{verbs})\s+)?{_CODE}(?![\w])",
+        1,
+        0.9,
+        flags=0,
+        validate=_code_like,
+    )
+
+
 def _code_like(value: str) -> bool:
     """Four digits or more, or a code of five characters or more mixing capitals and digits."""
     digits = sum(c.isdigit() for c in value)

@@ -21,8 +21,13 @@ def money_zones(currency: str) -> list[str]:
 
 
 def quantity_zones() -> list[str]:
-    """Quantities with units ("2,5 mg", "37,8 °C", "12,5 %") and bare decimal-comma numbers."""
+    """Quantities with units ("2,5 mg", "37,8 °C", "12,5 %"), bare decimal-comma numbers and
+    clinical scales with their grade."""
     return [
         rf"(?<![\w.,])(?:{NUMBER})\s?{UNITS}(?![\w²])",
         r"(?<![\w.,])\d+,\d+(?![\w.,]\d)",
+        # A clinical scale and its grade is no name: "NYHA III", "ASA II", "GOLD 3", "CKD 4",
+        # "Child-Pugh B", "GCS 14" (the grade may follow "class", "Klasse", "stade", "grado").
+        r"\b(?:NYHA|ASA|GOLD|CCS|CKD|KDIGO|ECOG|GCS|Child-Pugh|TNM)(?:[\s-]+(?i:class|classe|"
+        r"klasse|stadium|stade|grad|grade|grado|estadio))?[\s-]+(?:IV|V|I{1,3}|[0-9]{1,2}[a-d]?|[ABC])\b",
     ]

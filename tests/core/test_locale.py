@@ -86,7 +86,16 @@ FINDS = [
     ("es", "Me llamo Lucía Ruiz Delgado.", "Lucía Ruiz Delgado", EntityType.PERSON),
     ("nl", "Ik woon op Prinsengracht 263-A, 1016 GV Amsterdam.", "Prinsengracht 263-A", EntityType.ADDRESS),
     ("nl", "Ik woon op Prinsengracht 263-A, 1016 GV Amsterdam.", "1016 GV Amsterdam", EntityType.ADDRESS),
+    # The article before the street and the word after its number are not the address.
+    ("nl", "mijn woning aan de Kerkstraat 45 in Haarlem", "Kerkstraat 45", EntityType.ADDRESS),
+    ("nl", "Ze woont op de Van der Helststraat 12-2 en werkt", "Van der Helststraat 12-2", EntityType.ADDRESS),
+    ("nl", "Kerkstraat 12a, 1011 AB Amsterdam", "Kerkstraat 12a", EntityType.ADDRESS),
     ("nl", "Mijn BSN is 241314641.", "241314641", EntityType.SSN),
+    # A patient's record number after its name is a medical record number, not a phone.
+    ("es", "Su NHC es 2049381.", "2049381", EntityType.MRN),
+    ("fr", "IPP : 88120934, entrée le 3 mai", "88120934", EntityType.MRN),
+    ("de", "Fallnummer 4471902, Station 3", "4471902", EntityType.MRN),
+    ("nl", "patiëntnummer 5520193 is bekend", "5520193", EntityType.MRN),
     ("nl", "Bel me op 06-12345678.", "06-12345678", EntityType.PHONE),
     ("nl", "sinds 2 mei 2023 ziek", "2 mei 2023", EntityType.DATE),
     ("nl", "Mijn naam is Jan van der Berg.", "Jan van der Berg", EntityType.PERSON),
@@ -138,6 +147,7 @@ NEGATIVES = [
     # People by their role: "Die Sozialarbeiterin sagte ..." is no organisation.
     ("de", ["Sozialarbeiterin", "Sachbearbeiter", "Betreuerin", "Klassenlehrer"]),
     ("de", ["Präsidentin", "Geschäftsführer", "Bürgermeisterin"]),
+    ("de", ["Herzinsuffizienz", "Bronchitis", "Leukämie", "Arthrose", "Herzinfarkt"]),
     ("fr", ["Bonjour", "fils", "janvier", "Madame", "J'habite", "l'article", "Rédigez"]),
     ("es", ["Hola", "jefe", "marzo", "Estimado", "Saludos", "Redacta"]),
     # The verb a request begins with ("Herschrijf mijn motivatiebrief") is no name.
@@ -179,6 +189,10 @@ ZONES = [
     ("de", "er hat Morbus Crohn seit 2015", "Morbus Crohn"),
     ("de", "der Romberg-Test war unauffällig", "Romberg-Test"),
     ("nl", "zij heeft de ziekte van Crohn", "ziekte van Crohn"),
+    # A clinical scale and its grade.
+    ("de", "was eine Herzinsuffizienz NYHA III bedeutet", "NYHA III"),
+    ("fr", "une BPCO GOLD 3 connue", "GOLD 3"),
+    ("es", "insuficiencia renal CKD estadio 4", "CKD estadio 4"),
 ]
 
 

@@ -6,7 +6,15 @@ from pathlib import Path
 from typing import Any
 
 from core.entities import EntityType
-from core.locales.base import Locale, Rule, code_after, company_rule, digits_of, month_date_rules
+from core.locales.base import (
+    Locale,
+    Rule,
+    code_after,
+    company_rule,
+    digits_of,
+    month_date_rules,
+    record_after,
+)
 from core.locales.de import words as w
 from core.locales.money import money_zones, quantity_zones
 
@@ -64,6 +72,7 @@ _STREET = (
 _HOUSE = r"\d{1,4}(?:\s?[a-zA-Z])?(?:\s?[-/]\s?\d{1,4}[a-zA-Z]?)?"
 
 RULES = [
+    record_after(r"Fallnummer|Patientennummer|Patienten-ID|Patientenkennung", r"ist|lautet"),
     company_rule(
         r"GmbH(?:\s*&\s*Co\.\s*KG)?|AG|KG|OHG|e\.\s?K\.|e\.\s?V\.|SE|UG(?:\s*\(haftungsbeschränkt\))?"
     ),

@@ -92,6 +92,9 @@ NOUN_SUFFIXES = (
     "wert", "werte", "mittel", "gebühr", "zahlung", "urlaub", "termin", "brief", "frist",
     "grad", "jahre", "fachfrau", "fachmann", "gespräch", "pauschale", "stand", "gang",
     "therapie", "diagnose", "pflege", "rente", "steuer", "beitrag", "antrag",
+    # conditions: "Herzinsuffizienz", "Bronchitis", "Leukämie", "Arthrose", "Herzinfarkt"
+    "insuffizienz", "infarkt", "itis", "ämie", "karzinom", "syndrom", "störung", "schwäche",
+    "allergie", "fraktur", "thrombose", "arthrose", "sklerose", "krebs", "tumor",
     # people by their work or role: "Sozialarbeiterin", "Sachbearbeiter", "Betreuerin"
     "erin", "arbeiter", "berater", "betreuer", "pfleger", "lehrer", "leiter", "helfer",
 )

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from core.entities import EntityType
-from core.locales.base import Locale, Rule, code_after, company_rule, month_date_rules
+from core.locales.base import Locale, Rule, code_after, company_rule, month_date_rules, record_after
 from core.locales.es import words as w
 from core.locales.money import money_zones, quantity_zones
 
@@ -40,6 +40,7 @@ _STREET = (
 )
 
 RULES = [
+    record_after(r"NHC|historia\s+cl[íi]nica|n[º°]\s+de\s+historia", r"es"),
     company_rule(r"S\.A\.|S\.L\.U?\.|S\.L\.|SA|SL|SLU|S\.Coop\.|Cía\."),
     code_after(
         r"n[úu]mero(?:\s+[^\W\d]+){0,4}|nº|n\.º|núm\.|localizador|referencia|expediente|tarjeta sanitaria|póliza|matrícula",

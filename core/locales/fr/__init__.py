@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from core.entities import EntityType
-from core.locales.base import Locale, Rule, code_after, company_rule, month_date_rules
+from core.locales.base import Locale, Rule, code_after, company_rule, month_date_rules, record_after
 from core.locales.fr import words as w
 from core.locales.money import money_zones, quantity_zones
 
@@ -33,6 +33,7 @@ _STREET = (
 )
 
 RULES = [
+    record_after(r"IPP|num[ée]ro\s+(?:de\s+dossier\s+)?patient|dossier\s+m[ée]dical", r"est"),
     company_rule(r"SAS|SASU|SARL|SA|S\.A\.|SNC|SCI|EURL|SCOP"),
     # Where someone is treated, its word and its name: "l'hôpital Necker", "la clinique du
     # Parc", "le CHU de Rennes". A place of care is never public here (core.policy).

@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.entities import EntityType
-from core.locales.base import Locale, Rule, code_after, company_rule, digits_of, month_date_rules
+from core.locales.base import (
+    Locale,
+    Rule,
+    code_after,
+    company_rule,
+    digits_of,
+    month_date_rules,
+    record_after,
+)
 from core.locales.money import money_zones, quantity_zones
 from core.locales.nl import words as w
 
@@ -29,6 +37,7 @@ _STREET = (
 )
 
 RULES = [
+    record_after(r"pati[ëe]ntnummer|pati[ëe]nt-ID|dossiernummer\s+pati[ëe]nt", r"is"),
     company_rule(r"B\.V\.|BV|N\.V\.|NV|V\.O\.F\.|VOF|C\.V\."),
     code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier", r"is"),
     # A hospital or a clinic named before its kind: "het Rijnstate ziekenhuis", "Isala kliniek".
@@ -64,8 +73,11 @@ RULES = [
     # "Prinsengracht 263-A", "Kerkstraat 12 bis", "Van Baerlestraat 27".
     Rule(
         EntityType.ADDRESS,
-        rf"(?<![\w-])((?:(?:Van|van|De|de|Den|den|Der|der)\s+)*[A-Z][\w'-]*{_STREET}[ \t]+\d{{1,4}}"
-        r"(?:[ \t]?-?[ \t]?(?:[A-Za-z]{1,2}\b|\d{1,3}\b|hs|bis|I{1,3}\b))?)",
+        # The article before a street is not its name ("aan de Kerkstraat 45"), nor a
+        # word after its number ("45 in Haarlem"): particles start with a capital, and a
+        # lower-case letter of the number is written against it ("12a", "12-a").
+        rf"(?<![\w-])((?:(?:Van|De|Den|Der)(?:\s+(?:van|de|den|der))*\s+)?[A-Z][\w'-]*{_STREET}[ \t]+"
+        r"\d{1,4}(?:-?[a-z]\b|[ \t]?-?[ \t]?(?:[A-Z]{1,2}\b|\d{1,3}\b|hs\b|bis\b|I{1,3}\b))?)",
         1,
         0.9,
         flags=0,
