@@ -136,18 +136,31 @@ def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
     """A model's span that runs into an e-mail or IP address the rules matched whole
     keeps only what lies outside it ("uk\\n224 Moore Roads" of a signature: the end of
     "...co.uk" and the street on the next line, typed an address; merged with the
-    e-mail, the street was cut into words and lost as no part of it)."""
+    e-mail, the street was cut into words and lost as no part of it).
+
+    A link with a path is whole the same way; what a model read inside it stays as
+    evidence for the link, with the link's type ("seun" of "github.com/seun-adebayo"
+    read as a company)."""
     whole = [s for s in spans if s.type in _ADDRESSES and s.views.get("rules", 0.0) >= 0.9]
-    if not whole:
+    links = [s for s in spans if _link_with_path(text, s)]
+    if not whole and not links:
         return spans
+    whole += links
     out: list[Span] = []
     for s in spans:
         if s.type in _ADDRESSES or "rules" in s.views:
             out.append(s)
             continue
         hits = [a for a in whole if a.start < s.end and s.start < a.end]
-        if not hits or any(a.start <= s.start and s.end <= a.end for a in hits):
+        for link in (a for a in hits if a in links):
+            a, b = max(s.start, link.start), min(s.end, link.end)
+            out.append(Span(a, b, EntityType.URL, s.score, s.views))
+        if not hits:
             out.append(s)
+            continue
+        if any(a.start <= s.start and s.end <= a.end for a in hits):
+            if not any(a in links for a in hits):
+                out.append(s)
             continue
         pos, pieces = s.start, []
         for hit in sorted(hits, key=lambda x: x.start):
@@ -162,6 +175,17 @@ def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
             if b - a >= 2:
                 out.append(Span(a, b, s.type, s.score, s.views))
     return out
+
+
+def _link_with_path(text: str, span: Span) -> bool:
+    """A link the rules matched with its path ("linkedin.com/in/ana-lee-07b2"): whole,
+    like an e-mail address (a model reads its pieces as a company, a link and an ID and
+    runs them into the next link and the next sentence)."""
+    return (
+        span.type is EntityType.URL
+        and span.views.get("rules", 0.0) >= 0.5
+        and "/" in text[span.start : span.end].strip("/")
+    )
 
 
 def _clusters(spans: Iterable[Span]) -> list[list[Span]]:

@@ -184,6 +184,44 @@ def _split_open_bracket(text: str, span: Span) -> list[tuple[int, int]]:
     return [(span.start, span.start + i), (span.start + i + 2, span.end)]
 
 
+#: Words of letters (a piece of a span is plain when all of them are).
+_WORDS = re.compile(r"[^\W\d_]+")
+#: A number, a full stop and a capitalized word: a sentence may end here.
+_NUMBER_FULL_STOP = re.compile(r"(?<=\d)\.[ \t]+(?=([A-Z][a-z]+)\b)")
+
+
+def _split_sentence_after_number(
+    text: str, a: int, b: int, lexicon: Lexicon | None
+) -> list[tuple[int, int]]:
+    """``[a, b)`` cut where a number ends a sentence and a common word begins the next
+    ("CVV 321. Billing postcode"); a floor or a unit after a number ("2. OG") stays. What
+    follows the cut is dropped when it holds only such words (it named nothing)."""
+    if lexicon is None:
+        return [(a, b)]
+    pieces, pos = [], a
+    for m in _NUMBER_FULL_STOP.finditer(text, a, b):
+        if lexicon.is_plain(m.group(1)):
+            pieces.append((pos, m.start()))
+            pos = m.end()
+    if pos == a:
+        return [(a, b)]
+    pieces.append((pos, b))
+    return [
+        (x, y)
+        for k, (x, y) in enumerate(pieces)
+        if x < y and (k == 0 or not all(_plain_word(w, lexicon) for w in _WORDS.findall(text, x, y)))
+    ]
+
+
+def _plain_word(word: str, lexicon: Lexicon) -> bool:
+    """A dictionary's word, or a frequent word written in lower case that no one carries."""
+    return lexicon.is_plain(word) or (
+        word.islower()
+        and lexicon.zipf(word) >= 3.0
+        and not (lexicon.is_given(word) or lexicon.is_surname(word))
+    )
+
+
 def _split_items(text: str, a: int, b: int) -> list[tuple[int, int]]:
     """``[a, b)`` cut at the separators of items on one line (" · ", " | ", " • ")."""
     pieces, pos = [], a
@@ -1886,8 +1924,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         elif span.type in _NAME_TYPES:
             pieces = _split_name_lines(text, _split_separators(text, span), lexicon)
         elif span.type is EntityType.ADDRESS:
-            # An address may run over lines, never into the next line's label, and never
-            # across a signature's separator ("Browne, Godfrey and Parker · 136 Kerry Trail").
+            # An address may run over lines, never into the next line's label, never
+            # across a signature's separator ("Browne, Godfrey and Parker · 136 Kerry Trail")
+            # and never into the next sentence ("CVV 321. Billing postcode ...").
             pieces = _split_name_lines(
                 text,
                 [q for a, b in _split_open_bracket(text, span) for q in _split_items(text, a, b)],
@@ -1895,6 +1934,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             )
         else:
             pieces = _split_open_bracket(text, span)
+        if span.type not in _ADDRESS_TYPES:
+            pieces = [q for a, b in pieces for q in _split_sentence_after_number(text, a, b, lexicon)]
         if tables.cells:
             pieces = [q for a, b in pieces for q in _cut_at_cells(a, b, tables.cells, cell_starts)]
         typed = (

@@ -367,7 +367,8 @@ class RulesView:
                     continue
                 t = canonical_type(r.entity_type)
                 key = NAME_EXTENT if rec.name == _EXTENT_RECOGNIZER else NAME
-                spans.append(Span(r.start, r.end, t, float(r.score), {key: float(r.score)}))
+                end = link_end(text, r.start, r.end) if t is EntityType.URL else r.end
+                spans.append(Span(r.start, end, t, float(r.score), {key: float(r.score)}))
         for a, b in host_names(text):
             # A machine of a private or company network ("db-prod-3.internal.acme-corp.com").
             spans.append(Span(a, b, EntityType.URL, HOST_SCORE, {NAME: HOST_SCORE}))
@@ -390,6 +391,26 @@ class RulesView:
                     continue
                 spans.append(Span(a, b, typ, score, {NAME: score}))
         return spans
+
+
+#: Punctuation that ends the sentence or the list a link stands in, not the link.
+_AFTER_LINK = ".,;:!?'\"”’"
+
+
+def link_end(text: str, start: int, end: int) -> int:
+    """A link's end without the punctuation written after it: Presidio's URL pattern takes
+    the comma of "github.com/ana-lee, linkedin.com/in/ana-lee." and its final period,
+    which then glue two links and the next sentence into one span. A closing bracket
+    stays when the link opened it ("wiki/Foo_(bar)")."""
+    while end > start:
+        last = text[end - 1]
+        if last in _AFTER_LINK or (
+            last == ")" and text.count("(", start, end) < text.count(")", start, end)
+        ):
+            end -= 1
+        else:
+            break
+    return end
 
 
 def markers_win(spans: list[Span]) -> list[Span]:

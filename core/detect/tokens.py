@@ -178,9 +178,13 @@ _JSON_SEP = re.compile(
     r'|(?:(?<=[\d\]}])|(?<=\bnull)|(?<=\btrue)|(?<=\bfalse))[ \t]*,[ \t]*"'
 )
 
+#: A call's or a subscript's opening bracket and quote, written against a name:
+#: ``smtp.login("billing@acme.co"``, ``row['email']``; the value is an atom of its own.
+_CALL = re.compile(r"(?<=\w)[(\[][\"']")
+
 #: Where an atom ends inside a run of non-space characters: an assignment, a JSON
-#: separator or a cell separator.
-_INNER = re.compile(f"{_ASSIGN.pattern}|{_JSON_SEP.pattern}|{_CELL.pattern}")
+#: separator, a cell separator or a call's bracket.
+_INNER = re.compile(f"{_ASSIGN.pattern}|{_JSON_SEP.pattern}|{_CELL.pattern}|{_CALL.pattern}")
 
 
 def _split_assign(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:

@@ -31,6 +31,10 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "illness", "throat", "vaccination", "booster", "nursing", "carer", "carers",
         "dementia", "alzheimer's", "alzheimers", "falls", "stroke", "physio",
         "physiotherapy", "palliative", "frail", "wheelchair", "incontinence",
+        "counsellor", "counselor", "counselling", "counseling", "psychologist",
+        "psychotherapist", "psychotherapy", "self-harm", "suicidal", "suicide", "ptsd",
+        "trauma", "bipolar", "schizophrenia", "psychosis", "adhd", "autism", "autistic",
+        "anorexia", "bulimia", "overdose", "rehab", "addiction", "cbt",
     ),
     "legal": (
         "law", "laws", "legal", "lawyer", "lawyers", "attorney", "solicitor", "barrister",
@@ -42,7 +46,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "arrested", "charged", "conviction", "convicted", "criminal", "offence",
         "offense", "crime", "gdpr", "rights", "notice", "dismissal", "unfair",
         "non-compete", "nda", "litigation", "settlement", "subpoena", "summons",
-        "deputyship", "attorney's", "legally",
+        "deputyship", "attorney's", "legally", "asylum", "immigration", "visa",
+        "deportation", "deported", "refugee", "uscis", "naturalisation", "naturalization",
     ),
     "hr": (
         "hr", "employee", "employees", "employer", "manager", "colleague", "colleagues",

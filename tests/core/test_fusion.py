@@ -197,3 +197,24 @@ def test_a_models_span_run_into_a_matched_email_keeps_what_lies_outside_it():
         ("snelson@fraserphillips.co.uk", E.EMAIL),
         ("224 Moore Roads", E.ADDRESS),
     ]
+
+
+def test_two_links_and_the_next_sentence_a_model_ran_together_stay_apart():
+    text = "Candidate: Ana Lee, github.com/ana-lee, linkedin.com/in/ana-lee-07b2. 6 years of Go."
+    github = text.index("github.com/ana-lee")
+    linkedin = text.index("linkedin.com/in/ana-lee-07b2")
+    model = [
+        span((github + 11, github + 14), E.ORG, "ner", 0.98),  # "ana"
+        span((github + 15, linkedin + 19), E.URL, "ner", 0.91),  # "lee, linkedin.com/in/ana"
+        span((linkedin + 20, text.index(" of Go")), E.ID, "ner", 0.79),  # "lee-07b2. 6 years"
+    ]
+    rules = [
+        span((github, github + 18), E.URL, "rules", 0.5),
+        span((linkedin, linkedin + 28), E.URL, "rules", 0.5),
+    ]
+    out = Fusion([StaticView("ner", model), StaticView("rules", rules)], refine=False).analyze(text)
+    got = [(text[s.start : s.end], s.type) for s in out]
+    # Each link whole and typed a link, held by the model's evidence inside it; the
+    # model's "6 years" outside the link is what is left of its span.
+    assert ("github.com/ana-lee", E.URL) in got and ("linkedin.com/in/ana-lee-07b2", E.URL) in got
+    assert all("," not in value and ". " not in value for value, _ in got)

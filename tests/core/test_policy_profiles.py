@@ -175,6 +175,13 @@ def test_every_norm_cites_its_source() -> None:
         # A care home's resident who fell, in each language.
         ("Meine Oma lebt im Seniorenheim und ist dreimal gestürzt.", (), Profile.HEALTH),
         ("Mijn moeder is gevallen en moet naar een verpleeghuis.", (), Profile.HEALTH),
+        # Mental health, an admission, a nurse's patient, in four languages.
+        ("I'm a counsellor. My client disclosed self-harm and suicidal thoughts.", (), Profile.HEALTH),
+        ("Meine Mutter wurde ins Klinikum eingeliefert, Herzinsuffizienz.", (), Profile.HEALTH),
+        ("Je suis infirmier, mon patient diabétique a été hospitalisé.", (), Profile.HEALTH),
+        ("Soy enfermera; la paciente fue ingresada por una neumonía.", (), Profile.HEALTH),
+        # Immigration is law.
+        ("His asylum interview was moved and his visa expired.", (), Profile.LEGAL),
     ],
 )
 def test_the_profile_is_read_from_the_message(text: str, types: tuple[str, ...], profile: Profile) -> None:

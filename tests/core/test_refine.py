@@ -1584,3 +1584,17 @@ def test_a_frequent_surname_at_a_sentences_start_stays_a_person(lex) -> None:  #
 def test_a_barely_guessed_value_gets_its_kind(text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, found, typed, 0.55)], lex)) == expected
     assert values(text, refine(text, [s(text, found, typed, 0.95)], lex)) == [(found, str(typed))]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed", "expected"),
+    [
+        # A number ends a sentence; the model ran on into the next one's plain words.
+        ("CVV 321. Billing postcode M14 5RT.", "321. Billing postcode", EntityType.ID, [("321", "ID")]),
+        ("Ref 88213. Then call me.", "88213. Then", EntityType.ID, [("88213", "ID")]),
+        # An ordinal before a name's word is no sentence's end.
+        ("Er spielt beim 1. FC Köln.", "1. FC Köln", EntityType.ORG, [("1. FC Köln", "ORG")]),
+    ],
+)
+def test_a_span_never_runs_from_a_number_into_the_next_sentence(text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, typed)], lex)) == expected

@@ -78,3 +78,17 @@ def test_a_street_address_stays_on_its_line(rules_view: RulesView) -> None:
 )
 def test_relations_and_state_codes_need_their_shape(rules_view: RulesView, text: str) -> None:
     assert not [s for s in rules_view.analyze(text) if s.type in (EntityType.PERSON, EntityType.ADDRESS)]
+
+
+@pytest.mark.parametrize(
+    ("text", "link"),
+    [
+        ("see github.com/ana-lee, linkedin.com/in/ana-lee.", "github.com/ana-lee"),
+        ("see github.com/ana-lee, linkedin.com/in/ana-lee.", "linkedin.com/in/ana-lee"),
+        ("(docs: https://wiki.acme.net/ops/runbook)", "https://wiki.acme.net/ops/runbook"),
+        ("(see https://wiki.acme.net/a).", "https://wiki.acme.net/a"),
+    ],
+)
+def test_a_link_ends_before_the_punctuation_written_after_it(text: str, link: str) -> None:
+    found = [text[s.start : s.end] for s in RulesView().analyze(text) if s.type is EntityType.URL]
+    assert link in found, found

@@ -45,6 +45,9 @@ def words(text: str) -> list[str]:
         ("Brown,gina.brown@yahoo.com", ["Brown", "gina.brown@yahoo.com"]),
         # JSON written without spaces: a key, its value and the next item are atoms.
         ('{"syscall":"querySrv","hostname":"db-1.corp.lan"}', ["syscall", "querySrv", "hostname", "db-1.corp.lan"]),
+        # A call's or a subscript's quoted argument is an atom apart from the name before it.
+        ('smtp.login("billing@acme.co", pwd)', ["smtp.login", "billing@acme.co", "pwd"]),
+        ("row['email'] and more", ["row", "email", "and", "more"]),
     ],
 )
 def test_atoms(text: str, expected: list[str]) -> None:
