@@ -148,8 +148,11 @@ def _word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-#: A key before its value: a constant or up to four words, then ":" or "=".
-_VALUE_KEY = re.compile(r"(?<![\w@.])(?P<key>[A-Za-z][A-Za-z0-9_]*(?: [a-z][a-z]*){0,3})[ \t]*[:=]")
+#: A key before its value: a constant or up to four words ("NHS No", "Date of birth"),
+#: then ":" or "=".
+_VALUE_KEY = re.compile(
+    r"(?<![\w@.])(?P<key>[A-Za-z][A-Za-z0-9_]*(?: [A-Za-z][A-Za-z0-9]*){0,3})[ \t]*[:=]"
+)
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 

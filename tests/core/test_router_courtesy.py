@@ -132,6 +132,10 @@ def _found(text: str, values: list[str]) -> list[Span]:
             True,
         ),
         ("phone number: 555-0101", ["555-0101"], True),
+        # A key whose words are terms and dictionary words in capitals.
+        ("NHS No: 485 777 3456", ["485 777 3456"], True),
+        ("Phone Number: 555-0101", ["555-0101"], True),
+        ("Dana Phone: 555-0101", ["555-0101"], False),
         # A key with a name in it, a word after the value, a key without a value found.
         ("Dana phone: 555-0101", ["555-0101"], False),
         ("POSTGRES_USER: mirela_d and more", ["mirela_d"], False),
