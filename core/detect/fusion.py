@@ -25,6 +25,7 @@ the full name ("Metadee" to "Metadee Concept Hotel").
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, Unpack
 
@@ -36,6 +37,7 @@ from core.spans import Span, merge_spans
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from core.lexicon import Lexicon
     from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -90,6 +92,8 @@ class Fusion(Detector):
                 [s for group in proposals.values() for s in group if s.score >= self.min_score]
             ),
         )
+        if self.refines:
+            spans = [s for s in spans if not _terms_only(text, s, self.lexicon)]
         kept: list[Span] = []
         for group in _clusters(spans):
             views: dict[str, float] = {}
@@ -175,6 +179,21 @@ def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
             if b - a >= 2:
                 out.append(Span(a, b, s.type, s.score, s.views))
     return out
+
+
+_TERM_WORD = re.compile(r"[^\W_][\w&'-]*")
+
+
+def _terms_only(text: str, span: Span, lexicon: Lexicon) -> bool:
+    """A model's span made only of terms ("MRCGP\\nGP", "MBBS") names no one; dropped
+    before clustering, it can no longer join the name before it to the role after it
+    ("Dr. Anneliese Vukovic MBBS MRCGP\\nGP Partner" typed one person)."""
+    if span.type is EntityType.PERSON or span.views.keys() - {"ner", NAME_EXTENT}:
+        return False  # a person's name may be a term too ("Dev's car"): refinement judges
+    words = _TERM_WORD.findall(text, span.start, span.end)
+    return bool(words) and all(
+        lexicon.is_term(w) and not (lexicon.is_given(w) or lexicon.is_surname(w)) for w in words
+    )
 
 
 def _link_with_path(text: str, span: Span) -> bool:

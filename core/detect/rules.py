@@ -213,7 +213,10 @@ _NAME_PARTICLE = r"(?:of|the|de|del|della|di|da|du|la|le|von|van|der|den|&)"
 #: detector uses them only to widen a span that another view found and that it
 #: keeps on that view's evidence. Their score is under any NER span's, so the
 #: widened span keeps the NER view's type.
-PROPER_NAME = r"(?<=[\w,)]\s+[\"“‘']?)" rf"{_CAP_WORD}(?:\s+(?:{_NAME_PARTICLE}\s+)?{_CAP_WORD})+"
+#: Words of one line: a signature's name line and the role on the next are two extents.
+PROPER_NAME = (
+    r"(?<=[\w,)]\s+[\"“‘']?)" rf"{_CAP_WORD}(?:[ \t]+(?:{_NAME_PARTICLE}[ \t]+)?{_CAP_WORD})+"
+)
 PROPER_NAME_SCORE = 0.4
 #: The ``Span.views`` key of a proper-name extent (see :mod:`core.detect.fusion`).
 NAME_EXTENT = "name-extent"

@@ -218,3 +218,12 @@ def test_two_links_and_the_next_sentence_a_model_ran_together_stay_apart():
     # model's "6 years" outside the link is what is left of its span.
     assert ("github.com/ana-lee", E.URL) in got and ("linkedin.com/in/ana-lee-07b2", E.URL) in got
     assert all("," not in value and ". " not in value for value, _ in got)
+
+
+def test_a_models_span_of_terms_only_joins_no_name_to_the_next_line():
+    text = "Dr. Anneliese Vukovic MBBS MRCGP\nGP Partner, Castlegate Health Centre"
+    person = span((0, 21), E.PERSON, "ner", 1.0)
+    terms = span((text.index("MRCGP"), text.index(" Partner")), E.ORG, "ner", 0.92)  # "MRCGP\nGP"
+    role = span((text.index("GP Partner"), text.index(",")), E.PERSON, "name-extent", 0.4)
+    out = Fusion([StaticView("ner", [person, terms]), StaticView("rules", [role])]).analyze(text)
+    assert [(text[s.start : s.end], s.type) for s in out] == [("Dr. Anneliese Vukovic", E.PERSON)]
