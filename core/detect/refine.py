@@ -423,6 +423,13 @@ def _misread(
     ):
         # "from 2023 to 2025" read as two codes: a year, which the type policy judges.
         return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
+    if (
+        span.type in (EntityType.AGE, EntityType.ID)
+        and _HOUSE_NUMBER.fullmatch(value)
+        and (after := _STREET_AFTER.match(text, span.end)) is not None
+    ):
+        # "buying 9 Sycamore Rise, Cardiff": a house's number, not a child's age.
+        return [Span(span.start, after.end(), EntityType.ADDRESS, span.score, span.views)]
     street = value[:-1] if value.endswith(".") and not _ABBREVIATED_END.search(value) else value
     if (
         span.type is EntityType.LOCATION
@@ -537,6 +544,27 @@ def _without_lower_head(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     return Span(span.start + words[k].start(), span.end, span.type, span.score, span.views)
 
 
+#: A relation written in lower case right before a name: "my flatmate jordan okafor".
+_RELATION_HEAD = re.compile(
+    r"(?:friend|colleague|boss|manager|neighbou?r|husband|wife|partner|son|daughter|brother|"
+    r"sister|cousin|uncle|aunt|nephew|niece|teacher|tutor|coach|client|patient|tenant|"
+    r"landlord|landlady|flatmate|roommate|housemate|girlfriend|boyfriend|fianc[eé]e?|"
+    r"mum|mom|dad|grandma|grandpa|granny|stepdad|stepmum|stepmom)[ \t]+(?=\S)"
+)
+
+
+def _without_relation_head(text: str, span: Span) -> Span:
+    """A person's name without the relation in lower case the model began it with, in a
+    text written with capitals or not: "flatmate jordan okafor" is "jordan okafor" (the
+    relation says who the person is to the writer, not who they are)."""
+    if span.type is not EntityType.PERSON:
+        return span
+    m = _RELATION_HEAD.match(text, span.start, span.end)
+    if m is None or m.end() >= span.end:
+        return span
+    return Span(m.end(), span.end, span.type, span.score, span.views)
+
+
 def _without_leading_term(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     """A person's name without the role's abbreviation the name's capitals ran on from:
     "my GP Dr Feng" is "Dr Feng" ("GP", "CEO" and "HR" are terms, no one's name)."""
@@ -603,6 +631,12 @@ _STREET_NAME = re.compile(
     r"(?:(?:No\.?|Number)[ \t]*)?(?:\d{1,4}[A-Za-z]?,?[ \t]+)?"
     r"(?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|"
     r"Terrace|Grove|Mews|Row|Way|Court|Rise|Walk|Rd|St|Ave)\.?"
+)
+#: A house's number ("9", "14a") and the street right after it.
+_HOUSE_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?")
+_STREET_AFTER = re.compile(
+    r"[ \t]+(?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|"
+    r"Gardens|Terrace|Grove|Mews|Row|Way|Court|Rise|Walk|Rd|St|Ave)\b"
 )
 _ABBREVIATED_END = re.compile(r"\b(?:Rd|St|Ave|Dr|Cl|Cres)\.$")
 #: One capitalized word.
@@ -1171,7 +1205,7 @@ _VALUE_RETYPABLE = frozenset(
 #: A field's key at the head of a line, before its separator: "City - Leeds",
 #: "| NHS number | 943 476 5919 |", "State/ZIP: LS1 4AP". Group ``key``.
 _LINE_KEY = re.compile(
-    r"(?m)^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?P<key>[A-Za-z][A-Za-z /_\-().#]{0,40}?)[ \t]*"
+    r"(?m)^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?P<key>[^\W\d_](?:[^\W\d]|[ /\-().#]){0,40}?)[ \t]*"
     r"(?:[:=|\t]|[ \t][-–](?=[ \t]))"
 )
 #: Words a field's key may hold besides :data:`LABEL_WORDS`.
@@ -1902,6 +1936,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = _without_lower_tail(text, span, lexicon)
         span = _without_leading_term(text, _without_lower_head(text, span, lexicon), lexicon)
+        span = _without_relation_head(text, span)
         value = text[span.start : span.end]
         misread = _misread(text, span, value, lexicon, cased)
         if misread is not None:

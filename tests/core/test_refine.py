@@ -1558,6 +1558,10 @@ def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType,
         # A street is part of an address; a colour before a brand is no part of it.
         ("Ask Marcus for a lift, he lives on Fenwick Road\nCan you summarise this?", "Fenwick Road\nCan", EntityType.LOCATION, [("Fenwick Road", "ADDRESS")]),
         ("My bike is a blue Trek FX 3.", "blue Trek FX", EntityType.ORG, [("Trek FX", "ORG")]),
+        # A house's number before its street is no age; a relation in lower case before a
+        # name is no part of it.
+        ("We are buying 9 Sycamore Rise, Cardiff.", "9", EntityType.AGE, [("9 Sycamore Rise", "ADDRESS")]),
+        ("hey so my flatmate jordan okafor moved out", "flatmate jordan okafor", EntityType.PERSON, [("jordan okafor", "PERSON")]),
         # A company's dotted legal form keeps its last dot.
         ("Llevo 14 meses en Logística Ribera S.L. en Zaragoza.", "Logística Ribera S.L", EntityType.ORG, [("Logística Ribera S.L.", "ORG")]),
     ],
@@ -1598,3 +1602,10 @@ def test_a_barely_guessed_value_gets_its_kind(text: str, found: str, typed: Enti
 )
 def test_a_span_never_runs_from_a_number_into_the_next_sentence(text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, found, typed)], lex)) == expected
+
+
+def test_a_forms_key_with_a_letter_outside_ascii_is_a_label() -> None:
+    from core.detect.refine import key_labels
+
+    text = "Nom : Lefebvre\nÉcole : groupe scolaire Jules Ferry\nStraße: Lindenallee 8"
+    assert [text[a:b] for a, b in key_labels(text)][:2] == ["Nom", "École"]
