@@ -125,7 +125,7 @@ class LanguageDetector(Detector):
         spans = [
             s for s in spans if LEXICON_VIEW not in s.views or langs.at(s.start) in (ENGLISH, UNKNOWN)
         ]
-        return self._zones(text, langs, spans)
+        return _persons_named_again(text, self._zones(text, langs, spans))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
         """``view_``'s spans; the languages NER's in the locales' parts when there is one."""
@@ -234,7 +234,7 @@ class LanguageDetector(Detector):
             # "mijn werkgever, Vermeulen Installatietechniek B.V.": the company's form wins.
             names.extend(
                 s
-                for s in lv.names(text)
+                for s in [*lv.names(text), *lv.lower_names(text, self.lexicon)]
                 if langs.at(s.start) == code and not any(_overlaps(s, f) for f in found)
             )
         return formats + names, formats
@@ -450,6 +450,23 @@ _JOINERS = frozenset(
 
 #: The start of a text or of a sentence, up to a position (quotes and brackets allowed).
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]|^\W)[\s\"'«“(\[]*$")
+
+
+def _persons_named_again(text: str, spans: list[Span]) -> list[Span]:
+    """A single word the model typed an organisation or a place that is a word of a
+    person's name found in the same message is that person again ("la madre de Iker
+    Goikoetxea ... Iker no podrá ir"): typed as the person, it gets their placeholder."""
+    words = {
+        w for s in spans if s.type is EntityType.PERSON for w in text[s.start : s.end].split() if len(w) > 2
+    }
+    if not words:
+        return spans
+    return [
+        Span(s.start, s.end, EntityType.PERSON, s.score, s.views)
+        if s.type in (EntityType.ORG, EntityType.LOCATION) and text[s.start : s.end] in words
+        else s
+        for s in spans
+    ]
 
 
 def _has_known_name(text: str, run: Span, lc: Locale) -> bool:

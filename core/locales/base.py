@@ -64,6 +64,12 @@ ELIDED_NAME = re.compile(r"[a-zà-ÿ]{1,3}['’-][A-ZÀ-ÖØ-Þ]\w*")
 
 #: One capitalized word of a name (hyphenated first names and surnames too).
 NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿß]+(?:[-'’][A-ZÀ-ÖØ-Þa-zà-öø-ÿß]+)*"
+#: A word in lower case, and one with the spaces after it (for names typed in lower case).
+LOWER_WORD = r"[a-zà-öø-ÿß]{2,}(?:[-'’][a-zà-öø-ÿß]+)*"
+_LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")
+#: A word in lower case this frequent in the language is a word there, not a name
+#: ("laufen", "piso"); a given name as frequent as "sergio" (4.3) or "kees" still counts.
+LOWER_NAME_ZIPF = 4.5
 _TOKEN = re.compile(r"[\w'’.-]+|\S")
 
 
@@ -270,6 +276,15 @@ class LocaleView:
             ),
         ]
         self._zones = [re.compile(z, re.MULTILINE) for z in lc.zones]
+        # The same contexts before a name written in lower case ("mon patron m. garnier",
+        # "mijn buurman kees van der laan"): see :meth:`lower_names`.
+        self._lower_contexts = [
+            re.compile(rf"(?<![\w-]){title}(?:\s+{title})*\s+(?={LOWER_WORD})"),
+            re.compile(
+                rf"(?<![\w-])(?i:{alternation(lc.relations)})\s*,?\s+(?:{title}\s+)*(?={LOWER_WORD})"
+            ),
+            re.compile(rf"(?<![\w-])(?i:{alternation(lc.intros)})\s+(?:{title}\s+)*(?={LOWER_WORD})"),
+        ]
 
     def _presidio(self) -> list[Any]:
         if self._recognizers is None:
@@ -314,6 +329,44 @@ class LocaleView:
                 for a, b in self.name_runs(text, *m.span(1)):
                     out.append(Span(a, b, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
+
+    def lower_names(self, text: str, lexicon: Any) -> list[Span]:
+        """Names written in lower case after a title, a relation or an introduction, as
+        people type in chat ("meine nachbarin frau kowalski", "mi compañero sergio
+        navarro"): the words that follow, each a name people carry (the language's list
+        or the lexicon's given names and surnames) and no frequent word of the language,
+        particles allowed between them."""
+        out: list[Span] = []
+        for rx in self._lower_contexts:
+            for m in rx.finditer(text):
+                run = self._lower_run(text, m.end(), lexicon)
+                if run is not None:
+                    out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
+        return out
+
+    def _lower_run(self, text: str, pos: int, lexicon: Any) -> tuple[int, int] | None:
+        lc = self.locale
+        start = end = None
+        pending_particle = False
+        for m in _LOWER_TOKEN.finditer(text, pos):
+            if m.start() != pos:  # words follow each other with spaces only
+                break
+            word = m.group(1)
+            pos = m.end()
+            if lc.is_particle(word):
+                pending_particle = True
+                continue
+            named = lc.is_known_name(word) or lexicon.is_given(word) or lexicon.is_surname(word)
+            if not named or lc.is_negative(word) or (
+                not pending_particle and lc.zipf(word) >= LOWER_NAME_ZIPF
+            ):
+                break
+            start = m.start(1) if start is None else start
+            end = m.end(1)
+            pending_particle = False
+            if m.group(2) is None:
+                break
+        return (start, end) if start is not None and end is not None else None
 
     def name_runs(
         self,

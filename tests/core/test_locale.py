@@ -585,3 +585,54 @@ def test_a_drug_read_into_a_name_is_no_one() -> None:
     text = "Mi madre tiene 78 años. Toma Sintrom 4 mg cada noche."
     got = values(text, detector([("Toma Sintrom", EntityType.PERSON)], language="es"))
     assert all(t is not EntityType.PERSON for t in got.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # Names typed in lower case after a title, a relation or an introduction.
+        ("hallo, meine nachbarin frau kowalski (wohnt über uns) lässt musik laufen.", "kowalski"),
+        ("salut, mon patron m. garnier refuse de me payer mes heures sup.", "garnier"),
+        ("oye, mi compañero de piso sergio navarro se fue sin pagar.", "sergio navarro"),
+        ("hoi, mijn buurman kees van der laan heeft een schutting gebouwd.", "kees van der laan"),
+    ],
+)
+def test_a_name_typed_in_lower_case_after_its_context_is_a_person(text: str, name: str) -> None:
+    got = values(text, detector([]))
+    # The title before it may go with it ("frau kowalski"), as in English.
+    assert any(v.endswith(name) and t is EntityType.PERSON for v, t in got.items()), got
+
+
+def test_a_frequent_word_after_a_relation_in_lower_case_is_no_name() -> None:
+    text = "meine nachbarin frau laufen will das nicht"  # "laufen": a verb, frequent
+    assert "laufen" not in values(text, detector([]))
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typ"),
+    [
+        # A national number after its label stays protected when its checksum fails.
+        ("Datos\nDNI: 48392017K\nMotivo: migraña", "48392017K", EntityType.ID),
+        # A nursery by its own name; a Dutch closing is no name.
+        ("unser Sohn kann nicht in die Kita Sonnenblume kommen.", "Kita Sonnenblume", EntityType.ORG),
+        ("je bosse chez boulangerie dumas à nantes. c'est légal ?", "boulangerie dumas", EntityType.ORG),
+        # The town where someone lives (a place of a patient's, protected under Safe Harbor).
+        ("Retour à domicile prévu chez sa fille à Vitré. Merci.", "Vitré", EntityType.LOCATION),
+    ],
+)
+def test_more_values_in_the_other_languages(text: str, value: str, typ: EntityType) -> None:
+    got = values(text, detector([]))
+    assert got.get(value) is typ, got
+
+
+def test_a_dutch_closing_and_a_school_class_are_no_names() -> None:
+    text = "Wilt u het huiswerk meegeven? Groetjes, Esther de Boer"
+    got = values(text, detector([("Groetjes", EntityType.PERSON)]))
+    assert "Groetjes" not in got and got.get("Esther de Boer") is EntityType.PERSON
+
+
+def test_a_word_of_a_persons_name_typed_an_organisation_is_that_person() -> None:
+    text = "Hola, soy la madre de Iker Goikoetxea, de 2º B. Iker no podrá ir a la excursión."
+    got = values(text, detector([("Iker Goikoetxea", EntityType.ORG), ("Iker", EntityType.ORG)]))
+    assert got.get("Iker Goikoetxea") is EntityType.PERSON and got.get("Iker") is EntityType.PERSON
+    assert "2º B" not in " ".join(got)

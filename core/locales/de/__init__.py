@@ -81,6 +81,15 @@ RULES = [
     ),
     # A school, a nursery or a practice named after where it is: "Grundschule am Rosenhof",
     # "Kita an der Linde", "Gymnasium zum Grauen Kloster" (the kind of school alone is a word).
+    # A nursery or a school by its own name: "die Kita Sonnenblume", "Kindergarten Regenbogen".
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?:Kita|Kindertagesstätte|Kindergarten|Kinderkrippe|Krippe|Hort|Grundschule)"
+        r"[ \t]+(?!am\b|an\b|im\b|in\b|auf\b|zum\b|zur\b)[A-ZÄÖÜ][\wäöüß-]+)(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
     Rule(
         EntityType.ORG,
         r"(?<![\w-])((?:\w*[Ss]chule|Gymnasium|Kita|Kindertagesstätte|Kindergarten|Hort|Klinik|"

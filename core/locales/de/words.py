@@ -62,7 +62,7 @@ TITLES = [
 ]
 
 RELATIONS = [
-    "Vater", "Mutter", "Sohn", "Tochter", "Bruder", "Schwester", "Mann", "Ehemann", "Ehefrau",
+    "Vater", "Mutter", "Mitbewohner", "Mitbewohnerin", "Sohn", "Tochter", "Bruder", "Schwester", "Mann", "Ehemann", "Ehefrau",
     "Partner", "Partnerin", "Oma", "Opa", "Großvater", "Großmutter", "Onkel", "Tante",
     "Enkel", "Enkelin", "Freund", "Freundin", "Chef", "Chefin", "Kollege", "Kollegin",
     "Vorgesetzter", "Vorgesetzte", "Hausarzt", "Hausärztin", "Arzt", "Ärztin", "Zahnarzt",
@@ -94,7 +94,8 @@ NOUN_SUFFIXES = (
     "therapie", "diagnose", "pflege", "rente", "steuer", "beitrag", "antrag",
     # conditions: "Herzinsuffizienz", "Bronchitis", "Leukämie", "Arthrose", "Herzinfarkt"
     "insuffizienz", "infarkt", "itis", "ämie", "karzinom", "syndrom", "störung", "schwäche",
-    "allergie", "fraktur", "thrombose", "arthrose", "sklerose", "krebs", "tumor",
+    "allergie", "fraktur", "thrombose", "arthrose", "sklerose", "krebs", "tumor", "pocken",
+    "masern", "röteln", "grippe", "husten", "schnupfen",
     # people by their work or role: "Sozialarbeiterin", "Sachbearbeiter", "Betreuerin"
     "erin", "arbeiter", "berater", "betreuer", "pfleger", "lehrer", "leiter", "helfer",
 )

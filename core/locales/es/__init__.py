@@ -95,6 +95,8 @@ RULES = [
 ]
 
 ZONES = [
+    # A school class: "2º B", "4º de ESO", "1.º A".
+    r"(?<![\w.])\d\.?º[ \t]?(?:[A-F]\b|de[ \t]+(?:ESO|Primaria|Bachillerato|Infantil)\b)",
     # "artículo 56 del Estatuto de los Trabajadores", "art. 52.c ET", "Ley Orgánica 3/2018".
     r"(?i:artículo|articulo|art\.|arts\.)\s+\d+(?:\.\d+)*(?:\.?[a-z]\))?"
     r"(?:\s+(?:del|de la)\s+(?:Estatuto de los Trabajadores|Código Civil|Código Penal|"

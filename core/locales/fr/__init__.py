@@ -32,7 +32,27 @@ _STREET = (
     r"square|passage|résidence|residence|faubourg|rond-point|voie|sentier|hameau|lieu-dit)"
 )
 
+#: A town where someone lives: "habite à Vitré", "chez sa fille à Vitré".
+_LIVES_IN = Rule(
+    EntityType.LOCATION,
+    r"(?<![\w-])(?:(?i:habite|habitent|vit|vivent|réside|résident|domiciliée?s?)|chez[ \t]+(?:sa|son|ses|leur)"
+    r"[ \t]+[\w'’-]+)[ \t]+à[ \t]+([A-ZÀ-Ý][\w'’-]+(?:[- ](?:(?:sur|sous|en|le|la|les|de)[- ])?[A-ZÀ-Ý][\w'’-]+){0,2})",
+    1,
+    0.85,
+    flags=0,
+)
+
+
+def _carries_a_name(value: str) -> bool:
+    """A word of ``value`` is a French given name or surname ("boulangerie dumas")."""
+    from core.locales import locale
+
+    lc = locale("fr")
+    return lc is not None and any(lc.is_known_name(w) for w in value.split())
+
+
 RULES = [
+    _LIVES_IN,
     record_after(r"IPP|num[ée]ro\s+(?:de\s+dossier\s+)?patient|dossier\s+m[ée]dical", r"est"),
     company_rule(r"SAS|SASU|SARL|SA|S\.A\.|SNC|SCI|EURL|SCOP"),
     # Where someone is treated, its word and its name: "l'hôpital Necker", "la clinique du
@@ -56,6 +76,18 @@ RULES = [
         1,
         0.85,
         flags=0,
+    ),
+    # The same typed in lower case, up to the town or the end of the clause: "je bosse
+    # chez boulangerie dumas à nantes"; a name people carry must be in it.
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])(?:travaill\w*|bosse\w*|boss\w*|CDI|CDD|stage|embauch\w*|employée?|salariée?)"
+        r"(?:[ \t]+[\w'’]+){0,3}?[ \t]+chez[ \t]+([a-zà-ÿ][\w&'’-]*(?:[ \t]+[a-zà-ÿ][\w&'’-]*){0,2})"
+        r"(?=[ \t]+(?:à|a|en|depuis|dans|sur)\b|[ \t]*[,.;!?]|[ \t]*$)",
+        1,
+        0.8,
+        flags=0,
+        validate=lambda v: _carries_a_name(v),
     ),
     code_after(
         r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat",

@@ -48,7 +48,7 @@ TITLES = [
 ]
 
 RELATIONS = [
-    "mon père", "ma mère", "mon fils", "ma fille", "mon frère", "ma sœur", "ma soeur",
+    "mon père", "ma mère", "mon colocataire", "ma colocataire", "mon coloc", "ma coloc", "mon fils", "ma fille", "mon frère", "ma sœur", "ma soeur",
     "mon mari", "ma femme", "mon épouse", "mon conjoint", "ma conjointe", "mon compagnon",
     "ma compagne", "mon oncle", "ma tante", "mon grand-père", "ma grand-mère", "mon ami",
     "mon amie", "mon patron", "ma patronne", "mon chef", "ma cheffe", "mon collègue",

@@ -13,7 +13,7 @@ NEGATIVES = words(
     "Tel Telefoon Mobiel Fax "
     "januari februari maart april mei juni juli augustus september oktober november december "
     "Hallo Hoi Hey Beste Geachte Lieve Beste Goedemorgen Goedemiddag Goedenavond Dag "
-    "Groeten Groet Vriendelijke Hartelijke Met Bedankt Dank Alvast Mvg Gr "
+    "Groeten Groet Groetjes Liefs Vriendelijke Hartelijke Met Bedankt Dank Alvast Mvg Gr "
     "De Het Een En Of Maar Want Omdat Dat Die Dit Deze Wat Wie Waar Wanneer Waarom Hoe Ik Jij "
     "Je U Hij Zij Ze Wij We Jullie Mij Me Mijn Jouw Jou Uw Zijn Haar Ons Onze Hun Hen In Op "
     "Aan Bij Met Van Voor Na Naar Uit Over Onder Tussen Door Tegen Zonder Tot Sinds Volgens "
@@ -43,7 +43,7 @@ TITLES = [
 ]
 
 RELATIONS = [
-    "mijn vader", "mijn moeder", "mijn zoon", "mijn dochter", "mijn broer", "mijn zus",
+    "mijn vader", "mijn moeder", "mijn huisgenoot", "mijn zoon", "mijn dochter", "mijn broer", "mijn zus",
     "mijn man", "mijn vrouw", "mijn partner", "mijn opa", "mijn oma", "mijn oom", "mijn tante",
     "mijn vriend", "mijn vriendin", "mijn baas", "mijn leidinggevende", "mijn manager",
     "mijn collega", "mijn huisarts", "onze huisarts", "mijn arts", "mijn advocaat",
@@ -59,7 +59,8 @@ INTROS = ["mijn naam is", "ik heet", "ik ben", "Naam:", "Patiënt:", "Werknemer:
 GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", "Goedemiddag",
              "Dag"]
 CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
-            "Hartelijke groet", "Groeten", "Groet", "Mvg", "Gr", "Alvast bedankt", "Bedankt"]
+            "Hartelijke groet", "Groeten", "Groetjes", "Groet", "Liefs", "Mvg", "Gr", "Alvast bedankt",
+            "Bedankt"]
 
 ABBREVIATIONS = words(
     "dhr mevr mw dr drs ir ing mr prof nr tel bijv bv o.a m.b.t i.v.m t.a.v d.w.z enz etc "
