@@ -1912,7 +1912,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             table = atoms(text)
             found = Zones([(*table.covering(a, b), r) for a, b, r in zones(text, lexicon, table)])
             brands = [x for x in brands if not found.overlapping(x.start, x.end)]
-        return merge_spans(brands + _flights_found(text, brands))
+        return merge_spans(brands + _flights_found(text, brands, lexicon))
     spans += other_script_names(text, spans)
     tables = csv_tables(text)
     # A table's cells are atoms of their own, whatever their separator glues together.
@@ -2278,7 +2278,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out), lexicon))
     joined = join_institutions(text, joined, lexicon)
     joined = _join_registrations(text, joined)
-    joined += _flights_found(text, joined)
+    joined += _flights_found(text, joined, lexicon)
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
@@ -2487,20 +2487,26 @@ _LEGAL_FORM = re.compile(
 _LEGAL_NAMED = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
 
 
-def _flights_found(text: str, spans: Sequence[Span]) -> list[Span]:
+def _flights_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Flight numbers no view found, among words that speak of a flight ("Ryanair cancelled
     FR 2814"): the type policy decides on them (core.policy: a flight and a day narrow a
-    person to a plane), so they must be found. Only in capitals, overlapping nothing found."""
+    person to a plane), so they must be found. Only in capitals, overlapping nothing found;
+    an amount in a currency's code ("The airline paid AED 1,200") is no flight."""
     out = []
     for m in _FLIGHT_CAPS.finditer(text):
         a, b = m.span()
+        code = m.group().split(" ")[0]
+        if lexicon is not None and code in lexicon.currencies:
+            continue
         if flight_context(text, a) and not any(x.start < b and a < x.end for x in spans):
             out.append(Span(a, b, EntityType.ID, 0.6, {"rules": 0.6}))
     return out
 
 
 #: A flight number written in capitals: "FR 2814", "EZY8473", "U2 1234".
-_FLIGHT_CAPS = re.compile(r"(?<![\w-])(?:[A-Z]{2,3}|[A-Z]\d|\d[A-Z])[ ]?\d{1,4}[A-Z]?(?![\w-])")
+_FLIGHT_CAPS = re.compile(
+    r"(?<![\w-])(?:[A-Z]{2,3}|[A-Z]\d|\d[A-Z])[ ]?\d{1,4}[A-Z]?(?![\w-]|[.,]\d)"
+)
 
 
 def _join_registrations(text: str, spans: list[Span]) -> list[Span]:

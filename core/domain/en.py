@@ -34,7 +34,10 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "counsellor", "counselor", "counselling", "counseling", "psychologist",
         "psychotherapist", "psychotherapy", "self-harm", "suicidal", "suicide", "ptsd",
         "trauma", "bipolar", "schizophrenia", "psychosis", "adhd", "autism", "autistic",
-        "anorexia", "bulimia", "overdose", "rehab", "addiction", "cbt",
+        "anorexia", "bulimia", "overdose", "rehab", "addiction", "cbt", "gallbladder",
+        "appendix", "appendicitis", "hernia", "cataract", "tonsillectomy", "anaesthetic",
+        "anesthetic", "laparoscopic", "keyhole", "stitches", "post-op", "operation",
+        "operated", "dyslexia", "dyspraxia", "epilepsy", "seizure", "seizures",
     ),
     "legal": (
         "law", "laws", "legal", "lawyer", "lawyers", "attorney", "solicitor", "barrister",

@@ -180,6 +180,8 @@ def test_every_norm_cites_its_source() -> None:
         ("Meine Mutter wurde ins Klinikum eingeliefert, Herzinsuffizienz.", (), Profile.HEALTH),
         ("Je suis infirmier, mon patient diabétique a été hospitalisé.", (), Profile.HEALTH),
         ("Soy enfermera; la paciente fue ingresada por una neumonía.", (), Profile.HEALTH),
+        # An operation is health.
+        ("My wife is having her gallbladder removed by keyhole surgery on Monday.", (), Profile.HEALTH),
         # Immigration is law.
         ("His asylum interview was moved and his visa expired.", (), Profile.LEGAL),
     ],

@@ -1609,3 +1609,10 @@ def test_a_forms_key_with_a_letter_outside_ascii_is_a_label() -> None:
 
     text = "Nom : Lefebvre\nÉcole : groupe scolaire Jules Ferry\nStraße: Lindenallee 8"
     assert [text[a:b] for a, b in key_labels(text)][:2] == ["Nom", "École"]
+
+
+def test_an_amount_in_a_currencys_code_is_no_flight(lex) -> None:  # type: ignore[no-untyped-def]
+    for text in ("The airline paid AED 1,200. What else can I claim?", "The flight was cancelled and the airline offered USD 300."):
+        assert refine(text, [], lex) == [], text
+    text = "Ryanair cancelled FR 2814 this morning."
+    assert ("FR 2814", "ID") in values(text, refine(text, [], lex))
