@@ -1396,7 +1396,8 @@ _FULL_NAME_SHAPE = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:[ \t][^\W\d_][^\W\d_'�
 
 def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     """A given name and a surname the model read as a place are a person ("Inès Bertrand,
-    31 ans" as a town): a place may leave in clear at the person's level, a name never.
+    31 ans" as a town), and so is a given name alone that no gazetteer knows as a place
+    ("Gurpreet"): a place may leave in clear at the person's level, a name never.
 
     Every word is a name people carry and no dictionary's common word, the first a given
     name and the last a surname, and neither the whole nor a word is a public place
@@ -1404,6 +1405,16 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     if span.type is not EntityType.LOCATION or lexicon is None:
         return span
     value = text[span.start : span.end]
+    if (
+        _CAPITALIZED_WORD.fullmatch(value)
+        and lexicon.is_given(value)
+        and not lexicon.is_plain(value)
+        and lexicon.public_kind(value) is None
+        and not _PLACE_AFTER.match(text, span.end)
+    ):
+        # "send any AP queries to Gurpreet until March": a given name no gazetteer knows
+        # as a place is a person (a place may leave at the person's level, a name never).
+        return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
     if not _FULL_NAME_SHAPE.fullmatch(value) or not value[:1].isupper():
         return span
     words = value.split()

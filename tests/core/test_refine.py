@@ -1561,6 +1561,9 @@ def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType,
         # A house's number before its street is no age; a relation in lower case before a
         # name is no part of it.
         ("We are buying 9 Sycamore Rise, Cardiff.", "9", EntityType.AGE, [("9 Sycamore Rise", "ADDRESS")]),
+        # A given name no gazetteer knows as a place is a person; a town stays a town.
+        ("please send any AP queries to Gurpreet until March", "Gurpreet", EntityType.LOCATION, [("Gurpreet", "PERSON")]),
+        ("please send the parcel to Leeds until March", "Leeds", EntityType.LOCATION, [("Leeds", "LOCATION")]),
         ("hey so my flatmate jordan okafor moved out", "flatmate jordan okafor", EntityType.PERSON, [("jordan okafor", "PERSON")]),
         # A company's dotted legal form keeps its last dot.
         ("Llevo 14 meses en Logística Ribera S.L. en Zaragoza.", "Logística Ribera S.L", EntityType.ORG, [("Logística Ribera S.L.", "ORG")]),

@@ -198,7 +198,8 @@ def given_and_surnames() -> tuple[set[str], set[str]]:
     """Given names and surnames people carry (lower case, letters only): every given
     name of the 1990 US census, its surnames carried by one person in 100,000 or
     more (the ``names`` package), and Faker's given names and surnames of
-    :data:`NAME_LOCALES`. No public figure is named: these are names, not people."""
+    :data:`NAME_LOCALES`, and the curated ``given_extra.txt`` (names those lists miss).
+    No public figure is named: these are names, not people."""
     import names
     from faker import Faker
 
@@ -218,6 +219,11 @@ def given_and_surnames() -> tuple[set[str], set[str]]:
         for attr in ("first_names", "first_names_male", "first_names_female"):
             given |= _name_words(getattr(person, attr, ()))
         surnames |= _name_words(getattr(person, "last_names", ()))
+
+    for line in (HERE / "given_extra.txt").read_text("utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            given.add(line.lower())
 
     def ok(n: str) -> bool:
         return n.isalpha() and len(n) >= 2
@@ -351,7 +357,8 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "(english-words, web2; public domain) writes in lower case, less given names and "
             "surnames: the 1990 US census (the names package; surnames of at least "
             f"{MIN_SURNAME_PERCENT}% of people) and Faker's names of {len(NAME_LOCALES)} locales",
-            "given.txt": "the given names of the same sources (census, Faker's locales)",
+            "given.txt": "the given names of the same sources (census, Faker's locales) and "
+            "the curated training/lexicon/given_extra.txt",
             "surnames.txt": "the surnames of the same sources (census, Faker's locales)",
             "word_names.txt": "names that are also everyday words, matched with their capital "
             "only (curated: training/lexicon/word_names.txt, less those no name list knows)",
