@@ -319,6 +319,15 @@ def _misread(
         return [Span(span.start, span.end, EntityType.AGE, span.score, span.views)]
     if span.type is EntityType.PERSON and value.islower() and value in _LONE_PARTICLES:
         return []  # "his van was a white Ford Transit": a word, no one's name
+    if (
+        span.type is EntityType.PERSON
+        and _ACCOUNT_NAME.fullmatch(value)
+        and (cased or not value.isalpha())
+        and _ACCOUNT_BEFORE.search(text, max(0, span.start - 24), span.start)
+    ):
+        # "login failed for user m.tanaka", "My user is mkowalczyk": an account's name in
+        # lower case after the word for it, an identifier (a customer "John" stays a person).
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
     if span.type in _NAME_TYPES and _WEEKDAY.fullmatch(value):
         return []  # "Date: Tue, 12 Mar 2024": a day of the week, no one's name
     if span.type is not EntityType.ID and _UK_REG.fullmatch(value):
@@ -631,6 +640,13 @@ _STREET_NAME = re.compile(
     r"(?:(?:No\.?|Number)[ \t]*)?(?:\d{1,4}[A-Za-z]?,?[ \t]+)?"
     r"(?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|"
     r"Terrace|Grove|Mews|Row|Way|Court|Rise|Walk|Rd|St|Ave)\.?"
+)
+#: An account's name in lower case ("m.tanaka", "jgarrido", "svc_billing") and the words
+#: before it ("for user", "my user is", "username:", 'user "').
+_ACCOUNT_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*")
+_ACCOUNT_BEFORE = re.compile(
+    r"\b(?:user(?:name)?|login|account)(?:[ \t]+(?:is|was|name[ \t]+is))?[ \t]*[:=]?[ \t]*[\"'“]?$",
+    re.IGNORECASE,
 )
 #: A house's number ("9", "14a") and the street right after it.
 _HOUSE_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?")

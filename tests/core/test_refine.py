@@ -1561,6 +1561,11 @@ def test_a_name_found_in_part_is_whole(text: str, found: str, typed: EntityType,
         # A house's number before its street is no age; a relation in lower case before a
         # name is no part of it.
         ("We are buying 9 Sycamore Rise, Cardiff.", "9", EntityType.AGE, [("9 Sycamore Rise", "ADDRESS")]),
+        # An account's name in lower case after the word for it is an identifier; a
+        # customer's name with its capital stays a person.
+        ("login failed for user m.tanaka from 10.20.3.44", "m.tanaka", EntityType.PERSON, [("m.tanaka", "ID")]),
+        ("My user is mkowalczyk and it worked yesterday.", "mkowalczyk", EntityType.PERSON, [("mkowalczyk", "ID")]),
+        ("My user is John and he is angry.", "John", EntityType.PERSON, [("John", "PERSON")]),
         # A given name no gazetteer knows as a place is a person; a town stays a town.
         ("please send any AP queries to Gurpreet until March", "Gurpreet", EntityType.LOCATION, [("Gurpreet", "PERSON")]),
         ("please send the parcel to Leeds until March", "Leeds", EntityType.LOCATION, [("Leeds", "LOCATION")]),
