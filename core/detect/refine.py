@@ -635,11 +635,15 @@ _AUXILIARY = re.compile(r"Can|Could|Will|Would|May|Might|Shall|Should|Must|Did|D
 _PRONOUN_AFTER = re.compile(r"[ \t]+(?:you|u|I|we|they|he|she|it|this|that)\b")
 #: A year alone.
 _YEAR = re.compile(r"(?:19|20)\d\d")
+#: The kinds of street a street's name ends with.
+_STREET_KINDS = (
+    r"(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|Terrace|Grove|Mews|Row|Way|"
+    r"Court|Rise|Walk|Rd|St|Ave)"
+)
 #: A street's name: capitalized words and the kind of street.
 _STREET_NAME = re.compile(
     r"(?:(?:No\.?|Number)[ \t]*)?(?:\d{1,4}[A-Za-z]?,?[ \t]+)?"
-    r"(?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|"
-    r"Terrace|Grove|Mews|Row|Way|Court|Rise|Walk|Rd|St|Ave)\.?"
+    rf"(?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_STREET_KINDS}\.?"
 )
 #: An account's name in lower case ("m.tanaka", "jgarrido", "svc_billing") and the words
 #: before it ("for user", "my user is", "username:", 'user "').
@@ -650,10 +654,7 @@ _ACCOUNT_BEFORE = re.compile(
 )
 #: A house's number ("9", "14a") and the street right after it.
 _HOUSE_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?")
-_STREET_AFTER = re.compile(
-    r"[ \t]+(?:[A-Z][\w'’\-]*[ \t]+){1,3}(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|"
-    r"Gardens|Terrace|Grove|Mews|Row|Way|Court|Rise|Walk|Rd|St|Ave)\b"
-)
+_STREET_AFTER = re.compile(rf"[ \t]+(?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_STREET_KINDS}\b")
 _ABBREVIATED_END = re.compile(r"\b(?:Rd|St|Ave|Dr|Cl|Cres)\.$")
 #: One capitalized word.
 _CAPITALIZED_WORD = re.compile(r"[A-Z][a-z]{2,}")
