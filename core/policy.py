@@ -233,10 +233,13 @@ _TITLE_BEFORE = re.compile(
 #: thanked or asked by its name).
 _ADDRESSED_BEFORE = re.compile(
     r"\b(?:ask|asked|tell|told|thank|thanks|dear|hi|hello|hey|remind|invite|congratulate|"
-    r"cc|my\s+(?:friend|colleague|boss|manager|neighbou?r|husband|wife|partner|son|"
-    r"daughter|brother|sister|mum|mom|dad|cousin|uncle|aunt|nephew|niece|teacher|tutor|"
-    r"coach|client|patient|tenant|landlord|landlady|flatmate|roommate|girlfriend|"
-    r"boyfriend|fiancée?))[,:]?\s+$",
+    r"cc|(?:my|our|his|her|their)\s+(?:friend|colleague|boss|manager|neighbou?r|husband|wife|"
+    r"partner|son|daughter|brother|sister|mum|mom|dad|cousin|uncle|aunt|nephew|niece|teacher|"
+    r"tutor|coach|client|patient|tenant|landlord|landlady|flatmate|roommate|girlfriend|"
+    r"boyfriend|fiancée?|twins|kids|children|sons|daughters|grandchildren|grandson|"
+    r"granddaughter|baby|nanny|childminder)"
+    # "our twins, Arlo and Maeve": the second name of a pair named after the relation too.
+    r"(?:,?\s+[A-Z][a-z]+\s+(?:and|&))?)[,:]?\s+$",
     re.IGNORECASE,
 )
 #: Organisations whose name says they are public: universities, agencies, courts.

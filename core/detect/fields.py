@@ -291,9 +291,13 @@ FIELD_LABELS: list[FieldLabel] = [
     ),
 ]
 
-#: Between a label and its value: a colon, an equals sign, "#", a table's bar, "is",
+#: Between a label and its value: a colon, an equals sign, "#", a table's bar, "is" (and
+#: the same word in the locales' languages: "Su DNI es 50918233K", "Meine Steuer-ID ist"),
 #: quotes (JSON, YAML).
-_SEP = r"[\"']?[ \t]*(?:[:=#|]|[-–](?=[ \t])|\bis\b|\bwas\b)?[ \t]*[\"']?[ \t]*"
+_SEP = (
+    r"[\"']?[ \t]*(?:[:=#|]|[-–](?=[ \t])|\b(?:is|was|ist|war|est|était|es|era|fue)\b)?"
+    r"[ \t]*[\"']?[ \t]*"
+)
 
 #: The value's shape for each kind of label.
 _VALUES = {

@@ -134,6 +134,7 @@ class Fusion(Detector):
 #: Addresses a pattern matched whole: what a model ran into them from either side is
 #: another value.
 _ADDRESSES = frozenset({EntityType.EMAIL, EntityType.IP})
+_EMAIL = re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
 
 
 def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
@@ -146,13 +147,26 @@ def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
     evidence for the link, with the link's type ("seun" of "github.com/seun-adebayo"
     read as a company)."""
     whole = [s for s in spans if s.type in _ADDRESSES and s.views.get("rules", 0.0) >= 0.9]
+    # An e-mail address is whole by its shape too, whatever its domain's ending ("...@
+    # fastmail.example", which the rules view's check of the top-level domain refuses).
+    whole += [
+        Span(m.start(), m.end(), EntityType.EMAIL, 1.0, {})
+        for m in _EMAIL.finditer(text)
+        if not any(a.start == m.start() and a.end == m.end() for a in whole)
+    ]
     links = [s for s in spans if _link_with_path(text, s)]
     if not whole and not links:
         return spans
     whole += links
     out: list[Span] = []
     for s in spans:
-        if s.type in _ADDRESSES or "rules" in s.views:
+        if "rules" in s.views or (
+            s.type in _ADDRESSES
+            and not any(
+                a.start < s.end and s.start < a.end and (s.start < a.start or a.end < s.end)
+                for a in whole
+            )
+        ):
             out.append(s)
             continue
         hits = [a for a in whole if a.start < s.end and s.start < a.end]
@@ -170,6 +184,10 @@ def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
         for hit in sorted(hits, key=lambda x: x.start):
             pieces.append((pos, hit.start))
             pos = max(pos, hit.end)
+            if s.type in _ADDRESSES and s.type is hit.type:
+                # "Marisol Etxeberria, marisol.etx@...": a model's e-mail address that took
+                # in the name before it keeps the address; the name is cut off below.
+                out.append(Span(max(s.start, hit.start), min(s.end, hit.end), s.type, s.score, s.views))
         pieces.append((pos, s.end))
         for a, b in pieces:
             while a < b and not text[a].isalnum():

@@ -82,7 +82,9 @@ ORG_WORDS = re.compile(
     r"associates|consulting|services|solutions|systems|technologies|tech|labs?|studios?|"
     r"logistics|joinery|builders|bakery|caf[eé]|restaurant|hotel|motel|bank|insurance|"
     r"mortgage|mortgages|capital|ventures|foundation|trust|charity|church|mosque|temple|"
-    r"council|agency|house|centre|center|robotics|motors|airways|airlines|travel|energy)\b",
+    r"council|agency|house|centre|center|robotics|motors|airways|airlines|travel|energy|"
+    r"dynamics|analytics|software|digital|networks|industries|enterprises|innovations|"
+    r"therapeutics|pharmaceuticals|biosciences|brewery|distillery|realty|refunds)\b",
     re.IGNORECASE,
 )
 _LABEL_END = re.compile(r"\s+(?:member|account|number|no|id|customer|policy|ref)\.?$", re.IGNORECASE)

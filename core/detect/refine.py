@@ -171,6 +171,8 @@ _SEPARATORS = re.compile(
     # ("beim 1. FC Köln", "in die 2. Bundesliga"; a list's "1. Lakshmi" on its line is cut).
     r"|(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr))(?<!\bMrs)(?<!\bProf)(?<!\w[ \t]\d)(?<!\w[ \t]\d\d)"
     r"\.\s+(?=[A-Z])"
+    # The parties of a case: "Ms Rukhsana Begum v Tillbrook Foods Ltd", "Smith vs. Jones".
+    r"|\s(?:v|vs|v\.|vs\.|versus)\s(?=[A-Z])"
 )
 
 
@@ -330,6 +332,24 @@ def _misread(
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
     if span.type in _NAME_TYPES and _WEEKDAY.fullmatch(value):
         return []  # "Date: Tue, 12 Mar 2024": a day of the week, no one's name
+    if (
+        span.type in _NAME_TYPES
+        and lexicon is not None
+        and _CAPITALIZED_WORD.fullmatch(value)
+        and not (lexicon.is_given(value) or lexicon.is_surname(value))
+        and set(span.views) - {"name-extent"} == {"ner"}
+        and _PRESCRIBED.search(text, max(0, span.start - 32), span.start)
+    ):
+        # "the vet prescribed Cystaid", "started her on Kalpol": a medicine's name, a
+        # product thousands take, whether or not the lexicon lists it.
+        return []
+    if (col := _COLUMN_REF.fullmatch(value)) is not None and (
+        _record_key_type(col.group(1)) is not None
+        or _key_name(col.group(1)) in VALUE_FIELD_TYPES
+        or col.group(1) in LABEL_WORDS
+    ):
+        # "where c.dob = '1987-05-30'": a table's alias and a column's name, no one's.
+        return []
     if span.type is not EntityType.ID and _UK_REG.fullmatch(value):
         # "LK19 ZPW": a car's registration, whatever the model read it as.
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
@@ -538,15 +558,21 @@ def _without_lower_head(text: str, span: Span, lexicon: Lexicon | None) -> Span:
         return span  # "meine Mutter": a relative named by the relation (dropped as such)
     k = 0
     words = list(re.finditer(r"\S+", text[span.start : span.end]))
+    lower = 0
     while (
         k < len(words) - 1
-        and (w := words[k].group()).isalpha()
-        and w.islower()
-        and w not in _NAME_JOINERS
-        and w not in _NAME_PARTICLES
+        # "heart failure clinic, Leeds General Infirmary": a department before its hospital.
+        and (w := words[k].group().removesuffix(",")).isalpha()
+        and (
+            (w.islower() and w not in _NAME_JOINERS and w not in _NAME_PARTICLES)
+            # "GP practice Elmwood Surgery": a term in capitals heads the words in lower
+            # case ("NHS Lothian", with none, stays whole).
+            or (k == 0 and w.isupper() and lexicon.is_term(w.lower()) and not lexicon.is_given(w.lower()))
+        )
     ):
+        lower += w.islower()
         k += 1
-    if k == 0 or not words[k].group()[:1].isupper():
+    if k == 0 or lower == 0 or not words[k].group()[:1].isupper():
         return span
     if lexicon.public_kind(" ".join(w.group() for w in words[:k])) is not None:
         return span  # "flying on air canada AC 868": a brand written in lower case
@@ -558,7 +584,7 @@ _RELATION_HEAD = re.compile(
     r"(?:friend|colleague|boss|manager|neighbou?r|husband|wife|partner|son|daughter|brother|"
     r"sister|cousin|uncle|aunt|nephew|niece|teacher|tutor|coach|client|patient|tenant|"
     r"landlord|landlady|flatmate|roommate|housemate|girlfriend|boyfriend|fianc[eé]e?|"
-    r"mum|mom|dad|grandma|grandpa|granny|stepdad|stepmum|stepmom)[ \t]+(?=\S)"
+    r"mum|mom|dad|grandma|grandpa|granny|stepdad|stepmum|stepmom|gf|bf|hubby)[ \t]+(?=\S)"
 )
 
 
@@ -576,7 +602,21 @@ def _without_relation_head(text: str, span: Span) -> Span:
 
 def _without_leading_term(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     """A person's name without the role's abbreviation the name's capitals ran on from:
-    "my GP Dr Feng" is "Dr Feng" ("GP", "CEO" and "HR" are terms, no one's name)."""
+    "my GP Dr Feng" is "Dr Feng" ("GP", "CEO" and "HR" are terms, no one's name). So is
+    a date without the test or the visit the model began it with: "Echo 18/11" is the
+    echocardiogram's date, "18/11" ("MRI 12 March")."""
+    if span.type is EntityType.DATE and lexicon is not None:
+        d = _LEADING_TERM_WORD.match(text, span.start, span.end)
+        if (
+            d is not None
+            and (
+                _VISIT_WORD.fullmatch(d.group(1))
+                or (lexicon.is_term(d.group(1).lower()) and not lexicon.is_given(d.group(1).lower()))
+            )
+            and not _MONTH_WORD_START.match(d.group(1))
+        ):
+            return Span(d.end(), span.end, span.type, span.score, span.views)
+        return span
     if span.type is not EntityType.PERSON or lexicon is None:
         return span
     m = _LEADING_CAPS.match(text, span.start, span.end)
@@ -592,6 +632,18 @@ def _without_leading_term(text: str, span: Span, lexicon: Lexicon | None) -> Spa
 
 #: Particles of names written in lower case ("bin Rashid", "da Costa", "al-Amin").
 _NAME_PARTICLES = frozenset("bin binti bint ibn al el ap ten ter dos das do di da della".split())
+#: A test or a visit a date in a clinical note is of, even where people carry the word
+#: as a name ("Echo").
+_VISIT_WORD = re.compile(
+    r"(?i:echo|ecg|ekg|eeg|mri|ct|pet|xray|x-ray|cxr|bloods|scan|review|clinic|appt|"
+    r"appointment|op|surgery|f/u|fu|follow-up|visit|seen|admitted|discharged|dx|tx|rx)"
+)
+#: A word, then a date's first digit: "Echo 18/11".
+_LEADING_TERM_WORD = re.compile(r"([A-Za-z][A-Za-z0-9\-]*)[ \t]+(?=\d)")
+#: A month's name or its abbreviation, part of the date.
+_MONTH_WORD_START = re.compile(
+    r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)"
+)
 #: An abbreviation in capitals, then the rest of a name: "GP Dr Feng".
 _LEADING_CAPS = re.compile(r"([A-Z]{2,5})[ \t]+(?=[A-Z][a-z])")
 
@@ -649,9 +701,17 @@ _STREET_NAME = re.compile(
 #: before it ("for user", "my user is", "username:", 'user "').
 _ACCOUNT_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*")
 _ACCOUNT_BEFORE = re.compile(
-    r"\b(?:user(?:name)?|login|account)(?:[ \t]+(?:is|was|name[ \t]+is))?[ \t]*[:=]?[ \t]*[\"'“]?$",
+    r"\b(?:user(?:_?name)?|login|account)(?:[ \t]+(?:is|was|name[ \t]+is))?[\"']?[ \t]*[:=]?[ \t]*[\"'“]?$",
     re.IGNORECASE,
 )
+#: The words right before a medicine's name.
+_PRESCRIBED = re.compile(
+    r"\b(?:prescribed|prescribes|prescribing|prescription[ \t]+for|(?:started|put)[ \t]+"
+    r"(?:me|him|her|them|us|you)[ \t]+(?:back[ \t]+)?on)[ \t]+$",
+    re.IGNORECASE,
+)
+#: A table's alias and a column in a query: "c.dob", "u.first_name".
+_COLUMN_REF = re.compile(r"[a-z]{1,3}\.([a-z][a-z_]*)")
 #: A house's number ("9", "14a") and the street right after it.
 _HOUSE_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?")
 _STREET_AFTER = re.compile(rf"[ \t]+(?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_STREET_KINDS}\b")
@@ -872,6 +932,68 @@ def _split_addresses(
 
 #: A label of letters and a number sign, written before a number ("RD#", "PO#", "Ref.#").
 _LABEL_MARK = re.compile(r"[A-Za-z]{1,5}\.?[ \t]?#")
+
+
+#: The words that say a name follows: "my customer name is", "Name:".
+_NAME_KEY_BEFORE = re.compile(r"\bname(?:[ \t]+is|[ \t]*:)[ \t]*$", re.IGNORECASE)
+#: Two or three capitalized words, a comma and a number: a name before a house number.
+_NAME_THEN_NUMBER = re.compile(r"([A-Z][\w'’\-]+(?:[ \t][A-Z][\w'’\-]+){1,2}),[ \t]+(?=\d)")
+
+
+def _name_before_address(
+    text: str, a: int, b: int, t: EntityType | None, lexicon: Lexicon
+) -> list[tuple[int, int, EntityType | None]]:
+    """A person's name the model ran into the address after it ("my customer name is
+    Percival Oyelowo, 5 Tannery Lane, Kendal LA9 4QQ" read as one address) is a person's:
+    a given name first, a surname last, no common word ("Rose Cottage, 5 Mill Lane" stays
+    an address) and no public name, then a comma and the house number; the name is known
+    as one by the lexicon (a given name first or a surname last) or by its key before it
+    ("name is", "Name:")."""
+    m = _NAME_THEN_NUMBER.match(text, a, b) if t is None else None
+    if m is None:
+        return [(a, b, t)]
+    words = m.group(1).split()
+    if not (
+        (
+            lexicon.is_given(words[0])
+            or lexicon.is_surname(words[-1])
+            or _NAME_KEY_BEFORE.search(text, max(0, a - 24), a)
+        )
+        and not any(lexicon.is_plain(w.lower()) or lexicon.public_kind(w) for w in words)
+    ):
+        return [(a, b, t)]
+    return [(a, m.end(1), EntityType.PERSON), (m.end(), b, None)]
+
+
+#: A party's role, a title and a name: "Claimant Ms Rukhsana Begum".
+_ROLE_TITLE = re.compile(r"(?:([A-Z][a-z]+)[ \t]+)?(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?[ \t]+[A-Z]")
+#: A comma, an acronym and words in lower case after a name: ", ET case", ", HR team".
+_ACRONYM_TAIL = re.compile(
+    r",[ \t]+(?!(?:LLC|LLP|PLC|LTD|INC|GMBH|AG|SA|BV|NV|SAS|SARL|SRL|SPA|AB|AS|OY|KG|UG|PC|PA)\b)"
+    r"[A-Z]{2,5}(?:[ \t]+[a-z]+)*$"
+)
+
+
+def _party(
+    text: str, a: int, b: int, t: EntityType | None, lexicon: Lexicon
+) -> tuple[int, int, EntityType | None]:
+    """One piece of a name the model ran over several (the parties of "Claimant Ms Rukhsana
+    Begum v Tillbrook Foods Ltd, ET case"): a title makes it a person's, without the role
+    word before it ("Claimant"); an acronym and words in lower case after a comma are
+    no part of a company's name (", ET case")."""
+    m = _ROLE_TITLE.match(text, a, b)
+    if m is not None and (m.group(1) is None or lexicon.is_plain(m.group(1).lower())):
+        return (a if m.group(1) is None else _skip_space(text, m.end(1)), b, EntityType.PERSON)
+    tail = _ACRONYM_TAIL.search(text, a, b)
+    if tail is not None and tail.start() > a:
+        return (a, tail.start(), t)
+    return (a, b, t)
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
 
 
 def _terms_and_words(value: str, lexicon: Lexicon) -> bool:
@@ -1376,9 +1498,10 @@ _INNER_POSSESSIVE = re.compile(r"\b(?:St|Saint)\.?[ \t]")
 
 
 def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
-    """A one-word name the model read as a person in one place and as an organisation or
-    a thing in another ("claim for Biscuit's surgery ... Biscuit is a labrador") is one
-    name, a person's: two types made two placeholders for one name."""
+    """A name the model read as a person in one place and as an organisation or a thing in
+    another ("Siobhán Ní Cheallaigh" after "policyholder" and above her e-mail address) is
+    one name, a person's: two types made two placeholders for one name. (An animal's name
+    leaves as written: :func:`_without_pets`.)"""
     persons = {text[x.start : x.end] for x in spans if x.type is EntityType.PERSON}
     if not persons:
         return spans
@@ -1389,9 +1512,11 @@ def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
         Span(x.start, x.end, EntityType.PERSON, x.score, x.views)
         if (
             x.type in (EntityType.ORG, EntityType.OTHER)
-            and " " not in (v := text[x.start : x.end])
-            and v in persons
+            and (v := text[x.start : x.end]) in persons
             and v[:1].isupper()
+            # "Siobhán Ní Cheallaigh" above her signature's e-mail address, which the
+            # model ran into: a name of several words too, unless it says organisation.
+            and (" " not in v or not ORG_WORDS.search(v))
         )
         or (
             x.type in (EntityType.ORG, EntityType.OTHER, EntityType.LOCATION)
@@ -1477,6 +1602,139 @@ def _place_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     return Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)
 
 
+#: "at" before a name, and the words before it that make the name a person's ("looked at
+#: Henderson", "angry at Okafor"): one looks, shouts and points at people, one is at places.
+_AT_BEFORE = re.compile(r"(?<![\w-])at[ \t]+$")
+_AT_PERSON_VERB = re.compile(
+    r"\b(?:look(?:s|ed|ing)?|star(?:e|es|ed|ing)|glar(?:e|es|ed|ing)|glanc(?:e|es|ed|ing)|"
+    r"laugh(?:s|ed|ing)?|shout(?:s|ed|ing)?|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|"
+    r"snap(?:s|ped|ping)?|swore|swear(?:s|ing)?|smil(?:e|es|ed|ing)|wav(?:e|es|ed|ing)|"
+    r"point(?:s|ed|ing)?|aim(?:s|ed|ing)?|direct(?:s|ed|ing)?|lash(?:es|ed|ing)? out|"
+    r"angry|mad|furious|cross|upset|annoyed|frustrated|irritated|livid)[ \t]+at[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+#: Someone described by where they come from: "93-year-old woman from Kirkby Stephen".
+_FROM_PLACE = re.compile(
+    r"\b(?:woman|man|boy|girl|lady|gentleman|patient|resident|native|family|couple|"
+    r"pensioner|widow|widower)[ \t]+from[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+def _home_town(text: str, span: Span) -> Span:
+    """The name after "a woman from", "a patient from" is where the person comes from,
+    a place, even when the model read a given name in it ("Kirkby Stephen"): the type
+    policy judges it as a place (a town under Safe Harbor is protected), and the cloud
+    reads one person, not two."""
+    if (
+        span.type is not EntityType.PERSON
+        or set(span.views) - {"name-extent"} != {"ner"}
+        or not _FROM_PLACE.search(text, max(0, span.start - 24), span.start)
+        or text[span.end : span.end + 2] in ("'s", "’s")
+        or text[span.end - 2 : span.end] in ("'s", "’s")
+    ):
+        return span
+    return Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)
+
+
+def _place_after_at(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A name the model alone read as a person, right after "at", in which no word is a
+    given name ("take her to A&E at Southmead", "the cook at Little Acorns", "a QR code at
+    Narita"): where someone is, works or is treated, an organisation's name. It stays
+    protected as one from level 3 (core.policy), unless the lexicon knows it as public;
+    the cloud reads a place, not a second person. A given name in it ("at Ray White"), a
+    possessive after it ("at Priya's") or a verb one aims at people with ("shouted at
+    Henderson") leaves it a person."""
+    if (
+        span.type is not EntityType.PERSON
+        or lexicon is None
+        or set(span.views) - {"name-extent"} != {"ner"}
+        or not _AT_BEFORE.search(text, max(0, span.start - 8), span.start)
+        or _AT_PERSON_VERB.search(text, max(0, span.start - 40), span.start)
+        or text[span.end : span.end + 2] in ("'s", "’s")
+        or text[span.end - 2 : span.end] in ("'s", "’s")
+    ):
+        return span
+    words = text[span.start : span.end].split()
+    if not words or not all(w[:1].isupper() for w in words) or any(lexicon.is_given(w) for w in words):
+        return span
+    return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+
+
+#: Breeds and kinds of animal no one calls a person ("a 6 year old labrador", "a mare").
+_BREED = (
+    r"(?:labrador|spaniel|cockapoo|cavapoo|cavachon|terrier|retriever|collie|greyhound|"
+    r"whippet|lurcher|dachshund|pug|beagle|poodle|husky|alsatian|bulldog|schnauzer|staffie|"
+    r"staffy|rottweiler|chihuahua|corgi|tabby|moggy|mare|gelding|stallion|foal|hamster|"
+    r"gerbil|guinea[ \t]+pig|budgie|cockatiel|tortoise|ferret|chinchilla|kitten|puppy)"
+)
+#: The animals people name: pets, horses, their breeds (English and the locales' words).
+_PET = (
+    rf"(?:{_BREED}|dog|pup|cat|kitty|rabbit|bunny|horse|pony|donkey|parrot|turtle|lizard|"
+    r"gecko|snake|lab|"
+    r"hund|hündin|katze|kater|pferd|stute|kaninchen|meerschweinchen|welpe|"
+    r"chien|chienne|chat|chatte|chiot|chaton|lapin|cheval|jument|"
+    r"perro|perra|perrito|gato|gata|gatito|cachorro|conejo|caballo|yegua|"
+    r"hond|hondje|kat|poes|konijn|paard)"
+)
+#: A possessive, up to two words ("our old", "their 3-year-old") and the animal, before
+#: its name: "our dog Biscuit", "their rescue greyhound, Pickle", "unser Hund Bello".
+_PET_BEFORE = re.compile(
+    rf"\b(?:my|our|their|his|her|your|the|unser|unsere|unseren|mein|meine|meinen|"
+    rf"notre|mon|ma|nuestro|nuestra|mi|onze|ons|mijn)[ \t]+(?:[\w'’-]+[ \t]+){{0,2}}{_PET}"
+    rf"(?:s|es|en|e)?[ \t]*[,:(]?[ \t]*$",
+    re.IGNORECASE,
+)
+#: After a name: "Biscuit is our dog", "Biscuit is a 6 year old labrador", "Pickle (our
+#: cat)". Not "is a dog" alone: that is said of people too.
+_PET_AFTER = re.compile(
+    rf"(?:'s|’s)?[ \t]*(?:,|\(|[ \t]is|[ \t]was)[ \t]*(?:"
+    rf"(?:our|my|their|his|her)[ \t]+(?:[\w'’-]+[ \t]+){{0,3}}{_PET}"
+    rf"|(?:a|an)[ \t]+(?:[\w'’-]+[ \t]+){{0,4}}{_BREED}"
+    rf"|(?:a|an)[ \t]+\d+[ \t-]?(?:year|yr|month)s?[ \t-]old[ \t]+(?:[\w'’-]+[ \t]+){{0,2}}{_PET}"
+    rf")\b",
+    re.IGNORECASE,
+)
+
+
+#: What joins the names of a list: "Bramble and Fudge", "Mochi, Miso & Tofu".
+_AND_LIST = re.compile(r",[ \t]*(?:and[ \t]+|&[ \t]*)?|[ \t]+(?:and|&)[ \t]+")
+
+
+def _without_pets(text: str, spans: list[Span]) -> list[Span]:
+    """An animal's name is no one's: "Our rabbit Clover had dental surgery", "Biscuit is a
+    6 year old labrador" leave the name as written, and every other mention of it with
+    them ("Biscuit's cruciate ligament"), whatever type the model gave it. Only a single
+    capitalized word, named as an animal by the words right before or after one mention."""
+    named: set[str] = set()
+    for x in spans:
+        value = text[x.start : x.end]
+        # "Our two dogs, Bramble and Fudge": a list of names, each an animal's.
+        names = _AND_LIST.split(value)
+        if (
+            x.type in (EntityType.PERSON, EntityType.ORG, EntityType.OTHER, EntityType.LOCATION)
+            and all(_CAPITALIZED_WORD.fullmatch(n) for n in names)
+            and (
+                _PET_BEFORE.search(text, max(0, x.start - 48), x.start)
+                or _PET_AFTER.match(text, x.end)
+            )
+        ):
+            named.add(value)
+            named.update(names)
+    if not named:
+        return spans
+    return [
+        x
+        for x in spans
+        if not (
+            x.type in (EntityType.PERSON, EntityType.ORG, EntityType.OTHER, EntityType.LOCATION)
+            and text[x.start : x.end] in named
+        )
+    ]
+
+
 def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     """A company or a brand of the lexicon the model read as a person ("OpenAI", "Anthropic")
     is an organisation, so that the type policy sees a public name; not when the name is
@@ -1489,6 +1747,20 @@ def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Spa
         lexicon.public_kind(value) in _BRAND_KINDS
         and not any(lexicon.is_given(w) or lexicon.is_surname(w) for w in words)
     ):
+        return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+    if (
+        len(words) >= 3
+        and lexicon.public_kind(" ".join(words[:-1])) in _BRAND_KINDS
+        and words[-1][:1].isupper()
+        and (
+            lexicon.public_kind(words[-1]) in ("place", "region")
+            or not (lexicon.is_given(words[-1]) or lexicon.is_surname(words[-1]))
+        )
+    ):
+        # "Ray White Carlton", "LJ Hooker Parramatta": a brand of two words or more (a
+        # given name and a surname the lexicon lists as a company) and its branch's
+        # place, an organisation's office; it stays protected as one. A surname after
+        # it keeps the person ("John Lewis Evans").
         return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
     return span
 
@@ -2006,6 +2278,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             if span.type is not EntityType.IP
             else [(a, b, None) for a, b in pieces]
         )
+        if span.type is EntityType.ADDRESS and lexicon is not None:
+            typed = [q for a, b, t in typed for q in _name_before_address(text, a, b, t, lexicon)]
+        if span.type in _NAME_TYPES and lexicon is not None:
+            typed = [_party(text, a, b, t, lexicon) for a, b, t in typed]
         for k, (a, b, t) in enumerate(typed):
             if k > 0 and t is None and not holds_word(text, table, a, b):
                 # What ran past a separator into part of a word carries nothing.
@@ -2293,15 +2569,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
-    out = [
-        _brand_read_as_person(
-            text,
-            _place_read_as_person(text, _person_read_as_place(text, _without_elision(text, x, lexicon), lexicon), lexicon),
-            lexicon,
-        )
-        for x in out
-    ]
-    out = _one_type_per_name(text, [_without_possessive(text, x) for x in out])
+    out = [_read_again(text, x, lexicon) for x in out]
+    out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out), lexicon))
     joined = join_institutions(text, joined, lexicon)
@@ -2310,6 +2579,16 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
+
+
+def _read_again(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A name's type read again from the words around it (a place, a person, a brand)."""
+    span = _without_elision(text, span, lexicon)
+    span = _person_read_as_place(text, span, lexicon)
+    span = _place_read_as_person(text, span, lexicon)
+    span = _place_after_at(text, span, lexicon)
+    span = _home_town(text, span)
+    return _brand_read_as_person(text, span, lexicon)
 
 
 _QUOTES = "'\"‘’“”`"
@@ -2601,7 +2880,16 @@ _HEAD_BEFORE = re.compile(
     r"\b(?:Cl[íi]nica|Clinique|Klinik|Klinikum|Kliniek|Hospital|H[ôo]pital|Ospedale|Sanatorio|"
     r"Policl[íi]nica|Centro de Salud|Centre (?:hospitalier|m[ée]dical)|Colegio|Escuela|Instituto|"
     r"Universidad|Universit[ée]|Lyc[ée]e|Coll[èe]ge|[ÉE]cole|Liceo|Gymnasium|Grundschule|"
-    r"Apotheke|Farmacia|Pharmacie)(?: (?:de(?: la)?|del|du|des|d['’]))? ?$"
+    r"Apotheke|Farmacia|Pharmacie|Basisschool)(?: (?:de(?: la)?|del|du|des|d['’]))? ?$"
+)
+#: The same words in lower case after an article, before a name a person carries: a school
+#: or a hospital named after someone ("à l'école Jules Ferry", "al colegio Miguel
+#: Hernández", "op basisschool De Regenboog").
+_LOWER_HEAD_BEFORE = re.compile(
+    r"(?:\b(?:l['’]|la |le |el |al |del |de |het |op |die |der |das |im |in der |zur |zum ))"
+    r"(?:cl[íi]nica|clinique|klinik|klinikum|hospital|h[ôo]pital|colegio|escuela|instituto|"
+    r"lyc[ée]e|coll[èe]ge|[ée]cole|groupe scolaire|gymnasium|grundschule|gesamtschule|"
+    r"realschule|basisschool|ziekenhuis) $"
 )
 _HEAD_OF = re.compile(
     r"\b(?:University|College|Institute|Academy|Polytechnic|Conservatory) of (?:the )?$"
@@ -2679,6 +2967,11 @@ def join_institutions(text: str, spans: list[Span], lexicon: Lexicon | None = No
         ):
             out[-1] = _joined([prev, span], EntityType.ORG)
             continue
+        lower = _LOWER_HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
+        if lower is not None and span.type in _PROPER_TYPES and text[span.start].isupper():
+            # "à l'école Jules Ferry de Villeurbanne" read as a person: a school named
+            # after one, an organisation (its word stays as written).
+            span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
         before = _HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
         if (
             before is not None

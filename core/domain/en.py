@@ -38,6 +38,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "appendix", "appendicitis", "hernia", "cataract", "tonsillectomy", "anaesthetic",
         "anesthetic", "laparoscopic", "keyhole", "stitches", "post-op", "operation",
         "operated", "dyslexia", "dyspraxia", "epilepsy", "seizure", "seizures",
+        "infirmary", "fractured", "hip", "knee", "bone", "bones", "consultant's", "geriatric",
+        "geriatrician", "orthopaedic", "orthopedic", "cardiologist", "oncologist",
+        "neurologist", "dermatologist", "echo", "ecg", "lvef", "gp's",
     ),
     "legal": (
         "law", "laws", "legal", "lawyer", "lawyers", "attorney", "solicitor", "barrister",

@@ -201,6 +201,9 @@ def test_a_devices_own_code_and_a_flight_stay_protected(policy: TypePolicy, text
         ("Ask Dell about it.", "Dell", T.ORG, True),
         ("Thanks, Ford.", "Ford", T.LOCATION, True),
         ("My colleague Sage left.", "Sage", T.PERSON, True),
+        # Children named after the relation, the second of a pair too.
+        ("She looked after our twins, Arlo and Maeve.", "Arlo", T.PERSON, True),
+        ("Their kids Chase and Harper are 6.", "Harper", T.PERSON, True),
         # A company called or thanked by a name no person carries stays public.
         ("Please call Vodafone about my bill.", "Vodafone", T.PERSON, False),
         ("Thanks, Vodafone!", "Vodafone", T.ORG, False),

@@ -184,6 +184,9 @@ def test_every_norm_cites_its_source() -> None:
         ("My wife is having her gallbladder removed by keyhole surgery on Monday.", (), Profile.HEALTH),
         # Immigration is law.
         ("His asylum interview was moved and his visa expired.", (), Profile.LEGAL),
+        # A fall, a broken hip and the infirmary: health, with no word of a doctor.
+        ("My mum is in the Cumberland Infirmary with a broken hip; what about her discharge?", (), Profile.HEALTH),
+        ("Unsere Tochter hat seit dem 3. November Bauchschmerzen, sagt die Kinderärztin.", (), Profile.HEALTH),
     ],
 )
 def test_the_profile_is_read_from_the_message(text: str, types: tuple[str, ...], profile: Profile) -> None:

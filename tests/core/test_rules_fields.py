@@ -70,6 +70,8 @@ def outbound(detector: Detector, text: str) -> str:
             "Name: [PERSON]\nDOB: [DATE]\nSSN: [SSN]\nCard: [CREDIT_CARD]\nExp: [DATE]\nCVV: [ID]",
         ),
         ('{"iban": "PT50000201231234567890154"}', '{"iban": "[IBAN]"}'),
+        # "is" in the locales' languages stays as written between the label and the value.
+        ("Mi padre tiene 78 años. Su DNI es 50918233K. ¿Cómo pido el informe?", "Mi padre tiene [AGE] años. Su DNI es [ID]. ¿Cómo pido el informe?"),
     ],
 )
 def test_a_label_stays_and_gives_its_value_a_type(detector: Detector, text: str, expected: str) -> None:
