@@ -300,9 +300,25 @@ def header_names(text: str) -> list[Span]:
     if "@" not in text or "<" not in text:
         return []
     return [
-        Span(m.start("name"), m.end("name"), EntityType.PERSON, 0.9, {"rules": 0.9})
+        Span(m.start("name"), m.end("name"), _sender_type(m.group("name")), 0.9, {"rules": 0.9})
         for m in _HEADER_NAME.finditer(text)
     ]
+
+
+def _sender_type(name: str) -> EntityType:
+    """A sender's display name is a person's unless it says an organisation: an acronym
+    first ("HMRC Refunds", "HSBC Alerts") or an organisation's word ("Acme Support")."""
+    if re.match(r"[A-Z]{2,6}\b", name) or ORG_WORDS.search(name) or _TEAM_WORD.search(name):
+        return EntityType.ORG
+    return EntityType.PERSON
+
+
+#: Words a team's or a service's mailbox is named with.
+_TEAM_WORD = re.compile(
+    r"\b(?:support|team|alerts?|notifications?|billing|accounts|customer service|helpdesk|"
+    r"no-?reply|noreply|info|newsletter|security|service)\b",
+    re.IGNORECASE,
+)
 
 
 def other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:

@@ -701,7 +701,9 @@ _STREET_NAME = re.compile(
 #: before it ("for user", "my user is", "username:", 'user "').
 _ACCOUNT_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*")
 _ACCOUNT_BEFORE = re.compile(
-    r"\b(?:user(?:_?name)?|login|account)(?:[ \t]+(?:is|was|name[ \t]+is))?[\"']?[ \t]*[:=]?[ \t]*[\"'“]?$",
+    r"\b(?:user(?:_?name)?|login|account)(?:[ \t]+(?:is|was|name[ \t]+is))?[\"']?[ \t]*[:=]?[ \t]*[\"'“]?$"
+    # A web server's log line: the client's address, the ident's "-", the user.
+    r"|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}[ \t]+-[ \t]+$",
     re.IGNORECASE,
 )
 #: The words right before a medicine's name.
@@ -1637,6 +1639,36 @@ def _home_town(text: str, span: Span) -> Span:
     ):
         return span
     return Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)
+
+
+#: A school's class or house, a project or a system named like a person: "class Willow",
+#: "the Halvorsen migration".
+_GROUP_BEFORE = re.compile(r"(?<![\w-])(?:class|form|house)[ \t]+$")
+_PROJECT_AFTER = re.compile(
+    r"[ \t]+(?:migration|rollout|roll-out|upgrade|integration|project|programme|program|"
+    r"implementation|deployment|release|launch|account|contract|deal|tender|bid|pitch|"
+    r"audit|renewal|onboarding)\b"
+)
+_THE_BEFORE = re.compile(r"\bthe[ \t]+$", re.IGNORECASE)
+
+
+def _group_or_project(text: str, span: Span) -> Span:
+    """A one-word name the model alone read as a person, where the words around it say a
+    school's class ("Year 5, class Willow") or a project, a client's account or a system
+    ("missed the deadline for the Halvorsen migration"): an organisation's name, still
+    protected, and the cloud reads no second person."""
+    if (
+        span.type is not EntityType.PERSON
+        or set(span.views) - {"name-extent"} != {"ner"}
+        or not _CAPITALIZED_WORD.fullmatch(text, span.start, span.end)
+    ):
+        return span
+    if _GROUP_BEFORE.search(text, max(0, span.start - 8), span.start) or (
+        _THE_BEFORE.search(text, max(0, span.start - 6), span.start)
+        and _PROJECT_AFTER.match(text, span.end)
+    ):
+        return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+    return span
 
 
 def _place_after_at(text: str, span: Span, lexicon: Lexicon | None) -> Span:
@@ -2588,6 +2620,7 @@ def _read_again(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     span = _place_read_as_person(text, span, lexicon)
     span = _place_after_at(text, span, lexicon)
     span = _home_town(text, span)
+    span = _group_or_project(text, span)
     return _brand_read_as_person(text, span, lexicon)
 
 

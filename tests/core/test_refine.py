@@ -1769,3 +1769,25 @@ def test_the_parties_of_a_case_are_two_values(lex) -> None:  # type: ignore[no-u
 )
 def test_a_brand_and_its_branch_read_as_a_person_is_an_organisation(text: str, found: str, expected: str, lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, found, EntityType.PERSON)], lex)) == [(found, expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "expected"),
+    [
+        ("About my daughter Araminta (Year 5, class Willow).", "Willow", [("Willow", "ORG")]),
+        ("She missed the deadline for the Halvorsen migration twice.", "Halvorsen", [("Halvorsen", "ORG")]),
+        ("I had a word with the Smith family.", "Smith", [("Smith", "PERSON")]),
+        ('10.1.4.22 - tom.ellis [23/Nov/2026:03:14:09 +0000] "GET /admin HTTP/1.1"', "tom.ellis", [("tom.ellis", "ID")]),
+    ],
+)
+def test_a_class_a_project_and_a_log_user_are_no_persons(text: str, found: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, EntityType.PERSON)], lex)) == expected
+
+
+def test_a_senders_display_name_says_an_organisation() -> None:
+    from core.detect.names import header_names
+
+    text = 'From: "HMRC Refunds" <refunds@hmrc-gov-uk.co>\nCc: Dale Phillips <d@example.com>'
+    assert [(text[x.start : x.end], str(x.type)) for x in header_names(text)] == [
+        ("HMRC Refunds", "ORG"), ("Dale Phillips", "PERSON"),
+    ]
