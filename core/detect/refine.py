@@ -2909,12 +2909,15 @@ _FACILITY_AFTER = re.compile(
 #: An institution's word written before its name, in the languages that do so (with the
 #: article or preposition some take): "Clínica San Rafael", "Centro de Salud Delicias",
 #: "Hôpital Necker", "Clinique du Parc", "Klinikum Großhadern", "Colegio San José".
-_HEAD_BEFORE = re.compile(
-    r"\b(?:Cl[íi]nica|Clinique|Klinik|Klinikum|Kliniek|Hospital|H[ôo]pital|Ospedale|Sanatorio|"
+_HEAD_WORDS = (
+    r"(?:Cl[íi]nica|Clinique|Klinik|Klinikum|Kliniek|Hospital|H[ôo]pital|Ospedale|Sanatorio|"
     r"Policl[íi]nica|Centro de Salud|Centre (?:hospitalier|m[ée]dical)|Colegio|Escuela|Instituto|"
     r"Universidad|Universit[ée]|Lyc[ée]e|Coll[èe]ge|[ÉE]cole|Liceo|Gymnasium|Grundschule|"
-    r"Apotheke|Farmacia|Pharmacie|Basisschool)(?: (?:de(?: la)?|del|du|des|d['’]))? ?$"
+    r"Apotheke|Farmacia|Pharmacie|Basisschool|CEIP|IES|Verpleeghuis|Ziekenhuis)"
 )
+_HEAD_BEFORE = re.compile(rf"\b{_HEAD_WORDS}(?: (?:de(?: la)?|del|du|des|d['’]))? ?$")
+#: The same word first in a span the model read as a person: "CEIP Rosalía de Castro".
+_HEAD_FIRST = re.compile(rf"{_HEAD_WORDS} (?=[A-ZÀ-ÖØ-Þ])")
 #: The same words in lower case after an article, before a name a person carries: a school
 #: or a hospital named after someone ("à l'école Jules Ferry", "al colegio Miguel
 #: Hernández", "op basisschool De Regenboog").
@@ -2923,6 +2926,10 @@ _LOWER_HEAD_BEFORE = re.compile(
     r"(?:cl[íi]nica|clinique|klinik|klinikum|hospital|h[ôo]pital|colegio|escuela|instituto|"
     r"lyc[ée]e|coll[èe]ge|[ée]cole|groupe scolaire|gymnasium|grundschule|gesamtschule|"
     r"realschule|basisschool|ziekenhuis) $"
+    # Dutch names a home or a school after its word without an article: "in verpleeghuis
+    # De Hooge Weide".
+    r"|\b(?:in|op|bij|naar|van) (?:verpleeghuis|zorgcentrum|woonzorgcentrum|ziekenhuis|"
+    r"basisschool|kinderopvang|gastouderbureau) $"
 )
 _HEAD_OF = re.compile(
     r"\b(?:University|College|Institute|Academy|Polytechnic|Conservatory) of (?:the )?$"
@@ -3001,7 +3008,16 @@ def join_institutions(text: str, spans: list[Span], lexicon: Lexicon | None = No
             out[-1] = _joined([prev, span], EntityType.ORG)
             continue
         lower = _LOWER_HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
-        if lower is not None and span.type in _PROPER_TYPES and text[span.start].isupper():
+        head = _HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
+        if (
+            (
+                lower is not None
+                or (head is not None and head.end() == span.start)
+                or _HEAD_FIRST.match(text, span.start, span.end)
+            )
+            and span.type in _PROPER_TYPES
+            and text[span.start].isupper()
+        ):
             # "à l'école Jules Ferry de Villeurbanne" read as a person: a school named
             # after one, an organisation (its word stays as written).
             span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)

@@ -32,7 +32,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "grossesse", "kiné", "kinésithérapie", "cpam", "pharmacie", "maladie", "malade",
         "doliprane", "cholestérol", "ehpad", "chute", "démence", "gériatre", "infirmière",
         "infirmier", "hospitalisé", "hospitalisée", "hospitalisation", "diabétique",
-        "psychiatre", "psychologue", "aide-soignante", "aide-soignant",
+        "psychiatre", "psychologue", "aide-soignante", "aide-soignant", "mutuelle",
+        "kinésithérapeute", "ostéopathe", "séances",
         # Spanish
         "médico", "medico", "médica", "doctora", "clínica", "clinica", "paciente",
         "diagnóstico", "tratamiento", "medicamento", "medicamentos", "receta", "dosis",
@@ -62,6 +63,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "arbeitgeber", "arbeitnehmer", "chefin", "kollegin", "gehalt", "bewerbung",
         "arbeitszeugnis", "elternzeit", "personalabteilung", "mitarbeiter", "employeur",
         "salarié", "salariée", "collègue", "salaire", "congés", "embauche", "cdi", "cdd",
+        "rh", "indemnités", "démission", "licencier", "manager",
         "empleador", "empleado", "empleada", "jefa", "salario", "nómina", "entrevista",
         "rrhh", "werkgever", "werknemer", "leidinggevende", "collega", "salaris",
         "sollicitatie", "verlof", "ouderschapsverlof", "personeelszaken",

@@ -507,12 +507,13 @@ def _code_like(value: str) -> bool:
 
 def company_rule(forms: str) -> Rule:
     """A company named with its legal form: "Hollmann Logistik GmbH", "Talleres Ebro S.A.",
-    "Vermeulen Installatietechniek B.V."; ``forms`` is a regex alternation of the forms.
+    "Vermeulen Installatietechniek B.V.", "Wellner & Söhne KG"; ``forms`` is a regex alternation of the forms.
     Leading words that are never names ("Die Firma") are cut off by :class:`LocaleView`."""
     word = r"[A-ZÀ-ÖØ-Þ][\w&'’.-]*"
     return Rule(
         EntityType.ORG,
-        rf"(?<![\w-])((?:{word}[ \t]+){{1,5}}(?:{forms}))(?![\w])",
+        # "Wellner & Söhne KG", "Janssen en Zonen B.V.": an ampersand or an "and" inside.
+        rf"(?<![\w-])({word}[ \t]+(?:(?:{word}|&|und|en|et|y)[ \t]+){{0,4}}(?:{forms}))(?![\w])",
         1,
         0.9,
         flags=0,

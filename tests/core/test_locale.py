@@ -320,6 +320,7 @@ def test_spans_never_cut_a_token(code: str, data: st.DataObject) -> None:
         ("de", "Mein Arbeitgeber, die Firma Hollmann Logistik GmbH, hat gekündigt.", "Hollmann Logistik GmbH"),
         ("nl", "Mijn werkgever, Vermeulen Installatietechniek B.V., wil mij ontslaan.", "Vermeulen Installatietechniek B.V."),
         ("fr", "Mon employeur, la société Garnier Transports SAS, m'a licencié.", "Garnier Transports SAS"),
+        ("de", "Ich arbeite bei der Wellner & Söhne KG in Bielefeld.", "Wellner & Söhne KG"),
     ],
 )
 def test_companies_with_their_legal_form(code: str, text: str, value: str) -> None:
@@ -636,3 +637,18 @@ def test_a_word_of_a_persons_name_typed_an_organisation_is_that_person() -> None
     got = values(text, detector([("Iker Goikoetxea", EntityType.ORG), ("Iker", EntityType.ORG)]))
     assert got.get("Iker Goikoetxea") is EntityType.PERSON and got.get("Iker") is EntityType.PERSON
     assert "2º B" not in " ".join(got)
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "value"),
+    [
+        ("es", "Pedí una lavadora (pedido 1108-552-903) y llegó rota.", "1108-552-903"),
+        ("fr", "Ma commande 88412-XB n'est jamais arrivée chez moi.", "88412-XB"),
+        ("nl", "Mijn bestelling 55120934 is nooit aangekomen.", "55120934"),
+    ],
+)
+def test_an_order_number_after_its_word_is_a_code(code: str, text: str, value: str) -> None:
+    lv = view(code)
+    assert lv is not None
+    found = {text[s.start : s.end]: s.type for s in lv.formats(text)}
+    assert value in found and found[value] is not EntityType.PHONE

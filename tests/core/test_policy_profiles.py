@@ -187,6 +187,8 @@ def test_every_norm_cites_its_source() -> None:
         # A fall, a broken hip and the infirmary: health, with no word of a doctor.
         ("My mum is in the Cumberland Infirmary with a broken hip; what about her discharge?", (), Profile.HEALTH),
         ("Unsere Tochter hat seit dem 3. November Bauchschmerzen, sagt die Kinderärztin.", (), Profile.HEALTH),
+        ("Je suis RH chez un boulanger ; notre salariée est en arrêt maladie, quelles indemnités ?", (), Profile.HR),
+        ("Ma mutuelle refuse de rembourser mes séances de kiné.", (), Profile.HEALTH),
     ],
 )
 def test_the_profile_is_read_from_the_message(text: str, types: tuple[str, ...], profile: Profile) -> None:

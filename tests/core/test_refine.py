@@ -1740,6 +1740,8 @@ def test_a_list_of_animals_names_is_no_ones(lex) -> None:  # type: ignore[no-unt
     [
         ("Mon fils est en CE2 à l'école Jules Ferry de Villeurbanne.", "Jules Ferry de Villeurbanne", "ORG"),
         ("Mi hija va al colegio Miguel Hernández y está contenta.", "Miguel Hernández", "ORG"),
+        ("Estudia en el CEIP Rosalía de Castro de Vigo.", "CEIP Rosalía de Castro de Vigo", "ORG"),
+        ("Mijn moeder woont in verpleeghuis De Hooge Weide in Zeist.", "De Hooge Weide", "ORG"),
         # Without the institution's word right before it, a person.
         ("Mon fils parle à Jules Ferry de Villeurbanne.", "Jules Ferry de Villeurbanne", "PERSON"),
     ],

@@ -77,7 +77,7 @@ RULES = [
         r"GmbH(?:\s*&\s*Co\.\s*KG)?|AG|KG|OHG|e\.\s?K\.|e\.\s?V\.|SE|UG(?:\s*\(haftungsbeschränkt\))?"
     ),
     code_after(
-        r"\w*nummer|Nr\.?|Kennung|Aktenzeichen|Az\.?|Referenz|Kunden-ID", r"ist|lautet|lauten"
+        r"\w*nummer|Nr\.?|Kennung|Aktenzeichen|Az\.?|Referenz|Kunden-ID|Bestellung|Rechnung", r"ist|lautet|lauten"
     ),
     # A school, a nursery or a practice named after where it is: "Grundschule am Rosenhof",
     # "Kita an der Linde", "Gymnasium zum Grauen Kloster" (the kind of school alone is a word).

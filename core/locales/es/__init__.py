@@ -43,7 +43,7 @@ RULES = [
     record_after(r"NHC|historia\s+cl[íi]nica|n[º°]\s+de\s+historia", r"es"),
     company_rule(r"S\.A\.|S\.L\.U?\.|S\.L\.|SA|SL|SLU|S\.Coop\.|Cía\."),
     code_after(
-        r"n[úu]mero(?:\s+[^\W\d]+){0,4}|nº|n\.º|núm\.|localizador|referencia|expediente|tarjeta sanitaria|póliza|matrícula",
+        r"n[úu]mero(?:\s+[^\W\d]+){0,4}|nº|n\.º|núm\.|localizador|referencia|expediente|tarjeta sanitaria|póliza|matrícula|pedido|factura",
         r"es|son",
     ),
     # A DNI written with dots or a space ("12.345.678-Z", "12345678 Z"): presidio's

@@ -90,7 +90,7 @@ RULES = [
         validate=lambda v: _carries_a_name(v),
     ),
     code_after(
-        r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat",
+        r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat|commande|facture",
         r"est",
     ),
     Rule(

@@ -39,7 +39,7 @@ _STREET = (
 RULES = [
     record_after(r"pati[ëe]ntnummer|pati[ëe]nt-ID|dossiernummer\s+pati[ëe]nt", r"is"),
     company_rule(r"B\.V\.|BV|N\.V\.|NV|V\.O\.F\.|VOF|C\.V\."),
-    code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier", r"is"),
+    code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier|bestelling|factuur", r"is"),
     # A hospital or a clinic named before its kind: "het Rijnstate ziekenhuis", "Isala kliniek".
     Rule(
         EntityType.ORG,
