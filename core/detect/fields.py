@@ -271,7 +271,11 @@ FIELD_LABELS: list[FieldLabel] = [
         rf"|national{_J}id(?:{_NO})?|(?-i:TIN|EIN|ITIN|UTR)|tax{_J}(?:id|number|no\.?|reference)|vat{_NO}"
         # The national numbers of the other languages with rules: a value that fails its
         # checksum there ("DNI: 48392017K") is still the person's number.
-        r"|(?-i:DNI|NIE|NIF|BSN|NIR)|steuer-?id|burgerservicenummer|personalausweis(?:nummer)?",
+        r"|(?-i:DNI|NIE|NIF|BSN|NIR)|steuer-?id|burgerservicenummer|personalausweis(?:nummer)?"
+        # Other countries' national numbers people paste: Canada's SIN, Australia's TFN and
+        # ABN, Ireland's PPS number, New Zealand's NHI, India's Aadhaar and PAN.
+        rf"|(?-i:SIN|TFN|ABN|PPSN?|NHI)(?:{_NO})?|pps{_J}number|aadhaa?r(?:{_NO})?"
+        r"|(?-i:PAN|pan)(?=[ \t]*[:#]?[ \t]*[A-Z]{5}\d{4}[A-Z]\b)",
         EntityType.ID,
     ),
     FieldLabel(
@@ -332,7 +336,10 @@ class Field:
 
 
 #: A label that names an identifier by itself ("SSN", "card number", "Policy no.").
-_NAMING_LABEL = re.compile(r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?)\)?$", re.IGNORECASE)
+_NAMING_LABEL = re.compile(
+    r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?|nhi|ppsn?|pan)\)?$",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=1)

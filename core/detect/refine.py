@@ -202,7 +202,10 @@ def _split_sentence_after_number(
         return [(a, b)]
     pieces, pos = [], a
     for m in _NUMBER_FULL_STOP.finditer(text, a, b):
-        if lexicon.is_plain(m.group(1)):
+        # A dictionary's word or a term ("3/11. Troponin 45 ng/L": a lab test).
+        if lexicon.is_plain(m.group(1)) or (
+            lexicon.is_term(m.group(1)) and not lexicon.is_given(m.group(1))
+        ):
             pieces.append((pos, m.start()))
             pos = m.end()
     if pos == a:
@@ -215,9 +218,28 @@ def _split_sentence_after_number(
     ]
 
 
+#: A word of four letters or more, a full stop, and the next sentence's first word.
+_WORD_FULL_STOP = re.compile(r"(?<=[a-z]{4})\.[ \t]+(?=([A-Z][a-z]+)\b)")
+
+
+def _split_sentence_after_town(
+    text: str, a: int, b: int, lexicon: Lexicon
+) -> list[tuple[int, int]]:
+    """An address that a model ran on into the next sentence ("27 Ravensworth Terrace,
+    Gateshead. How do I report it?") ends at the town's full stop when a dictionary's
+    word begins the next sentence ("St. Albans" and "Church St. John" stay whole)."""
+    for m in _WORD_FULL_STOP.finditer(text, a, b):
+        if _plain_word(m.group(1).lower(), lexicon) and not (
+            lexicon.is_given(m.group(1)) or lexicon.is_surname(m.group(1))
+        ):
+            return [(a, m.start())]
+    return [(a, b)]
+
+
 def _plain_word(word: str, lexicon: Lexicon) -> bool:
-    """A dictionary's word, or a frequent word written in lower case that no one carries."""
-    return lexicon.is_plain(word) or (
+    """A dictionary's word, a term, or a frequent word written in lower case that no one
+    carries."""
+    return lexicon.is_plain(word) or (lexicon.is_term(word) and not lexicon.is_given(word)) or (
         word.islower()
         and lexicon.zipf(word) >= 3.0
         and not (lexicon.is_given(word) or lexicon.is_surname(word))
@@ -373,8 +395,12 @@ def _misread(
         return []
     if span.type in _NAME_TYPES and _AUXILIARY.fullmatch(value) and _PRONOUN_AFTER.match(text, span.end):
         return []  # "Thanks,\nHelen\n\nCan you make this friendlier?": a question's verb
-    if span.type is EntityType.PERSON and all(w in _KIN for w in value.casefold().split()):
-        return []  # "Mum (Edna Whitfield, 91)": how a person is spoken of, no one's name
+    if span.type is EntityType.PERSON and all(
+        w.removesuffix("'s").removesuffix("’s") in _KIN for w in value.casefold().split()
+    ):
+        # "Mum (Edna Whitfield, 91)", "a toast for Mum's 70th": how a person is spoken of,
+        # no one's name.
+        return []
     if (
         span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE)
         and _NUMBER_AGE.fullmatch(value)
@@ -2244,7 +2270,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             table = atoms(text)
             found = Zones([(*table.covering(a, b), r) for a, b, r in zones(text, lexicon, table)])
             brands = [x for x in brands if not found.overlapping(x.start, x.end)]
-        return merge_spans(brands + _flights_found(text, brands, lexicon))
+        flights = _flights_found(text, brands, lexicon)
+        return merge_spans(brands + flights + _word_names_found(text, brands + flights, lexicon))
     spans += other_script_names(text, spans)
     tables = csv_tables(text)
     # A table's cells are atoms of their own, whatever their separator glues together.
@@ -2303,6 +2330,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             pieces = _split_open_bracket(text, span)
         if span.type not in _ADDRESS_TYPES:
             pieces = [q for a, b in pieces for q in _split_sentence_after_number(text, a, b, lexicon)]
+        if span.type is EntityType.ADDRESS and lexicon is not None:
+            pieces = [q for a, b in pieces for q in _split_sentence_after_town(text, a, b, lexicon)]
         if tables.cells:
             pieces = [q for a, b in pieces for q in _cut_at_cells(a, b, tables.cells, cell_starts)]
         typed = (
@@ -2601,16 +2630,92 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
-    out = [_read_again(text, x, lexicon) for x in out]
+    out = _join_initials(text, [_read_again(text, x, lexicon) for x in out])
     out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out), lexicon))
     joined = join_institutions(text, joined, lexicon)
     joined = _join_registrations(text, joined)
     joined += _flights_found(text, joined, lexicon)
+    joined += _word_names_found(text, joined, lexicon)
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
+
+
+#: An initial's full stop and the space before the surname.
+_INITIAL_GAP = re.compile(r"\.?[ \t]")
+
+
+def _join_initials(text: str, spans: list[Span]) -> list[Span]:
+    """An initial and the surname after it are one person ("care assistant T. Okafor",
+    read as a person "T" and an organisation "Okafor")."""
+    out: list[Span] = []
+    for x in sorted(spans, key=lambda s: s.start):
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type is EntityType.PERSON
+            and prev.end - prev.start == 1
+            and text[prev.start].isupper()
+            and x.type in _PROPER_TYPES
+            and _INITIAL_GAP.fullmatch(text, prev.end, x.start)
+            and _CAPITALIZED_WORD.fullmatch(text, x.start, x.end)
+        ):
+            out[-1] = Span(prev.start, x.end, EntityType.PERSON, max(prev.score, x.score), {**x.views, **prev.views})
+            continue
+        out.append(x)
+    return out
+
+
+#: Given names that are also words, which a model often passes over inside a sentence
+#: ("a chaser to Will at the letting agency", "Sign it Grace and Hope Adebayo"). Months,
+#: seasons, colours and words that are mostly surnames are left out.
+_NAME_WORDS = frozenset(
+    "will hope grace faith joy rose mark frank jack bill guy dean chase hunter drew miles "
+    "robin penny ruby pearl daisy violet ivy holly dawn amber lily patience charity comfort "
+    "blessing precious mercy hazel iris jade crystal angel sage rowan heather olive poppy "
+    "sunny sandy brook cliff glen dale wade".split()
+)
+#: A word in lower case (or a comma) and a space before the name: inside a sentence.
+_INSIDE_SENTENCE = re.compile(r"(?:(?<![A-Za-z])[a-z]{2,}|,)[ \t]+$")
+#: Words before a name-word that make it the word: "the Will", "Amazing Grace" is capitalized
+#: before; "Saying Grace", "his Will".
+_WORD_BEFORE = re.compile(
+    r"\b(?:the|a|an|his|her|your|my|our|their|its|of|saying|say|said|free|last|holy|good|"
+    r"no|any|some|this|that)[ \t]+$",
+    re.IGNORECASE,
+)
+#: A pronoun or a verb's word after it: "..., Will you send it?", "Hope to see you".
+_WORD_AFTER = re.compile(
+    r"[ \t]+(?:you|we|i|he|she|it|they|this|that|to|so|not|be|have|all|there|your)\b",
+    re.IGNORECASE,
+)
+_NAME_WORD = re.compile(r"(?<![\w'’-])([A-Z][a-z]+)(?![\w'’-]|[ \t]+[A-Z]|[ \t]*&)")
+#: The view of a name found by this rule.
+NAME_WORD_VIEW = "name-word"
+
+
+def _word_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A given name that is also a word ("Will", "Grace", "Hope"), written with its capital
+    inside a sentence of an English text, alone, where the model found nothing: a person.
+    Not after an article, a possessive or "saying", not before a pronoun or "to" (the
+    word's own uses), never first in a sentence (where every word has a capital)."""
+    if lexicon is None or not is_cased(text) or message_language(text) != ENGLISH:
+        return []
+    out = []
+    for m in _NAME_WORD.finditer(text):
+        word = m.group(1)
+        if (
+            word.lower() not in _NAME_WORDS
+            or not _INSIDE_SENTENCE.search(text, max(0, m.start() - 24), m.start())
+            or _WORD_BEFORE.search(text, max(0, m.start() - 12), m.start())
+            or _WORD_AFTER.match(text, m.end())
+            or any(s.start < m.end() and m.start() < s.end for s in spans)
+        ):
+            continue
+        out.append(Span(m.start(), m.end(), EntityType.PERSON, 0.6, {NAME_WORD_VIEW: 0.6}))
+    return out
 
 
 def _read_again(text: str, span: Span, lexicon: Lexicon | None) -> Span:

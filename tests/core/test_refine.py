@@ -1793,3 +1793,46 @@ def test_a_senders_display_name_says_an_organisation() -> None:
     assert [(text[x.start : x.end], str(x.type)) for x in header_names(text)] == [
         ("HMRC Refunds", "ORG"), ("Dale Phillips", "PERSON"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "typed", "expected"),
+    [
+        # How a person is spoken of, with a possessive.
+        ("Draft a toast for Mum's 70th: she was born in Lagos.", "Mum", EntityType.PERSON, []),
+        # An address ends at its town's full stop before a word of the next sentence.
+        (
+            "He posted my old address 27 Ravensworth Terrace, Gateshead. How do I report it?",
+            "27 Ravensworth Terrace, Gateshead. How do",
+            EntityType.ADDRESS,
+            [("27 Ravensworth Terrace, Gateshead", "ADDRESS")],
+        ),
+        # A lab test after a date's full stop is the next sentence's.
+        ("Chest pain on 3/11. Troponin 45 ng/L.", "3/11. Troponin", EntityType.ID, [("3/11", "ID")]),
+    ],
+)
+def test_kin_addresses_and_dates_end_where_they_should(text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, found, typed)], lex)) == expected
+
+
+def test_an_initial_and_the_surname_after_it_are_one_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "She was found on the floor by care assistant T. Okafor. Obs normal."
+    spans = [s(text, "T", EntityType.PERSON), s(text, "Okafor", EntityType.ORG)]
+    assert ("T. Okafor", "PERSON") in values(text, refine(text, spans, lex))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please write a polite chaser to Will at the letting agency.", [("Will", "PERSON")]),
+        ("The mould is back in the bathroom. Please sign it Grace and send it today.", [("Grace", "PERSON")]),
+        # The words' own uses.
+        ("I hope you are well. Will you send it?", []),
+        ("We sang Amazing Grace at the service.", []),
+        ("It was written in his Will and the grace period ended.", []),
+        ("I collect Miles & More points.", []),
+        ("We fly in May and June.", []),
+    ],
+)
+def test_a_name_that_is_a_word_inside_a_sentence_is_a_person(text: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
+    assert [v for v in values(text, refine(text, [], lex)) if v[1] == "PERSON"] == expected

@@ -72,6 +72,11 @@ def outbound(detector: Detector, text: str) -> str:
         ('{"iban": "PT50000201231234567890154"}', '{"iban": "[IBAN]"}'),
         # "is" in the locales' languages stays as written between the label and the value.
         ("Mi padre tiene 78 años. Su DNI es 50918233K. ¿Cómo pido el informe?", "Mi padre tiene [AGE] años. Su DNI es [ID]. ¿Cómo pido el informe?"),
+        # Other countries' national numbers after their labels.
+        ("My SIN is 046 454 286, thanks.", "My SIN is [ID], thanks."),
+        ("TFN 123 456 782, ABN 51 824 753 556.", "TFN [ID], ABN [ID]."),
+        ("Our patient (NHI ZAC5361) is stable.", "Our patient (NHI [ID]) is stable."),
+        ("my aadhaar is 4829 1130 7765 and pan ABCPK4821M", "my aadhaar is [ID] and pan [ID]"),
     ],
 )
 def test_a_label_stays_and_gives_its_value_a_type(detector: Detector, text: str, expected: str) -> None:
