@@ -97,7 +97,7 @@ class _Tables:
         self.not_places = frozenset(module.NOT_PLACES)
         self.special = frozenset(module.SPECIAL_CATEGORIES)
         # Longest first, so "live in" is read before "in".
-        words = sorted(module.LOCATIVES, key=len, reverse=True)
+        words = sorted(module.LOCATIVES + other_languages.LOCATIVES, key=len, reverse=True)
         self.locative = re.compile(
             r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\s+(?=[^\W\d_])", re.IGNORECASE
         )

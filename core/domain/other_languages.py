@@ -77,3 +77,19 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "belastingdienst", "pensioen", "verzekering", "factuur",
     ),
 }
+
+
+#: Words before a place in the locales' languages ("vit à Angers", "wohnt in Leipzig",
+#: "aus Köln", "uit Zwolle"): the health profile's sweep reads a gazetteer town after them,
+#: as after the English ones (core.domain.en.LOCATIVES).
+LOCATIVES: tuple[str, ...] = (
+    # German
+    "aus", "bei", "wohnt in", "lebt in", "nach",
+    # French
+    "à", "près de", "vit à", "habite à", "originaire de",
+    # Spanish
+    "en", "cerca de", "vive en", "desde",
+    # Dutch
+    "uit", "bij", "woont in", "naar",
+)
+

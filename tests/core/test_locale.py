@@ -652,3 +652,14 @@ def test_an_order_number_after_its_word_is_a_code(code: str, text: str, value: s
     assert lv is not None
     found = {text[s.start : s.end]: s.type for s in lv.formats(text)}
     assert value in found and found[value] is not EntityType.PHONE
+
+
+def test_a_dutch_school_named_after_its_kind_is_an_organisation() -> None:
+    lv = view("nl")
+    assert lv is not None
+    text = "Onze dochter zit op basisschool De Regenboog in Deventer."
+    # (The article may stay as written before the name.)
+    assert any(
+        text[s.start : s.end] in ("De Regenboog", "Regenboog") and s.type is EntityType.ORG
+        for s in lv.formats(text)
+    )

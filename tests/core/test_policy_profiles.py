@@ -232,6 +232,9 @@ def test_detection_always_names_a_real_profile(text: str, types: list[str]) -> N
         ("The rash started 03/14 after the dose.", "03/14", T.DATE),
         ("We moved to Durban after the stroke.", "Durban", T.LOCATION),
         ("Seen May 12 for the asthma review.", "May 12", T.DATE),
+        # After the locales' words for where someone is.
+        ("Il vit à l'EHPAD à Angers et il a chuté.", "Angers", T.LOCATION),
+        ("Sie kommt aus Göttingen und ist gestürzt.", "Göttingen", T.LOCATION),
     ],
 )
 def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(

@@ -49,6 +49,17 @@ RULES = [
         0.85,
         flags=0,
     ),
+    # A school, a nursery or a home named after its kind: "basisschool De Regenboog",
+    # "kinderopvang Het Kabouterhuis", "verpleeghuis De Hooge Weide".
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])(?:basisschool|school|kinderopvang|kinderdagverblijf|bso|peuterspeelzaal|"
+        r"verpleeghuis|zorgcentrum|woonzorgcentrum)[ \t]+((?:(?:De|Het|'t)[ \t]+)?[A-Z][\w'-]+"
+        r"(?:[ \t]+[A-Z][\w'-]+)?)(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
     Rule(
         EntityType.SSN,
         r"(?<![\w.])(\d{4}\.?\d{2}\.?\d{3}|\d{3}[.\s]\d{3}[.\s]\d{3})(?![\w]|\.\d)",

@@ -38,7 +38,8 @@ NEGATIVES = words(
 NEGATIVES = NEGATIVES | words("MRI CT ECG AOW WW WIA BTW ZZP CAO PDF")
 
 TITLES = [
-    "meneer", "mevrouw", "mevr", "mw", "dhr", "de heer", "heer", "juffrouw", "dokter", "dr",
+    "meneer", "mevrouw", "mevr", "mw", "dhr", "de heer", "heer", "juffrouw", "juf", "meester",
+    "dokter", "dr",
     "prof", "professor", "mr", "ir", "ing", "drs",
 ]
 
