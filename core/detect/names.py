@@ -344,6 +344,10 @@ def other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:
 NO_MACHINE = re.compile(rf"(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", re.IGNORECASE)
 
 
+#: A time of day with its "am" or "pm": "3am", "10.30 pm", "7:45PM".
+_CLOCK_TIME = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
+
+
 def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span | None:
     """Give a span the type its own text shows; trim a secret's key; None drops it."""
     value = text[span.start : span.end]
@@ -374,6 +378,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
             return Span(a, span.end, t, span.score, span.views) if a < span.end else None
     elif t is not EntityType.ADDRESS and UK_POSTCODE.fullmatch(value):
         t = EntityType.ADDRESS
+    elif t is not EntityType.DATE and _CLOCK_TIME.fullmatch(value):
+        # "at 3am", "by 10.30 pm": a time of day, whatever a model read it as.
+        t = EntityType.DATE
     elif t in (EntityType.PERSON, EntityType.LOCATION) and ORG_WORDS.search(value) and (
         len(value.split()) >= 2
     ):

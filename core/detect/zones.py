@@ -180,6 +180,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
      r"Thanksgiving|Labor Day|Memorial Day|Bank Holiday Monday|Whit Monday|Hogmanay)\b", 0),
     # Percentages: "8.4%", "15 percent".
     ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
+    # An obstetric history and a gestation: "G2P1", "G3P2+1", "34+2 weeks".
+    ("quantity", r"\bG\d{1,2}\s?P\d{1,2}(?:\+\d{1,2})?\b|\b\d{2}\+[0-6](?=\s?(?:weeks|wks|/40)\b)", 0),
     # Blood pressure "160/95" (checked for plausibility below).
     ("blood pressure", r"(?<![\w/.])(\d{2,3})\s?/\s?(\d{2,3})(?:\s?mm\s?hg)?(?![\w/]|\.\d)", re.IGNORECASE),
     # Reference ranges and ratios: "(ref 7-56)", "20-41", "50/50", "3:1".

@@ -301,6 +301,18 @@ def is_plain_remainder(
     # A loyalty scheme's name before its member's number ("Gold Plus Rewards member
     # [ID_2]"): a product thousands hold, whatever its words.
     rest = _SCHEME.sub(lambda m: " " * len(m.group()), rest)
+    # A configuration's constant of common words ("export AWS_SECRET_ACCESS_KEY=[ID_1]",
+    # "DB_PASSWORD"): a key, never anyone's name, whatever a word of it is elsewhere ("Key").
+    rest = _CONSTANT.sub(
+        lambda m: " " * len(m.group())
+        if all(
+            words.is_term(w.lower()) or words.is_plain(w.lower()) or _frequency(w.lower()) >= FREQUENT_ZIPF
+            for w in m.group().split("_")
+            if w
+        )
+        else m.group(),
+        rest,
+    )
     found = list(_LETTERS.finditer(rest))
     if not found:
         return False

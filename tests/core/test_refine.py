@@ -1836,3 +1836,10 @@ def test_an_initial_and_the_surname_after_it_are_one_person(lex) -> None:  # typ
 )
 def test_a_name_that_is_a_word_inside_a_sentence_is_a_person(text: str, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
     assert [v for v in values(text, refine(text, [], lex)) if v[1] == "PERSON"] == expected
+
+
+def test_an_obstetric_history_and_a_time_of_day_are_no_identifiers(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Patient: 29F, G2P1, 34+2 weeks, BP 148/96, urine protein 2+."
+    assert refine(text, [s(text, "G2P1", EntityType.ID)], lex) == []
+    text = "someone logged in from a new device at 3am and changed my email"
+    assert values(text, refine(text, [s(text, "3am", EntityType.ID)], lex)) == [("3am", "DATE")]

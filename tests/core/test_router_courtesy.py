@@ -191,6 +191,9 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         ("Then send it to Brackley/Kafka for review.", [], False),
         ("I met Gold Plus yesterday at the depot.", [], False),
         ("Dinner with the okafors was lovely.", [], False),
+        # A configuration's constants of common words are keys; one with a rare word is not.
+        ("Our server fails: export AWS_SECRET_ACCESS_KEY=wJalrXUt and export DB_PASSWORD=Hunter2 in deploy.sh.", ["wJalrXUt", "Hunter2"], True),
+        ("Our server fails: export QUILLFEATHER_TOKEN=wJalrXUt in deploy.sh.", ["wJalrXUt"], False),
     ],
 )
 def test_a_sentence_of_common_words_around_its_values_goes(text: str, values: list[str], goes: bool) -> None:
