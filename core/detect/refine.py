@@ -1372,7 +1372,7 @@ _VALUE_RETYPABLE = frozenset(
 #: A field's key at the head of a line, before its separator: "City - Leeds",
 #: "| NHS number | 943 476 5919 |", "State/ZIP: LS1 4AP". Group ``key``.
 _LINE_KEY = re.compile(
-    r"(?m)^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?P<key>[^\W\d_](?:[^\W\d]|[ /\-().#]){0,40}?)[ \t]*"
+    r"(?m)^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?P<key>[^\W\d_](?:[^\W\d]|[ /\-().#°º']){0,40}?)[ \t]*"
     r"(?:[:=|\t]|[ \t][-–](?=[ \t]))"
 )
 #: Words a field's key may hold besides :data:`LABEL_WORDS`.

@@ -1843,3 +1843,10 @@ def test_an_obstetric_history_and_a_time_of_day_are_no_identifiers(lex) -> None:
     assert refine(text, [s(text, "G2P1", EntityType.ID)], lex) == []
     text = "someone logged in from a new device at 3am and changed my email"
     assert values(text, refine(text, [s(text, "3am", EntityType.ID)], lex)) == [("3am", "DATE")]
+
+
+def test_a_national_numbers_key_in_another_language_is_a_label() -> None:
+    from core.detect.refine import key_labels
+
+    text = "Nom : Garnier\nN° de sécurité sociale : 2 91 07 25 056 123 81\nBSN: 111222333"
+    assert [text[a:b] for a, b in key_labels(text)] == ["Nom", "N° de sécurité sociale", "BSN"]

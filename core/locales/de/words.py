@@ -113,4 +113,6 @@ FIELD_KEYS = {
     **dict.fromkeys(("adresse", "anschrift", "straße", "strasse", "wohnort", "plz", "postleitzahl"), "ADDRESS"),
     **dict.fromkeys(("ort", "stadt", "geburtsort"), "LOCATION"),
     **dict.fromkeys(("arbeitgeber", "firma", "schule", "krankenkasse"), "ORG"),
+    **dict.fromkeys(("sozialversicherungsnummer", "rentenversicherungsnummer", "steuer-id",
+                     "steueridentifikationsnummer", "versichertennummer"), "ID"),
 }

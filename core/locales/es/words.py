@@ -75,4 +75,6 @@ FIELD_KEYS = {
     **dict.fromkeys(("dirección", "direccion", "domicilio", "código postal", "codigo postal"), "ADDRESS"),
     **dict.fromkeys(("ciudad", "localidad", "municipio", "lugar de nacimiento"), "LOCATION"),
     **dict.fromkeys(("empresa", "empleador", "colegio", "escuela"), "ORG"),
+    **dict.fromkeys(("número de la seguridad social", "nº de la seguridad social", "n.º de la seguridad social",
+                     "nss", "dni", "nie"), "ID"),
 }

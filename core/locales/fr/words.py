@@ -77,4 +77,6 @@ FIELD_KEYS = {
     **dict.fromkeys(("adresse", "adresse postale", "domicile", "code postal"), "ADDRESS"),
     **dict.fromkeys(("ville", "commune", "lieu de naissance"), "LOCATION"),
     **dict.fromkeys(("employeur", "entreprise", "société", "école", "établissement"), "ORG"),
+    **dict.fromkeys(("n° de sécurité sociale", "numéro de sécurité sociale", "n° sécu", "numéro de sécu",
+                     "n° ss", "nir"), "ID"),
 }

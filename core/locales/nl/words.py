@@ -75,4 +75,5 @@ FIELD_KEYS = {
     **dict.fromkeys(("adres", "straat", "postcode", "woonadres"), "ADDRESS"),
     **dict.fromkeys(("woonplaats", "plaats", "geboorteplaats"), "LOCATION"),
     **dict.fromkeys(("werkgever", "bedrijf", "school", "zorgverzekeraar"), "ORG"),
+    **dict.fromkeys(("bsn", "burgerservicenummer", "sofinummer"), "ID"),
 }
