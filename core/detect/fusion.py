@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Unpack
 
 from core.detect.base import DetectionView, Detector, DetectorOptions, _deny_spans
 from core.detect.rules import NAME_EXTENT, markers_win
+from core.detect.zones import EMAIL
 from core.entities import EntityType
 from core.spans import Span, merge_spans
 
@@ -134,7 +135,6 @@ class Fusion(Detector):
 #: Addresses a pattern matched whole: what a model ran into them from either side is
 #: another value.
 _ADDRESSES = frozenset({EntityType.EMAIL, EntityType.IP})
-_EMAIL = re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
 
 
 def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
@@ -151,7 +151,7 @@ def _cut_at_addresses(text: str, spans: list[Span]) -> list[Span]:
     # fastmail.example", which the rules view's check of the top-level domain refuses).
     whole += [
         Span(m.start(), m.end(), EntityType.EMAIL, 1.0, {})
-        for m in _EMAIL.finditer(text)
+        for m in EMAIL.finditer(text)
         if not any(a.start == m.start() and a.end == m.end() for a in whole)
     ]
     links = [s for s in spans if _link_with_path(text, s)]

@@ -203,9 +203,7 @@ def _split_sentence_after_number(
     pieces, pos = [], a
     for m in _NUMBER_FULL_STOP.finditer(text, a, b):
         # A dictionary's word or a term ("3/11. Troponin 45 ng/L": a lab test).
-        if lexicon.is_plain(m.group(1)) or (
-            lexicon.is_term(m.group(1)) and not lexicon.is_given(m.group(1))
-        ):
+        if _plain_word(m.group(1), lexicon):
             pieces.append((pos, m.start()))
             pos = m.end()
     if pos == a:
@@ -359,7 +357,7 @@ def _misread(
         and lexicon is not None
         and _CAPITALIZED_WORD.fullmatch(value)
         and not (lexicon.is_given(value) or lexicon.is_surname(value))
-        and set(span.views) - {"name-extent"} == {"ner"}
+        and _model_only(span)
         and _PRESCRIBED.search(text, max(0, span.start - 32), span.start)
     ):
         # "the vet prescribed Cystaid", "started her on Kalpol": a medicine's name, a
@@ -764,6 +762,16 @@ def _sentence_word(text: str, span: Span, value: str, lexicon: Lexicon) -> bool:
         and lexicon.public_kind(value) is None
         and set(_evidence(span)) == {"ner"}
     )
+
+
+def _model_only(span: Span) -> bool:
+    """Whether only the NER found ``span`` (the rules' name extent may have widened it)."""
+    return set(span.views) - {"name-extent"} == {"ner"}
+
+
+def _possessive(text: str, span: Span) -> bool:
+    """Whether a possessive "'s" ends ``span`` or follows it ("at Priya's")."""
+    return text[span.end : span.end + 2] in ("'s", "’s") or text[span.end - 2 : span.end] in ("'s", "’s")
 
 
 def _evidence(span: Span) -> dict[str, float]:
@@ -1482,7 +1490,7 @@ def _without_possessive(text: str, span: Span) -> Span:
     ):
         return Span(span.start, span.end - 2, span.type, span.score, span.views)
     inner = _POSSESSIVE_TERM.search(text, span.start, span.end) if span.type is EntityType.PERSON else None
-    if inner is not None and inner.end() == span.end and set(span.views) - {"name-extent"} == {"ner"}:
+    if inner is not None and inner.end() == span.end and _model_only(span):
         # "my son Tyler's ER visit": the widening ran on past the possessive to a term.
         return Span(span.start, inner.start(), span.type, span.score, span.views)
     return span
@@ -1658,10 +1666,9 @@ def _home_town(text: str, span: Span) -> Span:
     reads one person, not two."""
     if (
         span.type is not EntityType.PERSON
-        or set(span.views) - {"name-extent"} != {"ner"}
+        or not _model_only(span)
         or not _FROM_PLACE.search(text, max(0, span.start - 24), span.start)
-        or text[span.end : span.end + 2] in ("'s", "’s")
-        or text[span.end - 2 : span.end] in ("'s", "’s")
+        or _possessive(text, span)
     ):
         return span
     return Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)
@@ -1685,7 +1692,7 @@ def _group_or_project(text: str, span: Span) -> Span:
     protected, and the cloud reads no second person."""
     if (
         span.type is not EntityType.PERSON
-        or set(span.views) - {"name-extent"} != {"ner"}
+        or not _model_only(span)
         or not _CAPITALIZED_WORD.fullmatch(text, span.start, span.end)
     ):
         return span
@@ -1708,11 +1715,10 @@ def _place_after_at(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     if (
         span.type is not EntityType.PERSON
         or lexicon is None
-        or set(span.views) - {"name-extent"} != {"ner"}
+        or not _model_only(span)
         or not _AT_BEFORE.search(text, max(0, span.start - 8), span.start)
         or _AT_PERSON_VERB.search(text, max(0, span.start - 40), span.start)
-        or text[span.end : span.end + 2] in ("'s", "’s")
-        or text[span.end - 2 : span.end] in ("'s", "’s")
+        or _possessive(text, span)
     ):
         return span
     words = text[span.start : span.end].split()
@@ -2432,7 +2438,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if (
             span.type in (EntityType.URL, EntityType.EMAIL)
             and not re.search(r"[./:@]", value)
-            and set(span.views) - {"name-extent"} == {"ner"}
+            and _model_only(span)
         ):
             # A web or e-mail address has a dot, a colon or an "@": "host" of "at host
             # db-1.corp.lan" is the word before one that the model took for it; a
@@ -2547,7 +2553,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         if (
             span.type is EntityType.PERSON
-            and set(span.views) - {"name-extent"} == {"ner"}
+            and _model_only(span)
             and value[:1].isupper()
             and (d := _DETERMINER_BEFORE.search(text, max(0, span.start - 16), span.start))
             and (
@@ -2571,7 +2577,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             and value.isalpha()
             and value.islower()
             and lexicon.public_kind(value) in ("brand", "company")
-            and set(span.views) - {"name-extent"} == {"ner"}
+            and _model_only(span)
         ):
             # "the pharmacist at boots": a known brand written in lower case is the brand,
             # not a person (a person whose name is a brand's is written with capitals
@@ -2589,7 +2595,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             and not _known_in_lower_case(value, span.type, lexicon)
             and not JOB_TITLE.search(value)
             and span.views.get("ner", 0.0) < LOWER_IN_CASED
-            and set(span.views) - {"name-extent"} == {"ner"}
+            and _model_only(span)
         ):
             # In a text written with capitals, a lower-case word the model was not
             # sure of is no name ("warehouse", "forklift", "salaried").
@@ -3113,11 +3119,11 @@ def join_institutions(text: str, spans: list[Span], lexicon: Lexicon | None = No
             out[-1] = _joined([prev, span], EntityType.ORG)
             continue
         lower = _LOWER_HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
-        head = _HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
+        before = _HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
         if (
             (
                 lower is not None
-                or (head is not None and head.end() == span.start)
+                or (before is not None and before.end() == span.start)
                 or _HEAD_FIRST.match(text, span.start, span.end)
             )
             and span.type in _PROPER_TYPES
@@ -3126,7 +3132,6 @@ def join_institutions(text: str, spans: list[Span], lexicon: Lexicon | None = No
             # "à l'école Jules Ferry de Villeurbanne" read as a person: a school named
             # after one, an organisation (its word stays as written).
             span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
-        before = _HEAD_BEFORE.search(text, max(0, span.start - 40), span.start)
         if (
             before is not None
             and span.type in (EntityType.ORG, EntityType.LOCATION)
