@@ -94,10 +94,11 @@ class _FoldTable(dict[int, str]):
 
 _FOLD = _FoldTable(casefold=True)
 _CASED = _FoldTable(casefold=False)
-# In the cased form (used for short values only) decimal marks stay visible,
-# so that "1.42" or "1,420" does not hold the age "42".
+# In the cased form (used for short values only) decimal marks and the clock's colon stay
+# visible, so that "1.42" or "1,420" does not hold the age "42", nor "at 14:20" the room "14".
 _CASED[ord(".")] = "."
 _CASED[ord(",")] = ","
+_CASED[ord(":")] = ":"
 _MARKS = str.maketrans("", "", SEP + ZW + BARRIER)
 
 

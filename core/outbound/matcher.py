@@ -63,7 +63,7 @@ def _word_name(value: str) -> bool:
 
 _LETTER = r"[^\W\d_]"
 _LETTER_END = rf"(?:(?!{_LETTER})|(?=s(?!{_LETTER})))"  # possessive "Johns" counts
-_DIGIT_END = r"(?!\d)(?![.,]\d)"
+_DIGIT_END = r"(?!\d)(?![.,:]\d)"  # "14" is no value of "14.5", "14,500" or "14:20"
 
 
 class _Trie:
@@ -96,7 +96,7 @@ class _Trie:
                 cls = r"\d" if k.isdigit() else _LETTER
                 head += f"(?<!{cls}{re.escape(k)})"
                 if k.isdigit():
-                    head += rf"(?<!\d[.,]{re.escape(k)})"
+                    head += rf"(?<!\d[.,:]{re.escape(k)})"
             branches.append((head, self.root[k]))
         if not branches:
             return ""

@@ -86,3 +86,15 @@ def test_a_trie_of_a_long_chain_with_ends_along_it_compiles() -> None:
     pattern = re.compile(trie.pattern("", False))
     assert pattern.fullmatch(chain) and pattern.fullmatch(chain[:400])
     assert not pattern.fullmatch(chain[:401])
+
+
+def test_a_short_number_is_no_part_of_a_clock_time_or_a_decimal() -> None:
+    # The room "14" is protected; "at 14:20" is a time, "14.5" a measure, "14,500" an amount.
+    matcher = BoxMatcher([("14", "LOCATION")])
+    for text in ("Seen at 14:20 today.", "It was 9:14 when she left.", "Weight 14.5 kg.",
+                 "A bill of 14,500."):
+        assert matcher.locate(text) == [], text
+        assert matcher.find("", text) == set(), text
+    hits = matcher.locate("She is in room 14: bed by the window.")
+    assert [(h.start, h.end) for h in hits] == [(15, 17)]
+    assert matcher.find("", "Room 14, ward B") == {"LOCATION"}
