@@ -47,6 +47,8 @@ _POSSESSIVE = re.compile(r"['’][sS]$")
 #: ("d'Airbus", "l'Oréal", "dell'Università"), in lower case only ("D'Angelo" is a name).
 ELIDED = r"(?:d|l|qu|jusqu|lorsqu|puisqu|dell|nell|all|dall|sull|un)['’]"
 _ELISION = re.compile(rf"{ELIDED}(?=[^\W\d_])")
+#: An elided article that ends a span, as a word of its own.
+_ELIDED_END = re.compile(rf"(?<![^\W\d_]){ELIDED}$", re.IGNORECASE)
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 #: A blank line (possibly with spaces on it): a paragraph break.
@@ -182,9 +184,15 @@ _JSON_SEP = re.compile(
 #: ``smtp.login("billing@acme.co"``, ``row['email']``; the value is an atom of its own.
 _CALL = re.compile(r"(?<=\w)[(\[][\"']")
 
+#: A cloud account's twelve digits between an ARN's colons
+#: ("arn:aws:iam::493817260115:role/billing-uploader"): an atom of their own.
+_ARN_ACCOUNT = re.compile(r"(?<=:)(?=\d{12}:)|(?<=:\d{12})(?=:)")
+
 #: Where an atom ends inside a run of non-space characters: an assignment, a JSON
-#: separator, a cell separator or a call's bracket.
-_INNER = re.compile(f"{_ASSIGN.pattern}|{_JSON_SEP.pattern}|{_CELL.pattern}|{_CALL.pattern}")
+#: separator, a cell separator, a call's bracket or an ARN's account.
+_INNER = re.compile(
+    f"{_ASSIGN.pattern}|{_JSON_SEP.pattern}|{_CELL.pattern}|{_CALL.pattern}|{_ARN_ACCOUNT.pattern}"
+)
 
 
 def _split_assign(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
@@ -243,6 +251,25 @@ def snap(text: str, spans: Iterable[Span], table: Atoms | None = None) -> list[S
                     break  # "[2023] EWHC 123 (KB)": a bracket the value opened is part of it
                 b -= 1
             a, b = _without_bare_signs(text, table, a, b)
+            elided = _ELIDED_END.search(text, a, b)
+            if elided is not None and b < len(text) and _ELISION.match(text, elided.start()):
+                # An article elided before a word outside the span ("l'" of "l'Avenue")
+                # is no part of the value; its word is another atom.
+                b = elided.start()
+                while b > a and text[b - 1].isspace():
+                    b -= 1
+            if (
+                a > 0
+                and text[a - 1].isalnum()
+                and b > a + 2
+                and _POSSESSIVE.fullmatch(text, a, a + 2)
+                and not text[a + 2 : a + 3].isalnum()
+            ):
+                # A span that begins on the "'s" of the word before it ("0's 0"): the
+                # possessive is that word's, the span starts after it.
+                a += 2
+                while a < b and not text[a].isalnum():
+                    a += 1
             if _POSSESSIVE.fullmatch(text, a, b):
                 # A possessive's "'s" alone is no value: its word is another atom ("0's").
                 continue

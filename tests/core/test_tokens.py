@@ -109,6 +109,10 @@ def test_snapped_spans_never_cut_a_token(case: tuple[str, list[Span]]) -> None:
 @settings(max_examples=300, deadline=None)
 # A span on a possessive's apostrophe: "'s" is an atom of its own, and alone it is no value.
 @example(("0 0 0 0 0 0's ", [Span(11, 12, EntityType.PERSON, 0.9, {})]))
+# A span that ends on an elided article ("l'" of "l'A"): the article stays with its word.
+@example(("0 0 0 0 0 0 0 l'A ", [Span(0, 15, EntityType.PERSON, 0.9, {})]))
+# A span that begins on the "'s" of the word before it.
+@example(("0's 0 ", [Span(1, 5, EntityType.PERSON, 0.9, {})]))
 def test_anonymized_snapped_spans_leave_no_glued_placeholder(case: tuple[str, list[Span]]) -> None:
     text, spans = case
     box = PrivacyBox()
