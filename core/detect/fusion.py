@@ -93,6 +93,7 @@ class Fusion(Detector):
                 [s for group in proposals.values() for s in group if s.score >= self.min_score]
             ),
         )
+        spans = [_extent_before_home(text, s) for s in spans]
         if self.refines:
             spans = [s for s in spans if not _terms_only(text, s, self.lexicon)]
         kept: list[Span] = []
@@ -212,6 +213,22 @@ def _terms_only(text: str, span: Span, lexicon: Lexicon) -> bool:
     return bool(words) and all(
         lexicon.is_term(w) and not (lexicon.is_given(w) or lexicon.is_surname(w)) for w in words
     )
+
+
+#: " of " and the word of a home or a place in a building after it ("Mr Kwame Asante of
+#: Flat 3", "Dr Lee of Unit 4B").
+_OF_HOME = re.compile(
+    r"[ \t]+of[ \t]+(?:the[ \t]+)?(?:Flat|Apartment|Apt|Unit|Suite|Room|House|Block|Floor|No)\b"
+)
+
+
+def _extent_before_home(text: str, span: Span) -> Span:
+    """A name's extent ends before " of " and a home's word: "Mr Kwame Asante of Flat 3"
+    is a person, then an address (the extent joined them into one person's span)."""
+    if NAME_EXTENT not in span.views:
+        return span
+    m = _OF_HOME.search(text, span.start, span.end)
+    return span if m is None else Span(span.start, m.start(), span.type, span.score, span.views)
 
 
 def _link_with_path(text: str, span: Span) -> bool:

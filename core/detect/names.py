@@ -87,6 +87,8 @@ ORG_WORDS = re.compile(
     r"therapeutics|pharmaceuticals|biosciences|brewery|distillery|realty|refunds)\b",
     re.IGNORECASE,
 )
+#: "Co." before a county's name ("Ballina, Co. Mayo"), not a company's "Co.".
+_COUNTY = re.compile(r"\bCo\.?[ \t]+(?=[A-Z][a-z])")
 _LABEL_END = re.compile(r"\s+(?:member|account|number|no|id|customer|policy|ref)\.?$", re.IGNORECASE)
 #: What a person has with a bank, a shop or a provider, named right after it.
 _HELD_WITH = (
@@ -381,10 +383,11 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif t is not EntityType.DATE and _CLOCK_TIME.fullmatch(value):
         # "at 3am", "by 10.30 pm": a time of day, whatever a model read it as.
         t = EntityType.DATE
-    elif t in (EntityType.PERSON, EntityType.LOCATION) and ORG_WORDS.search(value) and (
-        len(value.split()) >= 2
-    ):
-        # "Cedar Ridge Orthopedics", "Meadowsweet House": a practice, a home, a firm.
+    elif t in (EntityType.PERSON, EntityType.LOCATION) and ORG_WORDS.search(
+        _COUNTY.sub(" ", value)
+    ) and (len(value.split()) >= 2):
+        # "Cedar Ridge Orthopedics", "Meadowsweet House": a practice, a home, a firm (the
+        # "Co." of "Ballina, Co. Mayo" is a county's).
         t = EntityType.ORG
     elif t in _NAME_JOIN_TYPES and " " in value and _LABEL_END.search(value):
         # "Gold Plus Rewards member": the label stays out of the name.

@@ -131,6 +131,24 @@ _LEADING_LABEL = re.compile(
     re.IGNORECASE,
 )
 
+#: The types a model gives a label and its record's code read as one ("Claim CLM-2025-0882"
+#: as a company, "order 5521" as an address).
+#: A document's word and its number's label right before a number.
+_DOCUMENT_BEFORE = re.compile(
+    r"\b(?:passport|licen[cs]e|identity card|ID card|residence permit)[ \t]*(?:\(|:|#)?[ \t]*"
+    r"(?:(?:no|nr|num|number)\.?[ \t]*:?)?[ \t]*(?:is[ \t]+)?$",
+    re.IGNORECASE,
+)
+#: A county's name: "Co. Mayo", "Co Kerry", "County Durham".
+_COUNTY_NAME = re.compile(r"(?:Co\.?|County)[ \t]+[A-Z][a-z]+")
+#: The words before a card's last four digits.
+_CARD_TAIL_BEFORE = re.compile(
+    r"\b(?:ending|ends)(?:[ \t]+(?:in|with))?[ \t:]*$|\blast[ \t]+(?:four|4)(?:[ \t]+digits)?(?:[ \t]+(?:of|are|is))?[ \t:]*$",
+    re.IGNORECASE,
+)
+_LABELLED_MISTYPES = frozenset({EntityType.ADDRESS, EntityType.ORG, EntityType.PERSON, EntityType.OTHER})
+#: A record's code: capitals, digits and separators, a digit in it ("CLM-2025-088214").
+_RECORD_CODE = re.compile(r"[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*")
 #: A word in lower case before a code the model took in with it ("forklift FL-07").
 _LEADING_NOUN = re.compile(r"([a-z]{3,})[ \t]+(?=\S*\d)")
 
@@ -168,8 +186,9 @@ _SEPARATORS = re.compile(
     r"[;|•·\t()\[\]{}]|\s[-–—]\s|\n\s*[-*•]\s|\n[ \t]+|\n\s*\n"
     # A full stop then a capital ends a sentence, unless it follows an initial or a title,
     # or makes a number of one or two digits inside a sentence an ordinal at a name's start
-    # ("beim 1. FC Köln", "in die 2. Bundesliga"; a list's "1. Lakshmi" on its line is cut).
-    r"|(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr))(?<!\bMrs)(?<!\bProf)(?<!\w[ \t]\d)(?<!\w[ \t]\d\d)"
+    # ("beim 1. FC Köln", "in die 2. Bundesliga"; a list's "1. Lakshmi" on its line is cut),
+    # or abbreviates a county or a mountain before its name ("Ballina, Co. Mayo", "Mt. Hood").
+    r"|(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|Co|Mt|Ft))(?<!\bMrs)(?<!\bProf)(?<!\w[ \t]\d)(?<!\w[ \t]\d\d)"
     r"\.\s+(?=[A-Z])"
     # The parties of a case: "Ms Rukhsana Begum v Tillbrook Foods Ltd", "Smith vs. Jones".
     r"|\s(?:v|vs|v\.|vs\.|versus)\s(?=[A-Z])"
@@ -287,11 +306,23 @@ _FREQUENT_WORD_ZIPF = 3.5
 _NAME_JOINERS = frozenset("of and for the de du des del della der den van von la le y e & upon on".split())
 
 
+def _plain_inflected(word: str, lexicon: Lexicon) -> bool:
+    """A dictionary's word with an ending: "shows", "reimbursed", "refunded", "billing"."""
+    stems = []
+    if word.endswith("s"):
+        stems.append(word[:-1])
+    if word.endswith("ed"):
+        stems += [word[:-1], word[:-2]]
+    if word.endswith("ing"):
+        stems += [word[:-3], word[:-3] + "e"]
+    return any(len(st) >= 3 and lexicon.is_plain(st) for st in stems)
+
+
 def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     """An organisation's name without the dictionary's words in lower case the model ran
     on with: "Brightline Dental shows box" is "Brightline Dental" (a name's words have
     capitals; a joining word needs a capitalized word after it)."""
-    if span.type is not EntityType.ORG or lexicon is None or not is_cased(text):
+    if span.type not in (EntityType.ORG, EntityType.PERSON) or lexicon is None or not is_cased(text):
         # (In a text without capitals, "riverside medical center" is a name whole.)
         return span
     if message_language(text) != ENGLISH:
@@ -299,15 +330,19 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     words = list(re.finditer(r"\S+", text[span.start : span.end]))
     if len(words) < 2 or not words[0].group()[:1].isupper():
         return span
+    if span.type is EntityType.PERSON and words[-2].group()[-2:] not in ("'s", "’s"):
+        return span  # a person's name only before a possessive's noun: "Joanne's care"
     k = len(words)
     while (
         k > 1
         and (w := words[k - 1].group()).isalpha()
         and w.islower()
-        and not _ORG_WORD.fullmatch(w)
+        # "his daughter Joanne's care": after a possessive, a word in lower case is no
+        # part of the name, even one a firm's name may end in.
+        and (not _ORG_WORD.fullmatch(w) or words[k - 2].group()[-2:] in ("'s", "’s"))
         and (
             lexicon.is_plain(w)
-            or (w.endswith("s") and lexicon.is_plain(w[:-1]))
+            or _plain_inflected(w, lexicon)
             # a frequent word that some also carry as a surname ("box", "shows")
             or lexicon.zipf(w) >= _FREQUENT_WORD_ZIPF
         )
@@ -416,10 +451,17 @@ def _misread(
         ]
     if value.lstrip("@").lower() in _BROADCAST and "@" in text[max(0, span.start - 1) : span.end]:
         return []  # "@channel heads up": a chat's mention of everyone, no one's handle
-    label = _LEADING_LABEL.match(value) if span.type is EntityType.ADDRESS else None
-    if label is not None and _BARE_NUMBER.fullmatch(value, label.end()):
-        # "PO 88213", "order 5521" read as an address: the label stays as written, the
-        # number is the record's.
+    label = _LEADING_LABEL.match(value) if span.type in _LABELLED_MISTYPES else None
+    if label is not None and (
+        (span.type is EntityType.ADDRESS and _BARE_NUMBER.fullmatch(value, label.end()))
+        or (
+            span.type is not EntityType.ADDRESS
+            and _RECORD_CODE.fullmatch(value, label.end())
+            and len(value) - label.end() >= 5  # "NHS 111" is a public service's number
+        )
+    ):
+        # "PO 88213", "order 5521" read as an address, "Claim CLM-2025-088214" as a company:
+        # the label stays as written, the code is the record's.
         return [Span(span.start + label.end(), span.end, EntityType.ID, span.score, span.views)]
     farm = _NAMED_PROPERTY.fullmatch(value) if span.type in (EntityType.LOCATION, EntityType.ORG) else None
     if farm is not None:
@@ -461,6 +503,55 @@ def _misread(
     if span.type in (EntityType.ID, EntityType.PHONE, EntityType.ACCOUNT) and _LOG_TIME.fullmatch(value):
         # "[23/Nov/2026:03:14:09 +0000]": a web server log's time, a date.
         return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
+    if (
+        span.type is not EntityType.ID
+        and re.fullmatch(r"\d{4}", value)
+        and _CARD_TAIL_BEFORE.search(text, max(0, span.start - 24), span.start)
+    ):
+        # "her Visa ending 4417", "card ending in 0932": a card's last four digits.
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    if (
+        span.type is EntityType.ORG
+        and lexicon is not None
+        and cased
+        and (m := re.fullmatch(r"([A-Z][a-z]+)((?:[ \t]+[a-z]+)+)", value)) is not None
+        and lexicon.public_kind(m.group(1)) == "nationality"
+        and all(_plain_word(w, lexicon) for w in m.group(2).split())
+    ):
+        # "the Indian visa centre", "the French embassy": a nationality and common words
+        # in lower case name a kind of office, no one's.
+        return []
+    if (
+        span.type is EntityType.PHONE
+        and not value.lstrip().startswith(("+", "0", "("))
+        and _DOCUMENT_BEFORE.search(text, max(0, span.start - 32), span.start)
+    ):
+        # "My passport (no. 537219884": a document's number, not a phone's.
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    if (
+        span.type in (EntityType.ORG, EntityType.LOCATION)
+        and lexicon is not None
+        and _CAPITALIZED_WORD.fullmatch(bare := re.sub(r"['’]s$", "", value))
+        and lexicon.is_given(bare)
+        and lexicon.public_kind(bare) is None
+        and _RELATION_BEFORE.search(text, max(0, span.start - 24), span.start)
+    ):
+        # "to his daughter Joanne's care": a relation's given name is a person.
+        return [Span(span.start, span.end, EntityType.PERSON, span.score, span.views)]
+    if (
+        span.type is EntityType.PERSON
+        and _CAPITALIZED_WORD.fullmatch(value)
+        and _AFTER_STREET.search(text, max(0, span.start - 40), span.start)
+        and not re.match(r"[ \t]+[A-Z][a-z]", text[span.end :])
+    ):
+        # "4 Orchard Mews, Kendal": after a street and its comma, the address's town.
+        return [Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)]
+    if (
+        span.type in (EntityType.ORG, EntityType.PERSON)
+        and _COUNTY_NAME.fullmatch(value)
+    ):
+        # "Ballina, Co. Mayo", "County Durham": a county is a place.
+        return [Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)]
     if span.type is EntityType.IP and not re.search(r"[.:]", value):
         # "Crime ref 5224198765" read as a machine's address: a number with no dot or colon.
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
@@ -485,7 +576,10 @@ def _misread(
         return [Span(span.start, after.end(), EntityType.ADDRESS, span.score, span.views)]
     street = value[:-1] if value.endswith(".") and not _ABBREVIATED_END.search(value) else value
     if (
-        span.type is EntityType.LOCATION
+        (
+            span.type is EntityType.LOCATION
+            or (span.type is EntityType.ORG and _STREET_OF_ORG.search(street) is not None)
+        )
         and _STREET_NAME.fullmatch(street)
         and (lexicon is None or lexicon.public_kind(street) is None)
     ):
@@ -505,10 +599,22 @@ def _misread(
         # "matter 2026/0417", "case 3304512/2026": numbers no calendar writes, a reference
         # (a blood pressure "142/91" and an EU act's "Directive 2006/112" are no reference).
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    if span.type is EntityType.DATE and value.isdigit() and len(value) >= 5 and not _compact_date(value):
+        # "deposit held with the DPS, ref 1928374" read as a date: a run of digits no
+        # calendar writes (a date without separators has six or eight) is a reference.
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
     flight = _flight_number(text, span)
     if flight is not None:
         # "Flight EZY 8473" read as an address: the flight's code, its word left as written.
         return [Span(flight, span.end, EntityType.ID, span.score, span.views)]
+    flight_to = _flight_then_place(text, span)
+    if flight_to is not None:
+        # "flight SK 1467 Oslo to Bergen" read as one address: the code, then the place.
+        code, place = flight_to
+        return [
+            Span(code[0], code[1], EntityType.ID, span.score, span.views),
+            Span(place[0], place[1], EntityType.LOCATION, span.score, span.views),
+        ]
     town = _town_and_postcode(text, span, value, lexicon)
     if town is not None:
         return town
@@ -609,6 +715,13 @@ _RELATION_HEAD = re.compile(
     r"sister|cousin|uncle|aunt|nephew|niece|teacher|tutor|coach|client|patient|tenant|"
     r"landlord|landlady|flatmate|roommate|housemate|girlfriend|boyfriend|fianc[eé]e?|"
     r"mum|mom|dad|grandma|grandpa|granny|stepdad|stepmum|stepmom|gf|bf|hubby)[ \t]+(?=\S)"
+)
+
+
+#: A relation right before a name, after "my", "his", "her", "our" or "their".
+_RELATION_BEFORE = re.compile(
+    r"\b(?:my|his|her|our|their)[ \t]+" + _RELATION_HEAD.pattern.removesuffix("(?=\\S)") + "$",
+    re.IGNORECASE,
 )
 
 
@@ -721,6 +834,10 @@ _STREET_NAME = re.compile(
     r"(?:(?:No\.?|Number)[ \t]*)?(?:\d{1,4}[A-Za-z]?,?[ \t]+)?"
     rf"(?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_STREET_KINDS}\.?"
 )
+#: The kinds of street no organisation's name ends in ("parking across my drive on
+#: Hollybank Close" read as a company; "Crown Court", "Kew Gardens" and "Ocean Way" are
+#: not among them).
+_STREET_OF_ORG = re.compile(r"[ \t](?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Terrace|Grove|Mews|Rise|Rd|Ave)$")
 #: An account's name in lower case ("m.tanaka", "jgarrido", "svc_billing") and the words
 #: before it ("for user", "my user is", "username:", 'user "').
 _ACCOUNT_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*")
@@ -746,6 +863,8 @@ _ABBREVIATED_END = re.compile(r"\b(?:Rd|St|Ave|Dr|Cl|Cres)\.$")
 _CAPITALIZED_WORD = re.compile(r"[A-Z][a-z]{2,}")
 #: How frequent a plain word must be to be no name at a sentence's start ("Current").
 _SENTENCE_WORD_ZIPF = 4.5
+#: A dictionary's abstract noun by its ending ("tenancy", "redundancy", "arrangement").
+_ABSTRACT_NOUN = re.compile(r"[a-z]{3,}(?:ancy|ency|tion|sion|ment|ness|ship|ance|ence)")
 
 
 def _sentence_word(text: str, span: Span, value: str, lexicon: Lexicon) -> bool:
@@ -754,7 +873,11 @@ def _sentence_word(text: str, span: Span, value: str, lexicon: Lexicon) -> bool:
         span.type in _NAME_TYPES
         and _CAPITALIZED_WORD.fullmatch(value) is not None
         and _SENTENCE_START.search(text, max(0, span.start - 4), span.start) is not None
-        and lexicon.zipf(value) >= _SENTENCE_WORD_ZIPF
+        and (
+            lexicon.zipf(value) >= _SENTENCE_WORD_ZIPF
+            # "Tenancy started 1 June": an abstract noun of the dictionary, less frequent.
+            or (_ABSTRACT_NOUN.fullmatch(value.lower()) is not None and lexicon.is_plain(value.lower()))
+        )
         and not lexicon.is_given(value)
         # A frequent word some carry as a surname ("White", "Current") is a surname only
         # where the model read a person.
@@ -808,6 +931,23 @@ _ACT_BEFORE = re.compile(r"\b(?:Directive|Regulation|Decision)[ \t]+(?:\((?:EU|E
 _NUMBERS = re.compile(r"\d+(?:[/\-.]\d+)+")
 
 
+def _compact_date(digits: str) -> bool:
+    """Whether a run of digits can be a date written without separators: "20251127",
+    "27112025", "271125" or "251127" (a valid day and month, a year of this century or
+    the last)."""
+
+    def valid(day: str, month: str, year: str) -> bool:
+        if len(year) == 4 and not 1900 <= int(year) <= 2099:
+            return False
+        return 1 <= int(month) <= 12 and 1 <= int(day) <= 31
+
+    if len(digits) == 8:
+        return valid(digits[6:], digits[4:6], digits[:4]) or valid(digits[:2], digits[2:4], digits[4:]) or valid(digits[2:4], digits[:2], digits[4:])
+    if len(digits) == 6:
+        return valid(digits[:2], digits[2:4], digits[4:]) or valid(digits[4:], digits[2:4], digits[:2]) or valid(digits[2:4], digits[:2], digits[4:])
+    return False
+
+
 def _calendar(value: str) -> bool:
     """Whether numbers joined by separators can be a date a calendar writes: a day, a month
     and a year of two or four digits in one of the orders people use (or two of them)."""
@@ -851,6 +991,26 @@ def _flight_number(text: str, span: Span) -> int | None:
     if f is None or not flight_context(text, span.start + at):
         return None
     return span.start + at
+
+
+#: A place's name after a flight's code: "SK 1467 Oslo".
+_PLACE_AFTER_CODE = re.compile(r"[ \t]+([A-Z][a-z]+(?:[ \t\-][A-Z][a-z]+){0,2})")
+
+
+def _flight_then_place(text: str, span: Span) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The flight's code and the place after it when ``span`` is the two read as one."""
+    if span.type not in _FLIGHT_MISTYPES:
+        return None
+    value = text[span.start : span.end]
+    lead = _FLIGHT_LEAD.match(value)
+    at = lead.end() if lead is not None else 0
+    f = FLIGHT.match(value, at)
+    if f is None or not flight_context(text, span.start + at):
+        return None
+    p = _PLACE_AFTER_CODE.fullmatch(value, f.end())
+    if p is None:
+        return None
+    return (span.start + at, span.start + f.end()), (span.start + p.start(1), span.start + p.end(1))
 
 
 _ADDRESS_SIGN = re.compile(r"[@.:/\d]")
@@ -1473,7 +1633,13 @@ _ACCOUNT_KEY = re.compile(r"\b(?:user|username|login|uid|userid|account)=$", re.
 
 #: A key at the start of a line, before its value: "App: Slack", "  fallback_ip: 10.0.0.1",
 #: "- LinkedIn: linkedin.com/in/...".
-_VALUE_KEY = re.compile(r"[ \t]*(?:[-*•>][ \t]+)?([A-Za-z][\w\-]*(?:[ \t][A-Za-z][\w\-]*){0,2})[ \t]*:(?:[ \t]+|$)", re.MULTILINE)
+#: A word of a key has no run of three digits: "Claim CLM-2025-088214: my car was hit"
+#: begins with a record's code, no key.
+_VALUE_KEY = re.compile(
+    r"[ \t]*(?:[-*•>][ \t]+)?((?![\w\-]*\d{3})[A-Za-z][\w\-]*(?:[ \t](?![\w\-]*\d{3})[A-Za-z][\w\-]*){0,2})"
+    r"[ \t]*:(?:[ \t]+|$)",
+    re.MULTILINE,
+)
 _PROPER_TYPES = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.LOCATION})
 #: A web address without its scheme, with a path ("linkedin.com/in/daniel-smith-283").
 _WEB_PATH = re.compile(r"(?:https?://)?(?:www\.)?(?:[a-z0-9\-]+\.)+[a-z]{2,}/\S*", re.IGNORECASE)
@@ -1589,6 +1755,8 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
         and not lexicon.is_plain(value)
         and lexicon.public_kind(value) is None
         and not _PLACE_AFTER.match(text, span.end)
+        # "4 Orchard Mews, Kendal": the town of an address.
+        and not _AFTER_STREET.search(text, max(0, span.start - 40), span.start)
     ):
         # "send any AP queries to Gurpreet until March": a given name no gazetteer knows
         # as a place is a person (a place may leave at the person's level, a name never).
@@ -1607,6 +1775,8 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     return span
 
 
+#: A street's name and its comma, before the town of an address.
+_AFTER_STREET = re.compile(rf"\b{_STREET_KINDS}\.?,[ \t]*$")
 #: Words before a place ("in the Pune office", "moved to Leeds") and nouns after one.
 _PLACE_BEFORE = re.compile(r"\b(?:in|from|near|to|around|outside|via|at)[ \t]+(?:the[ \t]+)?$", re.IGNORECASE)
 _PLACE_AFTER = re.compile(

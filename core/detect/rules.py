@@ -280,6 +280,14 @@ def own_recognizers(name_extents: bool = False) -> list[Any]:
             global_regex_flags=case,
         ),
         PatternRecognizer(
+            # A cloud account's number inside an ARN ("arn:aws:iam::493817260115:role/x"):
+            # the company's account, whatever a model makes of the colons around it.
+            supported_entity="ID",
+            name="CloudAccountRecognizer",
+            patterns=[Pattern("arn account", r"(?<=\barn:[\w\-]+:[\w\-]+:[\w\-]*:)\d{12}(?=:)", 0.8)],
+            global_regex_flags=case,
+        ),
+        PatternRecognizer(
             supported_entity="ID",
             name="SecretRecognizer",
             patterns=[Pattern("credential", p, 0.8) for p in SECRET],

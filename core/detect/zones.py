@@ -239,7 +239,11 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # calls, camelCase names, snake_case with a code neighbour, file names.
     ("code", r"(?<![\w@/.])(?!(?:com|org|net|io|de|uk|fr)\.)(?:[A-Za-z_][\w]*\.)+[A-Za-z_]*(?:Error|Exception|Warning|Exit|Interrupt)[\w]*(?![\w@])", 0),
     ("code", rf"(?<![\w@/.])(?:{_LIBRARIES})(?:\.[A-Za-z_]\w*)+(?:\(\))?(?![\w@])", 0),
-    ("code", r"(?<![\w@/])[A-Za-z_][\w.]*(?:::|->)[\w:~<>]+", 0),
+    # An ARN's service and its resource ("arn:aws:iam::" and ":role/billing-uploader"), not
+    # the account's twelve digits between them.
+    ("code", r"\barn:[\w\-]+:[\w\-]+:[\w\-]*:(?=\d{12}:)|(?<=\d{12}):[\w/+=,.@:\-]*[\w/+=@\-]", 0),
+    # A scope ("std::vector", "self->buf"); not an ARN's account ("iam::493817260115:role").
+    ("code", r"(?<![\w@/])[A-Za-z_][\w.]*(?:::|->)(?!\d{6})[\w:~<>]+", 0),
     ("code", r"(?<![\w@/.])[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*\.[a-z0-9]*_[a-z0-9_]*(?![\w@])", 0),  # "pm.max_children"
     # An SSH remote of a public forge is no one's address: "git@gitlab.com".
     ("code", r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b", 0),
@@ -248,7 +252,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"(?<![\w@/.])(?:[a-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?:\(\))?|[a-z](?:[A-Z][a-z0-9]*)+\(\))(?![\w@])", 0),
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\(\)", 0),
     ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb|pem|crt|cer|csr|p12|pfx|jks|keystore)(?![\w]|\.\w)", 0),
-    ("code", r"\b[a-z][a-z0-9\-]*:[\d][\w.\-]*", 0),  # "python:3.12-slim"
+    # An image's tag ("python:3.12-slim"), not an ARN's account ("eu-west-2:493817260115:").
+    ("code", r"\b[a-z][a-z0-9\-]*:(?!\d{12}:)[\d][\w.\-]*", 0),
     ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code
     # A web server's log line: the request ("POST /wp-login.php HTTP/1.1"), the status and
     # size after it ('" 401 512'), the browser's signature ("Mozilla/5.0 (X11; Linux)").

@@ -227,3 +227,20 @@ def test_a_models_span_of_terms_only_joins_no_name_to_the_next_line():
     role = span((text.index("GP Partner"), text.index(",")), E.PERSON, "name-extent", 0.4)
     out = Fusion([StaticView("ner", [person, terms]), StaticView("rules", [role])]).analyze(text)
     assert [(text[s.start : s.end], s.type) for s in out] == [("Dr. Anneliese Vukovic", E.PERSON)]
+
+
+def test_a_names_extent_stops_before_of_and_a_homes_word():
+    # "Mr Kwame Asante of Flat 3": the rules' run of capitals went on over "of Flat" and
+    # joined the person to the address; the person ends before "of".
+    from core.detect.rules import NAME_EXTENT
+
+    text = "Write to our tenant, Mr Kwame Asante of Flat 3, 27 Elmfield Road, Leeds."
+    person = (text.index("Mr"), text.index(" of"))
+    flat = (text.index("Flat"), text.index(", 27"))
+    extent = Span(person[0], text.index(" 3,"), E.OTHER, 0.4, {NAME_EXTENT: 0.4})
+    model = [span(person, E.PERSON, "ner", 0.98), span(flat, E.ADDRESS, "ner", 0.91)]
+    out = Fusion([StaticView("ner", model), StaticView("rules", [extent])], refine=False).analyze(text)
+    assert [(text[s.start : s.end], s.type) for s in out] == [
+        ("Mr Kwame Asante", E.PERSON),
+        ("Flat 3", E.ADDRESS),
+    ]

@@ -1850,3 +1850,77 @@ def test_a_national_numbers_key_in_another_language_is_a_label() -> None:
 
     text = "Nom : Garnier\nN° de sécurité sociale : 2 91 07 25 056 123 81\nBSN: 111222333"
     assert [text[a:b] for a, b in key_labels(text)] == ["Nom", "N° de sécurité sociale", "BSN"]
+
+
+# --- read on new messages (a referral letter, a tenancy, a claim, a discharge summary) ---
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # "Co." before a county's name is the county's, not a company's.
+        ("Patient lives in Ballina, Co. Mayo. Admitted on Monday.", "Ballina, Co. Mayo", EntityType.LOCATION,
+         [("Ballina, Co. Mayo", "LOCATION")]),
+        ("Patient lives in Ballina, Co. Mayo. Admitted on Monday.", "Co. Mayo", EntityType.ORG,
+         [("Co. Mayo", "LOCATION")]),
+        # A run of digits no calendar writes is a reference, not a date.
+        ("Deposit held with the DPS, ref 1928374.", "1928374", EntityType.DATE, [("1928374", "ID")]),
+        # A label and its record's code read as a company: the label stays.
+        ("Claim CLM-2025-088214: my car was hit in the car park.", "Claim CLM-2025-088214", EntityType.ORG,
+         [("CLM-2025-088214", "ID")]),
+        # A card's last four digits.
+        ("She wants a refund to her Visa ending 4417.", "4417", EntityType.ADDRESS, [("4417", "ID")]),
+        # A flight's code and the place after it, read as one address.
+        ("Rebook me on flight SK 1467 Oslo to Bergen on 3 Dec.", "flight SK 1467 Oslo", EntityType.ADDRESS,
+         [("SK 1467", "ID"), ("Oslo", "LOCATION")]),
+        # A street read as a company.
+        ("He keeps parking across my drive on Hollybank Close every night.", "Hollybank Close", EntityType.ORG,
+         [("Hollybank Close", "ADDRESS")]),
+        # The town after a street, a word people also carry as a given name.
+        ("A fall at home (lives alone, 4 Orchard Mews, Kendal). CT head clear.", "Kendal", EntityType.PERSON,
+         [("Kendal", "LOCATION")]),
+        ("A fall at home (lives alone, 4 Orchard Mews, Kendal). CT head clear.", "Kendal", EntityType.LOCATION,
+         [("Kendal", "LOCATION")]),
+        # A relation's given name read as a company, and a possessive's noun run into it.
+        ("Discharged on Friday to his daughter Joanne's care at home.", "Joanne", EntityType.ORG,
+         [("Joanne", "PERSON")]),
+        ("Discharged on Friday to his daughter Joanne's care at home.", "Joanne's care", EntityType.PERSON,
+         [("Joanne", "PERSON")]),
+        # A document's number read as a phone's.
+        ("My passport (no. 537219884, expires 02/2027) is at the visa centre.", "537219884", EntityType.PHONE,
+         [("537219884", "ID")]),
+        # A nationality and common words name a kind of office.
+        ("My passport is with the Indian visa centre in Birmingham now.", "Indian visa centre", EntityType.ORG, []),
+        # An acronym that is a term, and the verb a model ran into it.
+        ("I paid for childcare and my employer FSA reimbursed most of it.", "FSA reimbursed", EntityType.ORG, []),
+        # A dictionary's abstract noun alone at a sentence's start.
+        ("The flat is fine. Tenancy started in June and runs a year.", "Tenancy", EntityType.ORG, []),
+    ],
+)
+def test_values_read_on_new_messages(text, value, typed, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
+
+
+def test_a_company_with_co_and_a_public_services_number_keep_their_names(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Send the invoice to Hartley & Co. They know the case."
+    assert values(text, refine(text, [s(text, "Hartley & Co", EntityType.ORG)], lex)) == [("Hartley & Co", "ORG")]
+    text = "Should we call NHS 111 or wait?"
+    assert values(text, refine(text, [s(text, "NHS 111", EntityType.ORG)], lex)) == [("NHS 111", "ORG")]
+
+
+def test_an_arns_account_is_kept_and_its_service_and_resource_are_code(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "The IAM role is arn:aws:iam::493817260115:role/billing-uploader."
+    assert covered(text, "arn:aws:iam::", lex) and covered(text, ":role/billing-uploader", lex)
+    assert not covered(text, "493817260115", lex)
+    out = refine(text, [s(text, "493817260115", EntityType.ID)], lex)
+    assert values(text, out) == [("493817260115", "ID")]
+    text = "bucket arn:aws:s3:eu-west-2:493817260115:accesspoint/x"
+    assert not covered(text, "493817260115", lex)
+    assert covered("FROM python:3.12-slim", "python:3.12-slim", lex)
+
+
+def test_a_date_without_separators_has_six_or_eight_digits_of_a_calendar() -> None:
+    from core.detect.refine import _compact_date
+
+    assert _compact_date("20251127") and _compact_date("27112025") and _compact_date("271125")
+    assert not _compact_date("1928374") and not _compact_date("99999999") and not _compact_date("12345")
