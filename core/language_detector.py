@@ -198,7 +198,7 @@ class LanguageDetector(Detector):
                 # A place's or an organisation's name may hold lower-case words
                 # ("Universität zu Köln"): only its edges are trimmed.
                 return [
-                    r
+                    _of_a_person(text, r, lv.locale)
                     for r in _edges(text, lv.locale, s, light=light)
                     if _name_like(text, r, lv.locale)
                     and not _common_term(text, r, lv.locale, light=light)
@@ -335,6 +335,25 @@ def _bare_number(text: str, s: Span) -> bool:
     return s.type in NAME_TYPES | {EntityType.ADDRESS} and not any(c.isalpha() for c in value)
 
 
+#: "van", "von", "de" in lower case, then one capitalized word.
+_OF_NAME = re.compile(r"(?:[A-Z]{2,6}[ \t]+)?(?:van|von|de|di|da)[ \t]+([A-ZÀ-Ý][a-zà-ÿ]+)")
+
+
+def _of_a_person(text: str, run: Span, lc: Locale) -> Span:
+    """"BSN van Daan" read as a company: a label's acronym, "of" and a known given name
+    say whose the number is; the person is the name ("van Daan" is no organisation)."""
+    m = _OF_NAME.fullmatch(text, run.start, run.end)
+    if m is None or not lc.is_known_name(m.group(1)):
+        return run
+    return Span(m.start(1), run.end, EntityType.PERSON, run.score, dict(run.views))
+
+
+#: A sentence's start, right before a word.
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
+#: A preposition of place and a capitalized word after a word ("en Molina", "in Zwolle").
+_BEFORE_PLACE = re.compile(r"[ \t]+(?:en|in|à|a|au|aux|bij|nahe|cerca de|près de)[ \t]+[A-ZÀ-Ý[]")
+
+
 def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bool:
     """Is ``run``, proposed as a place or an organisation, one common word of the language?
 
@@ -381,6 +400,15 @@ def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bo
         return False
     if light and value.casefold() in lc.public_places:
         return False
+    if (
+        run.type is EntityType.LOCATION
+        and _SENTENCE_START.search(text, max(0, run.start - 4), run.start)
+        and _BEFORE_PLACE.match(text, run.end)
+        and lc.common(value.casefold())
+    ):
+        # "Vivimos en Molina de Segura", "Wij wonen in Zwolle": the sentence's verb before
+        # the place it names, a common word of the language, is no place.
+        return True
     if run.type is EntityType.LOCATION:
         # A town takes no article ("in Tübingen", "à Lyon"); a noun does ("in die
         # Notaufnahme"). Countries and regions with one ("die Schweiz") are public.

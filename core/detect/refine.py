@@ -133,6 +133,11 @@ _LEADING_LABEL = re.compile(
 
 #: The types a model gives a label and its record's code read as one ("Claim CLM-2025-0882"
 #: as a company, "order 5521" as an address).
+#: A day of the month as an ordinal: "19th", "23rd", "1st".
+_ORDINAL_DAY = re.compile(
+    r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
+    r"(?:[ \t]*(?:-|–|to|until|till|and)[ \t]*(?:the[ \t]+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th))?"
+)
 #: A document's word and its number's label right before a number.
 _DOCUMENT_BEFORE = re.compile(
     r"\b(?:passport|licen[cs]e|identity card|ID card|residence permit)[ \t]*(?:\(|:|#)?[ \t]*"
@@ -521,6 +526,9 @@ def _misread(
         # "the Indian visa centre", "the French embassy": a nationality and common words
         # in lower case name a kind of office, no one's.
         return []
+    if span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE, EntityType.AGE) and _ORDINAL_DAY.fullmatch(value):
+        # "staying from the 19th to the 23rd": days of the month, whatever a model read.
+        return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
     if (
         span.type is EntityType.PHONE
         and not value.lstrip().startswith(("+", "0", "("))

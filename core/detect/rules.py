@@ -72,9 +72,15 @@ _STATE_ZIP = (
 #: A code such as "SM-447219" (capitals matter).
 _CODE_ID = r"\b([A-Z]{1,5}-\d{4,12})\b"
 
+#: The courts and tribunals of neutral citations (a law report's series, "[1932] AC 562",
+#: is precedent: core.detect.zones).
+_NEUTRAL_COURTS = (
+    r"UKSC|UKHL|UKPC|EWCA|EWHC|EWFC|EWCOP|EWMC|UKUT|UKFTT|UKEAT|UKAIT|UKIPTrib|CSIH|CSOH|"
+    r"HCJAC|NICA|NIQB|NIKB|NICh|NIFam|IESC|IECA|IEHC|IEDC|HCA|FCA|FCAFC|NZSC|NZCA|NZHC|SGCA|SGHC|ZACC|ZASCA"
+)
 #: A neutral citation of a judgment: "[2023] EWHC 123 (KB)", "[2021] UKSC 5" (capitals matter).
 _CITATION = (
-    r"(\[(?:19|20)\d{2}\]\s+[A-Z]{2,6}(?:\s+(?:Civ|Crim|Admin|Fam|Ch|QB|KB|Comm|Pat|TCC|IPEC))?"
+    rf"(\[(?:19|20)\d{{2}}\]\s+(?:{_NEUTRAL_COURTS})(?:\s+(?:Civ|Crim|Admin|Fam|Ch|QB|KB|Comm|Pat|TCC|IPEC))?"
     r"\s+\d{1,5}(?:\s+\([A-Z][A-Za-z]{1,10}\))?)"
 )
 

@@ -147,6 +147,14 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("lab", rf"\b(?:{_ANALYTES})(?:[\s:=]{{1,3}}|\s(?:is|was|of|at)\s)(?P<zone>(?:[<>≤≥~]\s?)?\d{{1,4}}(?:[.,]\d{{1,3}})?%?)(?![\w/\-]|\.\w|,\d)", re.IGNORECASE),
     # A score and its value: "CRS score is 478", "credit score of 720", "IELTS score 7.5".
     ("quantity", r"\bscores?\s(?:is\s|was\s|of\s|=\s?|:\s?)?(?P<zone>\d{1,4}(?:\.\d)?)\b(?![.,]\d)", re.IGNORECASE),
+    # A reported case, its name and its law report: "Donoghue v Stevenson [1932] AC 562",
+    # "Caparo Industries plc v Dickman [1990] 2 AC 605": precedent, published in a series
+    # of law reports (a neutral citation, "[2024] EWHC 88 (KB)", names a judgment of any
+    # case, the person's own too: an identifier, see core.detect.rules).
+    ("case law", r"(?:(?:[A-Z][\w'’.&\-]*[ \t]+|(?:plc|ltd|and|&|of|the)[ \t]+){0,5}(?:v|vs|v\.)[ \t]+(?:[A-Z][\w'’.&\-]*[ \t]+|(?:plc|ltd|and|&|of|the)[ \t]+){0,5})?"
+     r"[\[(](?:1[89]|20)\d{2}[\])][ \t]+(?:\d{1,3}[ \t]+)?"
+     r"(?:AC|QB|KB|Ch|Fam|WLR|All[ \t]ER|Lloyd['’]s[ \t]Rep|Cr[ \t]App[ \t]R|ICR|IRLR|BCLC|HLR|Bus[ \t]LR|EMLR|FSR|RPC|AC[ \t]\(PC\)|SC[ \t]\(HL\)|SLT|NI|IR|ILRM)"
+     r"[ \t]+\d{1,5}\b", 0),
     # US tax forms by their number, with a word of tax near: "my 1040", "Form 1099-NEC".
     ("law", r"\b(?:form|irs)\s(?:1040|1099|941|W-?[249])(?:-[A-Z]{1,4})?\b", re.IGNORECASE),
     ("law", r"\b(?:1040|1099)(?:-[A-Z]{1,4})?\b(?=[^.\n]{0,80}\b(?:tax|w-?2|irs|refund|return)\b)", re.IGNORECASE),
@@ -235,6 +243,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Ports: "localhost:5432", "port 8080".
     ("port", r"(?<=[A-Za-z\]]):\d{2,5}(?![\w.:])", 0),
     ("port", r"\bports?\s\d{2,5}\b", re.IGNORECASE),
+    # A setting's port: "port: 3306", "PORT=8080", '"port": 5432', "db_port = 6379".
+    ("port", r"\b(?:\w+_)?port[\"']?[ \t]*[:=][ \t]*[\"']?\d{2,5}\b(?![.:]\d)", re.IGNORECASE),
     # Code identifiers: dotted paths with a capitalised or error part, scopes,
     # calls, camelCase names, snake_case with a code neighbour, file names.
     ("code", r"(?<![\w@/.])(?!(?:com|org|net|io|de|uk|fr)\.)(?:[A-Za-z_][\w]*\.)+[A-Za-z_]*(?:Error|Exception|Warning|Exit|Interrupt)[\w]*(?![\w@])", 0),

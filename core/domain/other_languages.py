@@ -23,7 +23,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "gestürzt", "sturz", "demenz", "geriater", "klinikum", "eingeliefert", "stationär",
         "intensivstation", "operiert", "operation", "krankenschwester", "pflegerin",
         "versichertennummer", "herzinsuffizienz", "herzinfarkt", "schlaganfall", "therapie",
-        "psychotherapie", "psychotherapeutin", "psychotherapeut", "psychiater",
+        "psychotherapie", "psychotherapeutin", "psychotherapeut", "psychiater", "reha",
+        "rehabilitation", "diagnostiziert", "orthopäde", "orthopädin",
         # French
         "médecin", "medecin", "docteur", "hôpital", "hopital", "clinique", "patiente",
         "diagnostic", "traitement", "médicament", "médicaments", "ordonnance", "fièvre",
@@ -33,7 +34,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "doliprane", "cholestérol", "ehpad", "chute", "démence", "gériatre", "infirmière",
         "infirmier", "hospitalisé", "hospitalisée", "hospitalisation", "diabétique",
         "psychiatre", "psychologue", "aide-soignante", "aide-soignant", "mutuelle",
-        "kinésithérapeute", "ostéopathe", "séances",
+        "kinésithérapeute", "ostéopathe", "séances", "pansements", "pansement", "soins",
+        "diagnostiqué", "diagnostiquée", "opéré", "opérée",
         # Spanish
         "médico", "medico", "médica", "doctora", "clínica", "clinica", "paciente",
         "diagnóstico", "tratamiento", "medicamento", "medicamentos", "receta", "dosis",
@@ -41,7 +43,10 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "cirugía", "alergia", "vacuna", "embarazada", "embarazo", "farmacia", "análisis",
         "enfermedad", "enfermo", "enferma", "pediatra", "caída", "demencia", "geriatra",
         "enfermera", "enfermero", "ingresada", "ingresado", "ingreso", "neumonía", "nhc",
-        "psiquiatra", "psicóloga", "psicólogo",
+        "psiquiatra", "psicóloga", "psicólogo", "diagnosticaron", "diagnosticado",
+        "diagnosticada", "escoliosis", "síntomas", "sintomas", "pediatría", "traumatólogo",
+        "traumatóloga", "cardiólogo", "cardióloga", "radiografía", "ecografía", "resonancia",
+        "operaron", "operado", "operada", "rehabilitación", "fisioterapia",
         # Dutch
         "huisarts", "dokter", "ziekenhuis", "kliniek", "patiënt", "diagnose",
         "behandeling", "medicijn", "medicijnen", "medicatie", "koorts", "pijn", "bloeddruk",
@@ -49,7 +54,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "uitslagen", "ziek", "ziekte", "kinderarts", "tandarts", "ziekmelding",
         "verpleeghuis", "verzorgingshuis", "thuiszorg", "dementie", "geriater", "gevallen",
         "verpleegkundige", "wijkverpleegkundige", "opgenomen", "bedrijfsarts", "psychiater",
-        "psycholoog", "fysiotherapeut",
+        "psycholoog", "fysiotherapeut", "gediagnosticeerd", "geopereerd", "revalidatie",
     ),
     "legal": (
         "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",

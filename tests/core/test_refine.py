@@ -1924,3 +1924,28 @@ def test_a_date_without_separators_has_six_or_eight_digits_of_a_calendar() -> No
 
     assert _compact_date("20251127") and _compact_date("27112025") and _compact_date("271125")
     assert not _compact_date("1928374") and not _compact_date("99999999") and not _compact_date("12345")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # A reported case and its law report: precedent.
+        ("What does Donoghue v Stevenson [1932] AC 562 say about duty of care?", "Donoghue v Stevenson [1932] AC 562"),
+        ("Caparo Industries plc v Dickman [1990] 2 AC 605 sets the test.", "Caparo Industries plc v Dickman [1990] 2 AC 605"),
+        # A setting's port.
+        ("database:\n  port: 3306\n", "3306"),
+        ('{"port": 5432}', "5432"),
+    ],
+)
+def test_precedent_and_a_settings_port_are_zones(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert covered(text, value, lex)
+
+
+def test_a_neutral_citation_stays_an_identifier_and_days_of_a_stay_are_dates(lex) -> None:  # type: ignore[no-untyped-def]
+    from core.detect.rules import RulesView
+
+    text = "My appeal was decided in [2024] EWHC 88 (KB) last month."
+    assert ("[2024] EWHC 88 (KB)", "ID") in values(text, RulesView().analyze(text))
+    text = "They are coming to stay from the 19th to the 23rd, any ideas?"
+    out = refine(text, [s(text, "19th to the 23rd", EntityType.ADDRESS)], lex)
+    assert values(text, out) == [("19th to the 23rd", "DATE")]

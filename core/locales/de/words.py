@@ -38,6 +38,9 @@ NEGATIVES = words(
     "Therapeut Therapeutin Lehrer Lehrerin Steuerberater Notar Pfleger Pflegerin "
     "Präsident Präsidentin Vorsitzender Vorsitzende Geschäftsführer Geschäftsführerin "
     "Direktor Direktorin Bürgermeister Bürgermeisterin Minister Ministerin Vorstand "
+    "Bewerber Bewerberin Azubi Azubis Auszubildende Auszubildender Praktikant Praktikantin "
+    "Lehrling Mitarbeiter Mitarbeiterin Angestellte Angestellter Kandidat Kandidatin "
+    "Schüler Schülerin Student Studentin "
     # common nouns of the domains (German capitalizes nouns)
     "Termin Praxis Klinik Krankenhaus Krankenkasse Rezept Befund Blutdruck Schmerzen "
     "Kopfschmerzen Fieber Husten Tabletten Vertrag Arbeitsvertrag Kündigung Gehalt Lohn Urlaub "
