@@ -155,7 +155,8 @@ _LABELLED_MISTYPES = frozenset({EntityType.ADDRESS, EntityType.ORG, EntityType.P
 #: A record's code: capitals, digits and separators, a digit in it ("CLM-2025-088214").
 _RECORD_CODE = re.compile(r"[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*")
 #: A word in lower case before a code the model took in with it ("forklift FL-07").
-_LEADING_NOUN = re.compile(r"([a-z]{3,})[ \t]+(?=\S*\d)")
+#: Up to four such words ("cocker spaniel, microchip 985112004539871").
+_LEADING_NOUN = re.compile(r"((?:[a-z]{3,},?[ \t]+){0,3}[a-z]{3,})[ \t]+(?=\S*\d)")
 
 
 def _common_noun(word: str, lexicon: Lexicon) -> bool:
@@ -1929,6 +1930,10 @@ _PET_BEFORE = re.compile(
     rf"(?:s|es|en|e)?[ \t]*[,:(]?[ \t]*$",
     re.IGNORECASE,
 )
+#: The same, for the router's reading of what is left of a sentence; and an animal's
+#: word or breed ("cocker spaniel").
+PET_BEFORE = _PET_BEFORE
+PET_WORD = re.compile(rf"(?:cocker|springer|king[ \t]+charles|{_PET})s?", re.IGNORECASE)
 #: After a name: "Biscuit is our dog", "Biscuit is a 6 year old labrador", "Pickle (our
 #: cat)". Not "is a dog" alone: that is said of people too.
 _PET_AFTER = re.compile(
@@ -2571,7 +2576,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             and lexicon is not None
             and cased
             and (lead := _LEADING_NOUN.match(value)) is not None
-            and _common_noun(lead.group(1), lexicon)
+            and all(_common_noun(w, lexicon) for w in re.findall(r"[a-z]+", lead.group(1)))
         ):
             # "forklift FL-07", "locker 114": the thing the code is on, a word in lower
             # case, stays as written; the code goes. (In a text written all in lower case

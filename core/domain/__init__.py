@@ -153,6 +153,14 @@ class Relation:
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that"})
 
 
+#: The end of a sentence (a full stop, a question or an exclamation mark and a space, not
+#: after a title or an initial: "surgery with Dr. Lee at") or a line.
+_SENTENCE_END = re.compile(
+    r"(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)(?<!\bprof)(?<!\bno)(?<!\bco)(?<!\b\w)"
+    r"[.!?][\"')\]]?\s+|\n"
+)
+
+
 def relation(text: str, start: int) -> Relation | None:
     """The relation the words before ``start`` give the name there, or None.
 
@@ -163,6 +171,11 @@ def relation(text: str, start: int) -> Relation | None:
     comparing in the window ("best", "considering") cancel the second shape.
     """
     window = text[max(0, start - 60) : start].casefold().replace("\u2019", "'")
+    # Only the name's own sentence: "... an operation quoted at £4,100. Petplan says" has
+    # no relation to Petplan.
+    ends = [m.end() for m in _SENTENCE_END.finditer(window)]
+    if ends:
+        window = window[ends[-1] :]
     words = [w for w in _WORD.findall(window) if w != "local"]
     # "at the", "to this": the determiners before the name say nothing.
     while words and words[-1] in _DETERMINERS:

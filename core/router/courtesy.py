@@ -274,6 +274,7 @@ def is_plain_remainder(
     the sentence is lost to the cloud for nothing (issue: needless withheld sentences)."""
     if not text_is_cased:
         return False
+    from core.detect.refine import PET_BEFORE, PET_WORD
     from core.lexicon import lexicon
 
     words = lexicon()
@@ -339,6 +340,8 @@ def is_plain_remainder(
                 or low in _TITLES
                 or sentence_first
                 or public
+                # "My dog Biscuit (cocker spaniel, ...)": a pet's name names no one.
+                or PET_BEFORE.search(text, 0, m.start()) is not None
                 or (not named and _listed_with_public(rest, m.start(), m.end(), words))
             ):
                 return False
@@ -348,6 +351,7 @@ def is_plain_remainder(
             # "to", "council", "per": names too, in lower case and this frequent no one's.
             or _frequency(low) >= (FREQUENT_GIVEN_ZIPF if words.is_given(low) else FREQUENT_ZIPF)
             or (not w[:1].isupper() and (_MEDICAL.fullmatch(low) or words.public_kind(low) == "drug"))
+            or (not w[:1].isupper() and PET_WORD.fullmatch(low) is not None)
             or (not named and (_plain_compound(low, words) or _plain_plural(low, words)))
             or public
             or (not named and _frequency(low) >= COMMON_ZIPF)

@@ -95,6 +95,9 @@ def test_a_public_name_in_general_use_still_passes(
         ("he appeared before the ", "the person's court"),
         ("We bought a ", None),
         ("the best hospital is ", None),
+        # Only the name's own sentence: a relation word before the last full stop is another's.
+        ("The operation was quoted at £4,100. ", None),
+        ("She has surgery with Dr. Lee at ", "where the person is treated"),
         ("", None),
     ],
 )

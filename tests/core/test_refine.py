@@ -1949,3 +1949,11 @@ def test_a_neutral_citation_stays_an_identifier_and_days_of_a_stay_are_dates(lex
     text = "They are coming to stay from the 19th to the 23rd, any ideas?"
     out = refine(text, [s(text, "19th to the 23rd", EntityType.ADDRESS)], lex)
     assert values(text, out) == [("19th to the 23rd", "DATE")]
+
+
+def test_the_things_a_code_is_on_stay_and_a_seat_is_no_identifier(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My dog Biscuit (cocker spaniel, microchip 985112004539871) needs an operation."
+    out = refine(text, [s(text, "cocker spaniel, microchip 985112004539871", EntityType.ID)], lex)
+    assert values(text, out) == [("985112004539871", "ID")]
+    text = "I left my laptop on the train (LNER, coach C, seat 34). Who do I call?"
+    assert covered(text, "coach C", lex) and covered(text, "seat 34", lex)

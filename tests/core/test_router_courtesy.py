@@ -194,6 +194,9 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         # A configuration's constants of common words are keys; one with a rare word is not.
         ("Our server fails: export AWS_SECRET_ACCESS_KEY=wJalrXUt and export DB_PASSWORD=Hunter2 in deploy.sh.", ["wJalrXUt", "Hunter2"], True),
         ("Our server fails: export QUILLFEATHER_TOKEN=wJalrXUt in deploy.sh.", ["wJalrXUt"], False),
+        # A pet's name after the animal, and its breed.
+        ("My dog Biscuit (cocker spaniel, microchip 985112004539871) needs a cruciate ligament operation.",
+         ["985112004539871"], True),
     ],
 )
 def test_a_sentence_of_common_words_around_its_values_goes(text: str, values: list[str], goes: bool) -> None:
