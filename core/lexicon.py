@@ -18,6 +18,33 @@ from pathlib import Path
 
 from core.errors import ArtifactError
 
+#: Breeds and kinds of animal no one calls a person ("a 6 year old labrador", "a mare").
+BREED = (
+    r"(?:labrador|spaniel|cockapoo|cavapoo|cavachon|terrier|retriever|collie|greyhound|"
+    r"whippet|lurcher|dachshund|pug|beagle|poodle|husky|alsatian|bulldog|schnauzer|staffie|"
+    r"staffy|rottweiler|chihuahua|corgi|tabby|moggy|mare|gelding|stallion|foal|hamster|"
+    r"gerbil|guinea[ \t]+pig|budgie|cockatiel|tortoise|ferret|chinchilla|kitten|puppy)"
+)
+#: The animals people name: pets, horses, their breeds (English and the locales' words).
+PET = (
+    rf"(?:{BREED}|dog|pup|cat|kitty|rabbit|bunny|horse|pony|donkey|parrot|turtle|lizard|"
+    r"gecko|snake|lab|"
+    r"hund|hündin|katze|kater|pferd|stute|kaninchen|meerschweinchen|welpe|"
+    r"chien|chienne|chat|chatte|chiot|chaton|lapin|cheval|jument|"
+    r"perro|perra|perrito|gato|gata|gatito|cachorro|conejo|caballo|yegua|"
+    r"hond|hondje|kat|poes|konijn|paard)"
+)
+#: A possessive, up to two words ("our old", "their 3-year-old") and the animal, before
+#: its name: "our dog Biscuit", "their rescue greyhound, Pickle", "unser Hund Bello".
+PET_BEFORE = re.compile(
+    rf"\b(?:my|our|their|his|her|your|the|unser|unsere|unseren|mein|meine|meinen|"
+    rf"notre|mon|ma|nuestro|nuestra|mi|onze|ons|mijn)[ \t]+(?:[\w'’-]+[ \t]+){{0,2}}{PET}"
+    rf"(?:s|es|en|e)?[ \t]*[,:(]?[ \t]*$",
+    re.IGNORECASE,
+)
+#: An animal's word or breed ("cocker spaniel"): the router's plain words.
+PET_WORD = re.compile(rf"(?:cocker|springer|king[ \t]+charles|{PET})s?", re.IGNORECASE)
+
 ARTIFACT = "lexicon"
 REBUILD = "python -m training.lexicon build"
 

@@ -83,7 +83,7 @@ from core.detect.zones import (
 )
 from core.entities import EntityType
 from core.language import ENGLISH, message_language
-from core.lexicon import Lexicon, is_cased
+from core.lexicon import BREED, PET, PET_BEFORE, Lexicon, is_cased
 from core.locales import field_keys
 from core.spans import Span, merge_spans
 
@@ -1906,34 +1906,9 @@ def _place_after_at(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
 
 
-#: Breeds and kinds of animal no one calls a person ("a 6 year old labrador", "a mare").
-_BREED = (
-    r"(?:labrador|spaniel|cockapoo|cavapoo|cavachon|terrier|retriever|collie|greyhound|"
-    r"whippet|lurcher|dachshund|pug|beagle|poodle|husky|alsatian|bulldog|schnauzer|staffie|"
-    r"staffy|rottweiler|chihuahua|corgi|tabby|moggy|mare|gelding|stallion|foal|hamster|"
-    r"gerbil|guinea[ \t]+pig|budgie|cockatiel|tortoise|ferret|chinchilla|kitten|puppy)"
-)
-#: The animals people name: pets, horses, their breeds (English and the locales' words).
-_PET = (
-    rf"(?:{_BREED}|dog|pup|cat|kitty|rabbit|bunny|horse|pony|donkey|parrot|turtle|lizard|"
-    r"gecko|snake|lab|"
-    r"hund|hündin|katze|kater|pferd|stute|kaninchen|meerschweinchen|welpe|"
-    r"chien|chienne|chat|chatte|chiot|chaton|lapin|cheval|jument|"
-    r"perro|perra|perrito|gato|gata|gatito|cachorro|conejo|caballo|yegua|"
-    r"hond|hondje|kat|poes|konijn|paard)"
-)
-#: A possessive, up to two words ("our old", "their 3-year-old") and the animal, before
-#: its name: "our dog Biscuit", "their rescue greyhound, Pickle", "unser Hund Bello".
-_PET_BEFORE = re.compile(
-    rf"\b(?:my|our|their|his|her|your|the|unser|unsere|unseren|mein|meine|meinen|"
-    rf"notre|mon|ma|nuestro|nuestra|mi|onze|ons|mijn)[ \t]+(?:[\w'’-]+[ \t]+){{0,2}}{_PET}"
-    rf"(?:s|es|en|e)?[ \t]*[,:(]?[ \t]*$",
-    re.IGNORECASE,
-)
-#: The same, for the router's reading of what is left of a sentence; and an animal's
-#: word or breed ("cocker spaniel").
-PET_BEFORE = _PET_BEFORE
-PET_WORD = re.compile(rf"(?:cocker|springer|king[ \t]+charles|{_PET})s?", re.IGNORECASE)
+#: Breeds and kinds of animal, the animals people name, the words before a pet's name
+#: (core.lexicon: the router reads them too).
+_BREED, _PET, _PET_BEFORE = BREED, PET, PET_BEFORE
 #: After a name: "Biscuit is our dog", "Biscuit is a 6 year old labrador", "Pickle (our
 #: cat)". Not "is a dog" alone: that is said of people too.
 _PET_AFTER = re.compile(

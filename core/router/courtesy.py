@@ -274,8 +274,7 @@ def is_plain_remainder(
     the sentence is lost to the cloud for nothing (issue: needless withheld sentences)."""
     if not text_is_cased:
         return False
-    from core.detect.refine import PET_BEFORE, PET_WORD
-    from core.lexicon import lexicon
+    from core.lexicon import PET_BEFORE, PET_WORD, lexicon
 
     words = lexicon()
     text = sentence.text
