@@ -133,6 +133,9 @@ _LEADING_LABEL = re.compile(
 
 #: The types a model gives a label and its record's code read as one ("Claim CLM-2025-0882"
 #: as a company, "order 5521" as an address).
+#: The words of a probate case before the deceased's name: "Re the Estate of", "Estate of
+#: the late".
+_ESTATE_OF = re.compile(r"(?:(?:In[ \t]+)?Re[ \t]+)?(?:the[ \t]+)?Estate[ \t]+of[ \t]+(?:the[ \t]+late[ \t]+)?", re.IGNORECASE)
 #: A day of the month as an ordinal: "19th", "23rd", "1st".
 _ORDINAL_DAY = re.compile(
     r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
@@ -527,6 +530,9 @@ def _misread(
         # "the Indian visa centre", "the French embassy": a nationality and common words
         # in lower case name a kind of office, no one's.
         return []
+    if span.type is EntityType.PERSON and (estate := _ESTATE_OF.match(value)) is not None and estate.end() < len(value):
+        # "In Re the Estate of Harold Beaumont": the case's words stay, the person is named.
+        return [Span(span.start + estate.end(), span.end, EntityType.PERSON, span.score, span.views)]
     if span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE, EntityType.AGE) and _ORDINAL_DAY.fullmatch(value):
         # "staying from the 19th to the 23rd": days of the month, whatever a model read.
         return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]

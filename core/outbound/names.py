@@ -52,6 +52,10 @@ def _letters(s: str) -> int:
     return sum(c.isalnum() for c in s)
 
 
+#: Function words in lower case inside a span read as a name: never a part of it.
+_FUNCTION_WORDS = frozenset("the of and for to in on at a an or with".split())
+
+
 def name_parts(value: str) -> list[str]:
     """The parts of a person's name, titles and suffixes left out, particles attached."""
     words = _WORD.findall(value)
@@ -62,6 +66,8 @@ def name_parts(value: str) -> list[str]:
     parts: list[str] = []
     pending: list[str] = []
     for w in words:
+        if w in _FUNCTION_WORDS:
+            continue  # "Re the Estate of Harold Beaumont": "the" and "of" are no part
         if w.casefold() in PARTICLES and w[:1].islower():
             pending.append(w)
             continue

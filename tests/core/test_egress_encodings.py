@@ -609,3 +609,11 @@ def test_the_detector_does_not_judge_a_decoded_view_twice() -> None:
     guard = EgressGuard(_client(), detector=_Finder("Ola Nowak"))
     msgs = [{"role": "user", "content": "Ola Nowak & co, Fish &amp; Chips"}]
     assert guard.scan(msgs, consented=["Ola Nowak"]) == []
+
+
+def test_function_words_in_a_span_read_as_a_name_make_no_form_of_it() -> None:
+    # "Re the Estate of Harold Beaumont" read as one person: "of the" was a form of the
+    # name, and the guard blocked a message whose outbound held "of the".
+    assert name_parts("Re the Estate of Harold Beaumont") == ["Re", "Estate", "Harold", "Beaumont"]
+    assert not any(set(f.split()) <= {"the", "of"} for f in name_variants("Re the Estate of Harold Beaumont"))
+    assert name_parts("Ludwig van Beethoven") == ["Ludwig", "van Beethoven"]

@@ -1957,3 +1957,9 @@ def test_the_things_a_code_is_on_stay_and_a_seat_is_no_identifier(lex) -> None: 
     assert values(text, out) == [("985112004539871", "ID")]
     text = "I left my laptop on the train (LNER, coach C, seat 34). Who do I call?"
     assert covered(text, "coach C", lex) and covered(text, "seat 34", lex)
+
+
+def test_a_probate_cases_words_are_no_part_of_the_deceaseds_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Summarise: In Re the Estate of Harold Beaumont (deceased), the executor is late."
+    out = refine(text, [s(text, "Re the Estate of Harold Beaumont", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Harold Beaumont", "PERSON")]
