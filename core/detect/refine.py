@@ -230,8 +230,9 @@ def _split_sentence_after_number(
         return [(a, b)]
     pieces, pos = [], a
     for m in _NUMBER_FULL_STOP.finditer(text, a, b):
-        # A dictionary's word or a term ("3/11. Troponin 45 ng/L": a lab test).
-        if _plain_word(m.group(1), lexicon):
+        # A dictionary's word or a term ("3/11. Troponin 45 ng/L": a lab test), or a test
+        # or a visit people also carry as a name ("MRN 00482913. Echo 20/11").
+        if _plain_word(m.group(1), lexicon) or _VISIT_WORD.fullmatch(m.group(1)):
             pieces.append((pos, m.start()))
             pos = m.end()
     if pos == a:
@@ -530,6 +531,36 @@ def _misread(
         # "the Indian visa centre", "the French embassy": a nationality and common words
         # in lower case name a kind of office, no one's.
         return []
+    if (
+        (
+            span.type is EntityType.LOCATION
+            or (span.type in (EntityType.PERSON, EntityType.ORG) and _STREET_NAME.fullmatch(value))
+        )
+        and "\n" not in value
+        and _HOME_ON.search(text, max(0, span.start - 40), span.start)
+        and (lexicon is None or lexicon.public_kind(value) is None)
+    ):
+        # "outside my flat on Carlton Vale", "we live on Ashby Rise": the street of a home.
+        return [Span(span.start, span.end, EntityType.ADDRESS, span.score, span.views)]
+    if (
+        span.type in (EntityType.OTHER, EntityType.ORG)
+        and lexicon is not None
+        and _LIST_SEPARATOR.search(value)
+        and all(
+            lexicon.is_term(item.lower()) or lexicon.public_kind(item) in ("brand", "company")
+            for item in _LIST_SEPARATOR.split(value.strip())
+            if item
+        )
+    ):
+        # "SQL, Python, Tableau" on a CV: a list of public tools and terms, no one's.
+        return []
+    if (
+        span.type in (EntityType.MRN, EntityType.ID, EntityType.ACCOUNT, EntityType.PHONE)
+        and (visit := _VISIT_DATE.fullmatch(value)) is not None
+    ):
+        # "Echo 20/11" cut from the record's number before it ("MRN 00482913. Echo 20/11"):
+        # the test's date.
+        return [Span(span.start + visit.start(1), span.end, EntityType.DATE, span.score, span.views)]
     if span.type is EntityType.PERSON and (estate := _ESTATE_OF.match(value)) is not None and estate.end() < len(value):
         # "In Re the Estate of Harold Beaumont": the case's words stay, the person is named.
         return [Span(span.start + estate.end(), span.end, EntityType.PERSON, span.score, span.views)]
@@ -569,6 +600,10 @@ def _misread(
         return [Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)]
     if span.type is EntityType.IP and not re.search(r"[.:]", value):
         # "Crime ref 5224198765" read as a machine's address: a number with no dot or colon.
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    if span.type is EntityType.ADDRESS and _HYPHENED_CODE.fullmatch(value):
+        # "ref ARC-55821-LX" read as an address: a booking's code, letters and digits
+        # joined by hyphens (a postcode has a space, a house number no letters).
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
     if span.type is EntityType.ADDRESS and _DOCUMENT_NUMBER.fullmatch(value):
         # "BRP number ZU1234567": a document's number (letters, then six digits or more)
@@ -790,6 +825,18 @@ _VISIT_WORD = re.compile(
     r"(?i:echo|ecg|ekg|eeg|mri|ct|pet|xray|x-ray|cxr|bloods|scan|review|clinic|appt|"
     r"appointment|op|surgery|f/u|fu|follow-up|visit|seen|admitted|discharged|dx|tx|rx)"
 )
+#: A code of capitals and digits joined by hyphens, both in it: "ARC-55821-LX".
+_HYPHENED_CODE = re.compile(r"(?=[^ ]*[A-Z])(?=[^ ]*\d)[A-Z0-9]+(?:-[A-Z0-9]+)+")
+#: A home and "on" before a street's name: "my flat on", "we live on", "lives on".
+_HOME_ON = re.compile(
+    r"\b(?:(?:my|our|his|her|their)[ \t]+(?:flat|house|home|place|apartment|bungalow|cottage)"
+    r"|live|lives|living|lived)[ \t]+on[ \t]+(?:the[ \t]+)?$",
+    re.IGNORECASE,
+)
+#: The separators of a list's items: commas, slashes, "and", "&".
+_LIST_SEPARATOR = re.compile(r"[ \t]*(?:,|/|;)[ \t]*|[ \t]+(?:and|&)[ \t]+")
+#: A test or a visit and its date, day and month (and year): "Echo 20/11".
+_VISIT_DATE = re.compile(rf"{_VISIT_WORD.pattern}[ \t:]+(\d{{1,2}}[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?)")
 #: A word, then a date's first digit: "Echo 18/11".
 _LEADING_TERM_WORD = re.compile(r"([A-Za-z][A-Za-z0-9\-]*)[ \t]+(?=\d)")
 #: A month's name or its abbreviation, part of the date.

@@ -1963,3 +1963,26 @@ def test_a_probate_cases_words_are_no_part_of_the_deceaseds_name(lex) -> None:  
     text = "Summarise: In Re the Estate of Harold Beaumont (deceased), the executor is late."
     out = refine(text, [s(text, "Re the Estate of Harold Beaumont", EntityType.PERSON)], lex)
     assert values(text, out) == [("Harold Beaumont", "PERSON")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # A record's number, then the next sentence's test and its date, read as one.
+        ("Mr Desmond Achterberg, MRN 00482913. Echo 20/11: LVEF 35%.", "00482913. Echo 20/11", EntityType.MRN,
+         [("00482913", "MRN"), ("20/11", "DATE")]),
+        # A list of public tools on a CV.
+        # (A public brand among them is found by the lexicon, and sent as public.)
+        ("6 years in retail analytics. SQL, Python, Tableau. Led a churn model.", "SQL, Python, Tableau", EntityType.OTHER,
+         [("Tableau", "ORG")]),
+        # The street of a home.
+        ("My van was broken into outside my flat on Carlton Vale last night.", "Carlton Vale", EntityType.LOCATION,
+         [("Carlton Vale", "ADDRESS")]),
+        ("We live on Ashby Rise in Leicester and love it.", "Ashby Rise", EntityType.PERSON, [("Ashby Rise", "ADDRESS")]),
+        # A booking's code read as an address.
+        ("Room for two, ref ARC-55821-LX, late checkout please.", "ARC-55821-LX", EntityType.ADDRESS,
+         [("ARC-55821-LX", "ID")]),
+    ],
+)
+def test_values_read_on_forms_and_notes(text, value, typed, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
