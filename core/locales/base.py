@@ -187,7 +187,8 @@ class Locale:
         return (
             bool(self.noun_suffixes)
             and len(w) > 6
-            and w.endswith(self.noun_suffixes)
+            # a genitive's "s" or "es" after the ending too: "wegen eines Arzttermins"
+            and any(v.endswith(self.noun_suffixes) for v in (w, w[:-1] if w.endswith("s") else w, w[:-2] if w.endswith("es") else w))
             and w not in self.names  # "Albrecht" ends like "Recht" but is a name
         )
 

@@ -103,6 +103,9 @@ FINDS = [
     ("nl", "mevrouw Anouk Smit zegt van niet", "Anouk Smit", EntityType.PERSON),
     ("nl", "Ze ligt in het Rijnstate ziekenhuis in Arnhem.", "Rijnstate ziekenhuis", EntityType.ORG),
     ("de", "Sie geht in die 3b der Grundschule am Rosenhof in Hannover.", "Grundschule am Rosenhof", EntityType.ORG),
+    # A school named after its kind.
+    ("es", "Mateo está en 2º de primaria en el CEIP Los Almendros.", "CEIP Los Almendros", EntityType.ORG),
+    ("es", "Estudia en el IES Miguel Hernández, en Elche.", "IES Miguel Hernández", EntityType.ORG),
 ]
 
 
@@ -193,6 +196,8 @@ ZONES = [
     ("de", "was eine Herzinsuffizienz NYHA III bedeutet", "NYHA III"),
     ("fr", "une BPCO GOLD 3 connue", "GOLD 3"),
     ("es", "insuficiencia renal CKD estadio 4", "CKD estadio 4"),
+    # A school class.
+    ("de", "unser Sohn Emil (Klasse 3b) fehlt am Freitag", "Klasse 3b"),
 ]
 
 
@@ -689,3 +694,10 @@ def test_a_german_role_before_a_name_is_no_part_of_it() -> None:
     P = EntityType.PERSON
     got = values(text, detector([("Bewerber Jannik Oberholzer", P), ("Azubi", P)]))
     assert got == {"Jannik Oberholzer": P}
+
+
+def test_a_german_noun_in_the_genitive_is_no_name() -> None:
+    lv = view("de")
+    assert lv is not None
+    assert lv.locale.is_negative("Arzttermins") and lv.locale.is_negative("Arzttermin")
+    assert not lv.locale.is_negative("Albrecht")

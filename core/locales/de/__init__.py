@@ -151,6 +151,8 @@ RULES = [
 ]
 
 ZONES = [
+    # A school class: "Klasse 3b", "Klasse 10", "die 4a".
+    r"\bKlasse[ \t]+\d{1,2}[a-f]?\b",
     # An eponym names a disease or a test, not a person: "Morbus Crohn", "Crohn-Krankheit",
     # "Romberg-Test", "Down-Syndrom".
     r"\bMorbus\s+[A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+(?:[-\s][A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+)?|\b[A-ZÄÖÜ][\w'’]+-(?:Krankheit|Syndrom|Test|Zeichen|Reflex|Score|Skala|Kriterien|Fraktur)\b",

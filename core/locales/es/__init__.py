@@ -40,6 +40,17 @@ _STREET = (
 )
 
 RULES = [
+    # A school named after its kind: "CEIP Los Almendros", "IES Miguel Hernández",
+    # "Colegio San José", "Escuela Infantil Los Pitufos".
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?:CEIP|CEIPSO|IES|CEI|CPEIP|CRA|Colegio|Escuela(?:[ \t]+Infantil)?|Instituto|"
+        r"Guardería)[ \t]+(?:(?:Los|Las|El|La|San|Santa|de|del|de la)[ \t]+)*[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+"
+        r"(?:[ \t]+(?:de[ \t]+|del[ \t]+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+){0,2})(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
     record_after(r"NHC|historia\s+cl[íi]nica|n[º°]\s+de\s+historia", r"es"),
     company_rule(r"S\.A\.|S\.L\.U?\.|S\.L\.|SA|SL|SLU|S\.Coop\.|Cía\."),
     code_after(
