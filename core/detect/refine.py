@@ -136,6 +136,8 @@ _LEADING_LABEL = re.compile(
 #: The words of a probate case before the deceased's name: "Re the Estate of", "Estate of
 #: the late".
 _ESTATE_OF = re.compile(r"(?:(?:In[ \t]+)?Re[ \t]+)?(?:the[ \t]+)?Estate[ \t]+of[ \t]+(?:the[ \t]+late[ \t]+)?", re.IGNORECASE)
+#: A handle: "@" and an account's name, no domain after it.
+_HANDLE_AT = re.compile(r"@[A-Za-z0-9_.]{2,30}(?<!\.)")
 #: A day of the month as an ordinal: "19th", "23rd", "1st".
 _ORDINAL_DAY = re.compile(
     r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
@@ -564,6 +566,12 @@ def _misread(
     if span.type is EntityType.PERSON and (estate := _ESTATE_OF.match(value)) is not None and estate.end() < len(value):
         # "In Re the Estate of Harold Beaumont": the case's words stay, the person is named.
         return [Span(span.start + estate.end(), span.end, EntityType.PERSON, span.score, span.views)]
+    if span.type in _NAME_TYPES and value == "I":
+        # "I, Corinne Abara, of ...": the writer's pronoun names no one.
+        return []
+    if span.type is EntityType.EMAIL and _HANDLE_AT.fullmatch(value):
+        # "Ticket from @miaxlouise on Instagram": a handle, not an e-mail address.
+        return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
     if span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE, EntityType.AGE) and _ORDINAL_DAY.fullmatch(value):
         # "staying from the 19th to the 23rd": days of the month, whatever a model read.
         return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]

@@ -243,6 +243,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Ports: "localhost:5432", "port 8080".
     ("port", r"(?<=[A-Za-z\]]):\d{2,5}(?![\w.:])", 0),
     ("port", r"\bports?\s\d{2,5}\b", re.IGNORECASE),
+    # A cron schedule ("*/15 * * * *", "0 3 * * 1-5") and a shell's redirections ("2>&1").
+    ("code", r"(?<![\w*/])(?:(?:\*(?:/\d{1,2})?|\d{1,2}(?:[-,]\d{1,2})*(?:/\d{1,2})?)[ \t]+){4}(?:\*(?:/\d{1,2})?|\d{1,2}(?:[-,]\d{1,2})*)(?![\w*/])", 0),
+    ("code", r"(?<![\w&>])\d?>&\d\b|\b2>/dev/null\b", 0),
     # A seat on a train, a coach or a plane: "coach C, seat 34", "seat 14A", "carriage 7".
     ("seat", r"\b(?:coach|carriage)[ \t]+[A-Z0-9]\b|\bseats?[ \t]+\d{1,3}[A-K]?\b", re.IGNORECASE),
     # A setting's port: "port: 3306", "PORT=8080", '"port": 5432', "db_port = 6379".

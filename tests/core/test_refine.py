@@ -1934,6 +1934,10 @@ def test_a_date_without_separators_has_six_or_eight_digits_of_a_calendar() -> No
         ("Caparo Industries plc v Dickman [1990] 2 AC 605 sets the test.", "Caparo Industries plc v Dickman [1990] 2 AC 605"),
         # A setting's port.
         ("database:\n  port: 3306\n", "3306"),
+        # A cron schedule and a shell's redirection.
+        ("crontab -l shows:\n*/15 * * * * /home/ubuntu/backup.sh >> /var/log/b.log 2>&1\n", "*/15 * * * *"),
+        ("crontab -l shows:\n*/15 * * * * /home/ubuntu/backup.sh >> /var/log/b.log 2>&1\n", "2>&1"),
+        ("run it at 0 3 * * 1-5 please", "0 3 * * 1-5"),
         ('{"port": 5432}', "5432"),
     ],
 )
@@ -1979,6 +1983,10 @@ def test_a_probate_cases_words_are_no_part_of_the_deceaseds_name(lex) -> None:  
         ("My van was broken into outside my flat on Carlton Vale last night.", "Carlton Vale", EntityType.LOCATION,
          [("Carlton Vale", "ADDRESS")]),
         ("We live on Ashby Rise in Leicester and love it.", "Ashby Rise", EntityType.PERSON, [("Ashby Rise", "ADDRESS")]),
+        # The writer's pronoun, a handle read as an e-mail address.
+        ("Please draft it: I, Corinne Abara, of 9 Millbrook Gardens, will say as follows.", "I", EntityType.PERSON, []),
+        ("Ticket from @miaxlouise on Instagram: still says processing.", "@miaxlouise", EntityType.EMAIL,
+         [("@miaxlouise", "ID")]),
         # A booking's code read as an address.
         ("Room for two, ref ARC-55821-LX, late checkout please.", "ARC-55821-LX", EntityType.ADDRESS,
          [("ARC-55821-LX", "ID")]),
