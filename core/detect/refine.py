@@ -841,8 +841,9 @@ _HOME_ON = re.compile(
     r"|live|lives|living|lived)[ \t]+on[ \t]+(?:the[ \t]+)?$",
     re.IGNORECASE,
 )
-#: The separators of a list's items: commas, slashes, "and", "&".
-_LIST_SEPARATOR = re.compile(r"[ \t]*(?:,|/|;)[ \t]*|[ \t]+(?:and|&)[ \t]+")
+#: The separators of a list's items: commas, slashes, "and", "&" (and a sentence's end:
+#: "on my Mac. pip3 list" read as one).
+_LIST_SEPARATOR = re.compile(r"[ \t]*(?:,|/|;)[ \t]*|\.[ \t]+|[ \t]+(?:and|&)[ \t]+")
 #: A test or a visit and its date, day and month (and year): "Echo 20/11".
 _VISIT_DATE = re.compile(rf"{_VISIT_WORD.pattern}[ \t:]+(\d{{1,2}}[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?)")
 #: A word, then a date's first digit: "Echo 18/11".
@@ -2280,6 +2281,8 @@ def _outside(text: str, span: Span, a: int, b: int) -> list[Span]:
         a = lead.end()  # "and John Smith"
     if b <= a or not re.search(r"[A-Z0-9]", text[a:b]):
         return []
+    if re.fullmatch(r"[a-z]+\d{1,2}", text[a:b]):
+        return []  # a command with its version: "python3", "pip3", "node18"
     return [Span(a, b, span.type, span.score, span.views)]
 
 

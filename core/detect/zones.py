@@ -246,8 +246,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A cron schedule ("*/15 * * * *", "0 3 * * 1-5") and a shell's redirections ("2>&1").
     ("code", r"(?<![\w*/])(?:(?:\*(?:/\d{1,2})?|\d{1,2}(?:[-,]\d{1,2})*(?:/\d{1,2})?)[ \t]+){4}(?:\*(?:/\d{1,2})?|\d{1,2}(?:[-,]\d{1,2})*)(?![\w*/])", 0),
     ("code", r"(?<![\w&>])\d?>&\d\b|\b2>/dev/null\b", 0),
-    # A seat on a train, a coach or a plane: "coach C, seat 34", "seat 14A", "carriage 7".
-    ("seat", r"\b(?:coach|carriage)[ \t]+[A-Z0-9]\b|\bseats?[ \t]+\d{1,3}[A-K]?\b", re.IGNORECASE),
+    # A seat on a train, a coach or a plane ("coach C, seat 34", "seat 14A", "carriage 7"),
+    # a ward's bed ("Bed 12", "bed 4A": a place in a ward, not a patient's number).
+    ("seat", r"\b(?:coach|carriage)[ \t]+[A-Z0-9]\b|\b(?:seats?|beds?)[ \t]+\d{1,3}[A-K]?\b", re.IGNORECASE),
     # A setting's port: "port: 3306", "PORT=8080", '"port": 5432', "db_port = 6379".
     ("port", r"\b(?:\w+_)?port[\"']?[ \t]*[:=][ \t]*[\"']?\d{2,5}\b(?![.:]\d)", re.IGNORECASE),
     # Code identifiers: dotted paths with a capitalised or error part, scopes,
@@ -504,7 +505,13 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 out.append((a, b, "term"))
             elif word.upper() in lexicon.currencies and word.isupper():
                 out.append((a, b, "money-code"))
-            elif len(word) >= 4 and lexicon.public_kind(word) == "drug" and lexicon.zipf(word) < 3.0:
+            elif (
+                len(word) >= 4
+                and lexicon.public_kind(word) == "drug"
+                and lexicon.zipf(word) < 3.0
+                # "his son Tobi": a given name that is also a drug's (TOBI), after a relative.
+                and not (lexicon.is_given(word) and _RELATIVE_BEFORE.search(text, max(0, a - 24), a))
+            ):
                 out.append((a, b, "drug"))
     else:
         for a, b in zip(table.starts, table.ends, strict=True):
@@ -698,5 +705,11 @@ _ID_LIKE_ZONES = frozenset(
 )
 #: Zones of single words: they drop a span made only of them, and never cut one.
 _WORD_ZONES = frozenset({"title", "term", "drug", "money-code"})
+#: A relative, or "named"/"called", right before a name.
+_RELATIVE_BEFORE = re.compile(
+    r"\b(?:son|daughter|child|boy|girl|baby|brother|sister|husband|wife|partner|friend|mum|mom|"
+    r"dad|nephew|niece|grandson|granddaughter|named|called)[ \t,]+$",
+    re.IGNORECASE,
+)
 #: Zones that :func:`apply_zones` handles before any other (labels of fields).
 _FIRST_ZONES = frozenset({"label", "value"})

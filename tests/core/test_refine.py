@@ -1934,6 +1934,8 @@ def test_a_date_without_separators_has_six_or_eight_digits_of_a_calendar() -> No
         ("Caparo Industries plc v Dickman [1990] 2 AC 605 sets the test.", "Caparo Industries plc v Dickman [1990] 2 AC 605"),
         # A setting's port.
         ("database:\n  port: 3306\n", "3306"),
+        # A ward's bed.
+        ("Handover: Bed 12: Mr Obi, 58, day 2 post lap chole.", "Bed 12"),
         # A cron schedule and a shell's redirection.
         ("crontab -l shows:\n*/15 * * * * /home/ubuntu/backup.sh >> /var/log/b.log 2>&1\n", "*/15 * * * *"),
         ("crontab -l shows:\n*/15 * * * * /home/ubuntu/backup.sh >> /var/log/b.log 2>&1\n", "2>&1"),
@@ -1994,3 +1996,20 @@ def test_a_probate_cases_words_are_no_part_of_the_deceaseds_name(lex) -> None:  
 )
 def test_values_read_on_forms_and_notes(text, value, typed, expected, lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
+
+
+def test_a_childs_name_that_is_also_a_drugs_is_no_drug_after_a_relative(lex) -> None:  # type: ignore[no-untyped-def]
+    # TOBI is a tobramycin brand; "his son Tobi" is a boy, and was left in clear.
+    text = "Reply to Mr Danjuma, who asked why his son Tobi was moved down a set."
+    assert not covered(text, "Tobi", lex)
+    assert values(text, refine(text, [s(text, "Tobi", EntityType.PERSON)], lex)) == [("Tobi", "PERSON")]
+    assert covered("She takes Tobi twice a day for her lungs.", "Tobi", lex)
+
+
+def test_a_command_beside_a_home_path_and_public_words_across_a_full_stop_are_no_values(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "when running python3 /Users/fernandabarros/dev/etl/main.py on my Mac. pip3 list shows it"
+    path = "/Users/fernandabarros/dev/etl/main.py"
+    a = text.index("python3")
+    span = Span(a, text.index(path) + len(path), EntityType.ORG, 0.99, {"ner": 0.99, "rules": 0.8})
+    got = values(text, refine(text, [span, s(text, "Mac. pip3", EntityType.OTHER)], lex))
+    assert got == [(path, "ID")]
