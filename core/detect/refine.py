@@ -139,9 +139,9 @@ _ESTATE_OF = re.compile(r"(?:(?:In[ \t]+)?Re[ \t]+)?(?:the[ \t]+)?Estate[ \t]+of
 #: A handle: "@" and an account's name, no domain after it.
 _HANDLE_AT = re.compile(r"@[A-Za-z0-9_.]{2,30}(?<!\.)")
 #: A day of the month as an ordinal: "19th", "23rd", "1st".
+_DAY_ORDINAL = r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
 _ORDINAL_DAY = re.compile(
-    r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
-    r"(?:[ \t]*(?:-|–|to|until|till|and)[ \t]*(?:the[ \t]+)?(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th))?"
+    rf"{_DAY_ORDINAL}(?:[ \t]*(?:-|–|to|until|till|and)[ \t]*(?:the[ \t]+)?{_DAY_ORDINAL})?"
 )
 #: A document's word and its number's label right before a number.
 _DOCUMENT_BEFORE = re.compile(
@@ -768,19 +768,17 @@ def _without_lower_head(text: str, span: Span, lexicon: Lexicon | None) -> Span:
 
 
 #: A relation written in lower case right before a name: "my flatmate jordan okafor".
-_RELATION_HEAD = re.compile(
+_RELATION_WORD = (
     r"(?:friend|colleague|boss|manager|neighbou?r|husband|wife|partner|son|daughter|brother|"
     r"sister|cousin|uncle|aunt|nephew|niece|teacher|tutor|coach|client|patient|tenant|"
     r"landlord|landlady|flatmate|roommate|housemate|girlfriend|boyfriend|fianc[eé]e?|"
-    r"mum|mom|dad|grandma|grandpa|granny|stepdad|stepmum|stepmom|gf|bf|hubby)[ \t]+(?=\S)"
+    r"mum|mom|dad|grandma|grandpa|granny|stepdad|stepmum|stepmom|gf|bf|hubby)"
 )
+_RELATION_HEAD = re.compile(rf"{_RELATION_WORD}[ \t]+(?=\S)")
 
 
 #: A relation right before a name, after "my", "his", "her", "our" or "their".
-_RELATION_BEFORE = re.compile(
-    r"\b(?:my|his|her|our|their)[ \t]+" + _RELATION_HEAD.pattern.removesuffix("(?=\\S)") + "$",
-    re.IGNORECASE,
-)
+_RELATION_BEFORE = re.compile(rf"\b(?:my|his|her|our|their)[ \t]+{_RELATION_WORD}[ \t]+$", re.IGNORECASE)
 
 
 def _without_relation_head(text: str, span: Span) -> Span:

@@ -340,7 +340,7 @@ def is_plain_remainder(
                 or sentence_first
                 or public
                 # "My dog Biscuit (cocker spaniel, ...)": a pet's name names no one.
-                or PET_BEFORE.search(text, 0, m.start()) is not None
+                or PET_BEFORE.search(text, max(0, m.start() - 48), m.start()) is not None
                 or (not named and _listed_with_public(rest, m.start(), m.end(), words))
             ):
                 return False
