@@ -125,7 +125,7 @@ class LanguageDetector(Detector):
         spans = [
             s for s in spans if LEXICON_VIEW not in s.views or langs.at(s.start) in (ENGLISH, UNKNOWN)
         ]
-        return _persons_named_again(text, self._zones(text, langs, spans))
+        return _with_suffix(text, _persons_named_again(text, self._zones(text, langs, spans)))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
         """``view_``'s spans; the languages NER's in the locales' parts when there is one."""
@@ -152,6 +152,8 @@ class LanguageDetector(Detector):
         persons = [o for o in own if o.type is EntityType.PERSON and o.score >= STRONG]
         out: dict[str, list[Span]] = {}
         for name, spans in proposals.items():
+            if name in MODEL_VIEWS:
+                spans = _rejoined(text, spans)
             kept: list[Span] = []
             for s in spans:
                 lang = langs.at(s.start)
@@ -207,7 +209,13 @@ class LanguageDetector(Detector):
             if light:
                 # "au Japon" read as a person: a country or region is a place.
                 runs = [_public_place(text, r, lv.locale) for r in runs]
-            runs = [r for r in runs if _name_like(text, r, lv.locale)]
+            # "Homeoffice" of "Homeoffice-Pauschale" read as a name: the compound is a noun.
+            runs = [
+                r
+                for r in runs
+                if _name_like(text, r, lv.locale)
+                and not _compound_noun(_compound(text, r) or "", lv.locale)
+            ]
             # "op naam van Wouter Dekker" typed OTHER: a known first name says person.
             return [
                 Span(r.start, r.end, EntityType.PERSON, r.score, dict(r.views))
@@ -354,6 +362,36 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 _BEFORE_PLACE = re.compile(r"[ \t]+(?:en|in|à|a|au|aux|bij|nahe|cerca de|près de)[ \t]+[A-ZÀ-Ý[]")
 
 
+def _compound(text: str, run: Span) -> str | None:
+    """The whole compound of which ``run`` is one part the model's tokens split
+    ("Homeoffice" of "Homeoffice-Pauschale"); None when no hyphen touches it."""
+    if text[run.end : run.end + 1] != "-" and text[run.start - 1 : run.start] != "-":
+        return None
+    a, b = run.start, run.end
+    while a > 0 and (text[a - 1].isalpha() or text[a - 1] == "-"):
+        a -= 1
+    while b < len(text) and (text[b].isalpha() or text[b] == "-"):
+        b += 1
+    return text[a:b].strip("-")
+
+
+def _compound_noun(value: str, lc: Locale) -> bool:
+    """A compound joined by a hyphen whose last part is a noun by its ending
+    ("Homeoffice-Pauschale", "Kranken-Versicherung"): a term, unless a known name."""
+    from core.lexicon import lexicon
+
+    head, sep, last = value.rpartition("-")
+    return bool(
+        sep
+        and head
+        and value.replace("-", "").isalpha()
+        and last[:1].isupper()
+        and lc.is_negative(last)
+        and not lc.is_known_name(value)
+        and lexicon().public_kind(value) is None
+    )
+
+
 def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bool:
     """Is ``run``, proposed as a place or an organisation, one common word of the language?
 
@@ -370,32 +408,11 @@ def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bo
     value = text[run.start : run.end].strip(".,;:")
     if len(value.split()) > 1:
         return False
-    if run.type is EntityType.ORG and (
-        text[run.end : run.end + 1] == "-" or text[run.start - 1 : run.start] == "-"
-    ):
-        # One part of a compound the model's tokens split ("Homeoffice" of
-        # "Homeoffice-Pauschale"): the whole compound is judged.
-        a, b = run.start, run.end
-        while a > 0 and (text[a - 1].isalpha() or text[a - 1] == "-"):
-            a -= 1
-        while b < len(text) and (text[b].isalpha() or text[b] == "-"):
-            b += 1
-        value = text[a:b].strip("-")
+    if run.type is EntityType.ORG:
+        value = _compound(text, run) or value
     if not value.isalpha():
-        # A compound joined by a hyphen whose last part is a noun by its ending
-        # ("Homeoffice-Pauschale", "Kranken-Versicherung"): a term, unless a known name.
         # Not a place: "Hermann-Göring-Straße" is a street.
-        head, sep, last = value.rpartition("-")
-        return bool(
-            run.type is EntityType.ORG
-            and sep
-            and head
-            and value.replace("-", "").isalpha()
-            and last[:1].isupper()
-            and lc.is_negative(last)
-            and not lc.is_known_name(value)
-            and lexicon().public_kind(value) is None
-        )
+        return run.type is EntityType.ORG and _compound_noun(value, lc)
     if lc.is_known_name(value) or lexicon().public_kind(value) is not None:
         return False
     if light and value.casefold() in lc.public_places:
@@ -475,6 +492,52 @@ _JOINERS = frozenset(
     "de du des del della di da der den van von la le les el los las y e et und zu für voor het "
     "of and for the à au aux".split()
 )
+
+#: A generation's suffix after a person's name ("Edward D. Wood jr.", "Nancy Swider-Peltz, Jr.").
+_SUFFIX = re.compile(r",?[ \t]+(?:[JjSs]r|[Jj]un|[Ss]en)\b\.?")
+
+
+def _with_suffix(text: str, spans: list[Span]) -> list[Span]:
+    """Each person's name with the generation's suffix written after it: it is part of
+    the name (the words of a language judge it a lower-case word and cut it off)."""
+    out: list[Span] = []
+    for k, s in enumerate(spans):
+        m = _SUFFIX.match(text, s.end) if s.type is EntityType.PERSON else None
+        nxt = spans[k + 1].start if k + 1 < len(spans) else len(text)
+        if m is not None and m.end() <= nxt:
+            end = m.end() - (1 if text[m.end() - 1] == "." else 0)
+            s = Span(s.start, end, s.type, s.score, dict(s.views))
+        out.append(s)
+    return out
+
+
+def _rejoined(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A model's organisation or place cut in two at a joining word, one name again.
+
+    The model's tags sometimes begin a new name inside one ("Max-Planck-Institut für
+    Dynamik und" | "Selbstorganisation", "Chambre des" | "communes du Canada"): a name
+    does not end on "und" or "des", so a span that ends on a joining word and touches
+    the next of its type is one name with it. Two names joined by a word ("die Deutsche
+    Bank und die Commerzbank") are two spans that do not touch, and stay two.
+    """
+    out: list[Span] = []
+    for s in sorted(spans, key=lambda x: (x.start, x.end)):
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type is s.type
+            and s.type in (EntityType.ORG, EntityType.LOCATION)
+            and prev.end <= s.start
+            and text[prev.end : s.start].strip(" ") == ""
+            and "\n" not in text[prev.end : s.start]
+            and text[prev.start : prev.end].rsplit(None, 1)[-1] in _JOINERS
+        ):
+            views = {k: min(v, s.views.get(k, v)) for k, v in prev.views.items()}
+            out[-1] = Span(prev.start, s.end, s.type, min(prev.score, s.score), views)
+            continue
+        out.append(s)
+    return out
+
 
 #: The start of a text or of a sentence, up to a position (quotes and brackets allowed).
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]|^\W)[\s\"'«“(\[]*$")
