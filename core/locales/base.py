@@ -59,6 +59,12 @@ INNER_PARTICLES = frozenset(
     {"von", "van", "der", "den", "zu", "zur", "vom", "de", "di", "da", "del", "du", "des",
      "la", "las", "los", "le", "ter", "ten", "'t", "dos", "das", "do"}
 )
+#: The words that elide before a vowel ("l'article", "J'habite", "qu'il", "dell'anno"); a
+#: name's own apostrophe is none ("Eto'o", "Ng'ang'a").
+ELISIONS = frozenset(
+    "l d j m n s t c qu jusqu lorsqu puisqu quoiqu presqu quelqu un dell all dall nell sull "
+    "quell quest".split()
+)
 #: A lower-case prefix joined to a capitalized name word: "d'Agincourt", "al-Maschani".
 ELIDED_NAME = re.compile(r"[a-zà-ÿ]{1,3}['’-][A-ZÀ-ÖØ-Þ]\w*")
 
@@ -182,7 +188,7 @@ class Locale:
             return True
         # An elided article or pronoun before a common word: "J'habite", "l'article".
         head, sep, tail = word.replace("’", "'").rpartition("'")
-        if sep and head and tail[:1].islower():
+        if sep and head.casefold() in ELISIONS and tail[:1].islower():
             return True
         return (
             bool(self.noun_suffixes)

@@ -29,6 +29,21 @@ def test_too_short_to_tell_is_english(text: str) -> None:
     assert detect(text).english_only
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # Names of other languages spread the classifier's mass below one half.
+        ("Meine Kollegin Wanjiru Kamau ist krank.", "de"),
+        ("Meine Kollegin Wanjiru Kamau hat Fieber.", "de"),
+        ("Account e-mail: kitchenqueen_88@example.com", "en"),
+        ("Is this RIDDOR reportable", "en"),
+    ],
+)
+def test_a_short_text_far_ahead_in_one_language_is_that_language(text: str, code: str) -> None:
+    assert guess(text).language == code
+    assert detect(text).message == code
+
+
 def test_fixed_language_skips_detection() -> None:
     got = detect("Can you help me with my contract?", "de")
     assert got.message == "de"

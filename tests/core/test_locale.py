@@ -551,6 +551,17 @@ def test_a_senator_is_no_suffix_of_the_name_before_it() -> None:
     assert got.get("Anna Weber") is EntityType.PERSON, got
 
 
+@pytest.mark.parametrize("word", ["Eto’o", "Ng'ang'a", "O'Brien"])
+def test_a_names_own_apostrophe_is_no_elision(word: str) -> None:
+    for code in CODES:
+        assert not locale(code).is_negative(word), code
+
+
+@pytest.mark.parametrize("word", ["l'article", "J'habite", "qu'il", "dell'anno"])
+def test_an_elided_word_before_a_common_word_is_no_name(word: str) -> None:
+    assert locale("fr").is_negative(word)
+
+
 def test_two_names_joined_by_a_word_stay_two() -> None:
     text = "Ich habe Konten bei der Sparkasse Hannover und der Commerzbank in Frankfurt."
     got = values(text, light_detector([("Sparkasse Hannover", EntityType.ORG), ("Commerzbank", EntityType.ORG)]))
