@@ -411,7 +411,11 @@ def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bo
     if run.type is EntityType.ORG:
         value = _compound(text, run) or value
     if not value.isalpha():
-        # Not a place: "Hermann-Göring-Straße" is a street.
+        # Not a place: "Hermann-Göring-Straße" is a street. But no place ends on a listed
+        # term's acronym: "Knie-TEP", "Schädel-CT".
+        head, sep, last = value.rpartition("-")
+        if run.type is EntityType.LOCATION:
+            return bool(sep and head and last.isupper() and lc.is_listed_negative(last))
         return run.type is EntityType.ORG and _compound_noun(value, lc)
     if lc.is_known_name(value) or lexicon().public_kind(value) is not None:
         return False
@@ -523,20 +527,36 @@ def _rejoined(text: str, spans: Sequence[Span]) -> list[Span]:
     out: list[Span] = []
     for s in sorted(spans, key=lambda x: (x.start, x.end)):
         prev = out[-1] if out else None
+        typ = _joined_type(prev, s)
         if (
             prev is not None
-            and prev.type is s.type
-            and s.type in (EntityType.ORG, EntityType.LOCATION)
+            and typ is not None
             and prev.end <= s.start
             and text[prev.end : s.start].strip(" ") == ""
             and "\n" not in text[prev.end : s.start]
-            and text[prev.start : prev.end].rsplit(None, 1)[-1] in _JOINERS
+            and (
+                text[prev.start : prev.end].rsplit(None, 1)[-1] in _JOINERS
+                or text[s.start : s.end].split(None, 1)[0] in _JOINERS
+            )
         ):
             views = {k: min(v, s.views.get(k, v)) for k, v in prev.views.items()}
-            out[-1] = Span(prev.start, s.end, s.type, min(prev.score, s.score), views)
+            out[-1] = Span(prev.start, s.end, typ, min(prev.score, s.score), views)
             continue
         out.append(s)
     return out
+
+
+def _joined_type(a: Span | None, b: Span) -> EntityType | None:
+    """The type of two touching pieces of one name: theirs when they agree on an
+    organisation or a place; a place when a town's name was read half as an address
+    ("Alcalá" | "de Henares"); None when they are no pieces of one name."""
+    if a is None:
+        return None
+    if a.type is b.type and b.type in (EntityType.ORG, EntityType.LOCATION):
+        return b.type
+    if {a.type, b.type} == {EntityType.ADDRESS, EntityType.LOCATION}:
+        return EntityType.LOCATION
+    return None
 
 
 #: The start of a text or of a sentence, up to a position (quotes and brackets allowed).

@@ -562,6 +562,41 @@ def test_an_elided_word_before_a_common_word_is_no_name(word: str) -> None:
     assert locale("fr").is_negative(word)
 
 
+def test_a_town_read_half_as_an_address_is_one_place() -> None:
+    text = "Mi madre tiene 84 años y vive sola en Alcalá de Henares desde 1990."
+    got = values(text, light_detector([("Alcalá", EntityType.ADDRESS), ("de Henares", EntityType.LOCATION)]))
+    assert got.get("Alcalá de Henares") is EntityType.LOCATION, got
+
+
+def test_no_place_ends_on_a_terms_acronym() -> None:
+    text = "Mein Patient (58, Knie-TEP rechts am 03.09.2026) klagt über Schwellung."
+    got = values(text, light_detector([("Knie-TEP", EntityType.LOCATION)]))
+    assert not any("TEP" in v for v in got), got
+    street = "Wir wohnen in der Hermann-Löns-Straße in Celle."
+    got = values(street, light_detector([("Hermann-Löns-Straße", EntityType.LOCATION)]))
+    assert "Hermann-Löns-Straße" in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Guten Tag, ich bin Physiotherapeutin in einer Praxis in Kassel.", "Physiotherapeutin"),
+        ("Ich bin Kardiologe und habe eine Frage zur Abrechnung.", "Kardiologe"),
+        ("Ich bin Pflegekraft auf einer Intensivstation.", "Pflegekraft"),
+    ],
+)
+def test_a_german_job_after_an_introduction_is_no_name(text: str, word: str) -> None:
+    got = values(text, light_detector([]))
+    assert word not in got, got
+
+
+@pytest.mark.parametrize("word", ["Vitale", "Ameli", "Linky"])
+def test_french_public_services_and_products_are_no_names(word: str) -> None:
+    text = "Bonjour, ma carte Vitale, mon compte Ameli et mon compteur Linky posent problème."
+    got = values(text, light_detector([(word, EntityType.PERSON)]))
+    assert word not in got, got
+
+
 def test_two_names_joined_by_a_word_stay_two() -> None:
     text = "Ich habe Konten bei der Sparkasse Hannover und der Commerzbank in Frankfurt."
     got = values(text, light_detector([("Sparkasse Hannover", EntityType.ORG), ("Commerzbank", EntityType.ORG)]))

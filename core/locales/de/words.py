@@ -55,7 +55,7 @@ NEGATIVES = words(
 )
 
 # medical, legal and everyday acronyms that are terms, not organisations ("ein MRT")
-NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI")
+NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI TEP")
 
 # Titles of several words are whole entries ("med" alone is no title).
 TITLES = [
@@ -101,6 +101,9 @@ NOUN_SUFFIXES = (
     "masern", "röteln", "grippe", "husten", "schnupfen",
     # people by their work or role: "Sozialarbeiterin", "Sachbearbeiter", "Betreuerin"
     "erin", "arbeiter", "berater", "betreuer", "pfleger", "lehrer", "leiter", "helfer",
+    # "Physiotherapeutin", "Kardiologe", "Internistin", "Pflegekraft", "Sozialpädagogin"
+    "therapeut", "therapeutin", "ologe", "ologin", "istin", "assistent", "assistentin",
+    "pädagoge", "pädagogin", "referent", "referentin", "kraft",
 )
 
 DETERMINERS = (

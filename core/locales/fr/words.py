@@ -38,6 +38,9 @@ NEGATIVES = words(
 
 # medical, legal and everyday acronyms that are terms, not organisations ("une IRM")
 NEGATIVES = NEGATIVES | words("IRM TDM ECG EEG RSA SMIC TVA CDI CDD RTT HLM PDF")
+# public services and the household products everyone names ("ma carte Vitale", "mon
+# compte Ameli", "mon compteur Linky"): no one's private name
+NEGATIVES = NEGATIVES | words("Vitale Ameli Doctolib URSSAF Urssaf Linky Livebox Freebox Bbox Navigo")
 
 # Titles of several words are whole entries: "le" and "la" alone are articles ("la
 # Bibliothèque", "le Parti" are no one's title and name).
