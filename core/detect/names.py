@@ -350,6 +350,10 @@ NO_MACHINE = re.compile(rf"(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", r
 _CLOCK_TIME = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
+#: "in" right before a name.
+_IN_BEFORE = re.compile(r"\bin[ \t]+$")
+
+
 def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span | None:
     """Give a span the type its own text shows; trim a secret's key; None drops it."""
     value = text[span.start : span.end]
@@ -417,6 +421,14 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         and lexicon.public_kind(value) == "nationality"
     ):
         t = EntityType.NRP
+    elif (
+        t is EntityType.ORG
+        and lexicon is not None
+        and _IN_BEFORE.search(text, max(0, span.start - 4), span.start)
+        and lexicon.public_kind(value) in ("place", "region")
+    ):
+        # "St Bede's Catholic High in Ormskirk": after "in", a town the gazetteer knows.
+        t = EntityType.LOCATION
     if t is span.type:
         return span
     return Span(span.start, span.end, t, span.score, span.views)

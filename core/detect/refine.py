@@ -194,6 +194,8 @@ _DETERMINER_BEFORE = re.compile(
 _MODEL_NUMBER = re.compile(r"[ \t]+\d{1,4}(?![\d,.:/])")
 #: Punctuation that separates items: a span never runs across it.
 _SEPARATORS = re.compile(
+    # A company's legal form in brackets is part of its name: "Swift Parcels (Pty) Ltd".
+    r"(?!\((?:Pty|Pvt|Pte|Private|Proprietary)\))(?<!\((?:Pty|Pvt|Pte))(?<!\(Private)(?<!\(Proprietary)"
     r"[;|•·\t()\[\]{}]|\s[-–—]\s|\n\s*[-*•]\s|\n[ \t]+|\n\s*\n"
     # A full stop then a capital ends a sentence, unless it follows an initial or a title,
     # or makes a number of one or two digits inside a sentence an ordinal at a name's start
@@ -1062,6 +1064,29 @@ def _flight_number(text: str, span: Span) -> int | None:
     return span.start + at
 
 
+def _whole_flights(text: str, spans: list[Span]) -> list[Span]:
+    """A flight's code the model read in pieces ("flight BA 2490": "BA" an identifier,
+    "2490" an address) is one code, typed as one."""
+    out = spans
+    for m in FLIGHT.finditer(text):
+        if m.group()[:1].islower() or not flight_context(text, m.start()):
+            continue
+        inside = [s for s in out if s.start < m.end() and m.start() < s.end]
+        if (
+            len(inside) < 2
+            or any(s.start < m.start() or s.end > m.end() for s in inside)
+            or any(s.type not in _FLIGHT_MISTYPES for s in inside)
+        ):
+            continue
+        views: dict[str, float] = {}
+        for s in inside:
+            for k, v in s.views.items():
+                views[k] = max(v, views.get(k, 0.0))
+        code = Span(m.start(), m.end(), EntityType.ID, max(s.score for s in inside), views)
+        out = sorted([s for s in out if s not in inside] + [code], key=lambda x: x.start)
+    return out
+
+
 #: A place's name after a flight's code: "SK 1467 Oslo".
 _PLACE_AFTER_CODE = re.compile(r"[ \t]+([A-Z][a-z]+(?:[ \t\-][A-Z][a-z]+){0,2})")
 
@@ -1083,6 +1108,8 @@ def _flight_then_place(text: str, span: Span) -> tuple[tuple[int, int], tuple[in
 
 
 _ADDRESS_SIGN = re.compile(r"[@.:/\d]")
+#: What every web or e-mail address holds.
+_WEB_SIGN = re.compile(r"[@.:/]")
 _PERSON_SHAPE = re.compile(r"[A-Z][a-z]+(?:[\-'’][A-Z]?[a-z]+)?(?: [A-Z][a-z]+(?:[\-'’][A-Z]?[a-z]+)?){1,3}")
 #: Types whose values are written without spaces: a span of them holds one per word.
 _ADDRESS_TYPES = frozenset({EntityType.URL, EntityType.EMAIL, EntityType.IP})
@@ -1425,7 +1452,7 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
 #: A field's key right before a name-like value: "City: Leeds", '"city": "Leeds"',
 #: "town=Leeds", "| Postcode | LS1 4AP", "City - Leeds". Group ``key`` is the field's name.
 _NAME_FIELD = re.compile(
-    r"(?:^|[\n{,|\t])[ \t]*[-*•]?[ \t]*[\"']?(?P<key>[^\W\d_](?:[^\W\d]|[ \-/]){1,24}?)[\"']?"
+    r"(?:^|[\n{,|\t]|[.!?][ \t])[ \t]*[-*•]?[ \t]*[\"']?(?P<key>[^\W\d_](?:[^\W\d]|[ \-/]){1,24}?)[\"']?"
     r"(?:[ \t]*[:=|\t]|[ \t]+[-–])[ \t]*[\"']?[ \t]*$"
 )
 #: What such a key says the value is (keys compared in lower case, "_" and "-" as spaces).
@@ -1655,7 +1682,12 @@ def _name_field_types(
     starts = [a for a, _, _ in cells]
     out = []
     for span in spans:
-        if FIELD in span.views or not (span.type in _RETYPABLE or span.type in _VALUE_RETYPABLE):
+        if FIELD in span.views or not (
+            span.type in _RETYPABLE
+            or span.type in _VALUE_RETYPABLE
+            # "Booking ref: K7PWQZ" read as a web address: no address without "@", ".", ":"...
+            or (span.type in _ADDRESS_TYPES and not _WEB_SIGN.search(text[span.start : span.end]))
+        ):
             out.append(span)
             continue
         line_start = text.rfind("\n", 0, span.start) + 1
@@ -2488,7 +2520,7 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
-    spans = join_names(text, merge_spans(markers_win(list(spans))))
+    spans = _whole_flights(text, join_names(text, merge_spans(markers_win(list(spans)))))
     if not spans and not _keyed_values(text, [], lexicon):
         # Nothing found: only the public names the model passed over, outside the zones.
         brands = known_brands(text, [], lexicon)

@@ -2013,3 +2013,43 @@ def test_a_command_beside_a_home_path_and_public_words_across_a_full_stop_are_no
     span = Span(a, text.index(path) + len(path), EntityType.ORG, 0.99, {"ner": 0.99, "rules": 0.8})
     got = values(text, refine(text, [span, s(text, "Mac. pip3", EntityType.OTHER)], lex))
     assert got == [(path, "ID")]
+
+
+# --- read on new messages (2 December): a flight, a booking, a South African company ---
+
+
+def test_a_flights_code_read_in_pieces_is_one_code(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Hi, my flight BA 2490 from Gatwick to Catania on 22 November was cancelled."
+    spans = [s(text, "BA", EntityType.ID), s(text, "2490", EntityType.ADDRESS)]
+    assert ("BA 2490", "ID") in values(text, refine(text, spans, lex))
+    # Without a word of flights, two values stay two.
+    text = "Unit BA 2490 is on the second floor."
+    spans = [s(text, "BA", EntityType.ID), s(text, "2490", EntityType.ADDRESS)]
+    assert ("BA 2490", "ID") not in values(text, refine(text, spans, lex))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Booking ref: K7PWQZ",
+        "It was cancelled. Booking ref: K7PWQZ. Passengers: two adults.",
+    ],
+)
+def test_a_code_after_its_key_read_as_a_web_address_takes_the_keys_type(text, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, "K7PWQZ", EntityType.URL)], lex)) == [("K7PWQZ", "ACCOUNT")]
+
+
+def test_a_companys_legal_form_in_brackets_is_part_of_its_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "The company is Swift Parcels (Pty) Ltd. How do I lodge a complaint?"
+    out = refine(text, [s(text, "Swift Parcels (Pty) Ltd", EntityType.ORG)], lex)
+    assert values(text, out) == [("Swift Parcels (Pty) Ltd", "ORG")]
+
+
+def test_a_known_town_after_in_is_a_place_not_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "His school, St Bede's Catholic High in Ormskirk, wants a healthcare plan."
+    assert values(text, refine(text, [s(text, "Ormskirk", EntityType.ORG)], lex)) == [("Ormskirk", "LOCATION")]
+
+
+def test_a_passenger_rights_regulation_is_a_term(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Can I claim UK261 compensation and how much?"
+    assert values(text, refine(text, [s(text, "UK261", EntityType.ID)], lex)) == []
