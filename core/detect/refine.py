@@ -1064,6 +1064,28 @@ def _flight_number(text: str, span: Span) -> int | None:
     return span.start + at
 
 
+#: What a letter or an invoice writes before the person it is for: "attn. Marcus",
+#: "Attn: Marcus", "FAO Marcus", "c/o Marcus".
+_ADDRESSEE_LABEL = re.compile(r"(?:attn\b\.?:?|attention:|fao\b\.?|c/o)[ \t]+", re.IGNORECASE)
+
+
+def _addressed(text: str, spans: list[Span]) -> list[Span]:
+    """A span that begins with an addressee's label: the label stays as written and the
+    rest is the person's name ("attn. Marcus" read as a company, "Halden" after it as a
+    person: one person once joined)."""
+    out: list[Span] = []
+    for span in spans:
+        m = _ADDRESSEE_LABEL.match(text, span.start, span.end)
+        if m is not None and span.type in _NAME_TYPES:
+            if m.end() < span.end:
+                out.append(Span(m.end(), span.end, EntityType.PERSON, span.score, span.views))
+            continue
+        if span.type in _NAME_TYPES and re.fullmatch(r"(?i)attn|fao", text[span.start : span.end]):
+            continue
+        out.append(span)
+    return out
+
+
 def _whole_flights(text: str, spans: list[Span]) -> list[Span]:
     """A flight's code the model read in pieces ("flight BA 2490": "BA" an identifier,
     "2490" an address) is one code, typed as one."""
@@ -1481,7 +1503,7 @@ NAME_FIELD_TYPES: dict[str, EntityType] = {
         ("company", "employer", "organisation", "organization", "school", "university",
          "college", "practice", "firm", "bank", "insurer", "insurance", "insurance carrier",
          "insurance company", "carrier", "health insurer", "gp practice", "surgery",
-         "hospital", "clinic"),
+         "hospital", "clinic", "ward", "department"),
         EntityType.ORG,
     ),
 }  # fmt: skip
@@ -2520,7 +2542,7 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
-    spans = _whole_flights(text, join_names(text, merge_spans(markers_win(list(spans)))))
+    spans = _whole_flights(text, join_names(text, _addressed(text, merge_spans(markers_win(list(spans))))))
     if not spans and not _keyed_values(text, [], lexicon):
         # Nothing found: only the public names the model passed over, outside the zones.
         brands = known_brands(text, [], lexicon)

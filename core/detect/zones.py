@@ -249,6 +249,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A seat on a train, a coach or a plane ("coach C, seat 34", "seat 14A", "carriage 7"),
     # a ward's bed ("Bed 12", "bed 4A": a place in a ward, not a patient's number).
     ("seat", r"\b(?:coach|carriage)[ \t]+[A-Z0-9]\b|\b(?:seats?|beds?)[ \t]+\d{1,3}[A-K]?\b", re.IGNORECASE),
+    # Payment terms: "(net 30)", "Net 60", "2/10 net 30": days to pay, no one's number.
+    ("quantity", r"\b(?:\d{1,2}/\d{1,2}[ \t]+)?net[ \t]?(?:7|10|14|15|21|28|30|45|60|90|120)\b", re.IGNORECASE),
     # A setting's port: "port: 3306", "PORT=8080", '"port": 5432', "db_port = 6379".
     ("port", r"\b(?:\w+_)?port[\"']?[ \t]*[:=][ \t]*[\"']?\d{2,5}\b(?![.:]\d)", re.IGNORECASE),
     # Code identifiers: dotted paths with a capitalised or error part, scopes,

@@ -2053,3 +2053,21 @@ def test_a_known_town_after_in_is_a_place_not_an_organisation(lex) -> None:  # t
 def test_a_passenger_rights_regulation_is_a_term(lex) -> None:  # type: ignore[no-untyped-def]
     text = "Can I claim UK261 compensation and how much?"
     assert values(text, refine(text, [s(text, "UK261", EntityType.ID)], lex)) == []
+
+
+def test_an_addressees_label_stays_and_the_name_after_it_is_one_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Invoice INV-20931 to Halden & Rowe Architects, attn. Marcus Halden, was due on 15 October."
+    spans = [s(text, "attn. Marcus", EntityType.ORG), s(text, "Halden,", EntityType.PERSON)]
+    spans[1] = Span(spans[1].start, spans[1].end - 1, EntityType.PERSON, 0.9, {"ner": 0.9})
+    assert values(text, refine(text, spans, lex)) == [("Marcus Halden", "PERSON")]
+
+
+def test_a_wards_name_after_its_key_is_no_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = '{"name": "Harold Pemberton", "ward": "Elm Ward", "consultant": "Dr S. Iyer"}'
+    assert ("Elm Ward", "ORG") in values(text, refine(text, [s(text, "Elm Ward", EntityType.PERSON)], lex))
+
+
+@pytest.mark.parametrize("text", ["Invoice INV-20931 for £2,340.00 (net 30) is overdue.", "Terms: 2/10 Net 60."])
+def test_payment_terms_are_no_identifier(text, lex) -> None:  # type: ignore[no-untyped-def]
+    value = "net 30" if "net 30" in text else "Net 60"
+    assert covered(text, value, lex)
