@@ -125,7 +125,8 @@ class LanguageDetector(Detector):
         spans = [
             s for s in spans if LEXICON_VIEW not in s.views or langs.at(s.start) in (ENGLISH, UNKNOWN)
         ]
-        return _with_suffix(text, _persons_named_again(text, self._zones(text, langs, spans)))
+        spans = _persons_named_again(text, self._zones(text, langs, spans))
+        return _with_house_number(text, _with_suffix(text, spans))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
         """``view_``'s spans; the languages NER's in the locales' parts when there is one."""
@@ -163,7 +164,17 @@ class LanguageDetector(Detector):
                     # text is kept (dropping them let public and private names out).
                     kept.append(s)
                 elif name in MODEL_VIEWS:
-                    if any(_overlaps(s, o) for o in formats) and s.type not in NAME_TYPES:
+                    over = [o for o in formats if _overlaps(s, o)]
+                    if over and s.type is EntityType.ADDRESS:
+                        # "Berliner Allee 17, 64295" over the locale's "64295 Darmstadt": the
+                        # postcode and town are the format's, the street before them stays.
+                        kept.extend(
+                            r
+                            for r in _outside(text, s, [(o.start, o.end) for o in over])
+                            if any(c.isalpha() for c in text[r.start : r.end])
+                        )
+                        continue
+                    if over and s.type not in NAME_TYPES:
                         continue  # the locale's format is the exact extent (and type)
                     kept.extend(
                         r
@@ -499,6 +510,23 @@ _JOINERS = frozenset(
 
 #: A generation's suffix after a person's name ("Edward D. Wood jr.", "Nancy Swider-Peltz, Jr.").
 _SUFFIX = re.compile(r",?[ \t]+(?:[JjSs]r|[Jj]un|[Ss]en)\b\.?")
+
+
+#: A house number after its street, as these languages write it: "Allee 17", "straat 263-A".
+_HOUSE_NUMBER = re.compile(r"[ \t]+\d{1,4}(?:[ \t]?[a-zA-Z]\b|-[A-Za-z0-9]{1,3}\b)?(?!\d|[.,:/]\d)")
+
+
+def _with_house_number(text: str, spans: list[Span]) -> list[Span]:
+    """A street's name with the house number written after it: the model's bare number
+    goes as no identifier, so the street's span takes it in ("Berliner Allee" | "17")."""
+    out: list[Span] = []
+    for k, s in enumerate(spans):
+        m = _HOUSE_NUMBER.match(text, s.end) if s.type is EntityType.ADDRESS else None
+        nxt = spans[k + 1].start if k + 1 < len(spans) else len(text)
+        if m is not None and m.end() <= nxt and any(c.isalpha() for c in text[s.start : s.end]):
+            s = Span(s.start, m.end(), s.type, s.score, dict(s.views))
+        out.append(s)
+    return out
 
 
 def _with_suffix(text: str, spans: list[Span]) -> list[Span]:

@@ -1611,10 +1611,13 @@ def _key_name(key: str) -> str:
     return re.sub(r"[_\-\s]+", " ", key).strip().casefold()
 
 
-def _key_type(key: str) -> EntityType | None:
+def _key_type(key: str, text: str | None = None) -> EntityType | None:
+    """The type a field's key gives its value; ``text`` (the message) says which
+    language's reading of a key two languages share applies ("Firma:")."""
     key = _key_name(key)
     t = NAME_FIELD_TYPES.get(key)
-    if t is None and (kind := field_keys().get(key)) is not None:
+    first = message_language(text) if text is not None else None
+    if t is None and (kind := field_keys(first).get(key)) is not None:
         t = EntityType(kind)  # a form in another language: "Prénom", "Vorname", "Apellidos"
     if t is None and key.rsplit(" ", 1)[-1] in ("city", "town"):
         t = EntityType.LOCATION  # "home_city", "current town"
@@ -1726,7 +1729,7 @@ def _name_field_types(
         value = text[span.start : span.end]
         if name in MONEY_KEYS and _AMOUNT.fullmatch(value.strip()):
             continue
-        t = _key_type(key)
+        t = _key_type(key, text)
         if t is not None and span.type in _RETYPABLE:
             if (span.type is not EntityType.ID or any(c.isalpha() for c in value)) and not (
                 t is EntityType.PERSON and any(c.isdigit() for c in value)
@@ -2522,7 +2525,7 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
         return spans
     out = list(spans)
     for a, b, key in tables.cells:
-        if _key_type(key) is not EntityType.PERSON:
+        if _key_type(key, text) is not EntityType.PERSON:
             continue
         value = text[a:b]
         lead = len(value) - len(value.lstrip())

@@ -53,11 +53,18 @@ def month_names() -> str:
 
 
 @cache
-def field_keys() -> dict[str, str]:
+def field_keys(first: str | None = None) -> dict[str, str]:
     """Every locale's form keys and the entity type of the value after each ("prénom":
-    "PERSON"), lower case; a key two languages share keeps the first one's type."""
+    "PERSON"), lower case; a key two languages share keeps the type of ``first``'s
+    language when it is one of them ("Firma:" is a company in German, a signature in
+    Spanish), else the first one's in :data:`CODES`."""
+    return _field_keys(first if first in _MODULES else None)
+
+
+@cache
+def _field_keys(first: str | None) -> dict[str, str]:
     keys: dict[str, str] = {}
-    for code in CODES:
+    for code in sorted(CODES, key=lambda c: c != first):
         for key, kind in getattr(importlib.import_module(_MODULES[code] + ".words"), "FIELD_KEYS", {}).items():
             keys.setdefault(key, kind)
     return keys

@@ -597,6 +597,33 @@ def test_french_public_services_and_products_are_no_names(word: str) -> None:
     assert word not in got, got
 
 
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Anbei die Laborwerte meines Vaters: Kreatinin 1,9 mg/dl, eGFR 34.", "Kreatinin"),
+        ("Résultats de ma mère : Hémoglobine 11,2 g/dl, plaquettes normales.", "Hémoglobine"),
+        ("Los análisis de mi padre: Creatinina 1,8 mg/dl y potasio 5,9.", "Creatinina"),
+        ("De uitslag van mijn moeder: Kreatinine 160 µmol/l, verder normaal.", "Kreatinine"),
+    ],
+)
+def test_a_lab_test_before_its_result_is_no_name(text: str, word: str) -> None:
+    got = values(text, light_detector([(word, EntityType.PERSON)]))
+    assert word not in got, got
+
+
+def test_a_street_keeps_its_house_number_and_the_locales_postcode_the_town() -> None:
+    text = "Die Wohnung in der Berliner Allee 17, 64295 Darmstadt ist zu teuer."
+    got = values(text, light_detector([("Berliner Allee 17, 64295", EntityType.ADDRESS)]))
+    assert got.get("Berliner Allee 17") is EntityType.ADDRESS, got
+    assert got.get("64295 Darmstadt") is EntityType.ADDRESS, got
+    got = values(text, light_detector([("Berliner Allee", EntityType.ADDRESS), ("17", EntityType.ADDRESS)]))
+    assert got.get("Berliner Allee 17") is EntityType.ADDRESS, got
+    # A price after a street is no house number.
+    text = "Die Wohnung in der Berliner Allee kostet 17,50 € pro Quadratmeter."
+    got = values(text, light_detector([("Berliner Allee", EntityType.ADDRESS)]))
+    assert got.get("Berliner Allee") is EntityType.ADDRESS, got
+
+
 def test_two_names_joined_by_a_word_stay_two() -> None:
     text = "Ich habe Konten bei der Sparkasse Hannover und der Commerzbank in Frankfurt."
     got = values(text, light_detector([("Sparkasse Hannover", EntityType.ORG), ("Commerzbank", EntityType.ORG)]))

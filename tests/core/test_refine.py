@@ -2071,3 +2071,10 @@ def test_a_wards_name_after_its_key_is_no_person(lex) -> None:  # type: ignore[n
 def test_payment_terms_are_no_identifier(text, lex) -> None:  # type: ignore[no-untyped-def]
     value = "net 30" if "net 30" in text else "Net 60"
     assert covered(text, value, lex)
+
+
+def test_a_key_two_languages_share_is_read_in_the_messages_language(lex) -> None:  # type: ignore[no-untyped-def]
+    es = "Necesito una carta de despido para mi empleado, por favor. Firma: Lucía Serrano, directora de RRHH."
+    assert ("Lucía Serrano", "PERSON") in values(es, refine(es, [s(es, "Lucía Serrano", EntityType.ORG)], lex))
+    de = "Bitte schreiben Sie eine Rechnung an unseren Kunden. Firma: Müller Bau GmbH, Abteilung Einkauf."
+    assert ("Müller Bau GmbH", "ORG") in values(de, refine(de, [s(de, "Müller Bau GmbH", EntityType.PERSON)], lex))

@@ -56,6 +56,8 @@ NEGATIVES = words(
 
 # medical, legal and everyday acronyms that are terms, not organisations ("ein MRT")
 NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI TEP")
+# lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
+NEGATIVES = NEGATIVES | words("Kreatinin Hämoglobin Ferritin Kalium Natrium Harnstoff Harnsäure Cholesterin Triglyceride Leukozyten Thrombozyten Erythrozyten Blutzucker Glukose Bilirubin Albumin Troponin Laktat Kalzium Calcium Magnesium Phosphat")
 
 # Titles of several words are whole entries ("med" alone is no title).
 TITLES = [

@@ -35,6 +35,8 @@ NEGATIVES = words(
 
 # medical, legal and everyday acronyms that are terms, not organisations ("un TAC")
 NEGATIVES = NEGATIVES | words("TAC RMN ECG IVA IRPF DNI NIE NIF ERE ERTE PDF")
+# lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
+NEGATIVES = NEGATIVES | words("Creatinina Hemoglobina Ferritina Potasio Sodio Urea Colesterol Triglicéridos Leucocitos Plaquetas Glucemia Glucosa Bilirrubina Albúmina Troponina Lactato Calcio Magnesio")
 
 TITLES = [
     "Sr", "Sra", "Srta", "Sres", "D", "Dña", "Dª", "Don", "Doña", "señor", "señora",
@@ -71,7 +73,7 @@ ABBREVIATIONS = words(
 #: A form's keys and the kind of value after them ("Nombre: Lucía"), lower case.
 FIELD_KEYS = {
     **dict.fromkeys(("nombre", "apellido", "apellidos", "nombre completo", "primer apellido",
-                     "segundo apellido"), "PERSON"),
+                     "segundo apellido", "firma", "firmado"), "PERSON"),
     **dict.fromkeys(("dirección", "direccion", "domicilio", "código postal", "codigo postal"), "ADDRESS"),
     **dict.fromkeys(("ciudad", "localidad", "municipio", "lugar de nacimiento"), "LOCATION"),
     **dict.fromkeys(("empresa", "empleador", "colegio", "escuela"), "ORG"),

@@ -41,6 +41,8 @@ NEGATIVES = NEGATIVES | words("IRM TDM ECG EEG RSA SMIC TVA CDI CDD RTT HLM PDF"
 # public services and the household products everyone names ("ma carte Vitale", "mon
 # compte Ameli", "mon compteur Linky"): no one's private name
 NEGATIVES = NEGATIVES | words("Vitale Ameli Doctolib URSSAF Urssaf Linky Livebox Freebox Bbox Navigo")
+# lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
+NEGATIVES = NEGATIVES | words("Créatinine Hémoglobine Ferritine Potassium Sodium Urée Cholestérol Triglycérides Leucocytes Plaquettes Glycémie Glucose Bilirubine Albumine Troponine Lactates Calcium Magnésium")
 
 # Titles of several words are whole entries: "le" and "la" alone are articles ("la
 # Bibliothèque", "le Parti" are no one's title and name).
