@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from core.detect.base import DetectionView, Detector, _deny_spans
@@ -509,7 +509,7 @@ _JOINERS = frozenset(
 )
 
 #: A generation's suffix after a person's name ("Edward D. Wood jr.", "Nancy Swider-Peltz, Jr.").
-_SUFFIX = re.compile(r",?[ \t]+(?:[JjSs]r|[Jj]un|[Ss]en)\b\.?")
+_SUFFIX = re.compile(r",?[ \t]+(?:[JjSs]r|[Jj]un|[Ss]en)\b")
 
 
 #: A house number after its street, as these languages write it: "Allee 17", "straat 263-A".
@@ -519,26 +519,31 @@ _HOUSE_NUMBER = re.compile(r"[ \t]+\d{1,4}(?:[ \t]?[a-zA-Z]\b|-[A-Za-z0-9]{1,3}\
 def _with_house_number(text: str, spans: list[Span]) -> list[Span]:
     """A street's name with the house number written after it: the model's bare number
     goes as no identifier, so the street's span takes it in ("Berliner Allee" | "17")."""
-    out: list[Span] = []
-    for k, s in enumerate(spans):
-        m = _HOUSE_NUMBER.match(text, s.end) if s.type is EntityType.ADDRESS else None
-        nxt = spans[k + 1].start if k + 1 < len(spans) else len(text)
-        if m is not None and m.end() <= nxt and any(c.isalpha() for c in text[s.start : s.end]):
-            s = Span(s.start, m.end(), s.type, s.score, dict(s.views))
-        out.append(s)
-    return out
+    street = lambda s: any(c.isalpha() for c in text[s.start : s.end])  # noqa: E731
+    return _taking(text, spans, EntityType.ADDRESS, _HOUSE_NUMBER, street)
 
 
 def _with_suffix(text: str, spans: list[Span]) -> list[Span]:
     """Each person's name with the generation's suffix written after it: it is part of
     the name (the words of a language judge it a lower-case word and cut it off)."""
+    return _taking(text, spans, EntityType.PERSON, _SUFFIX, lambda s: True)
+
+
+def _taking(
+    text: str,
+    spans: list[Span],
+    typ: EntityType,
+    after: re.Pattern[str],
+    takes: Callable[[Span], bool],
+) -> list[Span]:
+    """Each span of ``typ`` that ``takes`` allows, widened over ``after`` matched right at
+    its end when that stops before the next span."""
     out: list[Span] = []
     for k, s in enumerate(spans):
-        m = _SUFFIX.match(text, s.end) if s.type is EntityType.PERSON else None
+        m = after.match(text, s.end) if s.type is typ else None
         nxt = spans[k + 1].start if k + 1 < len(spans) else len(text)
-        if m is not None and m.end() <= nxt:
-            end = m.end() - (1 if text[m.end() - 1] == "." else 0)
-            s = Span(s.start, end, s.type, s.score, dict(s.views))
+        if m is not None and m.end() <= nxt and takes(s):
+            s = Span(s.start, m.end(), s.type, s.score, dict(s.views))
         out.append(s)
     return out
 
@@ -561,7 +566,6 @@ def _rejoined(text: str, spans: Sequence[Span]) -> list[Span]:
             and typ is not None
             and prev.end <= s.start
             and text[prev.end : s.start].strip(" ") == ""
-            and "\n" not in text[prev.end : s.start]
             and (
                 text[prev.start : prev.end].rsplit(None, 1)[-1] in _JOINERS
                 or text[s.start : s.end].split(None, 1)[0] in _JOINERS

@@ -1067,6 +1067,8 @@ def _flight_number(text: str, span: Span) -> int | None:
 #: What a letter or an invoice writes before the person it is for: "attn. Marcus",
 #: "Attn: Marcus", "FAO Marcus", "c/o Marcus".
 _ADDRESSEE_LABEL = re.compile(r"(?:attn\b\.?:?|attention:|fao\b\.?|c/o)[ \t]+", re.IGNORECASE)
+#: The label alone, read as a name.
+_ADDRESSEE_WORD = re.compile(r"attn|fao", re.IGNORECASE)
 
 
 def _addressed(text: str, spans: list[Span]) -> list[Span]:
@@ -1080,7 +1082,7 @@ def _addressed(text: str, spans: list[Span]) -> list[Span]:
             if m.end() < span.end:
                 out.append(Span(m.end(), span.end, EntityType.PERSON, span.score, span.views))
             continue
-        if span.type in _NAME_TYPES and re.fullmatch(r"(?i)attn|fao", text[span.start : span.end]):
+        if span.type in _NAME_TYPES and _ADDRESSEE_WORD.fullmatch(text, span.start, span.end):
             continue
         out.append(span)
     return out
@@ -1616,8 +1618,9 @@ def _key_type(key: str, text: str | None = None) -> EntityType | None:
     language's reading of a key two languages share applies ("Firma:")."""
     key = _key_name(key)
     t = NAME_FIELD_TYPES.get(key)
-    first = message_language(text) if text is not None else None
-    if t is None and (kind := field_keys(first).get(key)) is not None:
+    if t is None and (
+        kind := field_keys(message_language(text) if text is not None else None).get(key)
+    ) is not None:
         t = EntityType(kind)  # a form in another language: "Prénom", "Vorname", "Apellidos"
     if t is None and key.rsplit(" ", 1)[-1] in ("city", "town"):
         t = EntityType.LOCATION  # "home_city", "current town"
