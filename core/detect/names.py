@@ -265,9 +265,11 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
         if (
             prev is not None
             and text[prev.end : span.start] == " "
-            and UK_POSTCODE.fullmatch(text, prev.start, span.end)
+            and (tail := _POSTCODE_TAIL.search(text, prev.start, span.end)) is not None
+            and tail.start() < prev.end
         ):
-            # "CB3" + "7DA": the two halves of a postcode are one address.
+            # "CB3" + "7DA": the two halves of a postcode are one address, the first one
+            # alone or closing an address ("41 Marlowe Court, Canterbury CT1" + "2RP").
             out[-1] = Span(
                 prev.start,
                 span.end,
@@ -285,6 +287,9 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 
 #: A British postcode ("B7T 1GD", "SW1A 1AA", "LE60 7EY"): an address, whatever a model typed it.
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
+
+#: A postcode closing a text, from a word's start: what two spans of it make one address.
+_POSTCODE_TAIL = re.compile(rf"(?<![\w])(?:{UK_POSTCODE.pattern})$")
 
 
 #: An e-mail header's display name before its address: "From: Patricia Robinson <p@x.com>".
@@ -350,6 +355,8 @@ NO_MACHINE = re.compile(rf"(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", r
 _CLOCK_TIME = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
+#: A place's preposition and "the" in lower case right before a name.
+_THE_BEFORE = re.compile(r"(?<![\w])(?:at|to|from|in|into|outside|near)[ \t]+the[ \t]+$")
 #: "in" right before a name.
 _IN_BEFORE = re.compile(r"\bin[ \t]+$")
 
@@ -410,6 +417,24 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif t is EntityType.PERSON:
         if HANDLE.fullmatch(value) and " " not in value:
             t = EntityType.ID
+        elif (
+            lexicon is not None
+            and _IN_BEFORE.search(text, max(0, span.start - 4), span.start)
+            and lexicon.public_kind(value) in ("place", "region")
+        ):
+            # "my midwife at the Rosie in Cambridge": after "in", a town the gazetteer
+            # knows is that town, whoever else carries its name.
+            t = EntityType.LOCATION
+        elif (
+            cased
+            and value.isalpha()
+            and not value.endswith("s")
+            and _THE_BEFORE.search(text, max(0, span.start - 12), span.start)
+        ):
+            # "at the Rosie", "referred to the Marsden": one name after "at the", "to the"
+            # is a hospital, a pub, a building named after someone, not the person ("the
+            # Smiths" is a family; "met the Jennifer you told me about" is someone).
+            t = EntityType.ORG
         elif lexicon is not None and lexicon.public_kind(value) == "nationality":
             t = EntityType.NRP
         elif value.isalpha() and value.isupper() and 2 <= len(value) <= 6 and cased:

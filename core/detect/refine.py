@@ -287,6 +287,34 @@ def _split_items(text: str, a: int, b: int) -> list[tuple[int, int]]:
     return [(x, y) for x, y in pieces if x < y]
 
 
+#: Spaces before a setting's key inside a value ("billing_admin POSTGRES_PASSWORD=..."):
+#: a constant or a snake-case name, then ":" or "=".
+_NEXT_SETTING = re.compile(
+    r"[ \t]+(?=(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\"']?[ \t]*[:=])"
+)
+
+#: A firm's name of capitalized words: "Harbourview Dental", "Kestrel Logistics".
+_TRADE_FIRM = r"[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)+"
+_TWO_FIRMS = re.compile(rf"({_TRADE_FIRM})[ \t]+(?:and|&)[ \t]+({_TRADE_FIRM})")
+
+
+def _split_two_firms(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``[a, b)`` cut in two where it is two firms joined by "and" or "&", each a name
+    and the word of its trade ("Harbourview Dental and Kestrel Logistics"): two
+    companies, two placeholders. A firm whose own name has "and" stays whole: "Marks and
+    Spencer" (no trade word before "and"), "Smith Dental and Medical Centre" (the words
+    after "and" begin with a trade word), "Department of Health and Social Care" (a
+    lower-case word in it)."""
+    m = _TWO_FIRMS.fullmatch(text, a, b)
+    if m is None:
+        return [(a, b)]
+    for part in (m.group(1), m.group(2)):
+        words = part.split()
+        if not ORG_WORDS.fullmatch(words[-1].rstrip(".")) or ORG_WORDS.fullmatch(words[0]):
+            return [(a, b)]
+    return [(m.start(1), m.end(1)), (m.start(2), m.end(2))]
+
+
 def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
     pieces, pos = [], span.start
     for m in _SEPARATORS.finditer(text, span.start, span.end):
@@ -789,10 +817,18 @@ def _without_relation_head(text: str, span: Span) -> Span:
     relation says who the person is to the writer, not who they are)."""
     if span.type is not EntityType.PERSON:
         return span
-    m = _RELATION_HEAD.match(text, span.start, span.end)
+    m = _RELATION_HEAD.match(text, span.start, span.end) or _ROLE_HEAD.match(text, span.start, span.end)
     if m is None or m.end() >= span.end:
         return span
     return Span(m.end(), span.end, span.type, span.score, span.views)
+
+
+#: A role written with a capital before a name ("Patient A.K. reports", "Client Jane Moss"):
+#: words no one carries as a name, what the person is in the writer's work.
+_ROLE_HEAD = re.compile(
+    r"(?:Client|Patient|Tenant|Landlord|Landlady|Colleague|Resident|Pupil|Employee|Claimant|"
+    r"Respondent|Defendant|Applicant|Complainant|Customer|Caller|Service[ \t]user)[ \t]+(?=[A-Z])"
+)
 
 
 def _without_leading_term(text: str, span: Span, lexicon: Lexicon | None) -> Span:
@@ -1445,7 +1481,8 @@ _NATURAL_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
 _RECORD_LABEL = re.compile(
     r"\b(?:(?P<account>account|acct|a/c)(?:\s+(?:number|no\.?|nr|#))?|"
     r"agreement|contract|member(?:ship)?|reference|ref\.?|booking|order|invoice|policy|claim|"
-    r"case|ticket|customer|loyalty|rewards?|"
+    r"case|ticket|customer|loyalty|rewards?|application|registration|tracking|transaction|"
+    r"serial|voucher|permit|certificate|licen[cs]e|parcel|shipment|consignment|payroll|"
     r"(?!(?:phone|tel|telephone|mobile|cell|fax|contact|home|work|office|emergency|whatsapp|"
     r"house|flat|street|building|door|apartment|room|unit|suite|pager|landline)\b)[a-z]+"
     r"\s+(?:number|no\.?|nr|#))\W{0,3}$",
@@ -1748,7 +1785,9 @@ def _name_field_types(
 
 #: A home folder in a path: the segment after it is the account's user name.
 _HOME = re.compile(r"(?:(?<![\w.])/(?:Users|home)/|(?<![\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\)([^/\\\n'\"]+)")
-_PATH_END = re.compile(r"[\s'\"]|$")
+#: Where a path through a home folder ends: a space, a quote, or the colon before the next
+#: path ("/home/rkapoor/pgdata:/var/lib/postgresql/data", a volume or a search path).
+_PATH_END = re.compile(r"[\s'\"]|:(?=/)|$")
 _LOWER_WORDS = re.compile(r"(?:[a-z]+[ \t]+)+")
 #: User names of no one: a machine's own accounts and placeholders.
 _NO_ONE = frozenset({"shared", "public", "root", "admin", "administrator", "default", "guest",
@@ -2603,6 +2642,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             pieces = _split_lines(text, span.start, span.end)
         elif span.type in _NAME_TYPES:
             pieces = _split_name_lines(text, _split_separators(text, span), lexicon)
+            if span.type is EntityType.ORG:
+                pieces = [q for a, b in pieces for q in _split_two_firms(text, a, b)]
         elif span.type is EntityType.ADDRESS:
             # An address may run over lines, never into the next line's label, never
             # across a signature's separator ("Browne, Godfrey and Parker · 136 Kerry Trail")
@@ -2612,6 +2653,14 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 [q for a, b in _split_open_bracket(text, span) for q in _split_items(text, a, b)],
                 lexicon,
             )
+        elif span.type in _CODE_TYPES and _NEXT_SETTING.search(text, span.start, span.end):
+            # "billing_admin POSTGRES_PASSWORD=Wint3r!..." (a model's span over two settings
+            # of a line): each value is one of its own, each key stays as written.
+            pieces, pos = [], span.start
+            for setting in _NEXT_SETTING.finditer(text, span.start, span.end):
+                pieces.append((pos, setting.start()))
+                pos = setting.end()
+            pieces.append((pos, span.end))
         else:
             pieces = _split_open_bracket(text, span)
         if span.type not in _ADDRESS_TYPES:
@@ -3038,15 +3087,29 @@ _DOTTED_END = re.compile(r"(?<![\w.])(?:[A-Za-z]\.)+[A-Za-z]$")
 
 def _with_final_dots(text: str, spans: list[Span]) -> list[Span]:
     """A company's name with its legal form's last dot ("Logística Ribera S.L.", "Bakker
-    B.V."): without it the placeholder would leave a full stop that ends no sentence."""
+    B.V."), and a person's initials with their last dot inside a sentence ("Client J.M.
+    (initials only)"): without it the placeholder would leave a full stop that ends no
+    sentence. After initials that end a sentence the dot stays the sentence's."""
     return [
         Span(s.start, s.end + 1, s.type, s.score, s.views)
-        if s.type is EntityType.ORG
-        and text.startswith(".", s.end)
-        and _DOTTED_END.search(text, s.start, s.end)
+        if text.startswith(".", s.end)
+        and (
+            (s.type is EntityType.ORG and _DOTTED_END.search(text, s.start, s.end))
+            or (
+                s.type is EntityType.PERSON
+                and _INITIALS.fullmatch(text, s.start, s.end)
+                and _DOT_INSIDE_SENTENCE.match(text, s.end + 1)
+            )
+        )
         else s
         for s in spans
     ]
+
+
+#: A person's initials without the last dot: "J.M", "A. K", "J.R.R.T".
+_INITIALS = re.compile(r"[A-Z]\.(?:[ \t]?[A-Z]\.)*[ \t]?[A-Z]")
+#: What follows a dot inside a sentence: a bracket, a comma, a lower-case word.
+_DOT_INSIDE_SENTENCE = re.compile(r"[ \t]*[(,;:)]|[ \t]+[a-z]")
 
 
 #: What may stand between two parts of one address on its line: ", Pentre Industrial Estate, ".

@@ -105,6 +105,16 @@ _RELATIVE_NAME = (
     r"([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w'’-]*[\w])"
 )
 
+#: A day and a month (or a month and a day) without a year, after a word that dates an
+#: event: "admitted 12/11", "discharged on 18/11", "DOB 3/4", "w/c 18/11", "Tue 18/11".
+_DAY_MONTH = (
+    r"\b(?:on|admitted|discharged|seen|reviewed|dated|born|died|due|until|till|by|dob|"
+    r"d\.o\.b\.?|w/c|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?)"
+    r"[:,]?[ \t]+(?:on[ \t]+)?"
+    r"((?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])|(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01]))"
+    r"(?![\d/.,]\d|[\d/])"
+)
+
 _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     (
         EntityType.MRN,
@@ -144,6 +154,10 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     ),
     (EntityType.DATE, rf"\b(\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?)\b", 1, 0.85),
     (EntityType.DATE, r"(?<![\d.])(\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\d.])", 1, 0.8),
+    # A day and a month without a year ("Discharged 18/11", "seen on 3/4", "Tue 18/11"),
+    # after a word that dates an event: a score ("pain 7/10", "GCS 14/15", "power 4/5")
+    # and a fraction stand after other words.
+    (EntityType.DATE, _DAY_MONTH, 1, 0.75),
     # A time of day: "8:30 pm", "9am", "14:15".
     (EntityType.DATE, r"(?<![\d:.])(\d{1,2}(?::[0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.))(?![\w])", 1, 0.7),
     (EntityType.PHONE, r"(?<!\w)(\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})(?!\w)", 1, 0.85),
@@ -170,6 +184,8 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # A user name in an error message or a log: "for user svc_billing", 'user "etl_x"'.
     (EntityType.ID, r"\b(?:user(?:name)?|login|account|role)[:=]?\s+[\"'“]([^\"'”\s]{2,40})[\"'”]", 1, 0.7),
     (EntityType.ID, r"\b(?:user(?:name)?|login)(?:[:=][ \t]*|\s+)((?=[\w.\-]*[_\d])[A-Za-z][\w.\-]{2,39})\b", 1, 0.7),
+    # A configuration's user name: "POSTGRES_USER=billing_admin", "DB_USERNAME: svc_etl".
+    (EntityType.ID, r"(?<=_)(?:user(?:name)?|login)[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z][\w.\-@]{1,39})\b", 1, 0.7),
     # A dotted account name after the word for a user, in the languages with rules too:
     # "Benutzer j.mueller", "utilisateur m.dupont", "user a.khan".
     (EntityType.ID, r"\b(?:user(?:name)?|login|benutzer(?:name)?|nutzer(?:name)?|anmeldename|utilisateur|"

@@ -302,11 +302,15 @@ def is_plain_remainder(
     # [ID_2]"): a product thousands hold, whatever its words.
     rest = _SCHEME.sub(lambda m: " " * len(m.group()), rest)
     # A configuration's constant of common words ("export AWS_SECRET_ACCESS_KEY=[ID_1]",
-    # "DB_PASSWORD"): a key, never anyone's name, whatever a word of it is elsewhere ("Key").
+    # "DB_PASSWORD") or a program's public name ("POSTGRES_USER=[ID_1]"): a key, never
+    # anyone's name, whatever a word of it is elsewhere ("Key").
     rest = _CONSTANT.sub(
         lambda m: " " * len(m.group())
         if all(
-            words.is_term(w.lower()) or words.is_plain(w.lower()) or _frequency(w.lower()) >= FREQUENT_ZIPF
+            words.is_term(w.lower())
+            or words.is_plain(w.lower())
+            or _frequency(w.lower()) >= FREQUENT_ZIPF
+            or _public_word(w.lower(), words)
             for w in m.group().split("_")
             if w
         )

@@ -2078,3 +2078,89 @@ def test_a_key_two_languages_share_is_read_in_the_messages_language(lex) -> None
     assert ("Lucía Serrano", "PERSON") in values(es, refine(es, [s(es, "Lucía Serrano", EntityType.ORG)], lex))
     de = "Bitte schreiben Sie eine Rechnung an unseren Kunden. Firma: Müller Bau GmbH, Abteilung Einkauf."
     assert ("Müller Bau GmbH", "ORG") in values(de, refine(de, [s(de, "Müller Bau GmbH", EntityType.PERSON)], lex))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        # Two firms joined by "and", each a name and its trade's word: two companies.
+        ("two client complaints (Harbourview Dental and Kestrel Logistics).",
+         "Harbourview Dental and Kestrel Logistics", ["Harbourview Dental", "Kestrel Logistics"]),
+        ("Invoices from Northgate Builders & Pearce Joinery are late.",
+         "Northgate Builders & Pearce Joinery", ["Northgate Builders", "Pearce Joinery"]),
+        # One firm with "and" in its own name stays whole.
+        ("I work at Marks and Spencer in Leeds.", "Marks and Spencer", ["Marks and Spencer"]),
+        ("Book me at Smith Dental and Medical Centre please.",
+         "Smith Dental and Medical Centre", ["Smith Dental and Medical Centre"]),
+        ("A letter from the Department of Health and Social Care came.",
+         "Department of Health and Social Care", ["Department of Health and Social Care"]),
+    ],
+)
+def test_two_firms_named_together_are_two_companies(text: str, name: str, expected: list[str], lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, name, EntityType.ORG)], lex)
+    assert [v for v, _ in values(text, out)] == expected
+
+
+def test_a_postcode_split_after_its_address_joins_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "the sale of our flat at Flat 3, 41 Marlowe Court, Canterbury CT1 2RP has been delayed."
+    out = refine(
+        text,
+        [s(text, "Flat 3, 41 Marlowe Court, Canterbury CT1", EntityType.ADDRESS), s(text, "2RP", EntityType.ORG)],
+        lex,
+    )
+    assert values(text, out) == [("Flat 3, 41 Marlowe Court, Canterbury CT1 2RP", "ADDRESS")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed"),
+    [
+        # After "in", a town the gazetteer knows is that town; one name after "at the" is
+        # a hospital or a building; someone met is someone.
+        ("my midwife at the Rosie in Cambridge said so.", "Cambridge", "LOCATION"),
+        ("my midwife at the Rosie in Cambridge said so.", "Rosie", "ORG"),
+        ("He was referred to the Marsden last week.", "Marsden", "ORG"),
+        ("I met the Jennifer you told me about.", "Jennifer", "PERSON"),
+        ("We met the Smiths at the party.", "Smiths", "PERSON"),
+    ],
+)
+def test_a_person_read_where_a_place_or_a_building_stands(text: str, value: str, typed: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, value, EntityType.PERSON)], lex)
+    assert values(text, out) == [(value, typed)]
+
+
+def test_a_models_span_over_two_settings_is_two_values_without_their_keys(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "environment: POSTGRES_USER=billing_admin POSTGRES_PASSWORD=Wint3r!Harbour2024 POSTGRES_DB=billing"
+    out = refine(text, [s(text, "billing_admin POSTGRES_PASSWORD=Wint3r!Harbour2024", EntityType.ID, view="rules")], lex)
+    assert values(text, out) == [("billing_admin", "ID"), ("Wint3r!Harbour2024", "ID")]
+
+
+@pytest.mark.parametrize(
+    ("text", "initials", "expected"),
+    [
+        # Initials inside a sentence take their last dot; ending one, the dot is its own.
+        ("Client J.M. (initials only), 29, has panic attacks.", "J.M", "J.M."),
+        ("Patient A.K. reports chest pain.", "A.K", "A.K."),
+        ("I spoke to J.M. Then I left.", "J.M", "J.M"),
+    ],
+)
+def test_initials_keep_their_last_dot_inside_a_sentence(text: str, initials: str, expected: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, initials, EntityType.PERSON)], lex)
+    assert values(text, out) == [(expected, "PERSON")]
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "name"),
+    [
+        ("Patient A.K. reports chest pain.", "Patient A.K", "A.K."),
+        ("Client Jane Moss called about the bill.", "Client Jane Moss", "Jane Moss"),
+    ],
+)
+def test_a_role_written_with_a_capital_is_no_part_of_the_name(text: str, span: str, name: str, lex) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [s(text, span, EntityType.PERSON)], lex)
+    assert values(text, out) == [(name, "PERSON")]
+
+
+def test_a_number_after_an_applications_word_is_its_identifier(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Our mortgage offer (application 7730-2219-84) expires soon."
+    out = refine(text, [s(text, "7730-2219-84", EntityType.PHONE)], lex)
+    assert values(text, out) == [("7730-2219-84", "ID")]

@@ -194,6 +194,9 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         # A configuration's constants of common words are keys; one with a rare word is not.
         ("Our server fails: export AWS_SECRET_ACCESS_KEY=wJalrXUt and export DB_PASSWORD=Hunter2 in deploy.sh.", ["wJalrXUt", "Hunter2"], True),
         ("Our server fails: export QUILLFEATHER_TOKEN=wJalrXUt in deploy.sh.", ["wJalrXUt"], False),
+        # A program's public name in a constant ("POSTGRES_USER") is a key too.
+        ("environment: POSTGRES_USER=billing_admin POSTGRES_DB=billing and the volume is /home/rkapoor/pgdata",
+         ["billing_admin", "/home/rkapoor/pgdata"], True),
         # A pet's name after the animal, and its breed.
         ("My dog Biscuit (cocker spaniel, microchip 985112004539871) needs a cruciate ligament operation.",
          ["985112004539871"], True),

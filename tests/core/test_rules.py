@@ -36,6 +36,12 @@ from core.entities import EntityType
         ("Benutzer j.mueller konnte sich nicht anmelden", "j.mueller", EntityType.ID),
         ("login failed for user a.khan at 09:14", "a.khan", EntityType.ID),
         ("ship to WA 98101-2215 today", "WA 98101-2215", EntityType.ADDRESS),
+        # A day and a month without a year after a word that dates an event.
+        ("admitted 12/11 with pneumonia. Discharged 18/11 on amoxicillin", "18/11", EntityType.DATE),
+        ("seen on 3/4 by the registrar", "3/4", EntityType.DATE),
+        ("rota for Tue 18/11 and Wed 19/11", "19/11", EntityType.DATE),
+        # A configuration's user name.
+        ("environment: POSTGRES_USER=billing_admin POSTGRES_DB=billing", "billing_admin", EntityType.ID),
     ],
 )
 def test_rules_find_formatted_identifiers(
@@ -92,3 +98,16 @@ def test_relations_and_state_codes_need_their_shape(rules_view: RulesView, text:
 def test_a_link_ends_before_the_punctuation_written_after_it(text: str, link: str) -> None:
     found = [text[s.start : s.end] for s in RulesView().analyze(text) if s.type is EntityType.URL]
     assert link in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pain 7/10, improved from 7/10 to 3/10 since the block.",
+        "GCS 14/15 on arrival, power 4/5 in the left arm.",
+        "She scored 9/10 on the quiz and 3/4 of the class passed.",
+    ],
+)
+def test_scores_and_fractions_are_no_day_and_month(rules_view: RulesView, text: str) -> None:
+    # Presidio's date recognizer proposes such shapes at 0.1, a guess fusion gives no weight.
+    assert not [s for s in rules_view.analyze(text) if s.type is EntityType.DATE and s.score >= 0.5]
