@@ -126,7 +126,7 @@ class LanguageDetector(Detector):
             s for s in spans if LEXICON_VIEW not in s.views or langs.at(s.start) in (ENGLISH, UNKNOWN)
         ]
         spans = _persons_named_again(text, self._zones(text, langs, spans))
-        return _with_house_number(text, _with_suffix(text, spans))
+        return _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
         """``view_``'s spans; the languages NER's in the locales' parts when there is one."""
@@ -448,8 +448,9 @@ def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bo
             return lc.after_determiner(text, run.start) and lc.zipf(value) >= NOUN_ZIPF
         return lc.after_determiner(text, run.start)
     # An organisation often does take one ("bei der Charité"): only a common word
-    # of the language is a term ("den Vertrieb").
-    return lc.common(value)
+    # of the language is a term ("den Vertrieb"), or one noun by its ending ("ich bin
+    # Pflegedienstleitung", "die Stadtverwaltung": a role, an office, no one's name).
+    return lc.common(value) or lc.is_negative(value)
 
 
 def _edges(text: str, lc: Locale, s: Span, *, light: bool = False) -> list[Span]:
@@ -521,6 +522,22 @@ def _with_house_number(text: str, spans: list[Span]) -> list[Span]:
     goes as no identifier, so the street's span takes it in ("Berliner Allee" | "17")."""
     street = lambda s: any(c.isalpha() for c in text[s.start : s.end])  # noqa: E731
     return _taking(text, spans, EntityType.ADDRESS, _HOUSE_NUMBER, street)
+
+
+#: A point of the compass closing a name ("Sparkasse Münsterland Ost", "Amsterdam-Zuid" is
+#: one word already, "Berlin Mitte"), as these languages write it.
+_DIRECTION = re.compile(
+    r"[ \t]+(?:Ost|West|Nord|Süd|Mitte|Oost|Noord|Zuid|Est|Ouest|Sud|Este|Oeste|Norte|Sur|Centro)"
+    r"(?![\w-]|[ \t]+[A-ZÀ-Ý])"
+)
+
+
+def _with_direction(text: str, spans: list[Span]) -> list[Span]:
+    """Each organisation and place with the point of the compass written after it: part
+    of its name (the model's tags stop before it, and "Ost" left in clear beside the
+    placeholder tells where the bank is)."""
+    out = _taking(text, spans, EntityType.ORG, _DIRECTION, lambda s: True)
+    return _taking(text, out, EntityType.LOCATION, _DIRECTION, lambda s: True)
 
 
 def _with_suffix(text: str, spans: list[Span]) -> list[Span]:

@@ -68,7 +68,16 @@ class DomainGuess:
         return f"{self.profile} words: {shown}" if shown else f"{self.profile}"
 
 
-_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[&'\-])*")  # letters of any script
+#: A word: letters of any script, digits inside it ("HbA1c", "T2DM": one word each).
+_WORD = re.compile(r"[^\W\d_](?:[^\W_]|[&'\-])*")
+#: The languages that write a compound as one word ("Pflegedienstleitung",
+#: "huisartsenpraktijk"): there a keyword may begin or end a longer word.
+COMPOUNDING = frozenset({"de", "nl"})
+#: The fewest letters of a keyword read inside a compound ("huisarts", not "arzt").
+COMPOUND_PART = 7
+#: Keywords that are function words in another language: German "er" (he), "ob"
+#: (whether), Dutch "er" (there) are no emergency room and no obstetrics there.
+FUNCTION_WORDS: dict[str, frozenset[str]] = {"de": frozenset({"er", "ob"}), "nl": frozenset({"er"})}
 #: An elided article or pronoun before a word (French, Italian): "l'", "d'", "qu'".
 _ELIDED = re.compile(r"^(?:[a-z]|qu)'(?=[^\W\d_])")
 
@@ -96,6 +105,8 @@ class _Tables:
         self.providers = frozenset(module.WELL_KNOWN_PROVIDERS)
         self.not_places = frozenset(module.NOT_PLACES)
         self.special = frozenset(module.SPECIAL_CATEGORIES)
+        # Keywords that may begin or end a compound, longest first.
+        self.parts = sorted((w for w in self.keywords if len(w) >= COMPOUND_PART), key=len, reverse=True)
         # Longest first, so "live in" is read before "in".
         words = sorted(module.LOCATIVES + other_languages.LOCATIVES, key=len, reverse=True)
         self.locative = re.compile(
@@ -116,8 +127,25 @@ def detect(text: str, entity_types: Iterable[str] = ()) -> DomainGuess:
     """
     scores: dict[Profile, float] = {}
     cues: dict[Profile, list[str]] = {}
+    language: str | None = None  # the message's language, asked once and only if needed
+
+    def message() -> str:
+        nonlocal language
+        if language is None:
+            from core.language import message_language
+
+            language = message_language(text)
+        return language
+
     for w in set(_WORD.findall(text.casefold())):
         w = _ELIDED.sub("", w.strip("'-"))  # "l'hôpital", "d'insuline": the word after
+        if len(w) <= 2 and any(w in words for words in FUNCTION_WORDS.values()):
+            if w in FUNCTION_WORDS.get(message(), ()):
+                continue
+        elif w not in _TABLES.keywords and len(w) >= COMPOUND_PART + 3 and message() in COMPOUNDING:
+            # "huisartsenpraktijk", "Blutdruckwerte", "Pflegedienstleitung": a keyword
+            # begins or ends the compound.
+            w = next((k for k in _TABLES.parts if w.startswith(k) or w.endswith(k)), w)
         for p in _TABLES.keywords.get(w, ()):
             scores[p] = scores.get(p, 0.0) + 1.0
             cues.setdefault(p, []).append(w)

@@ -823,3 +823,36 @@ def test_a_german_noun_in_the_genitive_is_no_name() -> None:
     assert lv is not None
     assert lv.locale.is_negative("Arzttermins") and lv.locale.is_negative("Arzttermin")
     assert not lv.locale.is_negative("Albrecht")
+
+
+def test_a_street_ends_where_its_capitalized_words_end() -> None:
+    # "à Lyon depuis 2021" after the street is a town and the writer's years there.
+    for code, text, street in [
+        ("fr", "Je travaille au 27 rue de la République à Lyon depuis 2021.", "27 rue de la République"),
+        ("fr", "Écrivez au 12 bis, rue de la Paix, 75002 Paris.", "12 bis, rue de la Paix"),
+        ("es", "Vivo en la Calle de la Princesa 21, 3º izq. desde 2019.", "Calle de la Princesa 21, 3º izq."),
+        ("es", "Mi piso de la calle Goya 48, 3º izquierda, 28001 Madrid.", "calle Goya 48, 3º izquierda"),
+    ]:
+        lv = view(code)
+        assert lv is not None
+        found = [text[s.start : s.end] for s in lv.formats(text) if s.type is EntityType.ADDRESS]
+        assert street in found, (text, found)
+
+
+def test_a_relation_in_the_genitive_is_no_part_of_the_name() -> None:
+    text = "Anbei die Laborwerte meines Vaters Klaus Berger, geboren am 22.07.1949."
+    P = EntityType.PERSON
+    got = values(text, detector([("Vaters Klaus Berger", P)]))
+    assert got.get("Klaus Berger") is P and "Vaters Klaus Berger" not in got, got
+
+
+def test_a_german_role_by_its_ending_is_no_organisation() -> None:
+    text = "Guten Morgen, ich bin Pflegedienstleitung im Seniorenheim Haus Lindenhof in Bielefeld."
+    got = values(text, light_detector([("Pflegedienstleitung im", EntityType.ORG), ("Seniorenheim Haus Lindenhof", EntityType.ORG)]))
+    assert "Pflegedienstleitung" not in got and got.get("Seniorenheim Haus Lindenhof") is EntityType.ORG, got
+
+
+def test_a_point_of_the_compass_closes_a_name() -> None:
+    text = "Ich kündige meinen Vertrag bei der Sparkasse Münsterland Ost zum 31.03.2027."
+    got = values(text, light_detector([("Sparkasse Münsterland", EntityType.ORG)]))
+    assert got.get("Sparkasse Münsterland Ost") is EntityType.ORG, got

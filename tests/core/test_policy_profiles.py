@@ -189,6 +189,14 @@ def test_every_norm_cites_its_source() -> None:
         ("Unsere Tochter hat seit dem 3. November Bauchschmerzen, sagt die Kinderärztin.", (), Profile.HEALTH),
         ("Je suis RH chez un boulanger ; notre salariée est en arrêt maladie, quelles indemnités ?", (), Profile.HR),
         ("Ma mutuelle refuse de rembourser mes séances de kiné.", (), Profile.HEALTH),
+        # A keyword inside a compound, a lab value written with digits.
+        ("Ik ben praktijkondersteuner bij huisartsenpraktijk De Linde. Meneer Bakker heeft een HbA1c van 64 mmol/mol.",
+         (), Profile.HEALTH),
+        ("Er hat Blutdruckwerte von 160/95 und Rückenschmerzen.", (), Profile.HEALTH),
+        # German "er" and "ob" are no emergency room and no obstetrics; English compounds
+        # are no keywords ("hospitality").
+        ("Er fragt, ob er morgen nach Lissabon fahren kann.", (), Profile.GENERAL),
+        ("We loved the hospitality of the hotel in Lisbon.", (), Profile.GENERAL),
     ],
 )
 def test_the_profile_is_read_from_the_message(text: str, types: tuple[str, ...], profile: Profile) -> None:

@@ -56,6 +56,8 @@ NEGATIVES = words(
 
 # medical, legal and everyday acronyms that are terms, not organisations ("ein MRT")
 NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI TEP")
+# relation words in the genitive or a weak noun's form: never a name's first word
+NEGATIVES = NEGATIVES | words("Vaters Sohnes Sohns Bruders Mannes Ehemanns Ehemannes Opas Onkels Großvaters Enkels Freundes Chefs Kollegen Nachbarn Patienten Arztes Hausarztes Zahnarztes Anwalts Vermieters Partners Lehrers Therapeuten")
 # lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
 NEGATIVES = NEGATIVES | words("Kreatinin Hämoglobin Ferritin Kalium Natrium Harnstoff Harnsäure Cholesterin Triglyceride Leukozyten Thrombozyten Erythrozyten Blutzucker Glukose Bilirubin Albumin Troponin Laktat Kalzium Calcium Magnesium Phosphat")
 
@@ -74,6 +76,12 @@ RELATIONS = [
     "Anwalt", "Anwältin", "Vermieter", "Vermieterin", "Nachbar", "Nachbarin", "Patient",
     "Patientin", "Sachbearbeiter", "Sachbearbeiterin", "Therapeut", "Therapeutin",
     "Steuerberater", "Steuerberaterin", "Lehrerin", "Lehrer",
+    # the genitive and the weak nouns' forms ("meines Vaters Klaus Berger", "unseres
+    # Nachbarn Herrn Kaya")
+    "Vaters", "Sohnes", "Sohns", "Bruders", "Mannes", "Ehemanns", "Ehemannes", "Opas",
+    "Onkels", "Großvaters", "Enkels", "Freundes", "Chefs", "Kollegen", "Nachbarn",
+    "Patienten", "Arztes", "Hausarztes", "Zahnarztes", "Anwalts", "Vermieters", "Partners",
+    "Lehrers", "Therapeuten",
 ]
 
 PARTICLES = ["von", "van", "der", "den", "zu", "zur", "vom", "de", "di", "da", "del"]

@@ -35,7 +35,7 @@ def _presidio() -> list[Any]:
 
 
 _STREET = (
-    r"(?:calle|c/|c\.|avenida|avda\.?|av\.|plaza|pza\.?|paseo|pº|camino|carretera|ctra\.?|"
+    r"(?i:calle|c/|c\.|avenida|avda\.?|av\.|plaza|pza\.?|paseo|pº|camino|carretera|ctra\.?|"
     r"ronda|travesía|glorieta|callejón|rambla|vía|urbanización|urb\.)"
 )
 
@@ -87,12 +87,14 @@ RULES = [
     # "Calle Mayor 3, 2º B", "C/ Alcalá 45", "Avenida de la Constitución 12, 4º izq.".
     Rule(
         EntityType.ADDRESS,
-        rf"(?<![\w-])({_STREET}\s*(?:(?:de la|de los|de las|del|de)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*"
-        r"(?:\s+(?:(?:de la|de los|de las|del|de|y)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*){0,3}"
-        r",?\s+(?:n[º°o]\.?\s*)?\d{1,4}(?:\s?[A-Za-z])?"
-        r"(?:,?\s+\d{1,2}\s?[º°ª]\s?(?:[A-Z]|izq(?:da)?\.?|dcha\.?|centro)?)?)",
+        # The street's name is written with capitals (its particles are not).
+        rf"(?<![\w-])({_STREET}\s*(?:(?i:de la|de los|de las|del|de)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*"
+        r"(?:\s+(?:(?i:de la|de los|de las|del|de|y)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*){0,3}"
+        r",?\s+(?:(?i:n[º°o])\.?\s*)?\d{1,4}(?:\s?[A-Za-z])?"
+        r"(?:,?\s+\d{1,2}\s?[º°ª]\s?(?:[A-Z]|(?i:izq(?:uierda|da)?\.?|dcha\.?|derecha|centro))?)?)",
         1,
         0.9,
+        flags=0,
     ),
     Rule(
         EntityType.ADDRESS,

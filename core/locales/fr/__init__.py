@@ -28,7 +28,7 @@ def nir_valid(value: str) -> bool:
 
 
 _STREET = (
-    r"(?:rue|avenue|av\.|boulevard|bd|place|pl\.|allée|allee|chemin|impasse|quai|route|cours|"
+    r"(?i:rue|avenue|av\.|boulevard|bd|place|pl\.|allée|allee|chemin|impasse|quai|route|cours|"
     r"square|passage|résidence|residence|faubourg|rond-point|voie|sentier|hameau|lieu-dit)"
 )
 
@@ -111,11 +111,14 @@ RULES = [
     # "8 avenue Jean Jaurès", "12 bis, rue de la Paix", "3 place du Marché".
     Rule(
         EntityType.ADDRESS,
-        rf"(?<![\w-])(\d{{1,4}}(?:\s?(?:bis|ter|quater|[A-D]))?,?\s+{_STREET}\s+"
-        r"(?:(?:de la|de l'|de l’|du|des|de|d'|d’|la|le|les)\s*)?[A-ZÀ-Ý][\wÀ-ÿ'’-]*"
-        r"(?:\s+(?:(?:de la|du|des|de|d'|la|le)\s+)?[A-ZÀ-Ý][\wÀ-ÿ'’-]*){0,3})",
+        # The street's name is written with capitals: "à Lyon depuis 2021" after it is no
+        # part of it.
+        rf"(?<![\w-])(\d{{1,4}}(?:\s?(?i:bis|ter|quater|[A-D]))?,?\s+{_STREET}\s+"
+        r"(?:(?i:de la|de l'|de l’|du|des|de|d'|d’|la|le|les)\s*)?[A-ZÀ-Ý][\wÀ-ÿ'’-]*"
+        r"(?:\s+(?:(?i:de la|du|des|de|d'|la|le)\s+)?[A-ZÀ-Ý][\wÀ-ÿ'’-]*){0,3})",
         1,
         0.9,
+        flags=0,
     ),
     # Postcode and town: "75011 Paris", "69003 Lyon", "F-75001 Paris", "1000 Bruxelles".
     Rule(
