@@ -211,13 +211,15 @@ class Analyzer:
         check_text(text)
         sentences = self.segmenter.segment(text)
         spans = list(self.detector.analyze(text))
-        applied, guess = resolve(profile, text, (s.type for s in spans))
-        # What the profile's norm names and the detector left out ("since 13 march").
-        spans = merge_swept(spans, self.policy.sweep(text, spans, applied))
-        per_sentence = assign(sentences, spans)
         # The detector says which languages it judged (core.language_detector).
         languages = getattr(self.detector, "languages", None)
         langs = languages(text) if callable(languages) else None
+        applied, guess = resolve(
+            profile, text, (s.type for s in spans), langs.message if langs is not None else "en"
+        )
+        # What the profile's norm names and the detector left out ("since 13 march").
+        spans = merge_swept(spans, self.policy.sweep(text, spans, applied))
+        per_sentence = assign(sentences, spans)
         codes = tuple(langs.at(s.start) for s in sentences) if langs is not None else ()
         probs = self.router.route(RouteInput(text, sentences, per_sentence, risk_lambda, codes))
         decisions = protection(text, per_sentence, risk_lambda, self.policy, applied)

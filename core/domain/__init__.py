@@ -118,31 +118,22 @@ class _Tables:
 _TABLES = _Tables(en, other_languages.KEYWORDS)
 
 
-def detect(text: str, entity_types: Iterable[str] = ()) -> DomainGuess:
+def detect(text: str, entity_types: Iterable[str] = (), language: str = "en") -> DomainGuess:
     """The profile of ``text``: the domain with the most keyword hits (and type cues).
 
     General when no domain reaches :data:`MIN_SCORE`; on a tie the stricter norm
     (health, then legal, finance, HR). Each distinct word counts once, so a long
-    text does not drift into a profile by repetition.
+    text does not drift into a profile by repetition. ``language`` is the message's
+    (:mod:`core.language`): German and Dutch compounds hold keywords, and a keyword
+    that is a function word there is none.
     """
     scores: dict[Profile, float] = {}
     cues: dict[Profile, list[str]] = {}
-    language: str | None = None  # the message's language, asked once and only if needed
-
-    def message() -> str:
-        nonlocal language
-        if language is None:
-            from core.language import message_language
-
-            language = message_language(text)
-        return language
-
     for w in set(_WORD.findall(text.casefold())):
         w = _ELIDED.sub("", w.strip("'-"))  # "l'hôpital", "d'insuline": the word after
-        if len(w) <= 2 and any(w in words for words in FUNCTION_WORDS.values()):
-            if w in FUNCTION_WORDS.get(message(), ()):
-                continue
-        elif w not in _TABLES.keywords and len(w) >= COMPOUND_PART + 3 and message() in COMPOUNDING:
+        if w in FUNCTION_WORDS.get(language, ()):
+            continue
+        if w not in _TABLES.keywords and len(w) >= COMPOUND_PART + 3 and language in COMPOUNDING:
             # "huisartsenpraktijk", "Blutdruckwerte", "Pflegedienstleitung": a keyword
             # begins or ends the compound.
             w = next((k for k in _TABLES.parts if w.startswith(k) or w.endswith(k)), w)
@@ -161,12 +152,14 @@ def detect(text: str, entity_types: Iterable[str] = ()) -> DomainGuess:
     return DomainGuess(best, score, tuple(sorted(cues[best], key=text.casefold().find)))
 
 
-def resolve(setting: Profile | str, text: str, entity_types: Iterable[str] = ()) -> tuple[Profile, DomainGuess | None]:
+def resolve(
+    setting: Profile | str, text: str, entity_types: Iterable[str] = (), language: str = "en"
+) -> tuple[Profile, DomainGuess | None]:
     """The profile that applies: the setting, or (``auto``) the one read from the text."""
     chosen = Profile(setting)
     if chosen is not Profile.AUTO:
         return chosen, None
-    guess = detect(text, entity_types)
+    guess = detect(text, entity_types, language)
     return guess.profile, guess
 
 

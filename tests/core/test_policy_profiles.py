@@ -200,7 +200,9 @@ def test_every_norm_cites_its_source() -> None:
     ],
 )
 def test_the_profile_is_read_from_the_message(text: str, types: tuple[str, ...], profile: Profile) -> None:
-    guess = detect(text, types)
+    from core.language import message_language
+
+    guess = detect(text, types, message_language(text))
     assert guess.profile is profile, guess
     if profile is not Profile.GENERAL:
         assert guess.cues and profile.value in guess.reason
