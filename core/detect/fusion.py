@@ -93,7 +93,7 @@ class Fusion(Detector):
                 [s for group in proposals.values() for s in group if s.score >= self.min_score]
             ),
         )
-        spans = [_extent_before_home(text, s) for s in spans]
+        spans = _extent_between_names(text, [_extent_before_home(text, s) for s in spans])
         if self.refines:
             spans = [s for s in spans if not _terms_only(text, s, self.lexicon)]
         kept: list[Span] = []
@@ -229,6 +229,31 @@ def _extent_before_home(text: str, span: Span) -> Span:
         return span
     m = _OF_HOME.search(text, span.start, span.end)
     return span if m is None else Span(span.start, m.start(), span.type, span.score, span.views)
+
+
+#: " of " between two names.
+_OF = re.compile(r"[ \t]+of[ \t]+")
+
+
+def _extent_between_names(text: str, spans: list[Span]) -> list[Span]:
+    """A name's extent ends before " of " where a view's person ends and a view's
+    organisation or place begins after it: "Sunil Mehta of Mehta & Co Chartered
+    Accountants" is a person and a firm (the extent joined them into one person's span,
+    and the firm's name became the person's)."""
+    if not any(NAME_EXTENT in s.views for s in spans):
+        return spans
+    found = [s for s in spans if NAME_EXTENT not in s.views]
+    person_ends = {s.end for s in found if s.type is EntityType.PERSON}
+    other_starts = {s.start for s in found if s.type in (EntityType.ORG, EntityType.LOCATION)}
+    out = []
+    for s in spans:
+        if NAME_EXTENT in s.views:
+            for m in _OF.finditer(text, s.start, s.end):
+                if m.start() in person_ends and m.end() in other_starts:
+                    s = Span(s.start, m.start(), s.type, s.score, s.views)
+                    break
+        out.append(s)
+    return out
 
 
 def _link_with_path(text: str, span: Span) -> bool:

@@ -355,6 +355,14 @@ NO_MACHINE = re.compile(rf"(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", r
 _CLOCK_TIME = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
+#: An age and a sex as a clinical note writes them: "58F", "72M".
+_AGE_SEX_VALUE = re.compile(r"\d{1,3}[FM]")
+#: Words that say someone lives or works in a place, then "in", right before a name.
+_LIVES_IN = re.compile(
+    r"\b(?:lives?|lived|living|based|born|moved|grew[ \t]+up|stay(?:s|ed|ing)?|resides?|resident|"
+    r"settled|relocated)(?:[ \t]+(?:alone|together|now|still))?[ \t]+in[ \t]+$",
+    re.IGNORECASE,
+)
 #: A place's preposition and "the" in lower case right before a name.
 _THE_BEFORE = re.compile(r"(?<![\w])(?:at|to|from|in|into|outside|near)[ \t]+the[ \t]+$")
 #: "in" right before a name.
@@ -389,6 +397,10 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         ):
             a = span.start + len(kv.group(1))
             return Span(a, span.end, t, span.score, span.views) if a < span.end else None
+    elif t in (EntityType.PHONE, EntityType.ID) and "rules" in span.views and _AGE_SEX_VALUE.fullmatch(value):
+        # "referral letter: 58F, DOB ...": a clinical note's age and sex, which the rules
+        # read there, whatever a model typed the digits and the letter.
+        t = EntityType.AGE
     elif t is not EntityType.ADDRESS and UK_POSTCODE.fullmatch(value):
         t = EntityType.ADDRESS
     elif t is not EntityType.DATE and _CLOCK_TIME.fullmatch(value):
@@ -421,9 +433,10 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
             lexicon is not None
             and _IN_BEFORE.search(text, max(0, span.start - 4), span.start)
             and lexicon.public_kind(value) in ("place", "region")
-        ):
+        ) or (" " not in value and _LIVES_IN.search(text, max(0, span.start - 40), span.start)):
             # "my midwife at the Rosie in Cambridge": after "in", a town the gazetteer
-            # knows is that town, whoever else carries its name.
+            # knows is that town, whoever else carries its name; after "lives alone in",
+            # any one word is a place ("Hexham").
             t = EntityType.LOCATION
         elif (
             cased

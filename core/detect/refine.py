@@ -2759,8 +2759,11 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 (span.type is EntityType.ID and value.isalpha()
                  and (value.islower() or (value.istitle() and value.lower() not in _ADDRESS_LEADS))
                  and lexicon.is_plain(value.lower()))
-                # "IAM policy", "HbA1c test": terms and common words, no one's name.
+                # "IAM policy", "HbA1c test": terms and common words, no one's name; "TIA
+                # clinic", "MRI department": a service by its kind, no organisation's name.
                 or (span.type is EntityType.OTHER and _terms_and_words(value, lexicon))
+                or (span.type is EntityType.ORG and value.split()[-1].islower()
+                    and _terms_and_words(value, lexicon))
             )
         ):
             continue

@@ -90,7 +90,7 @@ _NINO = r"(?<![\w-])([A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![\w-])"
 NINO = _NINO
 
 #: An age and a sex as notes write them after a name: "54F", "(72M)".
-_AGE_SEX = r"(?:(?<=[,(]\s)|(?<=\())(\d{1,3}[FM])(?=[\s,.;:)]|$)"
+_AGE_SEX = r"(?:(?<=[,(:]\s)|(?<=\())(\d{1,3}[FM])(?=[\s,.;:)]|$)"
 
 #: A relation word, then a capitalized name that no month or weekday is (case matters
 #: for the name: "(?i:...)" makes only the relation case-blind).

@@ -244,3 +244,29 @@ def test_a_names_extent_stops_before_of_and_a_homes_word():
         ("Mr Kwame Asante", E.PERSON),
         ("Flat 3", E.ADDRESS),
     ]
+
+
+def test_a_names_extent_stops_before_of_between_a_person_and_a_firm():
+    # "Sunil Mehta of Mehta & Co Chartered Accountants": the rules' run of capitals joined
+    # the person to the firm; the model's person ends before "of" and its firm begins after.
+    from core.detect.rules import NAME_EXTENT
+
+    text = "My accountant, Sunil Mehta of Mehta & Co Chartered Accountants, says I owe tax."
+    person = (text.index("Sunil"), text.index(" of"))
+    firm = (text.index("Mehta &"), text.index(", says"))
+    extent = Span(person[0], firm[1], E.OTHER, 0.4, {NAME_EXTENT: 0.4})
+    model = [span(person, E.PERSON, "ner", 1.0), span(firm, E.ORG, "ner", 0.97)]
+    out = Fusion([StaticView("ner", model), StaticView("rules", [extent])], refine=False).analyze(text)
+    assert [(text[s.start : s.end], s.type) for s in out] == [
+        ("Sunil Mehta", E.PERSON),
+        ("Mehta & Co Chartered Accountants", E.ORG),
+    ]
+    # One name with "of" in it stays whole: "Bank of England".
+    text = "The Bank of England raised rates."
+    bank = (text.index("Bank"), text.index(" raised"))
+    out = Fusion(
+        [StaticView("ner", [span(bank, E.ORG, "ner", 0.99)]),
+         StaticView("rules", [Span(*bank, E.OTHER, 0.4, {NAME_EXTENT: 0.4})])],
+        refine=False,
+    ).analyze(text)
+    assert [(text[s.start : s.end], s.type) for s in out] == [("Bank of England", E.ORG)]

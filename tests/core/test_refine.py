@@ -2164,3 +2164,21 @@ def test_a_number_after_an_applications_word_is_its_identifier(lex) -> None:  # 
     text = "Our mortgage offer (application 7730-2219-84) expires soon."
     out = refine(text, [s(text, "7730-2219-84", EntityType.PHONE)], lex)
     assert values(text, out) == [("7730-2219-84", "ID")]
+
+
+def test_a_clinical_notes_age_and_sex_is_an_age_whatever_a_model_typed_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Please turn these notes into a referral letter: 58F, DOB 14/03/1966."
+    out = refine(text, [Span(text.index("58F"), text.index("58F") + 3, EntityType.PHONE, 1.0, {"ner": 1.0, "rules": 0.85})], lex)
+    assert values(text, out) == [("58F", "AGE")]
+
+
+def test_one_word_after_lives_in_is_a_place(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Ex-smoker. Lives alone in Hexham. Referred to respiratory."
+    out = refine(text, [s(text, "Hexham", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Hexham", "LOCATION")]
+
+
+@pytest.mark.parametrize("value", ["TIA clinic", "MRI department"])
+def test_a_service_by_its_kind_is_no_organisation(value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    text = f'The summary says "follow up in {value} in two weeks".'
+    assert refine(text, [s(text, value, EntityType.ORG)], lex) == []
