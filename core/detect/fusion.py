@@ -237,14 +237,15 @@ _OF = re.compile(r"[ \t]+of[ \t]+")
 
 def _extent_between_names(text: str, spans: list[Span]) -> list[Span]:
     """A name's extent ends before " of " where a view's person ends and a view's
-    organisation or place begins after it: "Sunil Mehta of Mehta & Co Chartered
-    Accountants" is a person and a firm (the extent joined them into one person's span,
-    and the firm's name became the person's)."""
+    organisation begins after it: "Sunil Mehta of Mehta & Co Chartered Accountants" is a
+    person and a firm (the extent joined them into one person's span, and the firm's name
+    became the person's). A place after "of" may be the person's own name ("Catherine
+    of Aragon")."""
     if not any(NAME_EXTENT in s.views for s in spans):
         return spans
     found = [s for s in spans if NAME_EXTENT not in s.views]
     person_ends = {s.end for s in found if s.type is EntityType.PERSON}
-    other_starts = {s.start for s in found if s.type in (EntityType.ORG, EntityType.LOCATION)}
+    other_starts = {s.start for s in found if s.type is EntityType.ORG}
     out = []
     for s in spans:
         if NAME_EXTENT in s.views:

@@ -2762,7 +2762,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 # "IAM policy", "HbA1c test": terms and common words, no one's name; "TIA
                 # clinic", "MRI department": a service by its kind, no organisation's name.
                 or (span.type is EntityType.OTHER and _terms_and_words(value, lexicon))
-                or (span.type is EntityType.ORG and value.split()[-1].islower()
+                # (in a text written with capitals: "riverside gp practice" typed all in
+                # lower case is a name).
+                or (span.type is EntityType.ORG and cased and value.split()[-1].islower()
                     and _terms_and_words(value, lexicon))
             )
         ):
