@@ -126,7 +126,8 @@ class LanguageDetector(Detector):
             s for s in spans if LEXICON_VIEW not in s.views or langs.at(s.start) in (ENGLISH, UNKNOWN)
         ]
         spans = _persons_named_again(text, self._zones(text, langs, spans))
-        return _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
+        spans = _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
+        return _companies_typed(text, spans)
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
         """``view_``'s spans; the languages NER's in the locales' parts when there is one."""
@@ -522,6 +523,27 @@ def _with_house_number(text: str, spans: list[Span]) -> list[Span]:
     goes as no identifier, so the street's span takes it in ("Berliner Allee" | "17")."""
     street = lambda s: any(c.isalpha() for c in text[s.start : s.end])  # noqa: E731
     return _taking(text, spans, EntityType.ADDRESS, _HOUSE_NUMBER, street)
+
+
+def _companies_typed(text: str, spans: list[Span]) -> list[Span]:
+    """A company the lexicon knows by name is an organisation, whatever a model typed it
+    ("reclamar a Iberdrola" read as a place): the type policy decides a public company as
+    one, and the cloud reads "[ORG_1]" as what it is."""
+    from core.lexicon import lexicon
+
+    words = lexicon()
+    return [
+        Span(s.start, s.end, EntityType.ORG, s.score, dict(s.views))
+        if s.type is EntityType.LOCATION
+        and words.public_kind(text[s.start : s.end]) in ("company", "brand")
+        and text[s.start : s.end].casefold() not in _PLACES_TOO
+        else s
+        for s in spans
+    ]
+
+
+#: Places that also name a company or a brand of the lexicon: a place first.
+_PLACES_TOO = frozenset({"amazon", "orange", "phoenix", "santander", "jaguar", "aldi"})
 
 
 #: A point of the compass closing a name ("Sparkasse Münsterland Ost", "Amsterdam-Zuid" is

@@ -189,6 +189,8 @@ _MEDICAL = re.compile(
 )
 
 
+#: A bracket, a colon, a quote or an equals sign right before a word.
+_AFTER_MARK = re.compile(r"[(\[:\"'“=][ \t]*$")
 #: The end of a sentence right before a word.
 _AFTER_STOP = re.compile(r"[.!?][\"')\]]?\s+$")
 #: A word with its digits: "T2DM", "CKD3a".
@@ -346,6 +348,15 @@ def is_plain_remainder(
                 # "My dog Biscuit (cocker spaniel, ...)": a pet's name names no one.
                 or PET_BEFORE.search(text, max(0, m.start() - 48), m.start()) is not None
                 or (not named and _listed_with_public(rest, m.start(), m.end(), words))
+                # A message's or a log's word after a bracket, a colon or a quote ("Error
+                # from server (Forbidden): ... User ..."): a frequent dictionary word,
+                # which no one carries as a name, starts a field there.
+                or (
+                    not named
+                    and _AFTER_MARK.search(text, max(0, m.start() - 3), m.start()) is not None
+                    and words.is_plain(low)
+                    and _frequency(low) >= FREQUENT_ZIPF
+                )
             ):
                 return False
         if not (

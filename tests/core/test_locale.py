@@ -856,3 +856,13 @@ def test_a_point_of_the_compass_closes_a_name() -> None:
     text = "Ich kündige meinen Vertrag bei der Sparkasse Münsterland Ost zum 31.03.2027."
     got = values(text, light_detector([("Sparkasse Münsterland", EntityType.ORG)]))
     assert got.get("Sparkasse Münsterland Ost") is EntityType.ORG, got
+
+
+def test_a_company_the_lexicon_knows_is_an_organisation_whatever_a_model_typed_it() -> None:
+    text = "Buenas tardes, necesito reclamar a Iberdrola por una factura de 312,45 € del contrato de mi piso."
+    got = values(text, light_detector([("Iberdrola", EntityType.LOCATION)]))
+    assert got.get("Iberdrola") is EntityType.ORG, got
+    # A town that is also a bank's name stays a place.
+    text = "Mañana viajamos a Santander con los niños para ver a la familia de mi marido."
+    got = values(text, light_detector([("Santander", EntityType.LOCATION)]))
+    assert got.get("Santander") is EntityType.LOCATION, got

@@ -194,6 +194,13 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         # A configuration's constants of common words are keys; one with a rare word is not.
         ("Our server fails: export AWS_SECRET_ACCESS_KEY=wJalrXUt and export DB_PASSWORD=Hunter2 in deploy.sh.", ["wJalrXUt", "Hunter2"], True),
         ("Our server fails: export QUILLFEATHER_TOKEN=wJalrXUt in deploy.sh.", ["wJalrXUt"], False),
+        # A log's capitalized dictionary words after a bracket, a colon or a quote; a
+        # name there, or a rare word, leaves the decision to the policy.
+        ('Error from server (Forbidden): pods "etl-nightly-7f9c4" is forbidden: User "svc@x.iam.example.com" '
+         'cannot get resource "pods/log" in API group "" in the namespace "finance-prod"',
+         ["etl-nightly-7f9c4", "svc@x.iam.example.com"], True),
+        ("Escalated to: Brackley for review.", [], False),
+        ("Signed: Rose, the duty manager.", [], False),
         # A program's public name in a constant ("POSTGRES_USER") is a key too.
         ("environment: POSTGRES_USER=billing_admin POSTGRES_DB=billing and the volume is /home/rkapoor/pgdata",
          ["billing_admin", "/home/rkapoor/pgdata"], True),
