@@ -380,6 +380,8 @@ def fields(text: str) -> tuple[Field, ...]:
             naming = _NAMING_LABEL.search(m.group("label")) or re.search(r"[:=#|]", m.group("sep"))
             if not naming and label.value != "date" and len(_digits(text[start:end])) < 5:
                 continue
+            if not naming and label.value == "date" and text[start:end].isdigit() and end - start <= 3:
+                continue  # "born 29 weeks", "born 3 days ago": a count, no date
             found[start] = Field(m.start("label"), m.end("label"), start, end, label)
     return tuple(sorted(found.values(), key=lambda f: f.start))
 

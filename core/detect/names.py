@@ -423,6 +423,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
         # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.
         t = EntityType.ORG
+    elif t is EntityType.OTHER and "rules" in span.views and HANDLE.fullmatch(value) and " " not in value:
+        # 'username = "dbadmin_tk"': an account's name the rules read after its key.
+        t = EntityType.ID
     elif t is EntityType.LOCATION and HANDLE.fullmatch(value) and " " not in value and not value[0].isupper():
         # "nas-dobrescu", "db_prod3": a machine's or a user's name, no place.
         t = EntityType.ID

@@ -111,6 +111,10 @@ _VALUE_TYPES = _DIGIT_TYPES | {EntityType.ID, EntityType.EMAIL, EntityType.DATE,
 _NAME_TYPES = frozenset(
     {EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.NRP, EntityType.OTHER}
 )
+#: Under this NER score, a frequent lower-case word read as an identifier is none.
+BARELY_ID = 0.6
+#: How frequent (Zipf) such a word is: "main", "default", "test".
+FREQUENT_ID_WORD_ZIPF = 4.0
 #: NER score from which a lower-case word in a cased text still counts as a name.
 LOWER_IN_CASED = 0.9
 #: Words that label a value ("invoice INV-1", "passport number X48"): never the value itself.
@@ -751,7 +755,7 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
     return bool(words) and all(
         w.isalpha()
         and (
-            lexicon.is_plain(w)
+            _plain_word(w, lexicon)  # "counsellor": a frequent word no one carries
             or (
                 (lexicon.is_term(w) or lexicon.public_kind(w) == "drug")
                 and not (lexicon.is_given(w) or lexicon.is_surname(w))
@@ -827,7 +831,9 @@ def _without_relation_head(text: str, span: Span) -> Span:
 #: words no one carries as a name, what the person is in the writer's work.
 _ROLE_HEAD = re.compile(
     r"(?:Client|Patient|Tenant|Landlord|Landlady|Colleague|Resident|Pupil|Employee|Claimant|"
-    r"Respondent|Defendant|Applicant|Complainant|Customer|Caller|Service[ \t]user)[ \t]+(?=[A-Z])"
+    r"Respondent|Defendant|Applicant|Complainant|Customer|Caller|Service[ \t]user|"
+    # A relative or a newborn in a clinical note: "Mother Justyna, 24", "Baby Noah Kowalczyk".
+    r"Mother|Father|Daughter|Husband|Wife|Brother|Sister|Grandmother|Grandfather|Baby)[ \t]+(?=[A-Z])"
 )
 
 
@@ -1474,6 +1480,8 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
 
 #: A word of a name: three letters or more between non-letters ("Bank", "NHS" of "NHS 111";
 #: not "QX7T4M", "QQ 12 34 56 C").
+#: A code of capitals, then digits: "INV-3381", "DPS-5529013", "CS448210".
+_PREFIXED_CODE = re.compile(r"[A-Z]{2,6}-?\d{3,}[A-Z0-9-]*")
 _NATURAL_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
 #: The words before a record's number that say which record it is ("Rental agreement",
 #: "Gold Plus Rewards member", "Miles & More number", "policy no."), never a phone's or a
@@ -1499,7 +1507,12 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
         return EntityType.URL
     if span.type in _NAME_TYPES and digits and (digits >= 2 or len(value) >= 5):
         # Words of a name have no digits: a code with letters is an identifier
-        # ("QX7T4M", "QQ 12 34 56 C"); "G4S", "3M" stay names.
+        # ("QX7T4M", "QQ 12 34 56 C"); "G4S", "3M" stay names. A code with a word of
+        # capitals before its digits is one after its record's word ("invoice INV-3381").
+        if _PREFIXED_CODE.fullmatch(value) and (
+            m := _RECORD_LABEL.search(text_before(text, span.start, 40))
+        ):
+            return EntityType.ACCOUNT if m.group("account") else EntityType.ID
         if _NATURAL_WORD.search(value) is None:
             return checked_type(value, EntityType.ID)
         return None
@@ -1785,9 +1798,10 @@ def _name_field_types(
 
 #: A home folder in a path: the segment after it is the account's user name.
 _HOME = re.compile(r"(?:(?<![\w.])/(?:Users|home)/|(?<![\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\)([^/\\\n'\"]+)")
-#: Where a path through a home folder ends: a space, a quote, or the colon before the next
-#: path ("/home/rkapoor/pgdata:/var/lib/postgresql/data", a volume or a search path).
-_PATH_END = re.compile(r"[\s'\"]|:(?=/)|$")
+#: Where a path through a home folder ends: a space, a quote, the colon before the next
+#: path ("/home/rkapoor/pgdata:/var/lib/postgresql/data", a volume or a search path), or
+#: a bracket closed after it ("CMD (/home/deploy/backup.sh) ...").
+_PATH_END = re.compile(r"[\s'\"]|:(?=/)|[)\]](?=[\s,;:]|\.(?!\w)|$)|$")
 _LOWER_WORDS = re.compile(r"(?:[a-z]+[ \t]+)+")
 #: User names of no one: a machine's own accounts and placeholders.
 _NO_ONE = frozenset({"shared", "public", "root", "admin", "administrator", "default", "guest",
@@ -2124,9 +2138,11 @@ def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Spa
         return span
     value = text[span.start : span.end]
     words = value.split()
-    if (
-        lexicon.public_kind(value) in _BRAND_KINDS
-        and not any(lexicon.is_given(w) or lexicon.is_surname(w) for w in words)
+    if lexicon.public_kind(value) in _BRAND_KINDS and (
+        not any(lexicon.is_given(w) or lexicon.is_surname(w) for w in words)
+        # "My bank, Monzo, froze my account": after the word for a provider, the name
+        # people also carry is that provider's.
+        or _PROVIDER_BEFORE.search(text, max(0, span.start - 30), span.start) is not None
     ):
         return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
     if (
@@ -2146,6 +2162,12 @@ def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     return span
 
 
+#: The word for a provider right before its name: "my bank, Monzo", "insurer: Aviva".
+_PROVIDER_BEFORE = re.compile(
+    r"\b(?:bank|insurer|lender|building society|broker|supplier|provider|airline|network|"
+    r"carrier|courier)(?:[ \t]+(?:is|was))?[ \t]*[,:(]?[ \t]*$",
+    re.IGNORECASE,
+)
 #: A run of one to three capitalized words (or a brand's inner capital: "iPhone", "eBay").
 _CAPITALIZED_RUN = re.compile(
     r"(?<![\w@#/.\-])(?:[A-Z][\w&+'’\-]*|[a-z]{1,2}[A-Z][\w\-]*)"
@@ -2935,6 +2957,18 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # sure of is no name ("warehouse", "forklift", "salaried").
             continue
         if (
+            span.type is EntityType.ID
+            and lexicon is not None
+            and value.isalpha()
+            and value.islower()
+            and span.views.get("ner", 0.0) < BARELY_ID
+            and _model_only(span)
+            and lexicon.zipf(value) >= FREQUENT_ID_WORD_ZIPF
+        ):
+            # A frequent English word the model barely took for an identifier: the
+            # "main" of 'resource "aws_db_instance" "main"', no account's name.
+            continue
+        if (
             span.type is EntityType.OTHER
             and ner_only_unsure(span)
             and span.views.get("ner", 0.0) < BARELY
@@ -2973,6 +3007,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     out = _join_initials(text, [_read_again(text, x, lexicon) for x in out])
     out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
+    out = _join_unit_words(text, out)
     joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out), lexicon))
     joined = join_institutions(text, joined, lexicon)
     joined = _join_registrations(text, joined)
@@ -3131,6 +3166,27 @@ def _joined(parts: Sequence[Span], t: EntityType) -> Span:
     return Span(parts[0].start, parts[-1].end, t, max(x.score for x in parts), views)
 
 
+def _join_unit_words(text: str, spans: list[Span]) -> list[Span]:
+    """A unit's word read alone as an address, then the address with the unit's number
+    ("Unit" | "7 Castlegate Business Park", "Flat" | "3, 41 Marlowe Court"): one address,
+    one placeholder."""
+    out: list[Span] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type is EntityType.ADDRESS
+            and span.type is EntityType.ADDRESS
+            and text[prev.end : span.start] in (" ", "\t")
+            and _UNIT_WORD.fullmatch(text, prev.start, prev.end) is not None
+            and text[span.start : span.start + 1].isdigit()
+        ):
+            out[-1] = _joined([prev, span], EntityType.ADDRESS)
+            continue
+        out.append(span)
+    return out
+
+
 def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
     """Two parts of an address on one line with only capitalized words between them
     ("Unit 4, Pentre Industrial Estate, Bangor LL57 4QZ": the model found the first
@@ -3160,6 +3216,8 @@ def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
 
 
 _COMMA_GAP = re.compile(r",[ \t]+")
+#: The word of a unit in a building, which its number follows.
+_UNIT_WORD = re.compile(r"(?i:unit|flat|suite|apartment|apt\.?|room|floor|block|building|studio)")
 
 
 def _with_header_names(text: str, spans: list[Span], lexicon: Lexicon | None = None) -> list[Span]:

@@ -182,7 +182,7 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     ),
     (EntityType.ADDRESS, _STATE_ZIP, 1, 0.6),
     # A user name in an error message or a log: "for user svc_billing", 'user "etl_x"'.
-    (EntityType.ID, r"\b(?:user(?:name)?|login|account|role)[:=]?\s+[\"'“]([^\"'”\s]{2,40})[\"'”]", 1, 0.7),
+    (EntityType.ID, r"\b(?:user(?:name)?|login|account|role)(?:[:=]?\s+|\s*[:=]\s*)[\"'“]([^\"'”\s]{2,40})[\"'”]", 1, 0.7),
     (EntityType.ID, r"\b(?:user(?:name)?|login)(?:[:=][ \t]*|\s+)((?=[\w.\-]*[_\d])[A-Za-z][\w.\-]{2,39})\b", 1, 0.7),
     # A configuration's user name: "POSTGRES_USER=billing_admin", "DB_USERNAME: svc_etl".
     (EntityType.ID, r"(?<=_)(?:user(?:name)?|login)[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z][\w.\-@]{1,39})\b", 1, 0.7),

@@ -292,6 +292,13 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A device's display: "the dishwasher shows E24", "flashing F05".
     ("code", r"\b(?:shows|showing|displays|displaying|flashes|flashing)\s+(?:an?\s+|the\s+)?[A-Z]{1,2}[:\-]?\d{1,3}\b", 0),
     ("code", r"\b0x[0-9a-fA-F]{2,16}\b", 0),
+    # Infrastructure as code: a provider's resource type ("aws_db_instance",
+    # "azurerm_key_vault", "google_sql_database_instance") and a cloud's machine size
+    # ("db.t3.medium", "m5.xlarge", "Standard_D2s_v3").
+    ("code", r"\b(?:aws|azurerm|azuread|google|kubernetes|helm|digitalocean|cloudflare|github|"
+     r"random|null|local|tls|vault|datadog|oci|ibm|alicloud)_[a-z0-9]+(?:_[a-z0-9]+)*\b", 0),
+    ("code", r"\b(?:db\.|cache\.)?[a-z]{1,3}\d[a-z]{0,3}\.(?:nano|micro|small|medium|large|\d{0,2}xlarge|metal)\b"
+     r"|\bStandard_[A-Z]\d+[a-z]*(?:_v\d)?\b", 0),
     # Addresses that identify no machine: "0.0.0.0", "127.0.0.1", "localhost".
     ("code", rf"(?<![\d.])(?:{EVERY_MACHINE})(?:\:\d{{2,5}})?(?![\d.])|\blocalhost(?::\d{{2,5}})?\b", 0),
     # A placeholder-like string the person wrote is text, not a value.

@@ -12,6 +12,9 @@ from __future__ import annotations
 KEYWORDS: dict[str, tuple[str, ...]] = {
     "health": (
         "patient", "patients", "doctor", "doctors", "gp", "physician", "nurse", "nurses",
+        # a newborn's care: "born at 29 weeks, NEC on day 9", "in the NICU"
+        "neonatal", "neonate", "preterm", "premature", "nicu", "scbu", "gestation",
+        "gestational", "enterocolitis", "nec",
         "hospital", "hospitals", "clinic", "clinics", "surgery", "surgeon", "symptom",
         "symptoms", "diagnosis", "diagnosed", "treatment", "treated", "medication",
         "medications", "medicine", "prescription", "prescribed", "dose", "doses", "dosage",

@@ -2182,3 +2182,54 @@ def test_one_word_after_lives_in_is_a_place(lex) -> None:  # type: ignore[no-unt
 def test_a_service_by_its_kind_is_no_organisation(value: str, lex) -> None:  # type: ignore[no-untyped-def]
     text = f'The summary says "follow up in {value} in two weeks".'
     assert refine(text, [s(text, value, EntityType.ORG)], lex) == []
+
+
+def test_a_frequent_lower_case_role_is_no_person_however_sure_the_model(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Her school counsellor, Mr Gideon Pratt at Kingsbridge Academy, called me today."
+    out = refine(text, [s(text, "counsellor", EntityType.PERSON, 0.96), s(text, "Mr Gideon Pratt", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Mr Gideon Pratt", "PERSON")]
+
+
+def test_infrastructure_code_identifies_nobody_and_its_account_is_an_id(lex) -> None:  # type: ignore[no-untyped-def]
+    text = 'resource "aws_db_instance" "main" { username = "dbadmin_tk" instance_class = "db.t3.medium" }'
+    assert covered(text, "aws_db_instance", lex) and covered(text, "db.t3.medium", lex)
+    out = refine(
+        text,
+        [s(text, "main", EntityType.ID, 0.5), s(text, "dbadmin_tk", EntityType.OTHER, 0.75) .with_view("rules", 0.7)],
+        lex,
+    )
+    assert values(text, out) == [("dbadmin_tk", "ID")]
+
+
+def test_a_code_after_its_records_word_is_an_identifier_whatever_a_model_typed_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Client: Redfern Orthodontics Ltd, invoice INV-3381 for £7,800 issued 1 October."
+    out = refine(text, [s(text, "INV-3381", EntityType.ORG, 0.91)], lex)
+    assert values(text, out) == [("INV-3381", "ID")]
+
+
+def test_a_units_word_read_alone_joins_the_address_with_its_number(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "The hearing is in the Boardroom, Unit 7 Castlegate Business Park, on Tuesday."
+    out = refine(text, [s(text, "Unit", EntityType.ADDRESS), s(text, "7 Castlegate Business Park", EntityType.ADDRESS)], lex)
+    assert values(text, out) == [("Unit 7 Castlegate Business Park", "ADDRESS")]
+
+
+def test_a_relative_or_a_newborn_in_a_clinical_note_is_no_part_of_the_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = 'Summary: "Baby Noah Kowalczyk, born at 29 weeks. Mother Justyna, 24, from Oldham."'
+    out = refine(text, [s(text, "Baby Noah Kowalczyk", EntityType.PERSON), s(text, "Mother Justyna", EntityType.PERSON)], lex)
+    assert values(text, out) == [("Noah Kowalczyk", "PERSON"), ("Justyna", "PERSON")]
+
+
+def test_a_brand_people_carry_as_a_name_is_the_provider_after_its_word(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My bank, Monzo, froze my account after a transfer."
+    assert values(text, refine(text, [s(text, "Monzo", EntityType.PERSON)], lex)) == [("Monzo", "ORG")]
+    text = "I met Sarah Monzo at the bank."
+    assert values(text, refine(text, [s(text, "Sarah Monzo", EntityType.PERSON)], lex)) == [("Sarah Monzo", "PERSON")]
+
+
+def test_a_home_folders_path_ends_at_the_bracket_closed_after_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Log: (deploy) CMD (/home/deploy/scripts/backup.sh) ... Error: Permission denied"
+    out = refine(text, [s(text, "/home/deploy/scripts/backup.sh", EntityType.ID, view="rules")], lex)
+    assert values(text, out) == [("/home/deploy/scripts/backup.sh", "ID")]
+    text = "Saved to C:\\Users\\ana\\Docs\\file(1).txt today"
+    out = refine(text, [s(text, "C:\\Users\\ana\\Docs\\file(1).txt", EntityType.ID, view="rules")], lex)
+    assert values(text, out) == [("C:\\Users\\ana\\Docs\\file(1).txt", "ID")]

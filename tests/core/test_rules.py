@@ -40,6 +40,8 @@ from core.entities import EntityType
         ("admitted 12/11 with pneumonia. Discharged 18/11 on amoxicillin", "18/11", EntityType.DATE),
         ("seen on 3/4 by the registrar", "3/4", EntityType.DATE),
         ("rota for Tue 18/11 and Wed 19/11", "19/11", EntityType.DATE),
+        # An account's name after its key, with spaces around "=" (Terraform, HCL).
+        ('username = "dbadmin_tk" password = "x"', "dbadmin_tk", EntityType.ID),
         # A configuration's user name.
         ("environment: POSTGRES_USER=billing_admin POSTGRES_DB=billing", "billing_admin", EntityType.ID),
     ],
@@ -111,3 +113,12 @@ def test_a_link_ends_before_the_punctuation_written_after_it(text: str, link: st
 def test_scores_and_fractions_are_no_day_and_month(rules_view: RulesView, text: str) -> None:
     # Presidio's date recognizer proposes such shapes at 0.1, a guess fusion gives no weight.
     assert not [s for s in rules_view.analyze(text) if s.type is EntityType.DATE and s.score >= 0.5]
+
+
+def test_a_count_after_born_is_no_date_field() -> None:
+    from core.detect.fields import fields
+
+    text = "Baby born 29 weeks at St Mary's, 1.2 kg."
+    assert not [f for f in fields(text) if text[f.start : f.end] == "29"]
+    text = "Born: 29 March 1990."
+    assert [f for f in fields(text) if text[f.start : f.end].startswith("29")]
