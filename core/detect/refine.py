@@ -755,7 +755,10 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
     return bool(words) and all(
         w.isalpha()
         and (
-            _plain_word(w, lexicon)  # "counsellor": a frequent word no one carries
+            lexicon.is_plain(w)
+            # "counsellor": a frequent word no one carries, no brand ("minecraft") and no
+            # plural (a team or a band in lower case: "the bengals")
+            or (_plain_word(w, lexicon) and lexicon.public_kind(w) is None and not w.endswith("s"))
             or (
                 (lexicon.is_term(w) or lexicon.public_kind(w) == "drug")
                 and not (lexicon.is_given(w) or lexicon.is_surname(w))

@@ -55,6 +55,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "verpleeghuis", "verzorgingshuis", "thuiszorg", "dementie", "geriater", "gevallen",
         "verpleegkundige", "wijkverpleegkundige", "opgenomen", "bedrijfsarts", "psychiater",
         "psycholoog", "fysiotherapeut", "gediagnosticeerd", "geopereerd", "revalidatie",
+        "valrisico", "valpreventie", "mantelzorger", "wijkverpleging", "huisartsenpost",
+        "ouderenzorg", "zorgverzekeraar",
     ),
     "legal": (
         "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",

@@ -103,8 +103,9 @@ FINDS = [
     ("nl", "mevrouw Anouk Smit zegt van niet", "Anouk Smit", EntityType.PERSON),
     ("nl", "Ze ligt in het Rijnstate ziekenhuis in Arnhem.", "Rijnstate ziekenhuis", EntityType.ORG),
     ("de", "Sie geht in die 3b der Grundschule am Rosenhof in Hannover.", "Grundschule am Rosenhof", EntityType.ORG),
-    # A school named after its kind.
+    # A school named after its kind, the kind in lower case too.
     ("es", "Mateo está en 2º de primaria en el CEIP Los Almendros.", "CEIP Los Almendros", EntityType.ORG),
+    ("es", "Mi hijo va a la guardería Los Pitufos en Zaragoza.", "guardería Los Pitufos", EntityType.ORG),
     ("es", "Estudia en el IES Miguel Hernández, en Elche.", "IES Miguel Hernández", EntityType.ORG),
 ]
 
@@ -866,3 +867,9 @@ def test_a_company_the_lexicon_knows_is_an_organisation_whatever_a_model_typed_i
     text = "Mañana viajamos a Santander con los niños para ver a la familia de mi marido."
     got = values(text, light_detector([("Santander", EntityType.LOCATION)]))
     assert got.get("Santander") is EntityType.LOCATION, got
+
+
+def test_a_group_a_greeting_names_is_no_one() -> None:
+    text = "Liebe Kolleginnen, unser Patient Herr Friedrich Lange wird morgen verlegt."
+    got = values(text, detector([("Kolleginnen", EntityType.PERSON), ("Friedrich Lange", EntityType.PERSON)]))
+    assert "Kolleginnen" not in got and got.get("Herr Friedrich Lange") is EntityType.PERSON, got

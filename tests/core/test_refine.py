@@ -2188,6 +2188,9 @@ def test_a_frequent_lower_case_role_is_no_person_however_sure_the_model(lex) -> 
     text = "Her school counsellor, Mr Gideon Pratt at Kingsbridge Academy, called me today."
     out = refine(text, [s(text, "counsellor", EntityType.PERSON, 0.96), s(text, "Mr Gideon Pratt", EntityType.PERSON)], lex)
     assert values(text, out) == [("Mr Gideon Pratt", "PERSON")]
+    # A brand or a team written in lower case is still a name ("minecraft", "the bengals").
+    for text, name in [("If there no food in minecraft like.", "minecraft"), ("I saw the bengals pick a wide out.", "bengals")]:
+        assert values(text, refine(text, [s(text, name, EntityType.ORG, 0.96)], lex)) == [(name, "ORG")]
 
 
 def test_infrastructure_code_identifies_nobody_and_its_account_is_an_id(lex) -> None:  # type: ignore[no-untyped-def]

@@ -56,6 +56,8 @@ NEGATIVES = words(
 
 # medical, legal and everyday acronyms that are terms, not organisations ("ein MRT")
 NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI TEP")
+# groups a greeting names ("Liebe Kolleginnen", "Hallo Freunde"): no one's name
+NEGATIVES = NEGATIVES | words("Kolleginnen Freunde Freundinnen Mitarbeitende Mitarbeitenden Mitarbeiterinnen Teilnehmende Teilnehmenden Teilnehmer Teilnehmerinnen Leute Alle")
 # relation words in the genitive or a weak noun's form: never a name's first word
 NEGATIVES = NEGATIVES | words("Vaters Sohnes Sohns Bruders Mannes Ehemanns Ehemannes Opas Onkels Großvaters Enkels Freundes Chefs Kollegen Nachbarn Patienten Arztes Hausarztes Zahnarztes Anwalts Vermieters Partners Lehrers Therapeuten")
 # lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name

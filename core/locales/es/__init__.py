@@ -44,8 +44,9 @@ RULES = [
     # "Colegio San José", "Escuela Infantil Los Pitufos".
     Rule(
         EntityType.ORG,
-        r"(?<![\w-])((?:CEIP|CEIPSO|IES|CEI|CPEIP|CRA|Colegio|Escuela(?:[ \t]+Infantil)?|Instituto|"
-        r"Guardería)[ \t]+(?:(?:Los|Las|El|La|San|Santa|de|del|de la)[ \t]+)*[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+"
+        # The kind may be written in lower case ("la guardería Los Pitufos"), the name not.
+        r"(?<![\w-])((?:CEIP|CEIPSO|IES|CEI|CPEIP|CRA|(?i:colegio|escuela(?:[ \t]+infantil)?|instituto|"
+        r"guardería|guarderia))[ \t]+(?:(?:Los|Las|El|La|San|Santa|de|del|de la)[ \t]+)*[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+"
         r"(?:[ \t]+(?:de[ \t]+|del[ \t]+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+){0,2})(?![\w-])",
         1,
         0.85,
