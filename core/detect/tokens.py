@@ -7,7 +7,7 @@ outbound is in the project's history). An **atom** is what a span may start or
 end on:
 
 * a run of non-space characters, without the punctuation that only wraps it
-  (brackets, quotes, a sentence's full stop or comma): ``8.4%``, ``$2,400``,
+  (brackets, angle brackets, quotes, a sentence's full stop or comma): ``8.4%``, ``$2,400``,
   ``mmol/L``, ``psycopg2.OperationalError``, ``chidi.okeke@example.co.uk`` and
   ``A&E`` are one atom each; ``(9)`` holds the atom ``9``;
 * a possessive ending (``'s``, ``’s``) is an atom of its own, so a name span may
@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from core.spans import Span
 
 #: Punctuation that wraps a token without belonging to it.
-_WRAP_LEFT = "([{\"'“‘«‹¿¡*_`"
-_WRAP_RIGHT = ")]}\"'”’»›.,;:!?…*_`"
+_WRAP_LEFT = "([{<\"'“‘«‹¿¡*_`"
+_WRAP_RIGHT = ")]}>\"'”’»›.,;:!?…*_`"
 _POSSESSIVE = re.compile(r"['’][sS]$")
 #: An elided article or preposition written onto the next word, in French and Italian
 #: ("d'Airbus", "l'Oréal", "dell'Università"), in lower case only ("D'Angelo" is a name).

@@ -35,6 +35,8 @@ def words(text: str) -> list[str]:
         ("chez d'Airbus, l’Oréal's and D'Angelo", ["chez", "d'", "Airbus", "l’", "Oréal", "'s", "and", "D'Angelo"]),
         ("dell'Università d'", ["dell'", "Università", "d"]),
         ("My son (9) and A&E", ["My", "son", "9", "and", "A&E"]),
+        # An address in angle brackets after its name: the brackets stay in the outbound.
+        ('from "Dmitri Volkov <dvolkov@example.com>" today', ["from", "Dmitri", "Volkov", "dvolkov@example.com", "today"]),
         ("API_KEY=abc123 numpy==1.26.4", ["API_KEY", "abc123", "numpy==1.26.4"]),
         ("陈建国说", ["陈", "建", "国", "说"]),
         ("C532742,Gina Brown,+1 703", ["C532742", "Gina", "Brown", "+1", "703"]),
