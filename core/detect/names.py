@@ -369,6 +369,16 @@ _THE_BEFORE = re.compile(r"(?<![\w])(?:at|to|from|in|into|outside|near)[ \t]+the
 _IN_BEFORE = re.compile(r"\bin[ \t]+$")
 
 
+def _known_place_after_in(text: str, span: Span, value: str, lexicon: Lexicon | None) -> bool:
+    """Right after "in", a town or a region the gazetteer knows ("in Ormskirk", "in
+    Cambridge"): that place, whatever a model typed it."""
+    return (
+        lexicon is not None
+        and _IN_BEFORE.search(text, max(0, span.start - 4), span.start) is not None
+        and lexicon.public_kind(value) in ("place", "region")
+    )
+
+
 def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span | None:
     """Give a span the type its own text shows; trim a secret's key; None drops it."""
     value = text[span.start : span.end]
@@ -432,11 +442,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif t is EntityType.PERSON:
         if HANDLE.fullmatch(value) and " " not in value:
             t = EntityType.ID
-        elif (
-            lexicon is not None
-            and _IN_BEFORE.search(text, max(0, span.start - 4), span.start)
-            and lexicon.public_kind(value) in ("place", "region")
-        ) or (" " not in value and _LIVES_IN.search(text, max(0, span.start - 40), span.start)):
+        elif _known_place_after_in(text, span, value, lexicon) or (
+            " " not in value and _LIVES_IN.search(text, max(0, span.start - 40), span.start)
+        ):
             # "my midwife at the Rosie in Cambridge": after "in", a town the gazetteer
             # knows is that town, whoever else carries its name; after "lives alone in",
             # any one word is a place ("Hexham").
@@ -462,12 +470,7 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         and lexicon.public_kind(value) == "nationality"
     ):
         t = EntityType.NRP
-    elif (
-        t is EntityType.ORG
-        and lexicon is not None
-        and _IN_BEFORE.search(text, max(0, span.start - 4), span.start)
-        and lexicon.public_kind(value) in ("place", "region")
-    ):
+    elif t is EntityType.ORG and _known_place_after_in(text, span, value, lexicon):
         # "St Bede's Catholic High in Ormskirk": after "in", a town the gazetteer knows.
         t = EntityType.LOCATION
     if t is span.type:

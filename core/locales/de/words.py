@@ -58,8 +58,14 @@ NEGATIVES = words(
 NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI TEP")
 # groups a greeting names ("Liebe Kolleginnen", "Hallo Freunde"): no one's name
 NEGATIVES = NEGATIVES | words("Kolleginnen Freunde Freundinnen Mitarbeitende Mitarbeitenden Mitarbeiterinnen Teilnehmende Teilnehmenden Teilnehmer Teilnehmerinnen Leute Alle")
-# relation words in the genitive or a weak noun's form: never a name's first word
-NEGATIVES = NEGATIVES | words("Vaters Sohnes Sohns Bruders Mannes Ehemanns Ehemannes Opas Onkels Großvaters Enkels Freundes Chefs Kollegen Nachbarn Patienten Arztes Hausarztes Zahnarztes Anwalts Vermieters Partners Lehrers Therapeuten")
+# relation words in the genitive or a weak noun's form ("meines Vaters Klaus Berger",
+# "unseres Nachbarn Herrn Kaya"): relations, and never a name's first word
+GENITIVE_RELATIONS = (
+    "Vaters Sohnes Sohns Bruders Mannes Ehemanns Ehemannes Opas Onkels Großvaters Enkels "
+    "Freundes Chefs Kollegen Nachbarn Patienten Arztes Hausarztes Zahnarztes Anwalts "
+    "Vermieters Partners Lehrers Therapeuten"
+).split()
+NEGATIVES = NEGATIVES | words(" ".join(GENITIVE_RELATIONS))
 # lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
 NEGATIVES = NEGATIVES | words("Kreatinin Hämoglobin Ferritin Kalium Natrium Harnstoff Harnsäure Cholesterin Triglyceride Leukozyten Thrombozyten Erythrozyten Blutzucker Glukose Bilirubin Albumin Troponin Laktat Kalzium Calcium Magnesium Phosphat")
 
@@ -78,12 +84,8 @@ RELATIONS = [
     "Anwalt", "Anwältin", "Vermieter", "Vermieterin", "Nachbar", "Nachbarin", "Patient",
     "Patientin", "Sachbearbeiter", "Sachbearbeiterin", "Therapeut", "Therapeutin",
     "Steuerberater", "Steuerberaterin", "Lehrerin", "Lehrer",
-    # the genitive and the weak nouns' forms ("meines Vaters Klaus Berger", "unseres
-    # Nachbarn Herrn Kaya")
-    "Vaters", "Sohnes", "Sohns", "Bruders", "Mannes", "Ehemanns", "Ehemannes", "Opas",
-    "Onkels", "Großvaters", "Enkels", "Freundes", "Chefs", "Kollegen", "Nachbarn",
-    "Patienten", "Arztes", "Hausarztes", "Zahnarztes", "Anwalts", "Vermieters", "Partners",
-    "Lehrers", "Therapeuten",
+    # the genitive and the weak nouns' forms ("meines Vaters Klaus Berger")
+    *GENITIVE_RELATIONS,
 ]
 
 PARTICLES = ["von", "van", "der", "den", "zu", "zur", "vom", "de", "di", "da", "del"]
