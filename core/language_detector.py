@@ -169,10 +169,13 @@ class LanguageDetector(Detector):
                     if over and s.type is EntityType.ADDRESS:
                         # "Berliner Allee 17, 64295" over the locale's "64295 Darmstadt": the
                         # postcode and town are the format's, the street before them stays.
+                        # What is left of it in lower case is the word before a name the
+                        # format took ("l'hôpital Édouard-Herriot": "hôpital"), no address.
                         kept.extend(
                             r
                             for r in _outside(text, s, [(o.start, o.end) for o in over])
                             if any(c.isalpha() for c in text[r.start : r.end])
+                            and not text[r.start : r.end].strip(" \t,.;:").islower()
                         )
                         continue
                     if over and s.type not in NAME_TYPES:

@@ -93,7 +93,9 @@ class Fusion(Detector):
                 [s for group in proposals.values() for s in group if s.score >= self.min_score]
             ),
         )
-        spans = _extent_between_names(text, [_extent_before_home(text, s) for s in spans])
+        spans = _extent_between_names(
+            text, [_before_next_setting(text, _extent_before_home(text, s)) for s in spans]
+        )
         if self.refines:
             spans = [s for s in spans if not _terms_only(text, s, self.lexicon)]
         kept: list[Span] = []
@@ -229,6 +231,26 @@ def _extent_before_home(text: str, span: Span) -> Span:
         return span
     m = _OF_HOME.search(text, span.start, span.end)
     return span if m is None else Span(span.start, m.start(), span.type, span.score, span.views)
+
+
+#: A line break and the next line's setting ("\n      POSTGRES_PASSWORD: ...", "\n  db_user=").
+_NEXT_LINE_SETTING = re.compile(
+    r"[ \t]*\n[ \t]*(?:- )?(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\"']?[ \t]*[:=]"
+)
+
+
+def _before_next_setting(text: str, span: Span) -> Span:
+    """A span ends at the line break before the next line's setting: a model's "harriet\n
+    POSTGRES" of a configuration's block is the value of one line, and the key of the next
+    one no part of it (joined, the next value took the first one's type and the first was
+    lost)."""
+    nl = text.find("\n", span.start, span.end)
+    while nl > span.start:
+        cut = len(text[span.start : nl].rstrip(" \t")) + span.start
+        if cut > span.start and _NEXT_LINE_SETTING.match(text, cut):
+            return Span(span.start, cut, span.type, span.score, span.views)
+        nl = text.find("\n", nl + 1, span.end)
+    return span
 
 
 #: " of " between two names.

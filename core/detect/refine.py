@@ -222,18 +222,19 @@ def _split_open_bracket(text: str, span: Span) -> list[tuple[int, int]]:
     return [(span.start, span.start + i), (span.start + i + 2, span.end)]
 
 
-#: Words of letters (a piece of a span is plain when all of them are).
-_WORDS = re.compile(r"[^\W\d_]+")
-#: A number, a full stop and a capitalized word: a sentence may end here.
-_NUMBER_FULL_STOP = re.compile(r"(?<=\d)\.[ \t]+(?=([A-Z][a-z]+)\b)")
+#: A number, a full stop and a capitalized word or an acronym: a sentence may end here.
+_NUMBER_FULL_STOP = re.compile(r"(?<=\d)\.[ \t]+(?=([A-Z][a-z]+|[A-Z][A-Za-z0-9]{1,5})\b)")
+#: Words and numbers of a piece of a span.
+_TOKENS = re.compile(r"[^\W_]+")
 
 
 def _split_sentence_after_number(
     text: str, a: int, b: int, lexicon: Lexicon | None
 ) -> list[tuple[int, int]]:
     """``[a, b)`` cut where a number ends a sentence and a common word begins the next
-    ("CVV 321. Billing postcode"); a floor or a unit after a number ("2. OG") stays. What
-    follows the cut is dropped when it holds only such words (it named nothing)."""
+    ("CVV 321. Billing postcode", "NHS no. 485 777 3456. PMH: T2DM"); a floor or a unit
+    after a number ("2. OG") stays. What follows the cut is dropped when it holds only such
+    words, terms and short numbers ("CKD stage 3a": it named nothing)."""
     if lexicon is None:
         return [(a, b)]
     pieces, pos = [], a
@@ -249,8 +250,16 @@ def _split_sentence_after_number(
     return [
         (x, y)
         for k, (x, y) in enumerate(pieces)
-        if x < y and (k == 0 or not all(_plain_word(w, lexicon) for w in _WORDS.findall(text, x, y)))
+        if x < y and (k == 0 or not all(_nothing_named(w, lexicon) for w in _TOKENS.findall(text, x, y)))
     ]
+
+
+def _nothing_named(token: str, lexicon: Lexicon) -> bool:
+    """A plain word, a frequent word in lower case ("stage"), a term ("PMH", "T2DM") or a
+    number of three characters at most ("3a", "48"), which identify no one."""
+    if any(c.isdigit() for c in token) and not lexicon.is_term(token):
+        return len(token) <= 3
+    return _plain_word(token, lexicon) or (token.islower() and lexicon.zipf(token) >= 3.0)
 
 
 #: A word of four letters or more, a full stop, and the next sentence's first word.
@@ -420,6 +429,14 @@ def _misread(
     ):
         # "Wilhelmina Akerman, 54F": a note's age and sex, read as an address.
         return [Span(span.start, span.end, EntityType.AGE, span.score, span.views)]
+    if (
+        span.type in _NAME_TYPES
+        and lexicon is not None
+        and "rules" not in span.views
+        and _SNAKE_CASE.fullmatch(value)
+        and all(len(w) <= 2 or _plain_word(w, lexicon) for w in value.split("_"))
+    ):
+        return []  # "WHERE created_at > ...": a column's or a variable's name of plain words
     if span.type is EntityType.PERSON and value.islower() and value in _LONE_PARTICLES:
         return []  # "his van was a white Ford Transit": a word, no one's name
     if (
@@ -759,6 +776,8 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
             # "counsellor": a frequent word no one carries, no brand ("minecraft") and no
             # plural (a team or a band in lower case: "the bengals")
             or (_plain_word(w, lexicon) and lexicon.public_kind(w) is None and not w.endswith("s"))
+            # "off with chickenpox", "has tonsillitis": a condition's name by its ending
+            or (_CONDITION.fullmatch(w) is not None and not (lexicon.is_given(w) or lexicon.is_surname(w)))
             or (
                 (lexicon.is_term(w) or lexicon.public_kind(w) == "drug")
                 and not (lexicon.is_given(w) or lexicon.is_surname(w))
@@ -767,6 +786,16 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
         for w in words
     )
 
+
+#: A name in snake case: "created_at", "order_total".
+_SNAKE_CASE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+#: A condition's or a procedure's name by its ending, too rare for a word list
+#: ("chickenpox", "tonsillitis", "bronchiolitis", "appendicectomy", "anaemia").
+_CONDITION = re.compile(
+    r"[a-z]{3,}(?:itis|osis|iasis|pox|a?emia|algia|ectomy|otomy|ostomy|oplasty|opathy|virus)"
+    r"|[a-z]*(?:carcin|melan|lymph|myel|glauc|sarc|aden|mening|gli|lip|fibr|ha?emat)oma"
+)
 
 #: The types whose names are written with capitals in a text that has them.
 _LOWER_MISREAD = frozenset({EntityType.PERSON, EntityType.ORG})
@@ -836,7 +865,11 @@ _ROLE_HEAD = re.compile(
     r"(?:Client|Patient|Tenant|Landlord|Landlady|Colleague|Resident|Pupil|Employee|Claimant|"
     r"Respondent|Defendant|Applicant|Complainant|Customer|Caller|Service[ \t]user|"
     # A relative or a newborn in a clinical note: "Mother Justyna, 24", "Baby Noah Kowalczyk".
-    r"Mother|Father|Daughter|Husband|Wife|Brother|Sister|Grandmother|Grandfather|Baby)[ \t]+(?=[A-Z])"
+    r"Mother|Father|Daughter|Husband|Wife|Brother|Sister|Grandmother|Grandfather|Baby|"
+    # What a family calls its own: "Grandad Stan", "Auntie Pat", "Uncle Dev" ("Nana" and
+    # "Nan" are given names too: "Nana Akufo-Addo").
+    r"Grandad|Granddad|Grandpa|Grandma|Granny|Auntie|Aunty|Aunt|Uncle|Cousin|Niece|Nephew|"
+    r"Stepmother|Stepfather|Stepdaughter|Stepson)[ \t]+(?=[A-Z])"
 )
 
 

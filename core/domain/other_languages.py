@@ -65,6 +65,11 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "locataire", "bail", "prud'hommes", "plainte", "abogado", "abogada", "juicio",
         "contrato", "despido", "demanda", "arrendador", "inquilino", "denuncia", "advocaat",
         "rechter", "rechtbank", "ontslag", "verhuurder", "huurder", "scheiding",
+        # dismissal and its law: "hat mir gekündigt", "nach § 1 KSchG", "j'ai été licencié",
+        # "me han despedido", "ik ben ontslagen"
+        "gekündigt", "kschg", "betriebsbedingt", "abfindung", "licencié", "licenciée",
+        "despedido", "despedida", "finiquito", "ontslagen", "transitievergoeding", "préavis",
+        "kündigungsschutz", "opzegtermijn",
     ),
     "hr": (
         "arbeitgeber", "arbeitnehmer", "chefin", "kollegin", "gehalt", "bewerbung",

@@ -270,3 +270,21 @@ def test_a_names_extent_stops_before_of_between_a_person_and_a_firm():
         refine=False,
     ).analyze(text)
     assert [(text[s.start : s.end], s.type) for s in out] == [("Bank of England", E.ORG)]
+
+
+def test_a_span_ends_before_the_next_lines_setting() -> None:
+    # A model's "harriet\n      POSTGRES" in a compose file's block: the first value keeps
+    # its own span and the key of the next line is no part of it.
+    text = "    environment:\n      POSTGRES_USER: harriet\n      POSTGRES_PASSWORD: Tr0ub4dor&3\n"
+    run_on = (text.index("harriet"), text.index("_PASSWORD"))
+    secret = (text.index("Tr0ub4dor"), text.index("&3") + 2)
+    out = Fusion(
+        [StaticView("ner", [span(run_on, E.PERSON, "ner", 0.94), span(secret, E.ID, "ner", 0.75)])],
+        refine=False,
+    ).analyze(text)
+    assert [(text[s.start : s.end], s.type) for s in out] == [("harriet", E.PERSON), ("Tr0ub4dor&3", E.ID)]
+    # A name over two lines of prose stays whole.
+    text = "Dear Anna\nMaria, thanks."
+    both = (0 + 5, text.index(","))
+    out = Fusion([StaticView("ner", [span(both, E.PERSON, "ner", 0.9)])], refine=False).analyze(text)
+    assert [(text[s.start : s.end], s.type) for s in out] == [("Anna\nMaria", E.PERSON)]

@@ -873,3 +873,11 @@ def test_a_group_a_greeting_names_is_no_one() -> None:
     text = "Liebe Kolleginnen, unser Patient Herr Friedrich Lange wird morgen verlegt."
     got = values(text, detector([("Kolleginnen", EntityType.PERSON), ("Friedrich Lange", EntityType.PERSON)]))
     assert "Kolleginnen" not in got and got.get("Herr Friedrich Lange") is EntityType.PERSON, got
+
+
+def test_the_word_before_a_place_of_care_the_format_took_is_no_address() -> None:
+    # A model's "hôpital Édouard-Herriot" typed as an address: the locale's rule takes the
+    # hospital's name, and the lower-case word left before it is no address of its own.
+    text = "Bonjour, je suis infirmière à l'hôpital Édouard-Herriot à Lyon."
+    got = values(text, light_detector([("hôpital Édouard-Herriot", EntityType.ADDRESS)]))
+    assert "hôpital" not in got and got.get("Édouard-Herriot") is EntityType.ORG, got

@@ -172,6 +172,9 @@ def test_every_norm_cites_its_source() -> None:
         ("Mijn werkgever weigert mijn ouderschapsverlof.", (), Profile.HR),
         ("Die Überweisung ging auf das falsche Konto.", (), Profile.FINANCE),
         ("Wir fahren im Sommer nach Lissabon.", (), Profile.GENERAL),
+        # A dismissal and its law: "gekündigt", "KSchG", "licencié", "despedido", "ontslagen".
+        ("Mein Arbeitgeber hat mir gekündigt. Ist das nach dem KSchG wirksam?", (), Profile.LEGAL),
+        ("J'ai été licencié et mon employeur refuse de payer le préavis.", (), Profile.LEGAL),
         # A care home's resident who fell, in each language.
         ("Meine Oma lebt im Seniorenheim und ist dreimal gestürzt.", (), Profile.HEALTH),
         ("Mijn moeder is gevallen en moet naar een verpleeghuis.", (), Profile.HEALTH),

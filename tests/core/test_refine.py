@@ -2236,3 +2236,40 @@ def test_a_home_folders_path_ends_at_the_bracket_closed_after_it(lex) -> None:  
     text = "Saved to C:\\Users\\ana\\Docs\\file(1).txt today"
     out = refine(text, [s(text, "C:\\Users\\ana\\Docs\\file(1).txt", EntityType.ID, view="rules")], lex)
     assert values(text, out) == [("C:\\Users\\ana\\Docs\\file(1).txt", "ID")]
+
+
+def test_a_condition_in_lower_case_is_no_person(lex) -> None:  # type: ignore[no-untyped-def]
+    # "off with chickenpox": a condition's name by its ending, too rare for the word lists.
+    for word in ["chickenpox", "tonsillitis", "bronchiolitis", "appendicectomy"]:
+        text = f"My daughter Amelia has been off with {word} since Monday."
+        out = refine(text, [s(text, "Amelia", EntityType.PERSON, 0.99), s(text, word, EntityType.PERSON, 0.9)], lex)
+        assert values(text, out) == [("Amelia", "PERSON")]
+    # A name written with its capital stays one.
+    text = "I met Paloma at the clinic."
+    assert values(text, refine(text, [s(text, "Paloma", EntityType.PERSON, 0.9)], lex)) == [("Paloma", "PERSON")]
+
+
+def test_an_identifier_stops_where_a_number_ends_a_sentence_and_a_note_heading_begins(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Pt: Mr Joseph Adeyemi, NHS no. 485 777 3456. PMH: T2DM, CKD stage 3a, eGFR 48."
+    run_on = text[text.index("485") : text.index(", eGFR")]
+    out = refine(text, [s(text, run_on, EntityType.ID, 0.97, "rules")], lex)
+    assert values(text, out) == [("485 777 3456", "ID")]
+    # What follows is kept when it holds a longer number: "MRN 00482913. ECG 12/11 ward 4471".
+    text = "MRN 00482913. ECG ref 55812730 done."
+    run_on = text[text.index("00482913") : text.index(" done")]
+    out = refine(text, [s(text, run_on, EntityType.ID, 0.9)], lex)
+    assert values(text, out)[0][0] == "00482913" and len(out) == 2
+
+
+def test_a_column_of_plain_words_is_no_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "SELECT * FROM customers WHERE email = 'x@example.com' AND created_at > '2026-01-01';"
+    assert refine(text, [s(text, "created_at", EntityType.OTHER, 0.81)], lex) == []
+    # A handle of someone's name stays: "john_smith".
+    text = "Ping me, my handle is john_smith on the forum."
+    assert [v for v, _ in values(text, refine(text, [s(text, "john_smith", EntityType.PERSON, 0.9)], lex))] == ["john_smith"]
+
+
+def test_what_a_family_calls_its_own_stays_before_the_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Grandad Stan and Auntie Pat married in 1966."
+    out = refine(text, [s(text, "Grandad Stan", EntityType.PERSON, 0.99), s(text, "Auntie Pat", EntityType.PERSON, 0.99)], lex)
+    assert values(text, out) == [("Stan", "PERSON"), ("Pat", "PERSON")]
