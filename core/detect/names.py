@@ -104,6 +104,8 @@ _INSTITUTION_AFTER = re.compile(
 #: A user name or host name: a single token with an underscore or a digit, or a
 #: lower-case hyphenated one ("etl_rbaptiste", "nas-dobrescu", "tzack88").
 HANDLE = re.compile(r"(?=\S*[_\d])[\w.\-]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
+#: A reference's code: capitals and digits, both, in one word ("XK7P2Q", "PNR-4K7Q2").
+_CODE = re.compile(r"(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{4,}")
 #: A secret written as key = value: only the value is the secret.
 _KEY_VALUE = re.compile(r"""^([\w.\-]+["']?\s*[:=]\s*["'“‘]?)(\S.*)$""")
 #: A setting's name before its value ("POSTGRES_PASSWORD: hX9#", "api_key=..."): the name is
@@ -433,6 +435,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
         # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.
         t = EntityType.ORG
+    elif t is EntityType.OTHER and _CODE.fullmatch(value):
+        # "Booking ref XK7P2Q": capitals and digits in one word are a reference, an ID.
+        t = EntityType.ID
     elif t is EntityType.OTHER and "rules" in span.views and HANDLE.fullmatch(value) and " " not in value:
         # 'username = "dbadmin_tk"': an account's name the rules read after its key.
         t = EntityType.ID

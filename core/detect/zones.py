@@ -39,6 +39,7 @@ _UNITS_SPACED = sorted(
     """
     °c °f ℃ ℉ mg g kg mcg µg μg ug ng lb lbs oz ml l dl cl cc µl tsp tbsp mmol/l
     mmol/mol µmol/l umol/l mg/dl mg/l g/dl g/l mg/kg mcg/kg meq/l iu iu/l u/l units unit
+    fl pg pmol/l nmol/l ng/ml mu/l miu/l iu/ml
     ml/min ml/min/1.73m2 ml/min/1.73m² l/min bpm breaths/min /min mmhg cmh2o kpa hpa psi %
     percent pct bps mm cm km inch inches ft feet foot mi mile miles yd yards m² m2 sqft
     acres hectares ms sec secs second seconds min mins minute minutes hr hrs hour hours day

@@ -56,7 +56,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "verpleegkundige", "wijkverpleegkundige", "opgenomen", "bedrijfsarts", "psychiater",
         "psycholoog", "fysiotherapeut", "gediagnosticeerd", "geopereerd", "revalidatie",
         "valrisico", "valpreventie", "mantelzorger", "wijkverpleging", "huisartsenpost",
-        "ouderenzorg", "zorgverzekeraar",
+        "ouderenzorg", "zorgverzekeraar", "geneeskunde", "ingresó",
     ),
     "legal": (
         "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",
@@ -77,7 +77,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "salarié", "salariée", "collègue", "salaire", "congés", "embauche", "cdi", "cdd",
         "rh", "indemnités", "démission", "licencier", "manager",
         "empleador", "empleado", "empleada", "jefa", "salario", "nómina", "entrevista",
-        "rrhh", "werkgever", "werknemer", "leidinggevende", "collega", "salaris",
+        "rrhh", "jornada", "werkgever", "werknemer", "leidinggevende", "collega", "salaris",
         "sollicitatie", "verlof", "ouderschapsverlof", "personeelszaken",
     ),
     "finance": (

@@ -881,3 +881,16 @@ def test_the_word_before_a_place_of_care_the_format_took_is_no_address() -> None
     text = "Bonjour, je suis infirmière à l'hôpital Édouard-Herriot à Lyon."
     got = values(text, light_detector([("hôpital Édouard-Herriot", EntityType.ADDRESS)]))
     assert "hôpital" not in got and got.get("Édouard-Herriot") is EntityType.ORG, got
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("Mi madre ingresó en el Hospital Virgen del Rocío el 20 de noviembre.", "Hospital Virgen del Rocío"),
+        ("Mi padre está en la residencia Santa Teresa desde 2021.", "residencia Santa Teresa"),
+        ("Mi médico del centro de salud Los Alpes me dio la baja.", "centro de salud Los Alpes"),
+    ],
+)
+def test_a_spanish_place_of_care_is_named_with_its_kind(text: str, place: str) -> None:
+    got = values(text, light_detector([]))
+    assert got.get(place) is EntityType.ORG, got

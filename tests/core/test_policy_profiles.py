@@ -175,6 +175,8 @@ def test_every_norm_cites_its_source() -> None:
         # A dismissal and its law: "gekündigt", "KSchG", "licencié", "despedido", "ontslagen".
         ("Mein Arbeitgeber hat mir gekündigt. Ist das nach dem KSchG wirksam?", (), Profile.LEGAL),
         ("J'ai été licencié et mon employeur refuse de payer le préavis.", (), Profile.LEGAL),
+        ("Una empleada pide una reducción de jornada.", (), Profile.HR),
+        ("I'm a therapist: my client reports panic attacks at work.", (), Profile.HEALTH),
         # A care home's resident who fell, in each language.
         ("Meine Oma lebt im Seniorenheim und ist dreimal gestürzt.", (), Profile.HEALTH),
         ("Mijn moeder is gevallen en moet naar een verpleeghuis.", (), Profile.HEALTH),

@@ -31,6 +31,9 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
     ("text", "value"),
     [
         ("Fever of 39.2 °C since Tuesday.", "39.2 °C"),
+        # A blood count's units: "MCV 74 fL", "MCH 24 pg".
+        ("Haemoglobin 102 g/L, MCV 74 fL, MCH 24 pg.", "74 fL"),
+        ("Haemoglobin 102 g/L, MCV 74 fL, MCH 24 pg.", "24 pg"),
         # A web server's log line: the request, its status and size, the browser's signature.
         ('1.2.3.4 - - [23/Nov/2026:03:14:07 +0000] "POST /wp-login.php HTTP/1.1" 401 512 "-" "Mozilla/5.0"', "POST /wp-login.php HTTP/1.1"),
         ('1.2.3.4 - - [23/Nov/2026:03:14:07 +0000] "POST /wp-login.php HTTP/1.1" 401 512 "-" "Mozilla/5.0"', "401 512"),
@@ -2273,3 +2276,8 @@ def test_what_a_family_calls_its_own_stays_before_the_name(lex) -> None:  # type
     text = "Grandad Stan and Auntie Pat married in 1966."
     out = refine(text, [s(text, "Grandad Stan", EntityType.PERSON, 0.99), s(text, "Auntie Pat", EntityType.PERSON, 0.99)], lex)
     assert values(text, out) == [("Stan", "PERSON"), ("Pat", "PERSON")]
+
+
+def test_a_reference_of_capitals_and_digits_is_an_id(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My flight was cancelled. Booking ref XK7P2Q. Passengers: me and my son."
+    assert values(text, refine(text, [s(text, "XK7P2Q", EntityType.OTHER, 1.0)], lex)) == [("XK7P2Q", "ID")]

@@ -52,6 +52,20 @@ RULES = [
         0.85,
         flags=0,
     ),
+    # Where someone is treated, its kind and its name: "el Hospital Virgen del Rocío", "la
+    # Clínica Universidad de Navarra", "el centro de salud Los Alpes", "la residencia Santa
+    # Teresa". A place of care is never public here (core.policy).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?i:hospital|clínica|clinica|centro[ \t]+de[ \t]+salud|residencia|ambulatorio)"
+        r"(?:[ \t]+(?:Universitario|General|Clínico|Clinico|Provincial|Comarcal|de|del|de[ \t]+la|"
+        r"la|el|los|las|San|Santa|Nuestra[ \t]+Señora[ \t]+de(?:[ \t]+la)?))*"
+        r"[ \t]+[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+(?:[ \t]+(?:(?:de|del|de[ \t]+la|y)[ \t]+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+){0,3})"
+        r"(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
     record_after(r"NHC|historia\s+cl[íi]nica|n[º°]\s+de\s+historia", r"es"),
     company_rule(r"S\.A\.|S\.L\.U?\.|S\.L\.|SA|SL|SLU|S\.Coop\.|Cía\."),
     code_after(
