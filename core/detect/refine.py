@@ -67,7 +67,7 @@ from core.detect.names import (
     retype,
     words_not_a_name,
 )
-from core.detect.rules import MARKER, NINO, markers_win
+from core.detect.rules import MARKER, NAME_EXTENT, NINO, markers_win
 from core.detect.tokens import ELIDED, atoms, cut_at_cells, snap
 from core.detect.zones import (
     DIGITS,
@@ -437,6 +437,17 @@ def _misread(
         and all(len(w) <= 2 or _plain_word(w, lexicon) for w in value.split("_"))
     ):
         return []  # "WHERE created_at > ...": a column's or a variable's name of plain words
+    if (
+        span.type in _CODE_TYPES
+        and lexicon is not None
+        and not span.views.keys() - {"ner", "rules", NAME_EXTENT}
+        and span.views.get("rules", 0.0) < 0.5
+        and any(lexicon.is_term(w) for w in _TOKENS.findall(value))
+        and all(_nothing_named(w, lexicon) and not w.isdigit() for w in _TOKENS.findall(value))
+    ):
+        # "PMH: T2DM, CKD stage 3a": a note's shorthand and a stage, no one's number (a
+        # number alone may be a date or a record's: "3/11. Troponin").
+        return []
     if span.type is EntityType.PERSON and value.islower() and value in _LONE_PARTICLES:
         return []  # "his van was a white Ford Transit": a word, no one's name
     if (
@@ -991,7 +1002,8 @@ _STREET_OF_ORG = re.compile(r"[ \t](?:Road|Street|Lane|Avenue|Close|Drive|Cresce
 #: before it ("for user", "my user is", "username:", 'user "').
 _ACCOUNT_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*")
 _ACCOUNT_BEFORE = re.compile(
-    r"\b(?:user(?:_?name)?|login|account)(?:[ \t]+(?:is|was|name[ \t]+is))?[\"']?[ \t]*[:=]?[ \t]*[\"'“]?$"
+    # A setting's key ends in one too: "POSTGRES_USER: harriet", "DB_LOGIN=".
+    r"(?:\b|(?<=_))(?:user(?:_?name)?|login|account)(?:[ \t]+(?:is|was|name[ \t]+is))?[\"']?[ \t]*[:=]?[ \t]*[\"'“]?$"
     # A web server's log line: the client's address, the ident's "-", the user.
     r"|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}[ \t]+-[ \t]+$",
     re.IGNORECASE,

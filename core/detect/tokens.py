@@ -196,13 +196,31 @@ _INNER = re.compile(
 
 
 def _split_assign(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
-    """Split ``text[a:b]`` at single ``=`` signs, JSON separators and cell separators,
-    then at characters of unspaced scripts."""
+    """Split ``text[a:b]`` at single ``=`` signs, JSON separators, cell separators and a
+    mount's colon, then at characters of unspaced scripts."""
     pos = a
     for m in _INNER.finditer(text, a, b):
         if pos < m.start():
-            yield from _split_unspaced(text, pos, m.start())
+            yield from _split_mount(text, pos, m.start())
         pos = m.end()
+    if pos < b:
+        yield from _split_mount(text, pos, b)
+
+
+def _split_mount(text: str, a: int, b: int) -> Iterable[tuple[int, int]]:
+    """Split ``text[a:b]`` at the colon between two paths of a mount
+    ("/home/harriet/pgdata:/var/lib/postgresql/data", "./data:/data:ro"): the host's folder
+    and the container's are two atoms. A drive's colon ("C:\\Users") and a link's
+    ("https://", "host:/srv") have no folder before them."""
+    pos = a
+    colon = text.find(":", a, b)
+    while colon != -1:
+        after = text[colon + 1 : colon + 3]
+        if "/" in text[pos:colon] and after[:1] in ("/", "~") and after != "//":
+            if pos < colon:
+                yield from _split_unspaced(text, pos, colon)
+            pos = colon + 1
+        colon = text.find(":", colon + 1, b)
     if pos < b:
         yield from _split_unspaced(text, pos, b)
 

@@ -2281,3 +2281,16 @@ def test_what_a_family_calls_its_own_stays_before_the_name(lex) -> None:  # type
 def test_a_reference_of_capitals_and_digits_is_an_id(lex) -> None:  # type: ignore[no-untyped-def]
     text = "My flight was cancelled. Booking ref XK7P2Q. Passengers: me and my son."
     assert values(text, refine(text, [s(text, "XK7P2Q", EntityType.OTHER, 1.0)], lex)) == [("XK7P2Q", "ID")]
+
+
+def test_a_notes_shorthand_and_a_stage_are_no_identifier(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "PMH: T2DM, CKD stage 3a, eGFR 48."
+    assert refine(text, [s(text, "CKD stage 3a", EntityType.ID, 0.59)], lex) == []
+    # A record's number stays, whatever shorthand the model ran it into.
+    text = "MRN 00482913. Echo booked."
+    assert values(text, refine(text, [s(text, "00482913", EntityType.ID, 0.59)], lex)) != []
+
+
+def test_a_settings_user_name_is_an_account_even_when_it_is_a_given_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "    environment:\n      POSTGRES_USER: harriet\n      POSTGRES_DB: clinic\n"
+    assert values(text, refine(text, [s(text, "harriet", EntityType.PERSON, 0.9)], lex)) == [("harriet", "ID")]
