@@ -51,6 +51,18 @@ def _presidio() -> dict[str, Any]:
     return {"card": CreditCardRecognizer(), "iban": IbanRecognizer(), "nhs": NhsRecognizer()}
 
 
+def card_grouping(value: str) -> bool:
+    """Whether a card number is grouped as cards print theirs: one run of digits, groups of
+    four (the last one shorter), or American Express's and Diners Club's 4-6-5 and 4-6-4."""
+    groups = [g for g in re.split(r"[ \t-]+", value.strip()) if g]
+    sizes = [len(g) for g in groups]
+    if len(sizes) == 1:
+        return True
+    return sizes in ([4, 6, 5], [4, 6, 4]) or (
+        all(n == 4 for n in sizes[:-1]) and 1 <= sizes[-1] <= 4
+    )
+
+
 def luhn_ok(value: str) -> bool:
     """A card number: 12 to 19 digits, spaces or dashes between groups, Luhn's checksum."""
     digits = _digits(value)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.detect.fields import card_grouping
 from core.detect.hosts import host_names
 from core.detect.zones import DIGITS, EMAIL, EVERY_MACHINE, IP, URL, rule_patterns
 from core.entities import EntityType
@@ -435,6 +436,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
         # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.
         t = EntityType.ORG
+    elif t is EntityType.CREDIT_CARD and not card_grouping(value):
+        # "order 204-5583921-7741023" read as a card: grouped as no card is, an identifier.
+        t = EntityType.ID
     elif t is EntityType.OTHER and _CODE.fullmatch(value):
         # "Booking ref XK7P2Q": capitals and digits in one word are a reference, an ID.
         t = EntityType.ID

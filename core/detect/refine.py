@@ -448,6 +448,9 @@ def _misread(
         # "PMH: T2DM, CKD stage 3a": a note's shorthand and a stage, no one's number (a
         # number alone may be a date or a record's: "3/11. Troponin").
         return []
+    if span.type in _NAME_TYPES and _ROLE_WORD.fullmatch(value):
+        # "The Respondent, Craig Dobson, shall not ...": a party's role, no one's name.
+        return []
     if span.type is EntityType.PERSON and value.islower() and value in _LONE_PARTICLES:
         return []  # "his van was a white Ford Transit": a word, no one's name
     if (
@@ -881,6 +884,14 @@ _ROLE_HEAD = re.compile(
     # "Nan" are given names too: "Nana Akufo-Addo").
     r"Grandad|Granddad|Grandpa|Grandma|Granny|Auntie|Aunty|Aunt|Uncle|Cousin|Niece|Nephew|"
     r"Stepmother|Stepfather|Stepdaughter|Stepson)[ \t]+(?=[A-Z])"
+)
+
+
+#: A role alone, written with its capital as a document's defined term: "the Respondent".
+_ROLE_WORD = re.compile(
+    r"(?:Client|Patient|Tenant|Landlord|Landlady|Claimant|Respondent|Defendant|Applicant|"
+    r"Complainant|Appellant|Petitioner|Plaintiff|Employer|Employee|Buyer|Seller|Vendor|"
+    r"Purchaser|Lessor|Lessee|Licensor|Licensee|Guarantor|Borrower|Lender)s?"
 )
 
 

@@ -27,7 +27,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from core.detect.fields import fields
+from core.detect.fields import card_grouping, fields
 from core.detect.hosts import host_names
 from core.domain.en import US_STATE_CODES
 from core.entities import EntityType, canonical_type
@@ -399,6 +399,10 @@ class RulesView:
                 if r.score <= 0 or r.end <= r.start:
                     continue
                 t = canonical_type(r.entity_type)
+                if t is EntityType.CREDIT_CARD and not card_grouping(text[r.start : r.end]):
+                    # "order 204-5583921-7741023": a number that passes Luhn by chance,
+                    # grouped as no card is, is an identifier.
+                    t = EntityType.ID
                 key = NAME_EXTENT if rec.name == _EXTENT_RECOGNIZER else NAME
                 end = link_end(text, r.start, r.end) if t is EntityType.URL else r.end
                 spans.append(Span(r.start, end, t, float(r.score), {key: float(r.score)}))

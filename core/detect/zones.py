@@ -511,7 +511,12 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
             word = text[a:b]
             if _TITLE_RE.match(word):
                 out.append((a, b, "title"))
-            elif lexicon.is_term(word) or _ANALYTE_WORD.fullmatch(word):
+            elif (lexicon.is_term(word) or _ANALYTE_WORD.fullmatch(word)) and not (
+                # "my husband Dev": a given name that is also a term, after a relative.
+                word.istitle()
+                and lexicon.is_given(word)
+                and _RELATIVE_BEFORE.search(text, max(0, a - 24), a)
+            ):
                 out.append((a, b, "term"))
             elif word.upper() in lexicon.currencies and word.isupper():
                 out.append((a, b, "money-code"))

@@ -76,7 +76,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "budget", "savings", "investment", "investments", "stock", "stocks", "crypto",
         "pension", "dividend", "ach", "swift", "sort", "cvv", "overdraft", "fraud",
         "chargeback", "statement", "balance", "debt", "fee", "fees", "insurance",
-        "premium", "nominee", "accountant", "bookkeeping", "itin",
+        "premium", "nominee", "accountant", "bookkeeping", "itin", "isa", "isas",
     ),
 }
 

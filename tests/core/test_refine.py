@@ -2294,3 +2294,27 @@ def test_a_notes_shorthand_and_a_stage_are_no_identifier(lex) -> None:  # type: 
 def test_a_settings_user_name_is_an_account_even_when_it_is_a_given_name(lex) -> None:  # type: ignore[no-untyped-def]
     text = "    environment:\n      POSTGRES_USER: harriet\n      POSTGRES_DB: clinic\n"
     assert values(text, refine(text, [s(text, "harriet", EntityType.PERSON, 0.9)], lex)) == [("harriet", "ID")]
+
+
+def test_a_partys_role_alone_is_no_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = '"The Respondent, Craig Dobson, shall not contact the Applicant, Leanne Dobson."'
+    out = refine(text, [s(text, "Respondent", EntityType.PERSON, 0.53), s(text, "Craig Dobson", EntityType.PERSON, 1.0)], lex)
+    assert values(text, out) == [("Craig Dobson", "PERSON")]
+
+
+def test_a_relatives_given_name_that_is_a_term_stays_a_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I'm planning a surprise 40th for my husband Dev at The Swan in Lavenham."
+    out = refine(text, [s(text, "Dev", EntityType.PERSON, 0.85, "rules")], lex)
+    assert values(text, out) == [("Dev", "PERSON")]
+    # The term alone stays a term: "the dev team".
+    text = "Ask the Dev team about the release."
+    assert refine(text, [s(text, "Dev", EntityType.ORG, 0.6)], lex) == []
+
+
+def test_a_number_grouped_as_no_card_is_an_identifier(lex) -> None:  # type: ignore[no-untyped-def]
+    from core.detect.fields import card_grouping
+
+    assert card_grouping("4111 1111 1111 1111") and card_grouping("3782 822463 10005") and card_grouping("4111111111111111")
+    assert not card_grouping("204-5583921-7741023")
+    text = "My Amazon order 204-5583921-7741023 arrived damaged."
+    assert values(text, refine(text, [s(text, "204-5583921-7741023", EntityType.CREDIT_CARD, 1.0)], lex)) == [("204-5583921-7741023", "ID")]
