@@ -105,6 +105,8 @@ _INSTITUTION_AFTER = re.compile(
 #: A user name or host name: a single token with an underscore or a digit, or a
 #: lower-case hyphenated one ("etl_rbaptiste", "nas-dobrescu", "tzack88").
 HANDLE = re.compile(r"(?=\S*[_\d])[\w.\-]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
+#: A card statement's payment processor before the merchant: "PAYPAL *", "SQ *", "AMZN Mktp *".
+_DESCRIPTOR_BEFORE = re.compile(r"\b[A-Z][A-Za-z.]{1,11}(?:[ \t][A-Za-z]{2,6})?[ \t]?\*[ \t]?$")
 #: A reference's code: capitals and digits, both, in one word ("XK7P2Q", "PNR-4K7Q2").
 _CODE = re.compile(r"(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{4,}")
 #: A secret written as key = value: only the value is the secret.
@@ -433,6 +435,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         while end > span.start and text[end - 1] in " \t,;:-–":
             end -= 1  # "Allianz Travel, policy": the comma goes with the label
         return Span(span.start, end, t, span.score, span.views) if end > span.start else None
+    elif t is EntityType.PERSON and _DESCRIPTOR_BEFORE.search(text, max(0, span.start - 16), span.start):
+        # "PAYPAL *GADGETHUB", "SQ *HARBOUR CAFE": a merchant on a card statement.
+        t = EntityType.ORG
     elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
         # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.
         t = EntityType.ORG

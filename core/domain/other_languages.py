@@ -46,7 +46,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "psiquiatra", "psicóloga", "psicólogo", "diagnosticaron", "diagnosticado",
         "diagnosticada", "escoliosis", "síntomas", "sintomas", "pediatría", "traumatólogo",
         "traumatóloga", "cardiólogo", "cardióloga", "radiografía", "ecografía", "resonancia",
-        "operaron", "operado", "operada", "rehabilitación", "fisioterapia",
+        "operaron", "operado", "operada", "rehabilitación", "fisioterapia", "salud", "sanitaria",
         # Dutch
         "huisarts", "dokter", "ziekenhuis", "kliniek", "patiënt", "diagnose",
         "behandeling", "medicijn", "medicijnen", "medicatie", "koorts", "pijn", "bloeddruk",
@@ -70,6 +70,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "gekündigt", "kschg", "betriebsbedingt", "abfindung", "licencié", "licenciée",
         "despedido", "despedida", "finiquito", "ontslagen", "transitievergoeding", "préavis",
         "kündigungsschutz", "opzegtermijn",
+        # family law: "divorce", "garde alternée", "Sorgerecht", "custodia", "omgangsregeling"
+        "divorce", "garde", "divorcio", "custodia", "omgangsregeling",
+        "echtscheiding", "alimentatie",
     ),
     "hr": (
         "arbeitgeber", "arbeitnehmer", "chefin", "kollegin", "gehalt", "bewerbung",
@@ -77,7 +80,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "salarié", "salariée", "collègue", "salaire", "congés", "embauche", "cdi", "cdd",
         "rh", "indemnités", "démission", "licencier", "manager",
         "empleador", "empleado", "empleada", "jefa", "salario", "nómina", "entrevista",
-        "rrhh", "jornada", "werkgever", "werknemer", "leidinggevende", "collega", "salaris",
+        "rrhh", "jornada", "personeelsnummer", "personalnummer", "ontslag", "werkgever", "werknemer", "leidinggevende", "collega", "salaris",
         "sollicitatie", "verlof", "ouderschapsverlof", "personeelszaken",
     ),
     "finance": (
@@ -87,6 +90,10 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "transferencia", "préstamo", "intereses", "impuestos", "hacienda", "pensión",
         "jubilación", "factura", "rekening", "overschrijving", "lening", "belasting",
         "belastingdienst", "pensioen", "verzekering", "factuur",
+        # tax returns and their advisers: "Steuererklärung", "Steuerberater", "déclaration
+        # d'impôts", "declaración de la renta", "belastingaangifte"
+        "steuererklärung", "steuerberater", "steuerberaterin", "steuer-id", "déclaration",
+        "comptable", "declaración", "renta", "belastingaangifte", "boekhouder",
     ),
 }
 

@@ -894,3 +894,9 @@ def test_the_word_before_a_place_of_care_the_format_took_is_no_address() -> None
 def test_a_spanish_place_of_care_is_named_with_its_kind(text: str, place: str) -> None:
     got = values(text, light_detector([]))
     assert got.get(place) is EntityType.ORG, got
+
+
+def test_a_name_after_au_nom_de_is_a_person() -> None:
+    text = "Je souhaite résilier mon contrat, numéro de ligne 06 12 34 56 78, au nom de Kevin Lambert, 22 boulevard Victor Hugo, 06000 Nice."
+    got = values(text, light_detector([("Kevin Lambert, 22 boulevard Victor Hugo", EntityType.ADDRESS)]))
+    assert got.get("Kevin Lambert") is EntityType.PERSON, got

@@ -176,6 +176,10 @@ def test_every_norm_cites_its_source() -> None:
         ("Mein Arbeitgeber hat mir gekündigt. Ist das nach dem KSchG wirksam?", (), Profile.LEGAL),
         ("J'ai été licencié et mon employeur refuse de payer le préavis.", (), Profile.LEGAL),
         ("Una empleada pide una reducción de jornada.", (), Profile.HR),
+        ("Mein Steuerberater hilft bei der Steuererklärung.", (), Profile.FINANCE),
+        ("Le divorce de ma sœur: son mari refuse la garde alternée.", (), Profile.LEGAL),
+        ("Mijn personeelsnummer staat op de ontslagbrief; ik neem ontslag.", (), Profile.HR),
+        ("Necesito cancelar mi cita en el centro de salud; mi tarjeta sanitaria está caducada.", (), Profile.HEALTH),
         ("I'm a therapist: my client reports panic attacks at work.", (), Profile.HEALTH),
         # A care home's resident who fell, in each language.
         ("Meine Oma lebt im Seniorenheim und ist dreimal gestürzt.", (), Profile.HEALTH),

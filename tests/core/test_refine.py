@@ -2318,3 +2318,8 @@ def test_a_number_grouped_as_no_card_is_an_identifier(lex) -> None:  # type: ign
     assert not card_grouping("204-5583921-7741023")
     text = "My Amazon order 204-5583921-7741023 arrived damaged."
     assert values(text, refine(text, [s(text, "204-5583921-7741023", EntityType.CREDIT_CARD, 1.0)], lex)) == [("204-5583921-7741023", "ID")]
+
+
+def test_a_merchant_on_a_card_statement_is_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = 'I want to dispute £312.50 to "PAYPAL *GADGETHUB" on 19/11.'
+    assert ("GADGETHUB", "ORG") in values(text, refine(text, [s(text, "GADGETHUB", EntityType.PERSON, 0.8)], lex))

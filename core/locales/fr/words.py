@@ -65,7 +65,7 @@ RELATIONS = [
 ]
 
 PARTICLES = ["de", "du", "des", "de la", "d'", "le", "la", "van", "von", "di", "da"]
-INTROS = ["je m'appelle", "je m’appelle", "je suis", "mon nom est", "Nom :", "Nom:",
+INTROS = ["je m'appelle", "je m’appelle", "je suis", "mon nom est", "au nom de", "Nom :", "Nom:",
           "Patient :", "Patiente :", "Salarié :", "Signé"]
 GREETINGS = ["Bonjour", "Bonsoir", "Salut", "Cher", "Chère", "Coucou", "Madame", "Monsieur"]
 CLOSINGS = ["Cordialement", "Bien cordialement", "Bien à vous", "Amicalement", "Merci",
