@@ -94,6 +94,7 @@ class _Tables:
                     if Profile(name) not in profiles:
                         profiles.append(Profile(name))
         self.type_cues = {t: Profile(p) for t, p in module.TYPE_CUES.items()}
+        self.diagnoses = frozenset(module.DIAGNOSES)
         self.relations = {
             kind: {k: frozenset(v) for k, v in parts.items()}
             for kind, parts in module.RELATIONS.items()
@@ -137,6 +138,11 @@ def detect(text: str, entity_types: Iterable[str] = (), language: str = "en") ->
             # "huisartsenpraktijk", "Blutdruckwerte", "Pflegedienstleitung": a keyword
             # begins or ends the compound.
             w = next((k for k in _TABLES.parts if w.startswith(k) or w.endswith(k)), w)
+        if w in _TABLES.diagnoses:
+            # A named diagnosis is health on its own.
+            scores[Profile.HEALTH] = scores.get(Profile.HEALTH, 0.0) + TYPE_WEIGHT
+            cues.setdefault(Profile.HEALTH, []).append(w)
+            continue
         for p in _TABLES.keywords.get(w, ()):
             scores[p] = scores.get(p, 0.0) + 1.0
             cues.setdefault(p, []).append(w)

@@ -80,6 +80,24 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+#: A named diagnosis or its treatment says the kind of a message on its own (weighted as
+#: :data:`core.domain.TYPE_WEIGHT` keywords): "My mum (72) has early Alzheimer's and lives
+#: alone in Bexhill" is health information about someone, whatever else it holds (HIPAA's
+#: Safe Harbor then protects the town). Words of one meaning only ("depression" and
+#: "stroke" have others).
+DIAGNOSES: tuple[str, ...] = (
+    "cancer", "tumour", "tumor", "leukaemia", "leukemia", "lymphoma", "melanoma",
+    "chemotherapy", "chemo", "radiotherapy", "dialysis", "dementia", "alzheimer's",
+    "alzheimers", "parkinson's", "parkinsons", "schizophrenia", "bipolar", "psychosis",
+    "hiv", "epilepsy", "diabetes", "diabetic", "autism", "autistic", "adhd", "anorexia",
+    "bulimia", "chickenpox", "pneumonia", "copd", "ptsd", "self-harm", "suicidal",
+    "miscarriage", "ivf", "sepsis", "meningitis", "tuberculosis", "hepatitis",
+    "sickle",
+    # the other languages with rules
+    "krebs", "demenz", "diabetiker", "démence", "diabète", "cáncer",
+    "demencia", "kanker", "dementie", "suikerziekte",
+)
+
 #: Detected entity types that say the kind of a message on their own (weighted as
 #: :data:`core.domain.TYPE_WEIGHT` keywords): a medical record number is health.
 TYPE_CUES: dict[str, str] = {

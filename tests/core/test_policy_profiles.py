@@ -181,6 +181,9 @@ def test_every_norm_cites_its_source() -> None:
         ("Mijn personeelsnummer staat op de ontslagbrief; ik neem ontslag.", (), Profile.HR),
         ("Necesito cancelar mi cita en el centro de salud; mi tarjeta sanitaria está caducada.", (), Profile.HEALTH),
         ("I'm a therapist: my client reports panic attacks at work.", (), Profile.HEALTH),
+        # A named diagnosis is health on its own.
+        ("My mum Patricia (72) has early Alzheimer's and lives alone in Bexhill.", (), Profile.HEALTH),
+        ("Meine Schwester hat Krebs.", (), Profile.HEALTH),
         # A care home's resident who fell, in each language.
         ("Meine Oma lebt im Seniorenheim und ist dreimal gestürzt.", (), Profile.HEALTH),
         ("Mijn moeder is gevallen en moet naar een verpleeghuis.", (), Profile.HEALTH),
