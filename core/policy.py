@@ -36,7 +36,7 @@ from enum import StrEnum
 from functools import cached_property
 
 from core.detect.hosts import site_label
-from core.detect.names import FLIGHT, JOB_TITLE, UK_POSTCODE, flight_context
+from core.detect.names import CA_POSTCODE, FLIGHT, JOB_TITLE, UK_POSTCODE, flight_context
 from core.detect.refine import RECORD
 from core.detect.zones import DEGREES, POSTCODE, STREET
 from core.domain import (
@@ -761,8 +761,10 @@ def product_model(text: str, span: Span, lexicon: Lexicon | None) -> bool:
     if (
         _SERIAL_LABEL.search(before)
         or _flight(text, span, " ".join(words))
-        # A British postcode in it, alone or after its town ("Thirsk YO7 1HB"): an address.
+        # A British or a Canadian postcode in it, alone or after its town ("Thirsk YO7 1HB",
+        # "Toronto ON M5V 2Z4"): an address.
         or UK_POSTCODE.search(value)
+        or CA_POSTCODE.search(value)
     ):
         return False
     if not any(_MODEL_WORD.fullmatch(w) for w in words):

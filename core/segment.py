@@ -184,11 +184,16 @@ def _after_a_marker(text: str, prev: Sentence, start: int, block_start: int) -> 
 def _continues(text: str, prev: Sentence, start: int, block_start: int) -> bool:
     """Whether the sentence at ``start`` begins with a colon, a semicolon or a comma, on
     the line of ``prev`` in the same block: no sentence does ("Re" | ": income ...")."""
-    return (
-        prev.start >= block_start
-        and text[start : start + 1] in (":", ";", ",")
-        and text[prev.end : start].strip(" \t") == ""
+    same_line = prev.start >= block_start and text[prev.end : start].strip(" \t") == ""
+    return same_line and (
+        text[start : start + 1] in (":", ";", ",")
+        # "(416) 555-0187 ext." | "22.", "Apt." | "4B": a number's label, never a sentence's end.
+        or (_NUMBER_LABEL_END.search(prev.text) is not None and text[start : start + 1].isdigit())
     )
+
+
+#: A label of the number after it, abbreviated: "ext.", "no.", "apt.", "tel.", "ref.".
+_NUMBER_LABEL_END = re.compile(r"\b(?:ext|extn|x|no|nos|apt|tel|ref|flat|unit|ste|rm|fig|vol|p|pp)\.$", re.IGNORECASE)
 
 
 #: What may end a sentence inside a block (the senter decides where one of these is).

@@ -117,8 +117,10 @@ def phone_ok(value: str) -> bool:
 
 
 def date_ok(value: str) -> bool:
-    """A date as forms write it: "03/11/1961", "3 March 1961", "March 3, 1961", "04/27"."""
-    return bool(re.fullmatch(_VALUES["date"], value.strip()))
+    """A date as forms write it: "03/11/1961", "3 March 1961", "March 3, 1961", "04/27", or
+    a year alone ("DOB 1936": a year of birth)."""
+    v = value.strip()
+    return bool(re.fullmatch(_VALUES["date"], v) or re.fullmatch(r"(?:19|20)\d\d", v))
 
 
 #: The validator of each type that has one.

@@ -292,6 +292,8 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 
 #: A British postcode ("B7T 1GD", "SW1A 1AA", "LE60 7EY"): an address, whatever a model typed it.
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
+#: A Canadian postal code: "M5V 2Z4" (Canada Post's letters: no D, F, I, O, Q, U; no W or Z first).
+CA_POSTCODE = re.compile(r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]?\d[ABCEGHJ-NPRSTV-Z]\d")
 
 #: A postcode closing a text, from a word's start: what two spans of it make one address.
 _POSTCODE_TAIL = re.compile(rf"(?<![\w])(?:{UK_POSTCODE.pattern})$")

@@ -448,6 +448,8 @@ def _misread(
         # "PMH: T2DM, CKD stage 3a": a note's shorthand and a stage, no one's number (a
         # number alone may be a date or a record's: "3/11. Troponin").
         return []
+    if span.type in _NAME_TYPES and value in ("A", "An", "The", "I") and _model_only(span):
+        return []  # "A customer, Mrs Edith Marlowe": an article, no one's name
     if span.type in _NAME_TYPES and _ROLE_WORD.fullmatch(value):
         # "The Respondent, Craig Dobson, shall not ...": a party's role, no one's name.
         return []

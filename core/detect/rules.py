@@ -85,6 +85,10 @@ _CITATION = (
 )
 
 #: (type, pattern, group, score). The span is the pattern's ``group``.
+_EIRCODE = (
+    r"(?<![\w-])((?:[AC-FHKNPRTV-Y]\d{2}|D6W)[ \t]?"
+    r"(?=[0-9AC-FHKNPRTV-Y]{0,3}\d)(?=[0-9AC-FHKNPRTV-Y]{0,3}[AC-FHKNPRTV-Y])[0-9AC-FHKNPRTV-Y]{4})(?![\w-])"
+)
 _NINO = r"(?<![\w-])([A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![\w-])"
 #: The same, for other modules (the value is the pattern's group 1).
 NINO = _NINO
@@ -200,6 +204,9 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # A UK National Insurance number, whole: "QQ 12 34 56 C" (HMRC's own sample prefix
     # included, which people paste; the letter at the end is part of it).
     (EntityType.ID, _NINO, 1, 0.85),
+    # An Irish Eircode, whole: "D02 X285" (a routing key, then a unique identifier of
+    # letters and digits, both; An Post leaves out B, G, I, J, L, M, O, Q, S, U and Z).
+    (EntityType.ADDRESS, _EIRCODE, 1, 0.85),
     # A relative named right after the relation, even by a word ("Daughter Comfort is next
     # of kin", "my son Reuben"): a capitalized word inside a sentence after a relative.
     (EntityType.PERSON, _RELATIVE_NAME, 1, 0.85),
@@ -208,7 +215,7 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
 ]
 
 #: The patterns matched with case (all others ignore it).
-_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _AGE_SEX, _RELATIVE_NAME})
+_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _EIRCODE, _AGE_SEX, _RELATIVE_NAME})
 
 # --- PatternRecognizers of our own -------------------------------------------------------
 #

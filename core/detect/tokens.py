@@ -105,27 +105,58 @@ def atoms(text: str) -> Atoms:
     starts: list[int] = []
     ends: list[int] = []
     for m in _TOKEN.finditer(text):
-        a, b = m.start(), m.end()
-        while a < b and text[a] in _WRAP_LEFT:
-            a += 1
-        while b > a and text[b - 1] in _WRAP_RIGHT:
-            b -= 1
-        if a >= b:
-            continue
-        for x, y in _split_assign(text, a, b):
-            elided = _ELISION.match(text, x, y)
-            if elided is not None and elided.end() < y:
-                starts.append(x)
-                ends.append(elided.end())
-                x = elided.end()
-            poss = _POSSESSIVE.search(text, x, y)
-            if poss is not None and poss.start() > x:
-                starts += [x, poss.start()]
-                ends += [poss.start(), y]
-            else:
-                starts.append(x)
-                ends.append(y)
+        for a, b in _between_tags(text, m.start(), m.end()):
+            _add_atoms(text, a, b, starts, ends)
     return Atoms(tuple(starts), tuple(ends))
+
+
+#: An HTML tag written against words ("<label>Eircode</label><input"): a tag whole, or
+#: the start of one whose attributes follow after a space. Tags are written in lower case;
+#: "<John>" and "<dvolkov@example.com>" are a name and an address in brackets.
+_TAG = re.compile(r"</?[a-z][a-z0-9:\-]*[ \t]*/?>|<[a-z][a-z0-9:\-]*$")
+
+
+def _between_tags(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``text[a:b]`` without the tags written in it: the words between them."""
+    if "<" not in text[a:b]:
+        return [(a, b)]
+    pieces, pos = [], a
+    for m in _TAG.finditer(text, a, b):
+        pieces.append((pos, m.start()))
+        pos = m.end()
+    pieces.append((pos, b))
+    return [(x, y) for x, y in pieces if x < y]
+
+
+def _add_atoms(text: str, a: int, b: int, starts: list[int], ends: list[int]) -> None:
+    """The atoms of ``text[a:b]``, one run of non-space characters (or a piece of one)."""
+    while a < b and text[a] in _WRAP_LEFT:
+        a += 1
+    while b > a and text[b - 1] in _WRAP_RIGHT:
+        b -= 1
+    if a >= b:
+        return
+    for x, y in _split_assign(text, a, b):
+        # What an assignment's sign left at the value's edge is wrapping too: the quote of
+        # 'value="Sarah' is no part of the name.
+        while x < y and text[x] in _WRAP_LEFT:
+            x += 1
+        while y > x and text[y - 1] in _WRAP_RIGHT:
+            y -= 1
+        if x >= y:
+            continue
+        elided = _ELISION.match(text, x, y)
+        if elided is not None and elided.end() < y:
+            starts.append(x)
+            ends.append(elided.end())
+            x = elided.end()
+        poss = _POSSESSIVE.search(text, x, y)
+        if poss is not None and poss.start() > x:
+            starts += [x, poss.start()]
+            ends += [poss.start(), y]
+        else:
+            starts.append(x)
+            ends.append(y)
 
 
 def cut_at_cells(table: Atoms, cells: Sequence[tuple[int, int]]) -> Atoms:

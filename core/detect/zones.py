@@ -212,7 +212,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # School years, quarters, tax years: "Year 9", "Q1", "2023-24".
     ("period", r"\b(?:[Yy]ear|[Gg]rade|Class|Key Stage|KS)\s?\d{1,2}\b|\bQ[1-4]\b|\b(?:19|20)\d{2}[-–/](?:\d{2})\b(?![-/.]\d)", 0),
     # Durations and counts: "6 weeks", "2 puffs", "4 times a day", "x3".
-    ("quantity", r"(?<![\w.])x\s?\d{1,3}(?![\w.])", re.IGNORECASE),
+    # ("X285" of an Eircode's "D02 X285" is a code: a capital X takes two digits at most.)
+    ("quantity", r"(?<![\w.])(?:[x×]\s?\d{1,3}|X\s?\d{1,2})(?![\w.])", 0),
     ("frequency", r"\b(?:once|twice|\d{1,2}\s?(?:x|times))\s+(?:a|per|each|every)\s+(?:day|week|month|year|night|hour)\b", re.IGNORECASE),
     # Versions and package specifiers: "numpy==1.26.4", "v2.3.1", "Python 3.12", "python:3.12-slim".
     # A version "1.26.4", never an IP address nor a date written with dots ("29.03.1954").

@@ -351,3 +351,13 @@ def test_a_route_between_two_public_places_is_no_organisation(
     policy: TypePolicy, text: str, value: str, protected: bool
 ) -> None:
     assert decide(policy, text, value, T.ORG).protect is protected
+
+
+def test_a_canadian_postcode_is_no_brands_product() -> None:
+    from core.lexicon import lexicon
+    from core.policy import product_model
+    from core.spans import Span
+
+    text = "I need to cancel at Smile Dental, 220 Queen St W, Toronto ON M5V 2Z4. Thanks."
+    a = text.index("M5V")
+    assert not product_model(text, Span(a, a + 7, T.ADDRESS, 0.99, {"ner": 0.99}), lexicon())

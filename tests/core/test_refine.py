@@ -2323,3 +2323,16 @@ def test_a_number_grouped_as_no_card_is_an_identifier(lex) -> None:  # type: ign
 def test_a_merchant_on_a_card_statement_is_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
     text = 'I want to dispute £312.50 to "PAYPAL *GADGETHUB" on 19/11.'
     assert ("GADGETHUB", "ORG") in values(text, refine(text, [s(text, "GADGETHUB", EntityType.PERSON, 0.8)], lex))
+
+
+def test_an_article_alone_is_no_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I'm a locum pharmacist. A customer, Mrs Edith Marlowe, asked about ibuprofen."
+    out = refine(text, [s(text, "A", EntityType.OTHER, 0.53), s(text, "Mrs Edith Marlowe", EntityType.PERSON, 1.0)], lex)
+    assert values(text, out) == [("Mrs Edith Marlowe", "PERSON")]
+
+
+def test_an_eircode_is_one_address_and_a_capital_x_code_no_quantity(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Eircode: D02 X285"
+    assert not covered(text, "X285", lex)
+    # "x3", "×2" stay counts.
+    assert covered("Take it x3 daily.", "x3", lex)

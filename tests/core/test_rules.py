@@ -122,3 +122,15 @@ def test_a_count_after_born_is_no_date_field() -> None:
     assert not [f for f in fields(text) if text[f.start : f.end] == "29"]
     text = "Born: 29 March 1990."
     assert [f for f in fields(text) if text[f.start : f.end].startswith("29")]
+
+
+def test_an_eircode_is_an_address() -> None:
+    from core.detect.rules import RulesView
+    from core.entities import EntityType
+
+    text = "Send it to 12 Main St, Dublin 2, D02 X285 please."
+    found = [(text[s.start : s.end], s.type) for s in RulesView().analyze(text)]
+    assert ("D02 X285", EntityType.ADDRESS) in found
+    # A fault code and a number are none: "F05 then E24".
+    text = "The boiler shows F05 then E24 again."
+    assert not [s for s in RulesView().analyze(text) if s.type is EntityType.ADDRESS]

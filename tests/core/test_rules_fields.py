@@ -484,3 +484,9 @@ def test_an_addresses_first_word_stays_with_it(detector: Detector) -> None:
 def test_a_code_reviews_words_and_a_migrations_name_leave_as_written(detector: Detector) -> None:
     text = "Joaquin Ferreira-Lund: LGTM, but the migration 0047_add_invoice_ref needs a down step."
     assert [v for v, _ in _found(detector, text)] == ["Joaquin Ferreira-Lund"]
+
+
+def test_a_year_of_birth_after_its_label_is_a_date() -> None:
+    from core.detect.fields import date_ok
+
+    assert date_ok("1936") and date_ok("03/11/1961") and not date_ok("19366")

@@ -173,3 +173,8 @@ def test_a_short_line_without_sentence_punctuation_is_one_sentence_without_the_s
 def test_a_line_with_sentence_punctuation_is_the_senters(segmenter: Segmenter) -> None:
     text = "My name is Ana. I live in Leeds and need help with my claim"
     assert [s.text for s in segmenter.segment(text)] == ["My name is Ana.", "I live in Leeds and need help with my claim"]
+
+
+def test_a_numbers_abbreviated_label_ends_no_sentence(segmenter: Segmenter) -> None:
+    got = texts(segmenter, "My number is (416) 555-0187 ext. 22. Call me after 5.")
+    assert got == ["My number is (416) 555-0187 ext. 22.", "Call me after 5."]

@@ -50,6 +50,9 @@ def words(text: str) -> list[str]:
         # A call's or a subscript's quoted argument is an atom apart from the name before it.
         ('smtp.login("billing@acme.co", pwd)', ["smtp.login", "billing@acme.co", "pwd"]),
         ("row['email'] and more", ["row", "email", "and", "more"]),
+        # An HTML form: the tags are no words, the quoted value after "=" is an atom.
+        ('<label>Eircode</label><input value="D02 X285">', ["Eircode", "value", "D02", "X285"]),
+        ('<input value="Sarah Connolly"> from <John>', ["value", "Sarah", "Connolly", "from", "John"]),
         # A mount's host folder and container folder are two atoms; a drive and a link one.
         ("- /home/harriet/pgdata:/var/lib/postgresql/data", ["-", "/home/harriet/pgdata", "/var/lib/postgresql/data"]),
         ("C:\\Users\\sophie and https://acme.io/x and host:/srv", ["C:\\Users\\sophie", "and", "https://acme.io/x", "and", "host:/srv"]),
