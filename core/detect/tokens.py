@@ -42,6 +42,9 @@ from core.spans import Span
 #: Punctuation that wraps a token without belonging to it.
 _WRAP_LEFT = "([{<\"'“‘«‹¿¡*_`"
 _WRAP_RIGHT = ")]}>\"'”’»›.,;:!?…*_`"
+#: Quotes, which also wrap a value inside a token ('value="Sarah Connolly"').
+_QUOTES_LEFT = "\"'“‘«‹"
+_QUOTES_RIGHT = "\"'”’»›"
 _POSSESSIVE = re.compile(r"['’][sS]$")
 #: An elided article or preposition written onto the next word, in French and Italian
 #: ("d'Airbus", "l'Oréal", "dell'Università"), in lower case only ("D'Angelo" is a name).
@@ -137,11 +140,11 @@ def _add_atoms(text: str, a: int, b: int, starts: list[int], ends: list[int]) ->
     if a >= b:
         return
     for x, y in _split_assign(text, a, b):
-        # What an assignment's sign left at the value's edge is wrapping too: the quote of
-        # 'value="Sarah' is no part of the name.
-        while x < y and text[x] in _WRAP_LEFT:
+        # A quote an assignment's sign left at the value's edge wraps it too: the quote of
+        # 'value="Sarah' is no part of the name ("_mongodb._tcp" keeps its underscore).
+        while x < y and text[x] in _QUOTES_LEFT:
             x += 1
-        while y > x and text[y - 1] in _WRAP_RIGHT:
+        while y > x and text[y - 1] in _QUOTES_RIGHT:
             y -= 1
         if x >= y:
             continue

@@ -188,3 +188,8 @@ def test_cutting_at_cells_keeps_atoms_sorted_disjoint_and_inside_one_cell(
     assert all(any(x <= a and b <= y for x, y in old) for a, b in pairs)
     for a, b in pairs:
         assert len([c for c in cells if c[0] < b and a < c[1] and c[0] < c[1]]) <= 1
+
+
+def test_a_json_values_underscore_stays_after_its_separator() -> None:
+    # Only quotes are stripped where a separator cut a value: "_mongodb._tcp..." keeps its "_".
+    assert words('{"hostname":"_mongodb._tcp.example.net"}') == ["hostname", "_mongodb._tcp.example.net"]
