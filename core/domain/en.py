@@ -38,7 +38,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "psychotherapist", "psychotherapy", "self-harm", "suicidal", "suicide", "ptsd",
         "trauma", "bipolar", "schizophrenia", "psychosis", "adhd", "autism", "autistic",
         "anorexia", "bulimia", "overdose", "rehab", "addiction", "cbt", "gallbladder",
-        "panic", "clinical",
+        "panic", "clinical", "epipen", "anaphylaxis", "anaphylactic",
         "appendix", "appendicitis", "hernia", "cataract", "tonsillectomy", "anaesthetic",
         "anesthetic", "laparoscopic", "keyhole", "stitches", "post-op", "operation",
         "operated", "dyslexia", "dyspraxia", "epilepsy", "seizure", "seizures",

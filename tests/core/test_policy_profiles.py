@@ -184,6 +184,7 @@ def test_every_norm_cites_its_source() -> None:
         # A named diagnosis is health on its own.
         ("My mum Patricia (72) has early Alzheimer's and lives alone in Bexhill.", (), Profile.HEALTH),
         ("Meine Schwester hat Krebs.", (), Profile.HEALTH),
+        ("Jacob has a peanut allergy; please keep his EpiPen in class.", (), Profile.HEALTH),
         # A care home's resident who fell, in each language.
         ("Meine Oma lebt im Seniorenheim und ist dreimal gestürzt.", (), Profile.HEALTH),
         ("Mijn moeder is gevallen en moet naar een verpleeghuis.", (), Profile.HEALTH),

@@ -2336,3 +2336,9 @@ def test_an_eircode_is_one_address_and_a_capital_x_code_no_quantity(lex) -> None
     assert not covered(text, "X285", lex)
     # "x3", "×2" stay counts.
     assert covered("Take it x3 daily.", "x3", lex)
+
+
+def test_a_payees_label_stays_before_the_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Please check this transfer: payee Harriet Quinlan, sort code 20-45-77, amount £950."
+    out = refine(text, [s(text, "payee", EntityType.PERSON, 0.99), s(text, "Harriet Quinlan", EntityType.PERSON, 0.96)], lex)
+    assert values(text, out) == [("Harriet Quinlan", "PERSON")]
