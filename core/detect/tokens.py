@@ -131,21 +131,24 @@ def _between_tags(text: str, a: int, b: int) -> list[tuple[int, int]]:
     return [(x, y) for x, y in pieces if x < y]
 
 
+def _unwrapped(text: str, a: int, b: int, left: str, right: str) -> tuple[int, int]:
+    """``[a, b)`` without the characters of ``left`` at its start and ``right`` at its end."""
+    while a < b and text[a] in left:
+        a += 1
+    while b > a and text[b - 1] in right:
+        b -= 1
+    return a, b
+
+
 def _add_atoms(text: str, a: int, b: int, starts: list[int], ends: list[int]) -> None:
     """The atoms of ``text[a:b]``, one run of non-space characters (or a piece of one)."""
-    while a < b and text[a] in _WRAP_LEFT:
-        a += 1
-    while b > a and text[b - 1] in _WRAP_RIGHT:
-        b -= 1
+    a, b = _unwrapped(text, a, b, _WRAP_LEFT, _WRAP_RIGHT)
     if a >= b:
         return
     for x, y in _split_assign(text, a, b):
         # A quote an assignment's sign left at the value's edge wraps it too: the quote of
         # 'value="Sarah' is no part of the name ("_mongodb._tcp" keeps its underscore).
-        while x < y and text[x] in _QUOTES_LEFT:
-            x += 1
-        while y > x and text[y - 1] in _QUOTES_RIGHT:
-            y -= 1
+        x, y = _unwrapped(text, x, y, _QUOTES_LEFT, _QUOTES_RIGHT)
         if x >= y:
             continue
         elided = _ELISION.match(text, x, y)
