@@ -493,6 +493,20 @@ def code_after(words: str, verbs: str) -> Rule:
     )
 
 
+def phone_after(words: str, verbs: str) -> Rule:
+    """A phone number after the words that name it ("Mijn telefoonnummer is 06-12345678",
+    "Mi número de teléfono es 612 345 678"): a phone's, never a record's, whatever number
+    word the label holds."""
+    return Rule(
+        EntityType.PHONE,
+        rf"(?i:\b(?:{words}))[\s:#.]*(?:(?i:{verbs})\s+)?(\+?\(?\d[\d ().\-/]{{5,18}}\d)(?![\w])",
+        1,
+        0.9,
+        flags=0,
+        validate=lambda v: 7 <= len(digits_of(v)) <= 15,
+    )
+
+
 def record_after(words: str, verbs: str) -> Rule:
     """A patient's record number after the words that name it ("Su NHC es 2049381",
     "IPP 88120934", "Fallnummer 4471902"): a medical record number, not a phone."""

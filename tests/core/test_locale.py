@@ -97,6 +97,11 @@ FINDS = [
     ("de", "Fallnummer 4471902, Station 3", "4471902", EntityType.MRN),
     ("nl", "patiëntnummer 5520193 is bekend", "5520193", EntityType.MRN),
     ("nl", "Bel me op 06-12345678.", "06-12345678", EntityType.PHONE),
+    # A phone number after its label is a phone's, though the label holds a number word.
+    ("nl", "Mijn telefoonnummer is 06-12345678.", "06-12345678", EntityType.PHONE),
+    ("es", "Mi número de teléfono es 612 345 678 y mi correo", "612 345 678", EntityType.PHONE),
+    ("de", "Meine Telefonnummer lautet 0171 2345678.", "0171 2345678", EntityType.PHONE),
+    ("fr", "Mon numéro de téléphone est 06 12 34 56 78.", "06 12 34 56 78", EntityType.PHONE),
     ("nl", "sinds 2 mei 2023 ziek", "2 mei 2023", EntityType.DATE),
     ("nl", "Mijn naam is Jan van der Berg.", "Jan van der Berg", EntityType.PERSON),
     ("nl", "Onze huisarts dokter De Vries is weg.", "De Vries", EntityType.PERSON),

@@ -13,6 +13,7 @@ from core.locales.base import (
     company_rule,
     digits_of,
     month_date_rules,
+    phone_after,
     record_after,
 )
 from core.locales.de import words as w
@@ -76,6 +77,7 @@ RULES = [
     company_rule(
         r"GmbH(?:\s*&\s*Co\.\s*KG)?|AG|KG|OHG|e\.\s?K\.|e\.\s?V\.|SE|UG(?:\s*\(haftungsbeschränkt\))?"
     ),
+    phone_after(r"Telefonnummer|Handynummer|Mobilnummer|Rufnummer|Festnetz(?:nummer)?|Telefon|Handy|Mobil|Tel\.?", r"ist|lautet"),
     code_after(
         r"\w*nummer|Nr\.?|Kennung|Aktenzeichen|Az\.?|Referenz|Kunden-ID|Bestellung|Rechnung", r"ist|lautet|lauten"
     ),

@@ -6,7 +6,15 @@ from pathlib import Path
 from typing import Any
 
 from core.entities import EntityType
-from core.locales.base import Locale, Rule, code_after, company_rule, month_date_rules, record_after
+from core.locales.base import (
+    Locale,
+    Rule,
+    code_after,
+    company_rule,
+    month_date_rules,
+    phone_after,
+    record_after,
+)
 from core.locales.es import words as w
 from core.locales.money import money_zones, quantity_zones
 
@@ -68,6 +76,9 @@ RULES = [
     ),
     record_after(r"NHC|historia\s+cl[íi]nica|n[º°]\s+de\s+historia", r"es"),
     company_rule(r"S\.A\.|S\.L\.U?\.|S\.L\.|SA|SL|SLU|S\.Coop\.|Cía\."),
+    phone_after(
+        r"n[úu]mero\s+de\s+(?:tel[ée]fono|m[óo]vil|contacto)|tel[ée]fono|m[óo]vil|tel\.?|tlf\.?", r"es"
+    ),
     code_after(
         r"n[úu]mero(?:\s+[^\W\d]+){0,4}|nº|n\.º|núm\.|localizador|referencia|expediente|tarjeta sanitaria|póliza|matrícula|pedido|factura",
         r"es|son",

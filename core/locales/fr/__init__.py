@@ -6,7 +6,15 @@ import re
 from pathlib import Path
 
 from core.entities import EntityType
-from core.locales.base import Locale, Rule, code_after, company_rule, month_date_rules, record_after
+from core.locales.base import (
+    Locale,
+    Rule,
+    code_after,
+    company_rule,
+    month_date_rules,
+    phone_after,
+    record_after,
+)
 from core.locales.fr import words as w
 from core.locales.money import money_zones, quantity_zones
 
@@ -88,6 +96,10 @@ RULES = [
         0.8,
         flags=0,
         validate=lambda v: _carries_a_name(v),
+    ),
+    phone_after(
+        r"num[ée]ro\s+de\s+(?:t[ée]l[ée]phone|portable|mobile)|t[ée]l[ée]phone|portable|t[ée]l\.?|mobile",
+        r"est",
     ),
     code_after(
         r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat|commande|facture",

@@ -12,6 +12,7 @@ from core.locales.base import (
     company_rule,
     digits_of,
     month_date_rules,
+    phone_after,
     record_after,
 )
 from core.locales.money import money_zones, quantity_zones
@@ -39,6 +40,7 @@ _STREET = (
 RULES = [
     record_after(r"pati[ëe]ntnummer|pati[ëe]nt-ID|dossiernummer\s+pati[ëe]nt", r"is"),
     company_rule(r"B\.V\.|BV|N\.V\.|NV|V\.O\.F\.|VOF|C\.V\."),
+    phone_after(r"telefoonnummer|mobiele?\s+nummer|mobiel|telefoon|tel\.?|gsm(?:-nummer)?", r"is"),
     code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier|bestelling|factuur", r"is"),
     # A hospital or a clinic named before its kind: "het Rijnstate ziekenhuis", "Isala kliniek".
     Rule(
