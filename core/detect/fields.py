@@ -199,7 +199,7 @@ class FieldLabel:
 #: Words joining the parts of a label: a space, an underscore or a dash ("card_number").
 _J = r"[\s_\-]+"
 #: "number", "no.", "#", "nr": what follows the name of an identifier.
-_NO = rf"(?:{_J}(?:number|num|no\.?|nr\.?|#|id))"
+_NO = rf"(?:{_J}(?:numbers?|num|nos?\.?|nr\.?|#|id))"
 
 #: The labels, most specific first. Short capital labels match with case only.
 FIELD_LABELS: list[FieldLabel] = [
@@ -322,7 +322,9 @@ _VALUES = {
     # Digits and capitals in groups ("943 476 5919", "GB82 WEST 1234 5698 7654 32",
     # "POL-99812", "2:24-cv-01234"); one digit at least.
     "code": r"(?=[#A-Za-z0-9:\-/. ]{0,40}\d)#?[A-Za-z0-9]+(?:[-/.:][A-Za-z0-9]+)*"
-    r"(?:[ ](?:[A-Z0-9]*\d[A-Z0-9]*|[A-Z]{2,4}(?=[ ]\d))(?:[-/.][A-Z0-9]+)*)*",
+    # A group of capitals alone is written in capitals ("WEST" of an IBAN; "numbers
+    # 533380006 and 533380007" are two values, the label is matched without case).
+    r"(?:[ ](?:[A-Z0-9]*\d[A-Z0-9]*|(?-i:[A-Z]{2,4})(?=[ ]\d))(?:[-/.][A-Z0-9]+)*)*",
     "phone": r"\+?\(?\d[\d ().\-/]{5,22}\d",
     "email": r"[^\s@\"'<>,;()]+@[^\s@\"'<>,;()]+\.[A-Za-z]{2,24}",
     "date": r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?,?\s+\d{4}"
@@ -397,7 +399,24 @@ def fields(text: str) -> tuple[Field, ...]:
             if not naming and label.value == "date" and text[start:end].isdigit() and end - start <= 3:
                 continue  # "born 29 weeks", "born 3 days ago": a count, no date
             found[start] = Field(m.start("label"), m.end("label"), start, end, label)
+            # "Passport numbers 533380006 and 533380007": a list of values of one shape after
+            # one label; each is the label's.
+            shape = _shape(text[start:end])
+            while (nxt := _NEXT_VALUE.match(text, end)) is not None and _shape(nxt.group("value")) == shape:
+                start, end = nxt.span("value")
+                if start in found:
+                    break
+                found[start] = Field(m.start("label"), m.end("label"), start, end, label)
     return tuple(sorted(found.values(), key=lambda f: f.start))
+
+
+#: The next value of a list after a label's first: ", 533380007", " and 533380007".
+_NEXT_VALUE = re.compile(r"(?:[ \t]*,[ \t]*|[ \t]+(?:and|or|&)[ \t]+)(?P<value>[A-Za-z0-9]+(?:[-/.][A-Za-z0-9]+)*)(?![\w@])")
+
+
+def _shape(value: str) -> str:
+    """A value's shape: its digits as 9, its letters as A ("QX7P2L" -> "AA9A9A")."""
+    return re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "9", value))
 
 
 def field_at(found: tuple[Field, ...], start: int, end: int) -> Field | None:

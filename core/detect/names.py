@@ -68,9 +68,19 @@ _AIRLINE_WORDS = (
 _FLIGHT_WORDS = re.compile(rf"\b(?:{_AIRLINE_WORDS})\W*(?:\w+\W+){{0,2}}$", re.IGNORECASE)
 
 
+#: A flight's route after its code: "BA0287 London Heathrow to San Francisco", "LH 903 FRA-LHR".
+_ROUTE_AFTER = re.compile(
+    r"[ \t]+(?:[A-Z][a-z]+(?:[ \t][A-Z][a-z]+){0,2}[ \t]+(?:to|→|->)[ \t]+[A-Z]|[A-Z]{3}[ \t]*(?:-|–|→|->)[ \t]*[A-Z]{3}\b)"
+)
+
+
 def flight_context(text: str, start: int) -> bool:
-    """True when the words before ``start`` speak of a flight or an airline."""
-    return bool(_FLIGHT_WORDS.search(text[max(0, start - 40) : start]))
+    """True when the words before ``start`` speak of a flight or an airline, or the code
+    at ``start`` is followed by its route ("..., BA0287 London Heathrow to San Francisco")."""
+    if _FLIGHT_WORDS.search(text[max(0, start - 40) : start]):
+        return True
+    code = FLIGHT.match(text, start)
+    return code is not None and _ROUTE_AFTER.match(text, code.end()) is not None
 
 
 #: Words that make a name an organisation's ("Cedar Ridge Orthopedics", "Clínica Dental ...").

@@ -438,7 +438,8 @@ def _misread(
     ):
         return []  # "WHERE created_at > ...": a column's or a variable's name of plain words
     if (
-        span.type in _CODE_TYPES
+        # "PMH: AF on apixaban, CKD 3b": a condition's stage read as an organisation too.
+        (span.type in _CODE_TYPES or (span.type in (EntityType.ORG, EntityType.OTHER) and any(c.isdigit() for c in value)))
         and lexicon is not None
         and not span.views.keys() - {"ner", "rules", NAME_EXTENT}
         and span.views.get("rules", 0.0) < 0.5
@@ -447,6 +448,20 @@ def _misread(
     ):
         # "PMH: T2DM, CKD stage 3a": a note's shorthand and a stage, no one's number (a
         # number alone may be a date or a record's: "3/11. Troponin").
+        return []
+    if (
+        span.type in _NAME_TYPES | _CODE_TYPES
+        and lexicon is not None
+        and len(value) <= 3
+        and any(c.isdigit() for c in value)
+        and value.isalnum()
+        and _model_only(span)
+        and (before := _WORD_BEFORE_SPACE.search(text, max(0, span.start - 12), span.start)) is not None
+        and before.group(1).isupper()
+        and lexicon.is_term(before.group(1))
+    ):
+        # "CKD 3b", "NYHA II"... read alone once the words around became placeholders: a
+        # stage after its condition's acronym, no one's code.
         return []
     if span.type in _NAME_TYPES and value in ("A", "An", "The", "I") and _model_only(span):
         return []  # "A customer, Mrs Edith Marlowe": an article, no one's name
@@ -1219,8 +1234,9 @@ _PLACE_AFTER_CODE = re.compile(r"[ \t]+([A-Z][a-z]+(?:[ \t\-][A-Z][a-z]+){0,2})"
 
 
 def _flight_then_place(text: str, span: Span) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The flight's code and the place after it when ``span`` is the two read as one."""
-    if span.type not in _FLIGHT_MISTYPES:
+    """The flight's code and the place after it when ``span`` is the two read as one
+    (a person's span too, cut at the code: "Mary Whitfield, BA0287 London Heathrow")."""
+    if span.type not in _FLIGHT_MISTYPES | _PROPER_TYPES:
         return None
     value = text[span.start : span.end]
     lead = _FLIGHT_LEAD.match(value)
@@ -1577,6 +1593,23 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
         if _NATURAL_WORD.search(value) is None:
             return checked_type(value, EntityType.ID)
         return None
+    if span.type is EntityType.DATE and _PREFIXED_CODE.fullmatch(value) and re.match(r"[A-Z]{2,6}-", value):
+        # "Invoice INV-2026-0419" read as a date: no calendar writes a word of capitals
+        # before its numbers; a record's number.
+        m = _RECORD_LABEL.search(text_before(text, span.start, 40))
+        return EntityType.ACCOUNT if m is not None and m.group("account") else EntityType.ID
+    if (
+        span.type in _ADDRESS_TYPES
+        and digits
+        and any(c.isalpha() for c in value)
+        and _WEB_SIGN.search(value) is None
+    ):
+        # "Subject: Invoice INV-2026-0419 overdue" read as a web address: no address
+        # without "@", ".", ":" or "/"; a code, after its record's word as above.
+        m = _RECORD_LABEL.search(text_before(text, span.start, 40))
+        if m is not None and _PREFIXED_CODE.fullmatch(value):
+            return EntityType.ACCOUNT if m.group("account") else EntityType.ID
+        return checked_type(value, EntityType.ID)
     if span.type in (EntityType.PHONE, EntityType.ADDRESS) and not any(c.isalpha() for c in value):
         m = _RECORD_LABEL.search(text_before(text, span.start, 40))
         if m is not None:
@@ -2098,6 +2131,30 @@ _PROJECT_AFTER = re.compile(
 _THE_BEFORE = re.compile(r"\bthe[ \t]+$", re.IGNORECASE)
 
 
+#: An institution's kind and the word that names it: "a care home in Harrogate called ",
+#: "a nursing home named ", "a little school called ".
+_INSTITUTION_CALLED = re.compile(
+    r"\b(?:(?:care|nursing|retirement|residential|children'?s)[ \t]+home|hospice|hospital|clinic|"
+    r"surgery|practice|school|nursery|academy|college|pharmacy|charity|church|hotel|"
+    r"restaurant|pub|caf[eé]|shop|gym|firm|company|agency|(?:sheltered|supported)[ \t]+housing"
+    r")(?:[ \t]+(?:in|near|on|at|outside)[ \t]+[A-Z][\w'’\-]*(?:[ \t][A-Z][\w'’\-]*)?)?"
+    r"[ \t]+(?:called|named)[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+def _institution_called(text: str, span: Span) -> Span:
+    """A place's name after the kind of institution it is ("lives in a care home in
+    Harrogate called Oakwood Lodge") is that institution's: an organisation's name, which
+    narrows a person down like the address it stands for (a town may leave at the
+    person's level, a home's name is where they live)."""
+    if span.type is not EntityType.LOCATION or not text[span.start : span.start + 1].isupper():
+        return span
+    if _INSTITUTION_CALLED.search(text, max(0, span.start - 70), span.start):
+        return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+    return span
+
+
 def _group_or_project(text: str, span: Span) -> Span:
     """A one-word name the model alone read as a person, where the words around it say a
     school's class ("Year 5, class Willow") or a project, a client's account or a system
@@ -2204,6 +2261,8 @@ def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Spa
         # "My bank, Monzo, froze my account": after the word for a provider, the name
         # people also carry is that provider's.
         or _PROVIDER_BEFORE.search(text, max(0, span.start - 30), span.start) is not None
+        # "a Roth IRA", "a SEP IRA": a product that ends in a term's acronym is no one's name.
+        or (len(words) >= 2 and words[-1].isupper() and lexicon.is_term(words[-1]))
     ):
         return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
     if (
@@ -2467,6 +2526,10 @@ def _outside(text: str, span: Span, a: int, b: int) -> list[Span]:
 
 
 #: A person's name as a table's cell holds it: two to five words of letters, capitalized.
+#: A column of one part of people's names: "first_name", "Surname", "family name".
+_PART_OF_NAME_KEY = re.compile(r"^(?:first|last|given|family|middle|sur)[ ]?name$|^forename$")
+#: One capitalized word of a name: "Mahmood", "O'Neill", "Ní".
+_CELL_WORD = re.compile(r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*")
 _CELL_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?(?:[ ][A-Za-zÀ-ÖØ-öø-ÿ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?){1,4}")
 
 
@@ -2655,7 +2718,10 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
         value = text[a:b]
         lead = len(value) - len(value.lstrip())
         name = value.strip()
-        if not _CELL_NAME.fullmatch(name):
+        if not _CELL_NAME.fullmatch(name) and not (
+            # "last_name" | "Mahmood": a column of one part of a name holds one word each.
+            _PART_OF_NAME_KEY.search(_key_name(key)) and _CELL_WORD.fullmatch(name)
+        ):
             continue
         start, end = a + lead, a + lead + len(name)
         inside = [x for x in out if start <= x.start and x.end <= end]
@@ -3007,6 +3073,19 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if (
             cased
             and span.type in _NAME_TYPES
+            and value.isalpha()
+            and value.islower()
+            and _model_only(span)
+            and lexicon is not None
+            and not (lexicon.is_given(value) or lexicon.is_surname(value))
+            and _BEFORE_JOB_TITLE.match(text, span.end) is not None
+        ):
+            # "consultant orthopaedic surgeon", "senior staff nurse": a word of a job's
+            # title in lower case, before the title's noun, names no one.
+            continue
+        if (
+            cased
+            and span.type in _NAME_TYPES
             and value.islower()
             and not HANDLE.fullmatch(value)
             and not _known_in_lower_case(value, span.type, lexicon)
@@ -3065,7 +3144,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
-    out = _join_initials(text, [_read_again(text, x, lexicon) for x in out])
+    out = _join_titled_names(text, _join_initials(text, [_read_again(text, x, lexicon) for x in out]))
     out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     out = _join_unit_words(text, out)
@@ -3099,6 +3178,51 @@ def _join_initials(text: str, spans: list[Span]) -> list[Span]:
             and _CAPITALIZED_WORD.fullmatch(text, x.start, x.end)
         ):
             out[-1] = Span(prev.start, x.end, EntityType.PERSON, max(prev.score, x.score), {**x.views, **prev.views})
+            continue
+        out.append(x)
+    return out
+
+
+#: A job title's noun right after a word: "(orthopaedic) surgeon", "(staff) nurse".
+_BEFORE_JOB_TITLE = re.compile(rf"[ \t]+(?:[a-z]+[ \t]+)?(?:{JOB_TITLE.pattern})", re.IGNORECASE)
+#: The word right before a span and one space: "CKD " of "CKD 3b".
+_WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)[ \t]$")
+#: A person's title and the space before the name: "Mr. ", "Mrs ", "Dr ".
+_TITLE_THEN_SPACE = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?[ \t]+$")
+#: Name parts after a title that a model may type as something else.
+_TITLED_PART_TYPES = frozenset(
+    {EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.ADDRESS, EntityType.OTHER}
+)
+
+
+def _join_titled_names(text: str, spans: list[Span]) -> list[Span]:
+    """The words after a person's title are one person's name, whatever the model typed
+    each of ("Landlord is Mr. Hassan Qureshi, 88 Victoria Road": "Hassan" read as the start
+    of the address, "Qureshi" as a person, two placeholders for one man). Two spans that
+    touch across one space, one of them a person, the other one capitalized word, and a
+    title before the first (or at its start) are joined."""
+    out: list[Span] = []
+    for x in sorted(spans, key=lambda s: s.start):
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and EntityType.PERSON in (prev.type, x.type)
+            and prev.type in _TITLED_PART_TYPES
+            and x.type in _TITLED_PART_TYPES
+            and re.fullmatch(r"[ \t]", text[prev.end : x.start]) is not None
+            and (
+                _CAPITALIZED_WORD.fullmatch(text, prev.start, prev.end) is not None
+                if prev.type is not EntityType.PERSON
+                else _CAPITALIZED_WORD.fullmatch(text, x.start, x.end) is not None
+            )
+            and (
+                _TITLE_THEN_SPACE.search(text, max(0, prev.start - 8), prev.start) is not None
+                or re.match(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?[ \t]", text[prev.start : prev.end])
+                is not None
+            )
+        ):
+            score = max(prev.score, x.score)
+            out[-1] = Span(prev.start, x.end, EntityType.PERSON, score, {**x.views, **prev.views})
             continue
         out.append(x)
     return out
@@ -3161,7 +3285,7 @@ def _read_again(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     span = _place_read_as_person(text, span, lexicon)
     span = _place_after_at(text, span, lexicon)
     span = _home_town(text, span)
-    span = _group_or_project(text, span)
+    span = _institution_called(text, _group_or_project(text, span))
     return _brand_read_as_person(text, span, lexicon)
 
 

@@ -136,8 +136,22 @@ def _unwrapped(text: str, a: int, b: int, left: str, right: str) -> tuple[int, i
     while a < b and text[a] in left:
         a += 1
     while b > a and text[b - 1] in right:
+        close = text[b - 1]
+        opener = _CLOSERS.get(close, close)
+        opened = text.rfind(opener, a, b - 1)
+        if (
+            close in _CLOSERS
+            and opened > a
+            and text.count(opener, a, b - 1) > text.count(close, a, b - 1)
+            and not re.search(r"[\"'`]", text[opened : b - 1])
+        ):
+            break  # "401(k)", "403(b)": a bracket opened inside the token closes it
         b -= 1
     return a, b
+
+
+#: Closing brackets and the ones they close.
+_CLOSERS = {")": "(", "]": "["}
 
 
 def _add_atoms(text: str, a: int, b: int, starts: list[int], ends: list[int]) -> None:

@@ -691,8 +691,9 @@ def test_a_value_never_runs_from_one_cell_into_the_next(lex) -> None:  # type: i
 def test_a_tables_header_row_is_a_label(lex) -> None:  # type: ignore[no-untyped-def]
     text = "Fix this CSV:\nid,first_name,last_name,dob,city\n97191,Leon,Smith,13.11.1959,Abbietown\n"
     out = refine(text, [s(text, "id,first_name,last_name,dob,city", EntityType.ADDRESS), s(text, "97191", EntityType.ADDRESS)], lex)
-    # The header stays; the id column types its number (no postcode).
-    assert values(text, out) == [("97191", "ID")]
+    # The header stays; the id column types its number (no postcode); the name columns'
+    # one-word cells are persons though no view found them.
+    assert values(text, out) == [("97191", "ID"), ("Leon", "PERSON"), ("Smith", "PERSON")]
 
 
 def test_a_column_with_money_commas_stays_one_table(lex) -> None:  # type: ignore[no-untyped-def]
@@ -2342,3 +2343,62 @@ def test_a_payees_label_stays_before_the_name(lex) -> None:  # type: ignore[no-u
     text = "Please check this transfer: payee Harriet Quinlan, sort code 20-45-77, amount £950."
     out = refine(text, [s(text, "payee", EntityType.PERSON, 0.99), s(text, "Harriet Quinlan", EntityType.PERSON, 0.96)], lex)
     assert values(text, out) == [("Harriet Quinlan", "PERSON")]
+
+
+def test_the_words_after_a_title_are_one_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Landlord is Mr. Hassan Qureshi, 88 Victoria Road, Leeds LS6 1DL."
+    spans = [
+        s(text, "Hassan", EntityType.ADDRESS),
+        s(text, "Qureshi", EntityType.PERSON),
+        s(text, "88 Victoria Road, Leeds LS6 1DL", EntityType.ADDRESS),
+    ]
+    out = values(text, refine(text, spans, lex))
+    assert ("Hassan Qureshi", "PERSON") in out
+    assert not any(v == "Hassan" for v, _ in out)
+
+
+def test_a_flight_and_its_airport_after_a_name_are_cut_from_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Passengers John and Mary Whitfield, BA0287 London Heathrow to San Francisco on 18 Dec."
+    spans = [s(text, "Mary Whitfield, BA0287 London Heathrow", EntityType.PERSON)]
+    out = values(text, refine(text, spans, lex))
+    assert ("Mary Whitfield", "PERSON") in out
+    assert ("BA0287", "ID") in out
+    assert not any("Heathrow" in v for v, t in out if t == "PERSON")
+
+
+def test_a_record_number_read_as_a_date_or_a_web_address_is_an_identifier(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Subject: Invoice INV-2026-0419 overdue"
+    for t in (EntityType.DATE, EntityType.URL):
+        out = values(text, refine(text, [s(text, "INV-2026-0419", t)], lex))
+        assert out == [("INV-2026-0419", "ID")]
+
+
+def test_a_retirement_account_is_a_product_not_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Should we open a SEP IRA for him or a solo 401(k)?"
+    out = values(text, refine(text, [s(text, "SEP IRA", EntityType.PERSON, 0.72), s(text, "401(k", EntityType.OTHER, 0.52)], lex))
+    assert ("SEP IRA", "PERSON") not in out
+    assert not any(v.startswith("401") for v, _ in out)
+
+
+def test_a_conditions_stage_is_no_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "PMH: AF on apixaban, CKD 3b, T2DM."
+    assert refine(text, [s(text, "CKD 3b", EntityType.ORG, 0.97)], lex) == []
+    assert refine(text, [s(text, "3b", EntityType.OTHER, 0.77)], lex) == []
+
+
+def test_a_word_of_a_job_title_is_no_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Your appointment with Ms Eleanor Grant, consultant orthopaedic surgeon, is on Monday."
+    out = values(text, refine(text, [s(text, "orthopaedic", EntityType.PERSON, 0.91)], lex))
+    assert out == []
+
+
+def test_a_home_named_after_its_kind_is_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "She lives in a care home in Harrogate called Oakwood Lodge."
+    out = values(text, refine(text, [s(text, "Oakwood Lodge", EntityType.LOCATION)], lex))
+    assert out == [("Oakwood Lodge", "ORG")]
+
+
+def test_a_surname_column_of_one_word_cells_holds_persons(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "id,first_name,last_name,email\n1042,Tariq,Mahmood,tmahmood88@yahoo.co.uk\n"
+    out = values(text, refine(text, [s(text, "Mahmood", EntityType.EMAIL, 0.99)], lex))
+    assert ("Mahmood", "PERSON") in out

@@ -64,6 +64,8 @@ def outbound(detector: Detector, text: str) -> str:
             "account no. [ACCOUNT], Policy number [ACCOUNT], Passport no. [ID]",
         ),
         ("Member ID: XJ-4491-22, Group number 88123", "Member ID: [ACCOUNT], Group number [ACCOUNT]"),
+        # A list of values after one label: each the label's ("and" is no part of either).
+        ("Passport numbers 533380006 and 533380007. Thanks", "Passport numbers [ID] and [ID]. Thanks"),
         (
             "Name: Maria Lopez\nDOB: 12/04/1985\nSSN: 078-05-1120\nCard: 5500 0000 0000 0004\n"
             "Exp: 04/27\nCVV: 321",

@@ -50,6 +50,8 @@ def words(text: str) -> list[str]:
         # A call's or a subscript's quoted argument is an atom apart from the name before it.
         ('smtp.login("billing@acme.co", pwd)', ["smtp.login", "billing@acme.co", "pwd"]),
         ("row['email'] and more", ["row", "email", "and", "more"]),
+        # A bracket opened inside a word closes it: "401(k)" is one atom.
+        ("my 401(k) and a 403(b) (see Smith)", ["my", "401(k)", "and", "a", "403(b)", "see", "Smith"]),
         # An HTML form: the tags are no words, the quoted value after "=" is an atom.
         ('<label>Eircode</label><input value="D02 X285">', ["Eircode", "value", "D02", "X285"]),
         ('<input value="Sarah Connolly"> from <John>', ["value", "Sarah", "Connolly", "from", "John"]),
