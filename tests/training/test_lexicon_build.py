@@ -31,3 +31,14 @@ def test_given_names_and_surnames_are_kept_apart() -> None:
     assert {"bridges", "bakker", "bertrand"} <= surnames
     assert "bakker" not in given
     assert "pieter" not in surnames
+
+
+def test_the_shipped_lexicon_names_no_function_word_alone() -> None:
+    from core.lexicon import lexicon
+
+    lex = lexicon()
+    # WNUT-17 tags "The" alone as a product and WikiANN "on" and "so" as organisations:
+    # a function word is no public name; an acronym in capitals still is.
+    for word in ("The", "the", "on", "so", "can", "first"):
+        assert lex.public_kind(word) is None, word
+    assert lex.public_kind("US") == "country"

@@ -78,6 +78,11 @@ def common_words() -> dict[str, float]:
     return out
 
 
+#: How frequent a single word is (Zipf) to be a function word, never a public name alone
+#: ("the", "and", "of", "you").
+_FUNCTION_WORD_ZIPF = 6.0
+
+
 def public_names(data: Path) -> dict[str, tuple[str, str]]:
     """normalized name -> (kind, source)."""
     names: dict[str, tuple[str, str]] = {}
@@ -86,11 +91,16 @@ def public_names(data: Path) -> dict[str, tuple[str, str]]:
         key = normalize_name(name)
         if len(key) < 2 or not any(c.isalpha() for c in key) or PRIVATE_PLACES.search(key):
             return
+        if " " not in key and not name.strip().isupper() and zipf_frequency(key, "en") >= _FUNCTION_WORD_ZIPF:
+            # "The" tagged alone as a product in WNUT-17: a function word names nothing
+            # (an acronym written in capitals does: "US", "WHO").
+            return
         names.setdefault(key, (kind, source))
 
     # Companies of 20 stock indices, with and without their legal suffix.
     from cleanco import basename
     from pytickersymbols import PyTickerSymbols
+    from wordfreq import zipf_frequency
 
     for stock in PyTickerSymbols().get_all_stocks():
         for name in (stock["name"], basename(stock["name"])):
@@ -103,7 +113,7 @@ def public_names(data: Path) -> dict[str, tuple[str, str]]:
         for attr in ("name", "official_name", "common_name"):
             if getattr(country, attr, None):
                 add(getattr(country, attr), "country", "pycountry")
-    for extra in ("EU", "European Union", "UK", "USA", "U.S.", "U.S.A.", "UAE", "UN",
+    for extra in ("EU", "European Union", "UK", "US", "USA", "U.S.", "U.S.A.", "UAE", "UN",
                   "United Nations", "Europe", "Asia", "Africa", "North America",
                   "South America", "Latin America", "Middle East", "Scandinavia"):
         add(extra, "country", "curated")
