@@ -36,7 +36,7 @@ from enum import StrEnum
 from functools import cached_property
 
 from core.detect.hosts import site_label
-from core.detect.names import CA_POSTCODE, FLIGHT, JOB_TITLE, UK_POSTCODE, flight_context
+from core.detect.names import CA_POSTCODE, FLIGHT, JOB_TITLE, ORG_WORDS, UK_POSTCODE, flight_context
 from core.detect.refine import RECORD
 from core.detect.zones import DEGREES, POSTCODE, STREET
 from core.domain import (
@@ -654,6 +654,12 @@ class TypePolicy:
             and (span.type is not EntityType.ID or re.search(r"\s[A-Za-z]{3,}", value))
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
+            rest = value.split(None, 1)[1]
+            if ORG_WORDS.search(rest) or _COMPANY_TAIL.search(rest):
+                # "Allianz Travel", "Ocado Technology": an organisation's word after the
+                # brand names the company's arm, public as a subject, an employer where
+                # someone works there (the caller's affiliation rule); no product.
+                return "public company"
             return _PRODUCT_KIND
         if span.type is EntityType.ORG and well_known_provider(value):
             return "public health institution"
@@ -798,6 +804,8 @@ _ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}")
 _PRODUCT = re.compile(
     r"\S+(?:\s+(?:[A-Za-z][\w\-+]*|\d{1,4}(?:\.\d{1,3}){0,2}[A-Za-z]{0,3}|[A-Z]{1,4}\d{1,4}[A-Za-z]?)){1,4}"
 )
+#: Words after a brand that name a company's arm, beside :data:`ORG_WORDS`.
+_COMPANY_TAIL = re.compile(r"\b(?:technology|retail|uk|us|europe|international|global|payments|finance)\b", re.IGNORECASE)
 #: Names joined by a comma, "and" or "&" are a firm of partners ("Pearson, Macdonald and
 #: Hussain", "Kline & Partners"), never a product of the public brand one of them shares.
 _PARTNERS = re.compile(r",\s|\s(?:and|&)\s", re.IGNORECASE)
@@ -847,9 +855,11 @@ def _bare_name(value: str) -> str:
 #: Words that make the organisation after them where someone works or studies:
 #: "works at", "a nurse at", "joined", "offer from", "studying at", "graduated from".
 _AFFILIATION = re.compile(
-    # A verb of working or studying, up to two words, then the preposition ...
+    # A verb of working, studying or earning, up to three words, then the preposition ...
     r"\b(?:work(?:s|ed|ing)?|employed|studying|studied|enrolled|graduat(?:e|ed|ing)|"
-    r"interned|teach(?:es|ing)?|taught|joined|hired|promoted)\b(?:\s+[a-z\-]+){0,2}?"
+    r"interned|teach(?:es|ing)?|taught|joined|hired|promoted|earn(?:s|ed|ing)?)\b"
+    # (the words between may hold a sum: "earn about $96,000 at")
+    r"(?:\s+(?:[a-z\-]+|[$£€]?\d[\d,.]*[kK]?)){0,3}?"
     r"\s+(?:at|for|with|from|by|in|to)\s+(?:the\s+)?$"
     # ... or a role or a tie right before it ("a nurse at", "student of", "alumni of").
     r"|\b(?:job|jobs|employee|employer|intern(?:ship)?|role|position|post|engineer|"

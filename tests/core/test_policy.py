@@ -284,6 +284,7 @@ def test_a_brand_with_a_place_is_a_branch_not_a_product(policy: TypePolicy, valu
         ("I work at Google as a senior engineer.", "Google", T.ORG),
         ("She graduated from Stanford University in 2019.", "Stanford University", T.ORG),
         ("My manager at Microsoft asked me to stay.", "Microsoft", T.ORG),
+        ("I'm 34 and earn about $96,000 at Northrop Grumman.", "Northrop Grumman", T.ORG),
         ("I work at the Natural History Museum as a curator.", "Natural History Museum", T.OTHER),
     ],
 )
@@ -295,6 +296,26 @@ def test_a_public_company_or_university_where_someone_works_or_studies_is_an_emp
     at = decide(policy, text, value, t, 5.0)
     assert below.family is Family.QUASI and below.kind == "employer or school"
     assert not below.protect and at.protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("In my current position at Ocado Technology in Hatfield I built the pipeline.", "Ocado Technology"),
+        ("I run a small café, The Copper Kettle, in town.", "The Copper Kettle"),
+    ],
+)
+def test_a_brand_and_an_organisations_word_is_a_company_not_a_product(
+    policy: TypePolicy, text: str, value: str
+) -> None:
+    d = decide(policy, text, value, T.ORG, 5.0)
+    assert d.protect and d.kind != "public brand's product"
+
+
+def test_a_brands_arm_is_public_as_a_subject(policy: TypePolicy) -> None:
+    text = "My travel insurer is Allianz Travel; the claim was rejected."
+    d = decide(policy, text, "Allianz Travel", T.ORG, 5.0)
+    assert not d.protect and d.kind == "public company"
 
 
 def test_no_one_works_in_a_brands_product(policy: TypePolicy) -> None:
