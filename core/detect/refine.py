@@ -463,6 +463,8 @@ def _misread(
         # "CKD 3b", "NYHA II"... read alone once the words around became placeholders: a
         # stage after its condition's acronym, no one's code.
         return []
+    if span.type in _NAME_TYPES and _CLASS_CODE.fullmatch(value) and _model_only(span):
+        return []  # "in die 2b der Grundschule", "class 4c": a school class, no one's name
     if span.type in _NAME_TYPES and value in ("A", "An", "The", "I") and _model_only(span):
         return []  # "A customer, Mrs Edith Marlowe": an article, no one's name
     if span.type in _NAME_TYPES and _ROLE_WORD.fullmatch(value):
@@ -2143,6 +2145,17 @@ _INSTITUTION_CALLED = re.compile(
 )
 
 
+def _company_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """A company the lexicon knows, which the model read as a place ("earn about $96,000 at
+    Northrop Grumman"): an organisation, so that the type policy sees a company (an
+    employer where someone works there), never a town."""
+    if span.type is not EntityType.LOCATION or lexicon is None:
+        return span
+    if lexicon.public_kind(text[span.start : span.end]) == "company":
+        return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+    return span
+
+
 def _institution_called(text: str, span: Span) -> Span:
     """A place's name after the kind of institution it is ("lives in a care home in
     Harrogate called Oakwood Lodge") is that institution's: an organisation's name, which
@@ -2355,6 +2368,9 @@ def known_brands(
 #: The EU's harmonised numbers of social value (116 000 to 116 999: missing children,
 #: Samaritans, card blocking...), with the lower-case words a model took in before them.
 _SERVICE_NUMBER = re.compile(r"(?:[a-z]+[ \t]+){0,3}116[ \t]?\d{3}")
+#: Emergency and public health lines (999, 111, 112, 911, 988, 000...), one or a few.
+_EMERGENCY = r"(?:999|111|112|911|101|988|000|110|119|211|311|811)"
+_EMERGENCY_NUMBERS = re.compile(rf"{_EMERGENCY}(?:[ \t]*(?:,|/|or|and|&)[ \t]*{_EMERGENCY})*")
 #: A version number right after a product's name, or right before its release's name.
 _VERSION_AFTER = re.compile(r"[ \t]+v?\d+(?:\.\d+){1,3}\b")
 _VERSION_BEFORE = re.compile(r"\b\d+(?:\.\d+){1,3}[ \t]+$")
@@ -2950,8 +2966,11 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # "Spring Boot 3.2.4", "Ubuntu 22.04.4 LTS": a product and its release's
             # name beside a version number, no one's identifier.
             continue
-        if span.type in (EntityType.PHONE, EntityType.ID) and _SERVICE_NUMBER.fullmatch(value):
-            # "the card blocking line 116 116": a hotline every caller in Europe dials.
+        if span.type in (EntityType.PHONE, EntityType.ID) and (
+            _SERVICE_NUMBER.fullmatch(value) or _EMERGENCY_NUMBERS.fullmatch(value)
+        ):
+            # "the card blocking line 116 116": a hotline every caller in Europe dials;
+            # "Should I call 999 or 111?": the numbers every caller of a country dials.
             continue
         if (
             span.type in (EntityType.PERSON, EntityType.ORG, EntityType.OTHER)
@@ -3185,6 +3204,8 @@ def _join_initials(text: str, spans: list[Span]) -> list[Span]:
 
 #: A job title's noun right after a word: "(orthopaedic) surgeon", "(staff) nurse".
 _BEFORE_JOB_TITLE = re.compile(rf"[ \t]+(?:[a-z]+[ \t]+)?(?:{JOB_TITLE.pattern})", re.IGNORECASE)
+#: A school class or a stage written as a number and a lower-case letter: "2b", "10c".
+_CLASS_CODE = re.compile(r"\d{1,2}[a-f]")
 #: The word right before a span and one space: "CKD " of "CKD 3b".
 _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)[ \t]$")
 #: A person's title and the space before the name: "Mr. ", "Mrs ", "Dr ".
@@ -3286,6 +3307,7 @@ def _read_again(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     span = _place_after_at(text, span, lexicon)
     span = _home_town(text, span)
     span = _institution_called(text, _group_or_project(text, span))
+    span = _company_read_as_place(text, span, lexicon)
     return _brand_read_as_person(text, span, lexicon)
 
 

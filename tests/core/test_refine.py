@@ -2402,3 +2402,20 @@ def test_a_surname_column_of_one_word_cells_holds_persons(lex) -> None:  # type:
     text = "id,first_name,last_name,email\n1042,Tariq,Mahmood,tmahmood88@yahoo.co.uk\n"
     out = values(text, refine(text, [s(text, "Mahmood", EntityType.EMAIL, 0.99)], lex))
     assert ("Mahmood", "PERSON") in out
+
+
+@pytest.mark.parametrize("value", ["999 or 111", "911", "112"])
+def test_emergency_numbers_are_no_ones(lex, value: str) -> None:  # type: ignore[no-untyped-def]
+    text = f"Her GP is closed. Should I call {value}?"
+    assert refine(text, [s(text, value, EntityType.PHONE, 0.8)], lex) == []
+
+
+def test_a_school_class_is_no_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Mein Sohn geht in die 2b der Grundschule am Stadtpark."
+    assert refine(text, [s(text, "2b", EntityType.ORG, 0.9)], lex) == []
+
+
+def test_a_company_read_as_a_place_is_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I earn about $96,000 at Northrop Grumman."
+    out = values(text, refine(text, [s(text, "Northrop Grumman", EntityType.LOCATION)], lex))
+    assert out == [("Northrop Grumman", "ORG")]
