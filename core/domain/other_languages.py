@@ -24,7 +24,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "intensivstation", "operiert", "operation", "krankenschwester", "pflegerin",
         "versichertennummer", "herzinsuffizienz", "herzinfarkt", "schlaganfall", "therapie",
         "psychotherapie", "psychotherapeutin", "psychotherapeut", "psychiater", "reha",
-        "rehabilitation", "diagnostiziert", "orthopäde", "orthopädin",
+        "rehabilitation", "diagnostiziert", "orthopäde", "orthopädin", "lungenentzündung",
+        "pflegeheim", "seniorenheim", "altenheim", "pflegedienst", "pflegedienstleitung",
+        "kurzzeitpflege", "gestürzt", "sturz", "pflegegrad", "krebs", "chemotherapie",
         # French
         "médecin", "medecin", "docteur", "hôpital", "hopital", "clinique", "patiente",
         "diagnostic", "traitement", "médicament", "médicaments", "ordonnance", "fièvre",
@@ -35,7 +37,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "infirmier", "hospitalisé", "hospitalisée", "hospitalisation", "diabétique",
         "psychiatre", "psychologue", "aide-soignante", "aide-soignant", "mutuelle",
         "kinésithérapeute", "ostéopathe", "séances", "pansements", "pansement", "soins",
-        "diagnostiqué", "diagnostiquée", "opéré", "opérée",
+        "diagnostiqué", "diagnostiquée", "opéré", "opérée", "pneumonie", "médical", "médicale",
+        "médicaux", "chu", "bronchite", "cancer", "chimiothérapie", "radiothérapie", "avc",
         # Spanish
         "médico", "medico", "médica", "doctora", "clínica", "clinica", "paciente",
         "diagnóstico", "tratamiento", "medicamento", "medicamentos", "receta", "dosis",
@@ -47,6 +50,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "diagnosticada", "escoliosis", "síntomas", "sintomas", "pediatría", "traumatólogo",
         "traumatóloga", "cardiólogo", "cardióloga", "radiografía", "ecografía", "resonancia",
         "operaron", "operado", "operada", "rehabilitación", "fisioterapia", "salud", "sanitaria",
+        "hospitalizado", "hospitalizada", "logopedia", "logopeda", "cáncer", "quimioterapia",
         # Dutch
         "huisarts", "dokter", "ziekenhuis", "kliniek", "patiënt", "diagnose",
         "behandeling", "medicijn", "medicijnen", "medicatie", "koorts", "pijn", "bloeddruk",
@@ -56,7 +60,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "verpleegkundige", "wijkverpleegkundige", "opgenomen", "bedrijfsarts", "psychiater",
         "psycholoog", "fysiotherapeut", "gediagnosticeerd", "geopereerd", "revalidatie",
         "valrisico", "valpreventie", "mantelzorger", "wijkverpleging", "huisartsenpost",
-        "ouderenzorg", "zorgverzekeraar", "geneeskunde", "ingresó",
+        "ouderenzorg", "zorgverzekeraar", "geneeskunde", "ingresó", "longontsteking",
+        "indicatie", "wijkzorg", "kanker",
     ),
     "legal": (
         "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",

@@ -161,6 +161,8 @@ NEGATIVES = [
     ("es", ["Hola", "jefe", "marzo", "Estimado", "Saludos", "Redacta"]),
     # The verb a request begins with ("Herschrijf mijn motivatiebrief") is no name.
     ("nl", ["Beste", "mijn", "Onze", "huisarts", "mei", "Groeten", "Herschrijf", "Vertaal"]),
+    ("nl", ["Goedendag", "Goedenavond"]),
+    ("fr", ["CM2", "CE1"]),
 ]
 
 

@@ -193,6 +193,8 @@ def test_every_norm_cites_its_source() -> None:
         ("Meine Mutter wurde ins Klinikum eingeliefert, Herzinsuffizienz.", (), Profile.HEALTH),
         ("Je suis infirmier, mon patient diabétique a été hospitalisé.", (), Profile.HEALTH),
         ("Soy enfermera; la paciente fue ingresada por una neumonía.", (), Profile.HEALTH),
+        ("Mon père est hospitalisé au CHU pour une pneumonie.", (), Profile.HEALTH),
+        ("Mijn cliënt heeft een indicatie nodig; hij heeft longontsteking.", (), Profile.HEALTH),
         # An operation is health.
         ("My wife is having her gallbladder removed by keyhole surgery on Monday.", (), Profile.HEALTH),
         # Immigration is law.

@@ -12,7 +12,7 @@ NEGATIVES = words(
     "Herschrijf Schrijf Vertaal Maak Help Controleer Geef Leg Vat Stel Beantwoord Corrigeer Verbeter Bekijk Lees "
     "Tel Telefoon Mobiel Fax "
     "januari februari maart april mei juni juli augustus september oktober november december "
-    "Hallo Hoi Hey Beste Geachte Lieve Beste Goedemorgen Goedemiddag Goedenavond Dag "
+    "Hallo Hoi Hey Beste Geachte Lieve Beste Goedemorgen Goedemiddag Goedenavond Goedendag Dag "
     "Groeten Groet Groetjes Liefs Vriendelijke Hartelijke Met Bedankt Dank Alvast Mvg Gr "
     "De Het Een En Of Maar Want Omdat Dat Die Dit Deze Wat Wie Waar Wanneer Waarom Hoe Ik Jij "
     "Je U Hij Zij Ze Wij We Jullie Mij Me Mijn Jouw Jou Uw Zijn Haar Ons Onze Hun Hen In Op "
@@ -60,7 +60,7 @@ PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op"
 INTROS = ["mijn naam is", "ik heet", "ik ben", "Naam:", "Patiënt:", "Werknemer:",
           "Ondertekend:"]
 GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", "Goedemiddag",
-             "Dag"]
+             "Goedenavond", "Goedendag", "Dag"]
 CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
             "Hartelijke groet", "Groeten", "Groetjes", "Groet", "Liefs", "Mvg", "Gr", "Alvast bedankt",
             "Bedankt"]
