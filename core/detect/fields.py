@@ -283,6 +283,8 @@ FIELD_LABELS: list[FieldLabel] = [
         "national id",
         rf"national{_J}insurance(?:{_NO})?|(?-i:NINO|NI){_NO}?(?=\s*[:#])|(?-i:NI){_NO}"
         rf"|national{_J}id(?:{_NO})?|(?-i:TIN|EIN|ITIN|UTR)|tax{_J}(?:id|number|no\.?|reference)|vat{_NO}"
+        # "VAT GB 123 4567 89": a VAT number after its acronym, its country's code first.
+        r"|(?-i:VAT)(?=[ \t]*[:#]?[ \t]*[A-Z]{2}[ \t]?\d)"
         # The national numbers of the other languages with rules: a value that fails its
         # checksum there ("DNI: 48392017K") is still the person's number.
         r"|(?-i:DNI|NIE|NIF|BSN|NIR)|steuer-?id|burgerservicenummer|personalausweis(?:nummer)?"

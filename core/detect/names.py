@@ -48,7 +48,9 @@ JOB_TITLE = re.compile(
     r"police officer|soldier|pilot|steward|stewardess|librarian|counsellor|counselor|"
     r"caregiver|carer|housekeeper|janitor|labourer|laborer|farmer|fisherman|tailor|baker|"
     r"butcher|barber|hairdresser|fumigator|geologist|biologist|chemist|physicist|"
-    r"head(?=\s+of\s)|dean(?=\s+of\s)|chair(?=\s+of\s))s?\b",
+    r"head(?=\s+of\s)|dean(?=\s+of\s)|chair(?=\s+of\s)|"
+    # A doctor by their field: "Rheumatologist", "Psychiatrist", "Paediatrician".
+    r"[a-z]{3,}ologist|[a-z]{2,}iatrist|[a-z]{3,}ician)s?\b",
     re.IGNORECASE,
 )
 TITLE_CASE_NAME = re.compile(r"[A-Z][\w'’&.-]*(?:\s+(?:of|and|the|for|&)?\s*[A-Z][\w'’&.-]*)+")
@@ -182,7 +184,18 @@ def words_not_a_name(text: str, span: Span, lexicon: Lexicon) -> bool:
         return False
     if _TITLE_BEFORE_NAME.search(text, max(0, span.start - 8), span.start):
         return False
-    return all(len(w) >= 3 and lexicon.is_plain(w) and not _TITLE_WORD.fullmatch(w) for w in words)
+    def plain(w: str) -> bool:
+        return len(w) >= 3 and lexicon.is_plain(w) and not _TITLE_WORD.fullmatch(w)
+
+    # A role's last word may be a rare one, a doctor's field ("Consultant Rheumatologist"),
+    # when it is no name people carry.
+    last = words[-1]
+    role = (
+        len(words) > 1
+        and JOB_TITLE.fullmatch(last.casefold()) is not None
+        and not (lexicon.is_given(last) or lexicon.is_surname(last))
+    )
+    return all(plain(w) for w in words[:-1]) and (plain(last) or role)
 
 
 #: ... and after it: a possessive ("Joseph's"), a citation's "et al.".

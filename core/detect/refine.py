@@ -880,6 +880,26 @@ _RELATION_HEAD = re.compile(rf"{_RELATION_WORD}[ \t]+(?=\S)")
 _RELATION_BEFORE = re.compile(rf"\b(?:my|his|her|our|their)[ \t]+{_RELATION_WORD}[ \t]+$", re.IGNORECASE)
 
 
+#: Lower-case words before an address's number that are no part of it ("property 3 Mill
+#: Lane", "address 17 Larch Close"); a unit's word is ("flat 2, 19 Clifton Terrace").
+_ADDRESS_LABEL_HEAD = re.compile(r"(?:[a-z]+[ \t]+)+?(?=\d)")
+_ADDRESS_UNIT_WORDS = frozenset(
+    "flat apt apartment unit suite floor room house no number block building plot lot "
+    "studio maisonette cottage bungalow villa po box".split()
+)
+
+
+def _without_address_label(text: str, span: Span) -> Span:
+    """An address without the words in lower case before its number that name what it is
+    ("Council tax account 50093127, property 3 Mill Lane"): the label stays as written."""
+    if span.type is not EntityType.ADDRESS or not is_cased(text):
+        return span  # ("barra de carrasco 15000" in a text all in lower case is the place)
+    m = _ADDRESS_LABEL_HEAD.match(text, span.start, span.end)
+    if m is None or any(w in _ADDRESS_UNIT_WORDS for w in m.group().split()):
+        return span
+    return Span(m.end(), span.end, span.type, span.score, span.views)
+
+
 def _without_relation_head(text: str, span: Span) -> Span:
     """A person's name without the relation in lower case the model began it with, in a
     text written with capitals or not: "flatmate jordan okafor" is "jordan okafor" (the
@@ -2429,7 +2449,13 @@ def _job_title(value: str, lexicon: Lexicon) -> bool:
     words = value.split()
     return (
         1 <= len(words) <= 4
-        and all(w[:1].isupper() and (lexicon.is_plain(w) or w.casefold() in _ROLE_WORDS) for w in words)
+        # (the role itself may be a rare word: "Consultant Rheumatologist")
+        and all(
+            w[:1].isupper() and (lexicon.is_plain(w) or w.casefold() in _ROLE_WORDS)
+            for w in words[:-1]
+        )
+        and words[-1][:1].isupper()
+        and (lexicon.is_plain(words[-1]) or words[-1].casefold() in _ROLE_WORDS or len(words) > 1)
         and JOB_TITLE.fullmatch(words[-1].casefold()) is not None
     )
 
@@ -2785,7 +2811,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = _without_lower_tail(text, span, lexicon)
         span = _without_leading_term(text, _without_lower_head(text, span, lexicon), lexicon)
-        span = _without_relation_head(text, span)
+        span = _without_address_label(text, _without_relation_head(text, span))
         value = text[span.start : span.end]
         misread = _misread(text, span, value, lexicon, cased)
         if misread is not None:
@@ -3089,6 +3115,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # "Mi madre", "ma mère", "meine Mutter": a relative named by the relation,
             # in the language a person writes about family in; no one's name.
             continue
+        if span.type is EntityType.PERSON and value.islower() and JOB_TITLE.fullmatch(value):
+            # "a consultant rheumatologist": a role in lower case is a job title, no one's name.
+            span = Span(span.start, span.end, EntityType.OTHER, span.score, span.views)
         if (
             cased
             and span.type in _NAME_TYPES

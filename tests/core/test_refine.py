@@ -2419,3 +2419,27 @@ def test_a_company_read_as_a_place_is_an_organisation(lex) -> None:  # type: ign
     text = "I earn about $96,000 at Northrop Grumman."
     out = values(text, refine(text, [s(text, "Northrop Grumman", EntityType.LOCATION)], lex))
     assert out == [("Northrop Grumman", "ORG")]
+
+
+def test_an_addresss_label_in_lower_case_stays_before_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Council tax account 50093127, property 3 Mill Lane, Frome BA11 1DB."
+    out = values(text, refine(text, [s(text, "property 3 Mill Lane", EntityType.ADDRESS)], lex))
+    assert out == [("3 Mill Lane", "ADDRESS")]
+    text = "My address is flat 2, 19 Clifton Terrace, Brighton."
+    out = values(text, refine(text, [s(text, "flat 2, 19 Clifton Terrace", EntityType.ADDRESS)], lex))
+    assert out == [("flat 2, 19 Clifton Terrace", "ADDRESS")]
+
+
+def test_a_signatures_role_is_a_job_title_not_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Regards,\nDr. Amara Nwosu MBBS MRCP\nConsultant Rheumatologist | Queen Elizabeth Hospital Birmingham"
+    out = values(text, refine(text, [s(text, "Consultant Rheumatologist", EntityType.PERSON, 0.99)], lex))
+    assert out == []
+    text = "Please ask Will Cook about the rota."
+    out = values(text, refine(text, [s(text, "Will Cook", EntityType.PERSON, 0.99)], lex))
+    assert out == [("Will Cook", "PERSON")]
+
+
+def test_a_role_in_lower_case_is_a_job_title(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Dr Naledi Mokoena is a consultant rheumatologist with 15 years' experience."
+    out = values(text, refine(text, [s(text, "rheumatologist", EntityType.PERSON, 0.58)], lex))
+    assert ("rheumatologist", "PERSON") not in out

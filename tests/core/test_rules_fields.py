@@ -64,6 +64,8 @@ def outbound(detector: Detector, text: str) -> str:
             "account no. [ACCOUNT], Policy number [ACCOUNT], Passport no. [ID]",
         ),
         ("Member ID: XJ-4491-22, Group number 88123", "Member ID: [ACCOUNT], Group number [ACCOUNT]"),
+        # A VAT number after its acronym and country code.
+        ("Our VAT GB 123 4567 89 is on the invoice.", "Our VAT [ID] is on the invoice."),
         # A list of values after one label: each the label's ("and" is no part of either).
         ("Passport numbers 533380006 and 533380007. Thanks", "Passport numbers [ID] and [ID]. Thanks"),
         (
