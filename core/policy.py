@@ -387,10 +387,11 @@ class TypePolicy:
                     # A town is a place too: the stricter of the two rules applies.
                     d = _stricter(d, self._quasi("place", value, EntityType.LOCATION, risk_lambda, profile))
                 return d
-            if (
-                span.type is not EntityType.LOCATION
-                and public != _PRODUCT_KIND  # no one works in "Sage 50"
-                and affiliation(text, span.start)
+            if span.type is not EntityType.LOCATION and (
+                (public != _PRODUCT_KIND and affiliation(text, span.start))  # no one works in "Sage 50"
+                # "Teamleiterin bei der Sparkasse Hannover": where someone is employed, in
+                # the words of the other languages, whatever the lexicon made of the name.
+                or employed_at(text, span.start)
             ):
                 return self._quasi(
                     "employer or school", value, span.type, risk_lambda, profile,
@@ -655,6 +656,10 @@ class TypePolicy:
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
             rest = value.split(None, 1)[1]
+            if self.lexicon.public_kind(rest) in ("place", "region"):
+                # "Sparkasse Hannover", "Ray White Carlton": a brand and its town is a
+                # branch, an organisation a person banks or works at; protected as one.
+                return None
             if ORG_WORDS.search(rest) or _COMPANY_TAIL.search(rest):
                 # "Allianz Travel", "Ocado Technology": an organisation's word after the
                 # brand names the company's arm, public as a subject, an employer where
@@ -930,6 +935,27 @@ def affiliation(text: str, start: int) -> bool:
     window = text[max(0, start - 60) : start]
     m = _AFFILIATION.search(window)
     return m is not None and not _DESTINATION.search(window[max(0, m.start() - 20) :])
+
+
+#: A job or a verb of working and the preposition of an employer, in German, French,
+#: Spanish and Dutch: "Teamleiterin bei der", "je travaille chez", "trabajo en",
+#: "HR-adviseur bij".
+_EMPLOYED_AT = re.compile(
+    r"\b(?:arbeite[nt]?|tätig|beschäftigt|angestellt|\w*leiter(?:in)?|\w*mitarbeiter(?:in)?|"
+    r"azubi|praktikant(?:in)?)[ \t]+(?:[\w-]+[ \t]+)?bei[ \t]+(?:der|dem|den|die)?[ \t]*$"
+    r"|\b(?:travaille|travaillé|travaillais|employée?|salariée?|stagiaire|drh|rh|directeur|"
+    r"directrice|responsable)[ \t]+(?:[\w-]+[ \t]+)?chez[ \t]+$"
+    r"|\b(?:trabajo|trabaja|trabajaba|trabajé|empleada?o?|jefe|jefa|responsable[ \t]+de[ \t]+\w+)"
+    r"[ \t]+en[ \t]+(?:la[ \t]+|el[ \t]+)?$"
+    r"|\b(?:werk|werkt|werkte|werkzaam|[\w-]*adviseur|[\w-]*medewerker|[\w-]*manager)"
+    r"[ \t]+(?:[\w-]+[ \t]+)?bij[ \t]+(?:de[ \t]+|het[ \t]+)?$",
+    re.IGNORECASE,
+)
+
+
+def employed_at(text: str, start: int) -> bool:
+    """True when the words before ``start`` say, in another language, someone works there."""
+    return _EMPLOYED_AT.search(text, max(0, start - 60), start) is not None
 
 
 def _person_context(text: str, span: Span) -> bool:

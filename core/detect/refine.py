@@ -463,6 +463,9 @@ def _misread(
         # "CKD 3b", "NYHA II"... read alone once the words around became placeholders: a
         # stage after its condition's acronym, no one's code.
         return []
+    if _SPINAL_LEVELS.fullmatch(value) and span.type is not EntityType.DATE:
+        # "ein Bandscheibenvorfall L4/L5", "C5-C6 disc": two levels of the spine, no one's code.
+        return []
     if span.type in _NAME_TYPES and _CLASS_CODE.fullmatch(value) and _model_only(span):
         return []  # "in die 2b der Grundschule", "class 4c": a school class, no one's name
     if span.type in _NAME_TYPES and value in ("A", "An", "The", "I") and _model_only(span):
@@ -3233,6 +3236,8 @@ def _join_initials(text: str, spans: list[Span]) -> list[Span]:
 
 #: A job title's noun right after a word: "(orthopaedic) surgeon", "(staff) nurse".
 _BEFORE_JOB_TITLE = re.compile(rf"[ \t]+(?:[a-z]+[ \t]+)?(?:{JOB_TITLE.pattern})", re.IGNORECASE)
+#: Two levels of the spine: "L4/L5", "C5-C6", "L5-S1".
+_SPINAL_LEVELS = re.compile(r"(?:C[1-8]|T(?:[1-9]|1[0-2])|L[1-5]|S[1-5])[/\-–](?:C[1-8]|T(?:[1-9]|1[0-2])|L[1-5]|S[1-5])")
 #: A school class or a stage written as a number and a lower-case letter: "2b", "10c".
 _CLASS_CODE = re.compile(r"\d{1,2}[a-f]")
 #: The word right before a span and one space: "CKD " of "CKD 3b".

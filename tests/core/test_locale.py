@@ -163,6 +163,8 @@ NEGATIVES = [
     ("nl", ["Beste", "mijn", "Onze", "huisarts", "mei", "Groeten", "Herschrijf", "Vertaal"]),
     ("nl", ["Goedendag", "Goedenavond"]),
     ("fr", ["CM2", "CE1"]),
+    ("fr", ["DRH"]),
+    ("es", ["RRHH"]),
 ]
 
 

@@ -383,3 +383,24 @@ def test_a_canadian_postcode_is_no_brands_product() -> None:
     text = "I need to cancel at Smile Dental, 220 Queen St W, Toronto ON M5V 2Z4. Thanks."
     a = text.index("M5V")
     assert not product_model(text, Span(a, a + 7, T.ADDRESS, 0.99, {"ner": 0.99}), lexicon())
+
+
+def test_a_brand_and_its_town_is_a_branch_not_a_product(policy: TypePolicy) -> None:
+    text = "Ich bin Teamleiterin bei der Sparkasse Hannover."
+    d = decide(policy, text, "Sparkasse Hannover", T.ORG, 5.0)
+    assert d.protect and d.kind != "public brand's product"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Je suis DRH chez Boulangeries Perrin SAS à Dijon.", "Boulangeries Perrin SAS"),
+        ("Soy responsable de RRHH en Construcciones Vidal S.A. y tengo dudas.", "Construcciones Vidal S.A."),
+        ("Ik ben HR-adviseur bij Transportbedrijf De Groot B.V. in Venlo.", "Transportbedrijf De Groot B.V."),
+    ],
+)
+def test_an_employer_in_another_language_is_protected(policy: TypePolicy, text: str, value: str) -> None:
+    from core.policy import employed_at
+
+    assert employed_at(text, text.index(value))
+    assert decide(policy, text, value, T.ORG, 5.0).protect

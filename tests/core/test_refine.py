@@ -2443,3 +2443,9 @@ def test_a_role_in_lower_case_is_a_job_title(lex) -> None:  # type: ignore[no-un
     text = "Dr Naledi Mokoena is a consultant rheumatologist with 15 years' experience."
     out = values(text, refine(text, [s(text, "rheumatologist", EntityType.PERSON, 0.58)], lex))
     assert ("rheumatologist", "PERSON") not in out
+
+
+@pytest.mark.parametrize("value", ["L4/L5", "C5-C6", "L5-S1"])
+def test_levels_of_the_spine_are_no_code(lex, value: str) -> None:  # type: ignore[no-untyped-def]
+    text = f"The MRI shows a disc prolapse at {value}, nothing else."
+    assert refine(text, [s(text, value, EntityType.ID)], lex) == []

@@ -34,7 +34,7 @@ NEGATIVES = words(
 )
 
 # medical, legal and everyday acronyms that are terms, not organisations ("un TAC")
-NEGATIVES = NEGATIVES | words("TAC RMN ECG IVA IRPF DNI NIE NIF ERE ERTE PDF")
+NEGATIVES = NEGATIVES | words("TAC RMN ECG IVA IRPF DNI NIE NIF ERE ERTE PDF RRHH")
 # lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
 NEGATIVES = NEGATIVES | words("Creatinina Hemoglobina Ferritina Potasio Sodio Urea Colesterol Triglicéridos Leucocitos Plaquetas Glucemia Glucosa Bilirrubina Albúmina Troponina Lactato Calcio Magnesio")
 

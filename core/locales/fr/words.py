@@ -37,7 +37,7 @@ NEGATIVES = words(
 )
 
 # medical, legal and everyday acronyms that are terms, not organisations ("une IRM")
-NEGATIVES = NEGATIVES | words("IRM TDM ECG EEG RSA SMIC TVA CDI CDD RTT HLM PDF")
+NEGATIVES = NEGATIVES | words("IRM TDM ECG EEG RSA SMIC TVA CDI CDD RTT HLM PDF DRH RH")
 # school years ("en CM2", "elle entre en 6e"): a class every child passes through
 NEGATIVES = NEGATIVES | words("CP CE1 CE2 CM1 CM2 6e 5e 4e 3e 6ème 5ème 4ème 3ème BTS BUT DUT CAP BEP")
 # public services and the household products everyone names ("ma carte Vitale", "mon
