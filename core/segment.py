@@ -189,7 +189,13 @@ def _continues(text: str, prev: Sentence, start: int, block_start: int) -> bool:
         text[start : start + 1] in (":", ";", ",")
         # "(416) 555-0187 ext." | "22.", "Apt." | "4B": a number's label, never a sentence's end.
         or (_NUMBER_LABEL_END.search(prev.text) is not None and text[start : start + 1].isdigit())
+        # "The manager, Sr." | "Duarte Pinto, was rude.": a person's title before the name.
+        or (_TITLE_END.search(prev.text) is not None and text[start : start + 1].isupper())
     )
+
+
+#: A person's title, abbreviated, at a piece's end: "Sr.", "Mrs.", "Dr.", "Prof.".
+_TITLE_END = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Sra|Srta|Mme|Mlle|Dña|Dhr|Mevr)\.$")
 
 
 #: A label of the number after it, abbreviated: "ext.", "no.", "apt.", "tel.", "ref.".

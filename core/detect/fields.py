@@ -234,7 +234,7 @@ FIELD_LABELS: list[FieldLabel] = [
     FieldLabel("iban", r"iban", EntityType.IBAN, check=iban_ok),
     FieldLabel(
         "dob",
-        rf"dob|d\.o\.b\.?|date{_J}of{_J}birth|birth{_J}?date|born(?:{_J}on)?",
+        rf"dob|d\.o\.b\.?|date{_J}of{_J}birth|birth{_J}?date|born(?:{_J}(?:on|in))?",
         EntityType.DATE,
         value="date",
         check=date_ok,

@@ -466,6 +466,15 @@ def _misread(
     if _SPINAL_LEVELS.fullmatch(value) and span.type is not EntityType.DATE:
         # "ein Bandscheibenvorfall L4/L5", "C5-C6 disc": two levels of the spine, no one's code.
         return []
+    if span.type is EntityType.PERSON and _TITLE_ALONE.fullmatch(value):
+        return []  # "The manager, Sr. Duarte Pinto": the title stays as written, the name goes
+    if (
+        span.type in (EntityType.ORG, EntityType.OTHER)
+        and lexicon is not None
+        and _JOINED_WORDS.fullmatch(value)
+        and all(lexicon.zipf(w) >= 3.0 and not lexicon.is_term(w) for w in re.findall(r"[a-z]+", value))
+    ):
+        return []  # "£82k + bonus + equity": a package's plain words, no organisation
     if span.type in _NAME_TYPES and _CLASS_CODE.fullmatch(value) and _model_only(span):
         return []  # "in die 2b der Grundschule", "class 4c": a school class, no one's name
     if span.type in _NAME_TYPES and value in ("A", "An", "The", "I") and _model_only(span):
@@ -1920,7 +1929,7 @@ _HOME = re.compile(r"(?:(?<![\w.])/(?:Users|home)/|(?<![\w])[A-Za-z]:\\(?:Users|
 #: Where a path through a home folder ends: a space, a quote, the colon before the next
 #: path ("/home/rkapoor/pgdata:/var/lib/postgresql/data", a volume or a search path), or
 #: a bracket closed after it ("CMD (/home/deploy/backup.sh) ...").
-_PATH_END = re.compile(r"[\s'\"]|:(?=/)|[)\]](?=[\s,;:]|\.(?!\w)|$)|$")
+_PATH_END = re.compile(r"[\s'\"]|:(?=/)|[)\]](?=[\s,;:]|\.(?!\w)|$)|[:;,.](?=\s|$)|$")
 _LOWER_WORDS = re.compile(r"(?:[a-z]+[ \t]+)+")
 #: User names of no one: a machine's own accounts and placeholders.
 _NO_ONE = frozenset({"shared", "public", "root", "admin", "administrator", "default", "guest",
@@ -2166,6 +2175,24 @@ _INSTITUTION_CALLED = re.compile(
     r"[ \t]+(?:called|named)[ \t]+$",
     re.IGNORECASE,
 )
+
+
+#: A climb's or a hike's words before a mountain: "a hike up ", "climbing ", "the summit of ".
+_CLIMB_BEFORE = re.compile(
+    r"\b(?:hike|hikes|hiking|hiked|climb|climbs|climbing|climbed|trek|trekking|scramble|"
+    r"scrambling|ascent|summit|summited|bag|bagged|bagging)(?:[ \t]+(?:up|of|to|on))?[ \t]+(?:the[ \t]+)?$",
+    re.IGNORECASE,
+)
+
+
+def _mountain_read_as_person(text: str, span: Span) -> Span:
+    """A mountain the model read as a person ("a hike up Ben Nevis with our dog"): a place
+    after the words of a climb; no one is hiked up."""
+    if span.type is not EntityType.PERSON or not text[span.start : span.start + 1].isupper():
+        return span
+    if _CLIMB_BEFORE.search(text, max(0, span.start - 24), span.start):
+        return Span(span.start, span.end, EntityType.LOCATION, span.score, span.views)
+    return span
 
 
 def _company_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Span:
@@ -3236,6 +3263,12 @@ def _join_initials(text: str, spans: list[Span]) -> list[Span]:
 
 #: A job title's noun right after a word: "(orthopaedic) surgeon", "(staff) nurse".
 _BEFORE_JOB_TITLE = re.compile(rf"[ \t]+(?:[a-z]+[ \t]+)?(?:{JOB_TITLE.pattern})", re.IGNORECASE)
+#: A person's title alone: "Sr.", "Mrs", "Dr.", "Herr", "Mme".
+_TITLE_ALONE = re.compile(
+    r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sr|Sra|Srta|Sig|Sig\.ra|Herr|Frau|Mme|Mlle|M|Dhr|Mevr)\.?"
+)
+#: Plain words in lower case joined by "+" or "&": "bonus + equity".
+_JOINED_WORDS = re.compile(r"[a-z]+(?:[ \t]*[+&][ \t]*[a-z]+)+")
 #: Two levels of the spine: "L4/L5", "C5-C6", "L5-S1".
 _SPINAL_LEVELS = re.compile(r"(?:C[1-8]|T(?:[1-9]|1[0-2])|L[1-5]|S[1-5])[/\-–](?:C[1-8]|T(?:[1-9]|1[0-2])|L[1-5]|S[1-5])")
 #: A school class or a stage written as a number and a lower-case letter: "2b", "10c".
@@ -3341,7 +3374,7 @@ def _read_again(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     span = _place_after_at(text, span, lexicon)
     span = _home_town(text, span)
     span = _institution_called(text, _group_or_project(text, span))
-    span = _company_read_as_place(text, span, lexicon)
+    span = _mountain_read_as_person(text, _company_read_as_place(text, span, lexicon))
     return _brand_read_as_person(text, span, lexicon)
 
 

@@ -2449,3 +2449,26 @@ def test_a_role_in_lower_case_is_a_job_title(lex) -> None:  # type: ignore[no-un
 def test_levels_of_the_spine_are_no_code(lex, value: str) -> None:  # type: ignore[no-untyped-def]
     text = f"The MRI shows a disc prolapse at {value}, nothing else."
     assert refine(text, [s(text, value, EntityType.ID)], lex) == []
+
+
+def test_a_title_alone_is_no_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "The manager, Sr. Duarte Pinto, was rude."
+    assert refine(text, [s(text, "Sr.", EntityType.PERSON)], lex) == []
+
+
+def test_a_packages_plain_words_are_no_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My offer from Brightwave Analytics is £82k + bonus + equity."
+    assert refine(text, [s(text, "bonus + equity", EntityType.ORG)], lex) == []
+
+
+def test_a_mountain_after_a_hike_is_a_place(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "We're planning a hike up Ben Nevis with our dog next Saturday."
+    out = values(text, refine(text, [s(text, "Ben Nevis", EntityType.PERSON)], lex))
+    assert out == [("Ben Nevis", "LOCATION")]
+
+
+def test_a_home_folders_path_ends_before_the_colon_after_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Error at C:\\Users\\priya.nair\\AppData\\Local\\Temp\\setup.log: access denied."
+    value = "C:\\Users\\priya.nair\\AppData\\Local\\Temp\\setup.log:"
+    out = values(text, refine(text, [s(text, value, EntityType.ID)], lex))
+    assert out == [("C:\\Users\\priya.nair\\AppData\\Local\\Temp\\setup.log", "ID")]

@@ -64,6 +64,8 @@ def outbound(detector: Detector, text: str) -> str:
             "account no. [ACCOUNT], Policy number [ACCOUNT], Passport no. [ID]",
         ),
         ("Member ID: XJ-4491-22, Group number 88123", "Member ID: [ACCOUNT], Group number [ACCOUNT]"),
+        # A year of birth after "born in" is a date; the label stays.
+        ("I was born in 1989 in Lagos and moved in 2012.", "I was born in [DATE] in [LOCATION] and moved in [DATE]."),
         # A VAT number after its acronym and country code.
         ("Our VAT GB 123 4567 89 is on the invoice.", "Our VAT [ID] is on the invoice."),
         # A list of values after one label: each the label's ("and" is no part of either).

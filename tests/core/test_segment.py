@@ -178,3 +178,8 @@ def test_a_line_with_sentence_punctuation_is_the_senters(segmenter: Segmenter) -
 def test_a_numbers_abbreviated_label_ends_no_sentence(segmenter: Segmenter) -> None:
     got = texts(segmenter, "My number is (416) 555-0187 ext. 22. Call me after 5.")
     assert got == ["My number is (416) 555-0187 ext. 22.", "Call me after 5."]
+
+
+def test_a_persons_abbreviated_title_ends_no_sentence(segmenter: Segmenter) -> None:
+    got = texts(segmenter, "The room was never cleaned. The manager, Sr. Duarte Pinto, was rude.")
+    assert got == ["The room was never cleaned.", "The manager, Sr. Duarte Pinto, was rude."]
