@@ -473,7 +473,8 @@ def _edges(text: str, lc: Locale, s: Span, *, light: bool = False) -> list[Span]
         word = text[a:b]
         bare = word.replace("-", "").replace("'", "").replace("’", "")
         if not bare.isalpha():
-            return False
+            # "en CM2": a school year the language lists, letters and a digit.
+            return bare.isalnum() and lc.is_listed_negative(word)
         if not light:
             return word[:1].islower() or lc.is_negative(word)
         if ELIDED_NAME.fullmatch(word):

@@ -656,9 +656,10 @@ class TypePolicy:
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
             rest = value.split(None, 1)[1]
-            if self.lexicon.public_kind(rest) in ("place", "region"):
-                # "Sparkasse Hannover", "Ray White Carlton": a brand and its town is a
-                # branch, an organisation a person banks or works at; protected as one.
+            if self.lexicon.public_kind(rest) == "place":
+                # "Ray White Carlton", "Sparkasse Hannover": a brand and its town is a
+                # branch, an organisation a person banks or works at; protected as one
+                # (a brand and its state or region, "AOK Bayern", is the brand's own).
                 return None
             if ORG_WORDS.search(rest) or _COMPANY_TAIL.search(rest):
                 # "Allianz Travel", "Ocado Technology": an organisation's word after the

@@ -909,3 +909,12 @@ def test_a_name_after_au_nom_de_is_a_person() -> None:
     text = "Je souhaite résilier mon contrat, numéro de ligne 06 12 34 56 78, au nom de Kevin Lambert, 22 boulevard Victor Hugo, 06000 Nice."
     got = values(text, light_detector([("Kevin Lambert, 22 boulevard Victor Hugo", EntityType.ADDRESS)]))
     assert got.get("Kevin Lambert") is EntityType.PERSON, got
+
+
+def test_a_listed_school_year_is_no_code_in_french() -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    text = "Mon fils [PERSON_1] est en CM2 à l'école [ORG_1]. Comment remplir le dossier de bourse ?"
+    found = [text[s.start : s.end] for s in default_detector(Settings()).analyze(text)]
+    assert "CM2" not in found

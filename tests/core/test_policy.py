@@ -404,3 +404,9 @@ def test_an_employer_in_another_language_is_protected(policy: TypePolicy, text: 
 
     assert employed_at(text, text.index(value))
     assert decide(policy, text, value, T.ORG, 5.0).protect
+
+
+def test_a_brand_and_its_region_is_the_brands_own(policy: TypePolicy) -> None:
+    text = "Die Krankenkasse (AOK Bayern) hat die Kostenübernahme abgelehnt."
+    d = decide(policy, text, "AOK Bayern", T.ORG, 5.0)
+    assert not d.protect
