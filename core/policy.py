@@ -389,6 +389,8 @@ class TypePolicy:
                 return d
             if span.type is not EntityType.LOCATION and (
                 (public != _PRODUCT_KIND and affiliation(text, span.start))  # no one works in "Sage 50"
+                # "She's 16 and goes to St Bede's Catholic College": a school someone attends.
+                or (_SCHOOL_WORD.search(value) is not None and _ATTENDS.search(text, max(0, span.start - 24), span.start) is not None)
                 # "Teamleiterin bei der Sparkasse Hannover": where someone is employed, in
                 # the words of the other languages, whatever the lexicon made of the name.
                 or employed_at(text, span.start)
@@ -656,7 +658,10 @@ class TypePolicy:
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
             rest = value.split(None, 1)[1]
-            if self.lexicon.public_kind(rest) == "place":
+            if self.lexicon.public_kind(rest) == "place" or (
+                # "PureGym Leeds Kirkstall": a town and its district after the brand.
+                " " in rest and self.lexicon.public_kind(rest.split()[0]) in ("place", "region")
+            ):
                 # "Ray White Carlton", "Sparkasse Hannover": a brand and its town is a
                 # branch, an organisation a person banks or works at; protected as one
                 # (a brand and its state or region, "AOK Bayern", is the brand's own).
@@ -950,6 +955,18 @@ _EMPLOYED_AT = re.compile(
     r"[ \t]+en[ \t]+(?:la[ \t]+|el[ \t]+)?$"
     r"|\b(?:werk|werkt|werkte|werkzaam|[\w-]*adviseur|[\w-]*medewerker|[\w-]*manager)"
     r"[ \t]+(?:[\w-]+[ \t]+)?bij[ \t]+(?:de[ \t]+|het[ \t]+)?$",
+    re.IGNORECASE,
+)
+
+
+#: Going to a school: "goes to ", "attends the ", "is at ".
+_ATTENDS = re.compile(
+    r"\b(?:goes|go|going|went)[ \t]+to[ \t]+(?:the[ \t]+)?$|\battend(?:s|ed|ing)?[ \t]+(?:the[ \t]+)?$",
+    re.IGNORECASE,
+)
+#: The word of a school's name.
+_SCHOOL_WORD = re.compile(
+    r"\b(?:school|college|academy|primary|secondary|nursery|university|sixth form|grammar|high)\b",
     re.IGNORECASE,
 )
 

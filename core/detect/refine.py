@@ -466,6 +466,8 @@ def _misread(
     if _SPINAL_LEVELS.fullmatch(value) and span.type is not EntityType.DATE:
         # "ein Bandscheibenvorfall L4/L5", "C5-C6 disc": two levels of the spine, no one's code.
         return []
+    if span.type in (EntityType.ORG, EntityType.OTHER) and _DEPARTMENT.fullmatch(value) and _model_only(span):
+        return []  # "Sarah from Finance", "Tom in HR": a department every company has
     if span.type is EntityType.PERSON and _TITLE_ALONE.fullmatch(value):
         return []  # "The manager, Sr. Duarte Pinto": the title stays as written, the name goes
     if (
@@ -2048,6 +2050,11 @@ _GIVEN_AND_SURNAME = re.compile(r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)? [A-Z][a-z]
 _FULL_NAME_SHAPE = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:[ \t][^\W\d_][^\W\d_'’\-]*){1,2}")
 
 
+_STREET_PREPOSITION = re.compile(
+    r"\b(?:on|in|at|near|off|along|from|to|via|outside|into)[ \t]+(?:the[ \t]+)?$", re.IGNORECASE
+)
+
+
 def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     """A given name and a surname the model read as a place are a person ("Inès Bertrand,
     31 ans" as a town), and so is a given name alone that no gazetteer knows as a place
@@ -2056,9 +2063,31 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     Every word is a name people carry and no dictionary's common word, the first a given
     name and the last a surname, and neither the whole nor a word is a public place
     ("Austin Texas", "Florence Street" stay places)."""
-    if span.type is not EntityType.LOCATION or lexicon is None:
+    if lexicon is None:
         return span
     value = text[span.start : span.end]
+    if (
+        span.type is EntityType.ADDRESS
+        and not any(c.isdigit() for c in value)
+        and not re.search(rf"\b{_STREET_KINDS}\b", value)
+        # "outside my flat on Carlton Vale": after a place's preposition, a street.
+        and not _STREET_PREPOSITION.search(text, max(0, span.start - 12), span.start)
+    ):
+        # "an 84-year-old man, Albert Finch, at 22 Cedar Road": a given name and a surname
+        # without a number or a street's word, read as the address after them, a person.
+        words = value.split()
+        if (
+            _FULL_NAME_SHAPE.fullmatch(value)
+            and all(w[:1].isupper() for w in words)
+            and lexicon.is_given(words[0])
+            and lexicon.is_surname(words[-1])
+            and not any(lexicon.is_plain(w) for w in words)
+            and lexicon.public_kind(value) is None
+        ):
+            return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
+        return span
+    if span.type is not EntityType.LOCATION:
+        return span
     if (
         _CAPITALIZED_WORD.fullmatch(value)
         and lexicon.is_given(value)
@@ -2201,7 +2230,18 @@ def _company_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Sp
     employer where someone works there), never a town."""
     if span.type is not EntityType.LOCATION or lexicon is None:
         return span
-    if lexicon.public_kind(text[span.start : span.end]) == "company":
+    value = text[span.start : span.end]
+    words = value.split()
+    # "at PureGym Leeds Kirkstall": a brand and the place of its branch.
+    branch = (
+        len(words) > 1
+        and lexicon.public_kind(words[0]) in ("brand", "company")
+        and (
+            lexicon.public_kind(" ".join(words[1:])) in ("place", "region")
+            or (len(words) > 2 and lexicon.public_kind(words[1]) in ("place", "region"))
+        )
+    )
+    if lexicon.public_kind(value) == "company" or branch:
         return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
     return span
 
@@ -3263,6 +3303,11 @@ def _join_initials(text: str, spans: list[Span]) -> list[Span]:
 
 #: A job title's noun right after a word: "(orthopaedic) surgeon", "(staff) nurse".
 _BEFORE_JOB_TITLE = re.compile(rf"[ \t]+(?:[a-z]+[ \t]+)?(?:{JOB_TITLE.pattern})", re.IGNORECASE)
+#: A department every organisation has, alone: "Finance", "HR", "Payroll".
+_DEPARTMENT = re.compile(
+    r"Finance|HR|IT|Legal|Payroll|Procurement|Marketing|Sales|Operations|Ops|Compliance|"
+    r"Accounts|Facilities|Estates|Reception|Admissions|Human Resources|Customer Services?"
+)
 #: A person's title alone: "Sr.", "Mrs", "Dr.", "Herr", "Mme".
 _TITLE_ALONE = re.compile(
     r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sr|Sra|Srta|Sig|Sig\.ra|Herr|Frau|Mme|Mlle|M|Dhr|Mevr)\.?"

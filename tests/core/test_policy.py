@@ -410,3 +410,10 @@ def test_a_brand_and_its_region_is_the_brands_own(policy: TypePolicy) -> None:
     text = "Die Krankenkasse (AOK Bayern) hat die Kostenübernahme abgelehnt."
     d = decide(policy, text, "AOK Bayern", T.ORG, 5.0)
     assert not d.protect
+
+
+def test_a_school_someone_goes_to_is_protected(policy: TypePolicy) -> None:
+    text = "She's 16 and goes to St Bede's Catholic College in Bristol."
+    assert decide(policy, text, "St Bede's Catholic College", T.ORG, 5.0).protect
+    text = "We're taking the kids to visit the Natural History Museum."
+    assert not decide(policy, text, "Natural History Museum", T.ORG, 5.0).protect

@@ -2472,3 +2472,21 @@ def test_a_home_folders_path_ends_before_the_colon_after_it(lex) -> None:  # typ
     value = "C:\\Users\\priya.nair\\AppData\\Local\\Temp\\setup.log:"
     out = values(text, refine(text, [s(text, value, EntityType.ID)], lex))
     assert out == [("C:\\Users\\priya.nair\\AppData\\Local\\Temp\\setup.log", "ID")]
+
+
+def test_a_department_alone_is_no_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Can you draft an email to Sarah from Finance and Tom in HR?"
+    out = refine(text, [s(text, "Finance", EntityType.ORG), s(text, "HR", EntityType.ORG)], lex)
+    assert out == []
+
+
+def test_a_given_name_and_surname_read_as_an_address_are_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "We attended an 84-year-old man, Albert Finch, at 22 Cedar Road, Solihull B91 3QT."
+    out = values(text, refine(text, [s(text, "Albert Finch", EntityType.ADDRESS)], lex))
+    assert out == [("Albert Finch", "PERSON")]
+
+
+def test_a_brand_and_its_branchs_place_read_as_a_place_is_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Your gym membership at PureGym Leeds Kirkstall expires on 30/11."
+    out = values(text, refine(text, [s(text, "PureGym Leeds Kirkstall", EntityType.LOCATION)], lex))
+    assert out == [("PureGym Leeds Kirkstall", "ORG")]
