@@ -306,7 +306,9 @@ FIELD_LABELS: list[FieldLabel] = [
     ),
     FieldLabel(
         "vehicle",
-        rf"(?-i:VIN)|licen[cs]e{_J}plate|(?:vehicle{_J})?registration{_NO}",
+        rf"(?-i:VIN)|licen[cs]e{_J}plate|(?:vehicle{_J})?registration{_NO}"
+        # "my Ford Fiesta (reg KX19 LMN)": a British plate after its abbreviated label.
+        r"|reg(?:istration)?\.?(?=[ \t]*[:#]?[ \t]*[A-Z]{2}\d{2}[ \t]?[A-Z]{3}\b)",
         EntityType.ID,
     ),
 ]

@@ -466,6 +466,8 @@ def _misread(
     if _SPINAL_LEVELS.fullmatch(value) and span.type is not EntityType.DATE:
         # "ein Bandscheibenvorfall L4/L5", "C5-C6 disc": two levels of the spine, no one's code.
         return []
+    if span.type in _NAME_TYPES and _WEEKDAYS.fullmatch(value) and _model_only(span):
+        return []  # "The bin collection moved to Tuesdays": a day of the week, no one's name
     if span.type in (EntityType.ORG, EntityType.OTHER) and _DEPARTMENT.fullmatch(value) and _model_only(span):
         return []  # "Sarah from Finance", "Tom in HR": a department every company has
     if span.type is EntityType.PERSON and _TITLE_ALONE.fullmatch(value):
@@ -3303,6 +3305,8 @@ def _join_initials(text: str, spans: list[Span]) -> list[Span]:
 
 #: A job title's noun right after a word: "(orthopaedic) surgeon", "(staff) nurse".
 _BEFORE_JOB_TITLE = re.compile(rf"[ \t]+(?:[a-z]+[ \t]+)?(?:{JOB_TITLE.pattern})", re.IGNORECASE)
+#: A day of the week, or its plural: "Tuesdays".
+_WEEKDAYS = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?")
 #: A department every organisation has, alone: "Finance", "HR", "Payroll".
 _DEPARTMENT = re.compile(
     r"Finance|HR|IT|Legal|Payroll|Procurement|Marketing|Sales|Operations|Ops|Compliance|"

@@ -2490,3 +2490,8 @@ def test_a_brand_and_its_branchs_place_read_as_a_place_is_an_organisation(lex) -
     text = "Your gym membership at PureGym Leeds Kirkstall expires on 30/11."
     out = values(text, refine(text, [s(text, "PureGym Leeds Kirkstall", EntityType.LOCATION)], lex))
     assert out == [("PureGym Leeds Kirkstall", "ORG")]
+
+
+def test_a_day_of_the_week_is_no_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = 'Translate: "The bin collection moved to Tuesdays. Call me if you need help."'
+    assert refine(text, [s(text, "Tuesdays", EntityType.ORG)], lex) == []

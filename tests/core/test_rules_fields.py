@@ -66,6 +66,8 @@ def outbound(detector: Detector, text: str) -> str:
         ("Member ID: XJ-4491-22, Group number 88123", "Member ID: [ACCOUNT], Group number [ACCOUNT]"),
         # A year of birth after "born in" is a date; the label stays.
         ("I was born in 1989 in Lagos and moved in 2012.", "I was born in [DATE] in [LOCATION] and moved in [DATE]."),
+        # A British number plate after its abbreviated label.
+        ("The car (reg KX19 LMN) was sold last week.", "The car (reg [ID]) was sold last week."),
         # A VAT number after its acronym and country code.
         ("Our VAT GB 123 4567 89 is on the invoice.", "Our VAT [ID] is on the invoice."),
         # A list of values after one label: each the label's ("and" is no part of either).
