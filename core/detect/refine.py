@@ -1439,7 +1439,9 @@ def _name_before_address(
 
 
 #: A party's role, a title and a name: "Claimant Ms Rukhsana Begum".
-_ROLE_TITLE = re.compile(r"(?:([A-Z][a-z]+)[ \t]+)?(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?[ \t]+[A-Z]")
+#: A person's title before the name, as written with capitals.
+_PERSON_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)"
+_ROLE_TITLE = re.compile(rf"(?:([A-Z][a-z]+)[ \t]+)?{_PERSON_TITLE}\.?[ \t]+[A-Z]")
 #: A comma, an acronym and words in lower case after a name: ", ET case", ", HR team".
 _ACRONYM_TAIL = re.compile(
     r",[ \t]+(?!(?:LLC|LLP|PLC|LTD|INC|GMBH|AG|SA|BV|NV|SAS|SARL|SRL|SPA|AB|AS|OY|KG|UG|PC|PA)\b)"
@@ -1624,18 +1626,15 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
         # Words of a name have no digits: a code with letters is an identifier
         # ("QX7T4M", "QQ 12 34 56 C"); "G4S", "3M" stay names. A code with a word of
         # capitals before its digits is one after its record's word ("invoice INV-3381").
-        if _PREFIXED_CODE.fullmatch(value) and (
-            m := _RECORD_LABEL.search(text_before(text, span.start, 40))
-        ):
-            return EntityType.ACCOUNT if m.group("account") else EntityType.ID
+        if _PREFIXED_CODE.fullmatch(value) and (record := _record_type(text, span.start)):
+            return record
         if _NATURAL_WORD.search(value) is None:
             return checked_type(value, EntityType.ID)
         return None
     if span.type is EntityType.DATE and _PREFIXED_CODE.fullmatch(value) and re.match(r"[A-Z]{2,6}-", value):
         # "Invoice INV-2026-0419" read as a date: no calendar writes a word of capitals
         # before its numbers; a record's number.
-        m = _RECORD_LABEL.search(text_before(text, span.start, 40))
-        return EntityType.ACCOUNT if m is not None and m.group("account") else EntityType.ID
+        return _record_type(text, span.start) or EntityType.ID
     if (
         span.type in _ADDRESS_TYPES
         and digits
@@ -1644,15 +1643,21 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
     ):
         # "Subject: Invoice INV-2026-0419 overdue" read as a web address: no address
         # without "@", ".", ":" or "/"; a code, after its record's word as above.
-        m = _RECORD_LABEL.search(text_before(text, span.start, 40))
-        if m is not None and _PREFIXED_CODE.fullmatch(value):
-            return EntityType.ACCOUNT if m.group("account") else EntityType.ID
+        if _PREFIXED_CODE.fullmatch(value) and (record := _record_type(text, span.start)):
+            return record
         return checked_type(value, EntityType.ID)
     if span.type in (EntityType.PHONE, EntityType.ADDRESS) and not any(c.isalpha() for c in value):
-        m = _RECORD_LABEL.search(text_before(text, span.start, 40))
-        if m is not None:
-            return EntityType.ACCOUNT if m.group("account") else EntityType.ID
+        return _record_type(text, span.start)
     return None
+
+
+def _record_type(text: str, start: int) -> EntityType | None:
+    """``ACCOUNT`` or ``ID`` when a record's word stands before ``start`` ("account no.",
+    "invoice"), else None."""
+    m = _RECORD_LABEL.search(text_before(text, start, 40))
+    if m is None:
+        return None
+    return EntityType.ACCOUNT if m.group("account") else EntityType.ID
 
 
 #: A field's key right before a name-like value: "City: Leeds", '"city": "Leeds"',
@@ -3325,7 +3330,9 @@ _CLASS_CODE = re.compile(r"\d{1,2}[a-f]")
 #: The word right before a span and one space: "CKD " of "CKD 3b".
 _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)[ \t]$")
 #: A person's title and the space before the name: "Mr. ", "Mrs ", "Dr ".
-_TITLE_THEN_SPACE = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?[ \t]+$")
+_TITLE_THEN_SPACE = re.compile(rf"(?<![\w.]){_PERSON_TITLE}\.?[ \t]+$")
+#: The same title at a span's start.
+_TITLE_AT_START = re.compile(rf"{_PERSON_TITLE}\.?[ \t]")
 #: Name parts after a title that a model may type as something else.
 _TITLED_PART_TYPES = frozenset(
     {EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.ADDRESS, EntityType.OTHER}
@@ -3354,8 +3361,7 @@ def _join_titled_names(text: str, spans: list[Span]) -> list[Span]:
             )
             and (
                 _TITLE_THEN_SPACE.search(text, max(0, prev.start - 8), prev.start) is not None
-                or re.match(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?[ \t]", text[prev.start : prev.end])
-                is not None
+                or _TITLE_AT_START.match(text, prev.start, prev.end) is not None
             )
         ):
             score = max(prev.score, x.score)
