@@ -693,6 +693,16 @@ def _misread(
         # "to his daughter Joanne's care": a relation's given name is a person.
         return [Span(span.start, span.end, EntityType.PERSON, span.score, span.views)]
     if (
+        span.type is EntityType.OTHER
+        and not cased
+        and lexicon is not None
+        and _relation_named(value, lexicon)
+        and _RELATION_BEFORE.search(text, max(0, span.start - 24), span.start)
+    ):
+        # "to my landlord bill price": in a text all in lower case, a given name and a
+        # surname right after a relation are the person's, whatever the model read.
+        return [Span(span.start, span.end, EntityType.PERSON, span.score, span.views)]
+    if (
         span.type is EntityType.PERSON
         and _CAPITALIZED_WORD.fullmatch(value)
         and _AFTER_STREET.search(text, max(0, span.start - 40), span.start)
@@ -894,6 +904,19 @@ _RELATION_HEAD = re.compile(rf"{_RELATION_WORD}[ \t]+(?=\S)")
 
 #: A relation right before a name, after "my", "his", "her", "our" or "their".
 _RELATION_BEFORE = re.compile(rf"\b(?:my|his|her|our|their)[ \t]+{_RELATION_WORD}[ \t]+$", re.IGNORECASE)
+
+
+def _relation_named(value: str, lexicon: Lexicon) -> bool:
+    """Whether ``value`` is a given name, then surnames or given names ("bill price"), and
+    no public name."""
+    words = value.split()
+    return (
+        0 < len(words) <= 3
+        and all(w.isalpha() for w in words)
+        and lexicon.is_given(words[0])
+        and all(lexicon.is_surname(w) or lexicon.is_given(w) for w in words[1:])
+        and lexicon.public_kind(value) is None
+    )
 
 
 #: Lower-case words before an address's number that are no part of it ("property 3 Mill

@@ -2495,3 +2495,13 @@ def test_a_brand_and_its_branchs_place_read_as_a_place_is_an_organisation(lex) -
 def test_a_day_of_the_week_is_no_organisation(lex) -> None:  # type: ignore[no-untyped-def]
     text = 'Translate: "The bin collection moved to Tuesdays. Call me if you need help."'
     assert refine(text, [s(text, "Tuesdays", EntityType.ORG)], lex) == []
+
+
+def test_a_name_after_a_relation_in_lower_case_text_is_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "pls write a msg to my landlord bill price, the heating is off since monday"
+    out = values(text, refine(text, [s(text, "bill price", EntityType.OTHER)], lex))
+    assert out == [("bill price", "PERSON")]
+    # Capitals in the text: the model's reading of a thing after a relation stands.
+    text = "Please write to my landlord about the Boiler Cover, it is off."
+    out = values(text, refine(text, [s(text, "Boiler Cover", EntityType.OTHER)], lex))
+    assert ("Boiler Cover", "PERSON") not in out
