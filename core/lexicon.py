@@ -45,6 +45,14 @@ PET_BEFORE = re.compile(
 #: An animal's word or breed ("cocker spaniel"): the router's plain words.
 PET_WORD = re.compile(rf"(?:cocker|springer|king[ \t]+charles|{PET})s?", re.IGNORECASE)
 
+#: A program's part named in CamelCase by what it is ("AuthService", "PaymentGateway",
+#: "UserRepository"): a word of code in a log line or a stack trace, no one's name.
+COMPONENT_NAME = re.compile(
+    r"(?<![\w])(?:[A-Z][a-z]+){1,3}(?:Service|Manager|Controller|Handler|Client|Server|Worker|Provider|"
+    r"Factory|Repository|Exception|Error|Module|Component|Gateway|Adapter|Listener|Helper|"
+    r"Utils?|Api|API|Job|Task|Queue|Scheduler|Resolver|Validator|Middleware)(?![\w])"
+)
+
 ARTIFACT = "lexicon"
 REBUILD = "python -m training.lexicon build"
 

@@ -83,7 +83,7 @@ from core.detect.zones import (
 )
 from core.entities import EntityType
 from core.language import ENGLISH, message_language
-from core.lexicon import BREED, PET, PET_BEFORE, Lexicon, is_cased
+from core.lexicon import BREED, COMPONENT_NAME, PET, PET_BEFORE, Lexicon, is_cased
 from core.locales import field_keys
 from core.spans import Span, merge_spans
 
@@ -142,6 +142,10 @@ _LEADING_LABEL = re.compile(
 _ESTATE_OF = re.compile(r"(?:(?:In[ \t]+)?Re[ \t]+)?(?:the[ \t]+)?Estate[ \t]+of[ \t]+(?:the[ \t]+late[ \t]+)?", re.IGNORECASE)
 #: A handle: "@" and an account's name, no domain after it.
 _HANDLE_AT = re.compile(r"@[A-Za-z0-9_.]{2,30}(?<!\.)")
+#: A key and its equals sign before an e-mail address in a log line or a query string
+#: ("user=", "email=", "to="): an address's local part may hold "=", a word of a key
+#: ends there.
+_EMAIL_KEY = re.compile(r"[A-Za-z_]{2,16}=(?=[^=@\s]+@)")
 #: A day of the month as an ordinal: "19th", "23rd", "1st".
 _DAY_ORDINAL = r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
 _ORDINAL_DAY = re.compile(
@@ -437,6 +441,8 @@ def _misread(
         and all(len(w) <= 2 or _plain_word(w, lexicon) for w in value.split("_"))
     ):
         return []  # "WHERE created_at > ...": a column's or a variable's name of plain words
+    if span.type in _NAME_TYPES and _model_only(span) and COMPONENT_NAME.fullmatch(value):
+        return []  # "ERROR AuthService - ...": a program's part in a log line, no one's name
     if (
         # "PMH: AF on apixaban, CKD 3b": a condition's stage read as an organisation too.
         (span.type in _CODE_TYPES or (span.type in (EntityType.ORG, EntityType.OTHER) and any(c.isdigit() for c in value)))
@@ -672,6 +678,13 @@ def _misread(
     if span.type is EntityType.EMAIL and _HANDLE_AT.fullmatch(value):
         # "Ticket from @miaxlouise on Instagram": a handle, not an e-mail address.
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    if span.type is EntityType.EMAIL and (key := _EMAIL_KEY.match(value)) is not None:
+        # "user=k.brennan@brightlane.io" in a log line: the key stays as written.
+        return [Span(span.start + key.end(), span.end, span.type, span.score, span.views)]
+    if span.type is EntityType.PERSON and _NUMBERED_STREET.fullmatch(value):
+        # "in front of no 12 marlowe close": a number, words and a street's kind are an
+        # address, whatever name a model read in it.
+        return [Span(span.start, span.end, EntityType.ADDRESS, span.score, span.views)]
     if span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE, EntityType.AGE) and _ORDINAL_DAY.fullmatch(value):
         # "staying from the 19th to the 23rd": days of the month, whatever a model read.
         return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
@@ -1078,6 +1091,8 @@ _STREET_KINDS = (
     r"(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|Terrace|Grove|Mews|Row|Way|"
     r"Court|Rise|Walk|Rd|St|Ave)"
 )
+#: A house number, up to three words and the kind of street, in any case: "12 marlowe close".
+_NUMBERED_STREET = re.compile(rf"\d{{1,4}}[A-Za-z]?[ \t]+(?:[^\W\d_]+[ \t]+){{1,3}}(?i:{_STREET_KINDS})")
 #: A street's name: capitalized words and the kind of street.
 _STREET_NAME = re.compile(
     r"(?:(?:No\.?|Number)[ \t]*)?(?:\d{1,4}[A-Za-z]?,?[ \t]+)?"
@@ -1473,7 +1488,7 @@ _ACRONYM_TAIL = re.compile(
 
 
 def _party(
-    text: str, a: int, b: int, t: EntityType | None, lexicon: Lexicon
+    text: str, a: int, b: int, t: EntityType | None, lexicon: Lexicon, split: bool = False
 ) -> tuple[int, int, EntityType | None]:
     """One piece of a name the model ran over several (the parties of "Claimant Ms Rukhsana
     Begum v Tillbrook Foods Ltd, ET case"): a title makes it a person's, without the role
@@ -1482,6 +1497,10 @@ def _party(
     m = _ROLE_TITLE.match(text, a, b)
     if m is not None and (m.group(1) is None or lexicon.is_plain(m.group(1).lower())):
         return (a if m.group(1) is None else _skip_space(text, m.end(1)), b, EntityType.PERSON)
+    if split and t is None and _full_name(text[a:b], lexicon):
+        # "Marcus Bell v Ashdown Care Homes Ltd", "Nadia Frost\nOperations Manager": a given
+        # name and a surname cut from a company's span are a person's.
+        return (a, b, EntityType.PERSON)
     tail = _ACRONYM_TAIL.search(text, a, b)
     if tail is not None and tail.start() > a:
         return (a, tail.start(), t)
@@ -2130,18 +2149,24 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
         # "send any AP queries to Gurpreet until March": a given name no gazetteer knows
         # as a place is a person (a place may leave at the person's level, a name never).
         return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
-    if not _FULL_NAME_SHAPE.fullmatch(value) or not value[:1].isupper():
-        return span
+    if _full_name(value, lexicon):
+        return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
+    return span
+
+
+def _full_name(value: str, lexicon: Lexicon) -> bool:
+    """Whether ``value`` is a given name and a surname, each capitalized, none a common
+    word or a public name ("Inès Bertrand"; not "Austin Texas", "Florence Street")."""
+    if not _FULL_NAME_SHAPE.fullmatch(value):
+        return False
     words = value.split()
-    if (
+    return (
         all(w[:1].isupper() for w in words)
         and lexicon.is_given(words[0])
         and lexicon.is_surname(words[-1])
         and not any(lexicon.is_plain(w) or lexicon.public_kind(w) for w in words)
         and lexicon.public_kind(value) is None
-    ):
-        return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
-    return span
+    )
 
 
 #: A street's name and its comma, before the town of an address.
@@ -2150,7 +2175,7 @@ _AFTER_STREET = re.compile(rf"\b{_STREET_KINDS}\.?,[ \t]*$")
 _PLACE_BEFORE = re.compile(r"\b(?:in|from|near|to|around|outside|via|at)[ \t]+(?:the[ \t]+)?$", re.IGNORECASE)
 _PLACE_AFTER = re.compile(
     r"[ \t]+(?:office|offices|branch|site|campus|area|airport|region|district|hub|plant|depot|"
-    r"warehouse|factory|store|station)\b"
+    r"warehouse|factory|store|station|job|project|contract|trip|visit)\b"
 )
 
 
@@ -2968,7 +2993,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.type is EntityType.ADDRESS and lexicon is not None:
             typed = [q for a, b, t in typed for q in _name_before_address(text, a, b, t, lexicon)]
         if span.type in _NAME_TYPES and lexicon is not None:
-            typed = [_party(text, a, b, t, lexicon) for a, b, t in typed]
+            typed = [_party(text, a, b, t, lexicon, len(typed) > 1) for a, b, t in typed]
         for k, (a, b, t) in enumerate(typed):
             if k > 0 and t is None and not holds_word(text, table, a, b):
                 # What ran past a separator into part of a word carries nothing.

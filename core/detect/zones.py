@@ -288,7 +288,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"(?<![\w~./])/(?!/|home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]*(?![\w/])", 0),
     ("code", r"(?<![\w~])~?/?\.[\w\-]+(?:/[\w.\-]+)+", 0),  # "~/.ssh/id_ed25519", ".npm/_cacache"
     # Error and fault codes: "error E:24", "code 0x80070005".
-    ("code", r"\b(?:error|fault|status|exit)(?:\s+code)?\s+[A-Z]{0,3}[:\-]?\d{1,5}\b", re.IGNORECASE),
+    ("code", r"\b(?:error|fault|status|exit)(?:\s+code)?\s+[A-Z]{0,3}[:\-]?\d{1,5}\b(?![\-/.:]\d)", re.IGNORECASE),
     # A cloud permission: "s3:PutObject", "iam:PassRole", "ec2:Describe*".
     ("code", r"\b[a-z][a-z0-9\-]{1,20}:[A-Z][A-Za-z]+\*?(?![\w/])", 0),
     # A device's display: "the dishwasher shows E24", "flashing F05".

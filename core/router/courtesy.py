@@ -276,7 +276,7 @@ def is_plain_remainder(
     the sentence is lost to the cloud for nothing (issue: needless withheld sentences)."""
     if not text_is_cased:
         return False
-    from core.lexicon import PET_BEFORE, PET_WORD, lexicon
+    from core.lexicon import COMPONENT_NAME, PET_BEFORE, PET_WORD, lexicon
 
     words = lexicon()
     text = sentence.text
@@ -319,6 +319,8 @@ def is_plain_remainder(
         else m.group(),
         rest,
     )
+    # A program's part in CamelCase ("AuthService - user=[EMAIL_1] failed"): code.
+    rest = COMPONENT_NAME.sub(lambda m: " " * len(m.group()), rest)
     found = list(_LETTERS.finditer(rest))
     if not found:
         return False

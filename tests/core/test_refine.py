@@ -2505,3 +2505,29 @@ def test_a_name_after_a_relation_in_lower_case_text_is_a_person(lex) -> None:  #
     text = "Please write to my landlord about the Boiler Cover, it is off."
     out = values(text, refine(text, [s(text, "Boiler Cover", EntityType.OTHER)], lex))
     assert ("Boiler Cover", "PERSON") not in out
+
+
+def test_a_numbered_street_read_as_a_person_is_an_address(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "she keeps parking in front of no 12 marlowe close and shouts"
+    out = values(text, refine(text, [s(text, "12 marlowe close", EntityType.PERSON)], lex))
+    assert out == [("12 marlowe close", "ADDRESS")]
+
+
+def test_a_given_name_and_surname_cut_from_a_companys_span_are_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Please summarise the claim of Marcus Bell v Ashdown Care Homes Ltd (case no. 2401234/2026)."
+    out = values(text, refine(text, [s(text, "Marcus Bell v Ashdown Care Homes Ltd", EntityType.ORG)], lex))
+    assert out == [("Marcus Bell", "PERSON"), ("Ashdown Care Homes Ltd", "ORG")]
+    # A company's name alone stays the model's reading.
+    text = "Our supplier is Marcus Bell, they deliver on Fridays."
+    assert values(text, refine(text, [s(text, "Marcus Bell", EntityType.ORG)], lex)) == [("Marcus Bell", "ORG")]
+
+
+def test_a_program_part_in_a_log_line_is_no_one(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "ERROR AuthService - token refresh failed"
+    assert refine(text, [s(text, "AuthService", EntityType.OTHER)], lex) == []
+
+
+def test_a_gazetteer_town_before_a_job_is_a_place(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Could you resend invoice 4471 for the Harrogate job?"
+    out = values(text, refine(text, [s(text, "Harrogate", EntityType.PERSON)], lex))
+    assert out == [("Harrogate", "LOCATION")]

@@ -204,6 +204,9 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         # A program's public name in a constant ("POSTGRES_USER") is a key too.
         ("environment: POSTGRES_USER=billing_admin POSTGRES_DB=billing and the volume is /home/rkapoor/pgdata",
          ["billing_admin", "/home/rkapoor/pgdata"], True),
+        # A program's part in CamelCase in a log line is code; a rare word in it is not.
+        ("Log line: ERROR AuthService - user=k.b@x.io failed token refresh.", ["k.b@x.io"], True),
+        ("Log line: ERROR Quillfeather - user=k.b@x.io failed token refresh.", ["k.b@x.io"], False),
         # A pet's name after the animal, and its breed.
         ("My dog Biscuit (cocker spaniel, microchip 985112004539871) needs a cruciate ligament operation.",
          ["985112004539871"], True),

@@ -128,6 +128,11 @@ def test_public_names(value: str, public: bool) -> None:
             "| linkedin <PRESIDIO_ANONYMIZED_URL> I work",
             "My name is [PERSON] phone number [PHONE] | linkedin [URL] I work",
         ),
+        # A log line's level before its date, a key before an address, a program's part.
+        (
+            "ERROR 2026-11-30 09:14:02 AuthService - user=k.brennan@brightlane.io failed token refresh",
+            "ERROR [DATE] AuthService - user=[EMAIL] failed token refresh",
+        ),
         (
             "Use pip install requests from pypi.org, then 127.0.0.1:8080 or localhost or example.com",
             "Use pip install requests from pypi.org, then 127.0.0.1:8080 or localhost or example.com",
