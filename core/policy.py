@@ -293,6 +293,12 @@ _DAY_OR_MONTH = re.compile(
 
 
 _SWEEP_SCORE = 0.9
+#: One capitalized word, whole ("Getafe"), and the end of a sentence or a line before one.
+_CAPITAL_WORD = re.compile(r"(?<![\w'’.\-])[A-Z][a-zà-ÿ]{3,}(?![\w'’\-])")
+_SENTENCE_START = re.compile(r"(?:[.!?:;]|\n)[\s\"'“(]*$|^\s*$")
+#: A word rarer than this in English (Zipf scale) is read as a town's name wherever it
+#: stands capitalized, when the gazetteer knows it as one ("Getafe", "Bromsgrove").
+_RARE_TOWN_ZIPF = 2.5
 _SWEEP_WORD = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]")
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 _MONTH_WORD = (
@@ -549,6 +555,18 @@ class TypePolicy:
                 if self._town(value):
                     add(start, end, EntityType.LOCATION)
                     break
+        # A rare town's name with its capital anywhere inside a sentence ("en la obra de
+        # Getafe", "the Bromsgrove clinic"): no word of the language, no one's name.
+        for m in _CAPITAL_WORD.finditer(text):
+            value = m.group()
+            if (
+                _SENTENCE_START.search(text, max(0, m.start() - 4), m.start()) is None
+                and m.start() > 0
+                and self.lexicon.zipf(value) < _RARE_TOWN_ZIPF
+                and not (self.lexicon.is_given(value) or self.lexicon.is_surname(value))
+                and self._town(value)
+            ):
+                add(m.start(), m.end(), EntityType.LOCATION)
         return sorted(out, key=lambda s: s.start)
 
     def _town(self, value: str) -> bool:

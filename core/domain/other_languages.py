@@ -25,6 +25,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "versichertennummer", "herzinsuffizienz", "herzinfarkt", "schlaganfall", "therapie",
         "psychotherapie", "psychotherapeutin", "psychotherapeut", "psychiater", "reha",
         "rehabilitation", "diagnostiziert", "orthopäde", "orthopädin", "lungenentzündung",
+        "verletzung", "verletzungen", "fraktur", "knochenbruch", "arbeitsunfall",
+        "berufsgenossenschaft", "unfallchirurgie",
         "pflegeheim", "seniorenheim", "altenheim", "pflegedienst", "pflegedienstleitung",
         "kurzzeitpflege", "gestürzt", "sturz", "pflegegrad", "krebs", "chemotherapie",
         # French
@@ -39,6 +41,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "kinésithérapeute", "ostéopathe", "séances", "pansements", "pansement", "soins",
         "diagnostiqué", "diagnostiquée", "opéré", "opérée", "pneumonie", "médical", "médicale",
         "médicaux", "chu", "bronchite", "cancer", "chimiothérapie", "radiothérapie", "avc",
+        "blessure", "blessures", "fracture", "entorse", "traumatologie",
         # Spanish
         "médico", "medico", "médica", "doctora", "clínica", "clinica", "paciente",
         "diagnóstico", "tratamiento", "medicamento", "medicamentos", "receta", "dosis",
@@ -51,6 +54,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "traumatóloga", "cardiólogo", "cardióloga", "radiografía", "ecografía", "resonancia",
         "operaron", "operado", "operada", "rehabilitación", "fisioterapia", "salud", "sanitaria",
         "hospitalizado", "hospitalizada", "logopedia", "logopeda", "cáncer", "quimioterapia",
+        # a work injury and who treats it: "la mutua", "una fractura", "lesiones"
+        "mutua", "lesión", "lesiones", "fractura", "esguince", "traumatología",
         # Dutch
         "huisarts", "dokter", "ziekenhuis", "kliniek", "patiënt", "diagnose",
         "behandeling", "medicijn", "medicijnen", "medicatie", "koorts", "pijn", "bloeddruk",
@@ -62,6 +67,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "valrisico", "valpreventie", "mantelzorger", "wijkverpleging", "huisartsenpost",
         "ouderenzorg", "zorgverzekeraar", "geneeskunde", "ingresó", "longontsteking",
         "indicatie", "wijkzorg", "kanker",
+        "letsel", "fractuur", "verstuiking", "bedrijfsongeval",
     ),
     "legal": (
         "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",

@@ -406,14 +406,15 @@ class LocaleView:
                 runs.append((cur[0][0], cur[-1][1]))
             cur.clear()
 
-        for m in _TOKEN.finditer(text, start, end):
+        tokens = list(_TOKEN.finditer(text, start, end))
+        for i, m in enumerate(tokens):
             tok = m.group().rstrip(".")
             b = m.start() + len(tok)
             if not tok or not any(c.isalpha() for c in tok):
                 flush()
                 continue
             if particle(tok):
-                if cur or leading_particles or tok[:1].isupper():
+                if cur or tok[:1].isupper() or (leading_particles and not self._of_a_full_name(tokens, i)):
                     cur.append((m.start(), b, tok))
                 continue
             elided = foreign and bool(cur) and ELIDED_NAME.fullmatch(tok) is not None
@@ -423,6 +424,17 @@ class LocaleView:
                 flush()
         flush()
         return runs
+
+    def _of_a_full_name(self, tokens: Sequence[re.Match[str]], i: int) -> bool:
+        """Whether the particle ``tokens[i]``, in lower case, says "of" before a given name
+        and a surname ("la profesora de Martina López"): a surname's own particle comes
+        before the surname alone ("mevrouw de Vries", "M. de Villepin")."""
+        rest = [t.group().rstrip(".") for t in tokens[i + 1 : i + 3]]
+        return (
+            len(rest) == 2
+            and all(w[:1].isupper() and not self.locale.is_negative(w) for w in rest)
+            and self.locale.is_known_name(rest[0])
+        )
 
     def zones(self, text: str) -> list[tuple[int, int]]:
         """The stretches of ``text`` that are never private in this language."""

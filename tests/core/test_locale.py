@@ -256,6 +256,14 @@ def test_dutch_greeting_and_possessives_are_not_people() -> None:
     assert got.get("Jan van der Berg") is EntityType.PERSON
 
 
+def test_of_before_a_full_name_is_no_particle_and_a_surnames_own_is() -> None:
+    text = "Buenas tardes, soy la profesora de Martina López (3º B)."
+    got = values(text, detector([], language="es"))
+    assert got == {"Martina López": EntityType.PERSON}
+    text = "Goedemorgen, kunt u mevrouw de Vries bellen?"
+    assert values(text, detector([], language="nl")) == {"de Vries": EntityType.PERSON}
+
+
 def test_german_month_after_an_ordinal_is_a_date() -> None:
     text = "Seit dem 2. Mai habe ich jeden Morgen starke Kopfschmerzen und Übelkeit."
     got = values(text, detector([("Mai", EntityType.PERSON)]))

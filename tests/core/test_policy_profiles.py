@@ -195,6 +195,9 @@ def test_every_norm_cites_its_source() -> None:
         ("Soy enfermera; la paciente fue ingresada por una neumonía.", (), Profile.HEALTH),
         ("Mon père est hospitalisé au CHU pour une pneumonie.", (), Profile.HEALTH),
         ("Mijn cliënt heeft een indicatie nodig; hij heeft longontsteking.", (), Profile.HEALTH),
+        # A work injury and who treats it.
+        ("Informe para la mutua: mi paciente sufrió un accidente laboral.", (), Profile.HEALTH),
+        ("Arbeitsunfall auf der Baustelle, Verletzung am Knie.", (), Profile.HEALTH),
         # An operation is health.
         ("My wife is having her gallbladder removed by keyhole surgery on Monday.", (), Profile.HEALTH),
         # Immigration is law.
@@ -262,6 +265,8 @@ def test_detection_always_names_a_real_profile(text: str, types: list[str]) -> N
         # After the locales' words for where someone is.
         ("Il vit à l'EHPAD à Angers et il a chuté.", "Angers", T.LOCATION),
         ("Sie kommt aus Göttingen und ist gestürzt.", "Göttingen", T.LOCATION),
+        # A rare town's name with its capital anywhere inside a sentence.
+        ("Sufrió un accidente laboral en la obra de Getafe.", "Getafe", T.LOCATION),
     ],
 )
 def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
@@ -284,6 +289,8 @@ def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
         "Her TSH was 2.1 mU/L in March.",
         "We flew home to France and then in Texas the fever came back.",
         "She is in hospital and in bed since Tuesday.",
+        # A town's name first in a sentence, a common word, someone's name: not swept.
+        "Getafe is where it happened. The Reading clinic and Dr Preston saw him.",
     ],
 )
 def test_the_health_sweep_leaves_doses_months_states_and_common_words(policy: TypePolicy, text: str) -> None:
