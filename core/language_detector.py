@@ -371,8 +371,6 @@ def _of_a_person(text: str, run: Span, lc: Locale) -> Span:
     return Span(m.start(1), run.end, EntityType.PERSON, run.score, dict(run.views))
 
 
-#: A sentence's start, right before a word.
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 #: A preposition of place and a capitalized word after a word ("en Molina", "in Zwolle").
 _BEFORE_PLACE = re.compile(r"[ \t]+(?:en|in|à|a|au|aux|bij|nahe|cerca de|près de)[ \t]+[A-ZÀ-Ý[]")
 

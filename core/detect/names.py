@@ -48,6 +48,7 @@ JOB_TITLE = re.compile(
     r"police officer|soldier|pilot|steward|stewardess|librarian|counsellor|counselor|"
     r"caregiver|carer|housekeeper|janitor|labourer|laborer|farmer|fisherman|tailor|baker|"
     r"butcher|barber|hairdresser|fumigator|geologist|biologist|chemist|physicist|"
+    r"adjuster|assessor|underwriter|caseworker|investigator|valuer|conveyancer|paralegal|"
     r"head(?=\s+of\s)|dean(?=\s+of\s)|chair(?=\s+of\s)|"
     # A doctor by their field: "Rheumatologist", "Psychiatrist", "Paediatrician".
     r"[a-z]{3,}ologist|[a-z]{2,}iatrist|[a-z]{3,}ician)s?\b",

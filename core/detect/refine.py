@@ -441,6 +441,15 @@ def _misread(
         and all(len(w) <= 2 or _plain_word(w, lexicon) for w in value.split("_"))
     ):
         return []  # "WHERE created_at > ...": a column's or a variable's name of plain words
+    if (
+        span.type in (EntityType.OTHER, EntityType.ID)
+        and lexicon is not None
+        and (head := _WORDS_BEFORE_HANDLE.fullmatch(value)) is not None
+        and all(_plain_word(w, lexicon) or lexicon.is_term(w) for w in head.group(1).split())
+    ):
+        # "from the app user svc_payroll": the words before an account's name say what it
+        # is, and stay as written.
+        return [Span(span.start + head.start(2), span.end, EntityType.ID, span.score, span.views)]
     if span.type in _NAME_TYPES and _model_only(span) and COMPONENT_NAME.fullmatch(value):
         return []  # "ERROR AuthService - ...": a program's part in a log line, no one's name
     if (
@@ -861,6 +870,8 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
 
 #: A name in snake case: "created_at", "order_total".
 _SNAKE_CASE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+#: Words in lower case, then an account's or a variable's name in snake case.
+_WORDS_BEFORE_HANDLE = re.compile(r"((?:[a-z]+[ \t]+){1,3})([a-z][a-z0-9]*(?:_[a-z0-9]+)+)")
 
 #: A condition's or a procedure's name by its ending, too rare for a word list
 #: ("chickenpox", "tonsillitis", "bronchiolitis", "appendicectomy", "anaemia").
@@ -1120,8 +1131,7 @@ _PRESCRIBED = re.compile(
 )
 #: A table's alias and a column in a query: "c.dob", "u.first_name".
 _COLUMN_REF = re.compile(r"[a-z]{1,3}\.([a-z][a-z_]*)")
-#: A house's number ("9", "14a") and the street right after it.
-_HOUSE_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?")
+#: The street right after a house's number (:data:`_HOUSE_NUMBER`, "9", "14a").
 _STREET_AFTER = re.compile(rf"[ \t]+(?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_STREET_KINDS}\b")
 _ABBREVIATED_END = re.compile(r"\b(?:Rd|St|Ave|Dr|Cl|Cres)\.$")
 #: One capitalized word.
@@ -1585,7 +1595,6 @@ def ner_only_unsure(span: Span) -> bool:
 
 
 _KEEP_WHOLE = frozenset({"deny-list", "box", MARKER})
-_WEB_SIGN = re.compile(r"[@.:/]")
 
 
 #: Abbreviations of a limit or an estimate, written in lower case before a number.
@@ -2999,6 +3008,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 # What ran past a separator into part of a word carries nothing.
                 continue
             for piece in snap(text, [Span(a, b, t or span.type, span.score, span.views)], table):
+                if k > 0:
+                    # A piece cut from a longer span may begin with a role's abbreviation
+                    # too ("CKD 3a. GP Dr Rhys Owen": "Dr Rhys Owen").
+                    piece = _without_leading_term(text, piece, lexicon)
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
     kept = _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables)
     kept = _keyed_values(text, _home_folders(text, kept), lexicon)
@@ -3240,7 +3253,11 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # "Mi madre", "ma mère", "meine Mutter": a relative named by the relation,
             # in the language a person writes about family in; no one's name.
             continue
-        if span.type is EntityType.PERSON and value.islower() and JOB_TITLE.fullmatch(value):
+        if span.type is EntityType.PERSON and value.islower() and (
+            JOB_TITLE.fullmatch(value)
+            # "loss adjuster", "claims handler": words in lower case before a job's noun
+            or (cased and _LOWER_PHRASE.fullmatch(value) and JOB_TITLE.fullmatch(value.split()[-1]))
+        ):
             # "a consultant rheumatologist": a role in lower case is a job title, no one's name.
             span = Span(span.start, span.end, EntityType.OTHER, span.score, span.views)
         if (
@@ -3356,6 +3373,8 @@ def _join_initials(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: Two or three words in lower case: "loss adjuster", "senior claims handler".
+_LOWER_PHRASE = re.compile(r"[a-z]+(?:[ \t][a-z]+){1,2}")
 #: A job title's noun right after a word: "(orthopaedic) surgeon", "(staff) nurse".
 _BEFORE_JOB_TITLE = re.compile(rf"[ \t]+(?:[a-z]+[ \t]+)?(?:{JOB_TITLE.pattern})", re.IGNORECASE)
 #: A day of the week, or its plural: "Tuesdays".
@@ -3624,6 +3643,7 @@ def _with_header_names(text: str, spans: list[Span], lexicon: Lexicon | None = N
     return sorted([*out, *names], key=lambda x: x.start)
 
 
+#: A house's number ("9", "14a", "10001").
 _HOUSE_NUMBER = re.compile(r"\d{1,5}[A-Za-z]?")
 _STREET_PARTS = frozenset({EntityType.ADDRESS, EntityType.LOCATION, EntityType.PERSON, EntityType.ORG})
 

@@ -150,10 +150,6 @@ def _unwrapped(text: str, a: int, b: int, left: str, right: str) -> tuple[int, i
     return a, b
 
 
-#: Closing brackets and the ones they close.
-_CLOSERS = {")": "(", "]": "["}
-
-
 def _add_atoms(text: str, a: int, b: int, starts: list[int], ends: list[int]) -> None:
     """The atoms of ``text[a:b]``, one run of non-space characters (or a piece of one)."""
     a, b = _unwrapped(text, a, b, _WRAP_LEFT, _WRAP_RIGHT)

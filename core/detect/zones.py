@@ -112,7 +112,7 @@ _ANALYTES = (
     r"neutrophils|lymphocytes|inr|aptt|psa|ferritin|iron|transferrin|b12|folate|vitamin\s?d|vit\s?d|"
     r"(?:fasting\s+)?glucose|(?:total\s+)?cholesterol|triglycerides|troponin|bnp|nt-probnp|albumin|"
     r"calcium|magnesium|phosphate|uric\s+acid|urate|lactate|d-dimer|spo2|o2\s+sats?|sats|"
-    r"pulse|heart\s+rate|hr|rr|temp|temperature|weight|bmi|height|fev1|fvc|pef|peak\s+flow|u?acr|"
+    r"pulse|heart\s+rate|hr|rr|temp|temperature|weight|bmi|height|fev1|fvc|pef|peak\s+flow|u?acr|u?pcr|"
     r"cortisol|testosterone|o?estradiol|lh|fsh|prolactin|b?hcg|amylase|lipase|ck|ldh|qtc|ef|lvef|"
     r"ca[\s-]?(?:19-9|125|15-3)|cea|afp"
 )
@@ -519,6 +519,9 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 and _RELATIVE_BEFORE.search(text, max(0, a - 24), a)
             ):
                 out.append((a, b, "term"))
+                if word.isupper() and (stage := _STAGE_AFTER.match(text, b)) is not None:
+                    # "CKD 3a", "NYHA class II", "CKD stage 4": a condition's stage.
+                    out.append((a, stage.end(), "medical code"))
             elif word.upper() in lexicon.currencies and word.isupper():
                 out.append((a, b, "money-code"))
             elif (
@@ -534,6 +537,10 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
             if _TITLE_RE.match(text[a:b]):
                 out.append((a, b, "title"))
     return out
+
+
+#: A stage or a class after a condition's acronym: "3a" of "CKD 3a", "class II".
+_STAGE_AFTER = re.compile(r"[ \t]+(?:(?:stage|class|grade)[ \t]+)?(?:[0-5][ab]?|I{1,3}|IV|V)(?![\w/])(?![.,:\-]\d)")
 
 
 _RANGE_CUE = re.compile(r"\b(?:range|ref|reference|normal|target|between|ages?|aged|scores?|grades?|levels?)\b", re.IGNORECASE)

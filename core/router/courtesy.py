@@ -226,6 +226,31 @@ def _plain_plural(word: str, words: Any) -> bool:
     return False
 
 
+#: British spellings and the American ones a dictionary's list may hold alone:
+#: "summarise", "organisation", "colour", "analyse", "centre", "paediatric".
+_BRITISH = (
+    (re.compile(r"is(e|es|ed|ing|ation|ations)$"), r"iz\1"),
+    (re.compile(r"our(s|ed|ing|ful|ite)?$"), r"or\1"),
+    (re.compile(r"ys(e|es|ed|ing)$"), r"yz\1"),
+    (re.compile(r"tre(s)?$"), r"ter\1"),
+    (re.compile(r"ae"), "e"),
+    (re.compile(r"oe"), "e"),
+)
+
+
+def _british_plain(word: str, words: Any) -> bool:
+    """A plain word in its British spelling ("summarise": "summarize")."""
+    for pattern, american in _BRITISH:
+        other = pattern.sub(american, word, count=1)
+        if other != word and (words.is_plain(other) or _plain_plural(other, words)):
+            return True
+    return False
+
+
+_READING = re.compile(r"\d{2,3}/\d{2,3}")
+_GRAVIDA_PARA = re.compile(r"(?<![\w-])G\d{1,2}\s?P\d{1,2}(?:\+\d{1,2})?(?![\w-])")
+
+
 #: A loyalty scheme's name right before the word for its member or number.
 _SCHEME = re.compile(
     r"\b(?:[A-Z][a-z]+ ){0,3}(?:Rewards?|Miles|Points|Club|Loyalty)"
@@ -290,7 +315,11 @@ def is_plain_remainder(
     for m in _NUMBER.finditer(rest):
         token = m.group()
         digits = sum(c.isdigit() for c in token)
-        if digits > MAX_BARE_DIGITS and not (token[0] in "£$€¥₹" or token.endswith("%")):
+        if (
+            digits > MAX_BARE_DIGITS
+            and not (token[0] in "£$€¥₹" or token.endswith("%"))
+            and not _READING.fullmatch(token.strip())  # "BP 148/96": a pressure, no one's number
+        ):
             return False
     rest = _UNIT.sub(lambda m: " " * len(m.group()), rest)  # "U/L", "mmol/L", "g/dL"
     # A term written with digits is one word ("T2DM", "CKD3a", "HbA1c", "eGFR"): no name.
@@ -319,6 +348,8 @@ def is_plain_remainder(
         else m.group(),
         rest,
     )
+    # A pregnancy's gravida and para ("34F, G2P1, 29+3 weeks"): a note's shorthand.
+    rest = _GRAVIDA_PARA.sub(lambda m: " " * len(m.group()), rest)
     # A program's part in CamelCase ("AuthService - user=[EMAIL_1] failed"): code.
     rest = COMPONENT_NAME.sub(lambda m: " " * len(m.group()), rest)
     found = list(_LETTERS.finditer(rest))
@@ -369,6 +400,7 @@ def is_plain_remainder(
             or (not w[:1].isupper() and (_MEDICAL.fullmatch(low) or words.public_kind(low) == "drug"))
             or (not w[:1].isupper() and PET_WORD.fullmatch(low) is not None)
             or (not named and (_plain_compound(low, words) or _plain_plural(low, words)))
+            or (not named and _british_plain(low, words))
             or public
             or (not named and _frequency(low) >= COMMON_ZIPF)
         ):

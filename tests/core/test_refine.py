@@ -2531,3 +2531,27 @@ def test_a_gazetteer_town_before_a_job_is_a_place(lex) -> None:  # type: ignore[
     text = "Could you resend invoice 4471 for the Harrogate job?"
     out = values(text, refine(text, [s(text, "Harrogate", EntityType.PERSON)], lex))
     assert out == [("Harrogate", "LOCATION")]
+
+
+def test_a_conditions_stage_and_a_role_before_a_name_cut_from_one_span(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "PMH AF on apixaban, CKD 3a. GP Dr Rhys Owen, Penparcau Surgery."
+    out = values(text, refine(text, [s(text, "CKD 3a. GP Dr Rhys Owen", EntityType.PERSON)], lex))
+    assert out == [("Dr Rhys Owen", "PERSON")]
+
+
+def test_a_job_in_lower_case_before_a_name_is_no_part_of_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Reported 6 October, loss adjuster Mark Oduya visited 14 October."
+    spans = [s(text, "loss", EntityType.ORG), s(text, "adjuster", EntityType.PERSON), s(text, "Mark Oduya", EntityType.PERSON)]
+    out = values(text, refine(text, spans, lex))
+    assert ("Mark Oduya", "PERSON") in out and not any(v.startswith("loss") and t == "PERSON" for v, t in out)
+
+
+def test_words_before_an_accounts_name_stay(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "It keeps rejecting connections from the app user svc_payroll."
+    out = values(text, refine(text, [s(text, "app user svc_payroll", EntityType.OTHER)], lex))
+    assert out == [("svc_payroll", "ID")]
+
+
+def test_a_urine_protein_ratio_is_a_lab_value(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "BP 148/96 today, urine PCR 45. Partner Jordan, works nights."
+    assert refine(text, [s(text, "PCR 45", EntityType.ID)], lex) == []

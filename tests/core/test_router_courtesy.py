@@ -207,6 +207,11 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         # A program's part in CamelCase in a log line is code; a rare word in it is not.
         ("Log line: ERROR AuthService - user=k.b@x.io failed token refresh.", ["k.b@x.io"], True),
         ("Log line: ERROR Quillfeather - user=k.b@x.io failed token refresh.", ["k.b@x.io"], False),
+        # British spellings of plain words, a pregnancy's shorthand, a blood pressure.
+        ("Summarise for the MDT: 34F, G2P1, 29+3 weeks, BMI 41, BP 148/96 today.", ["34F"], True),
+        ("Please organise the colour copies for the paediatric clinic.", [], True),
+        # Five digits or more otherwise may be a number the detector missed.
+        ("Summarise for the MDT: 34F, ref 148960 today.", ["34F"], False),
         # A pet's name after the animal, and its breed.
         ("My dog Biscuit (cocker spaniel, microchip 985112004539871) needs a cruciate ligament operation.",
          ["985112004539871"], True),
