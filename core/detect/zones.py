@@ -176,6 +176,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # (D2740)", checked below: dental words in the text).
     ("medical code", rf"\b(?:ICD-?(?:9|10|11)(?:-CM|-PCS)?|CPT|CDT|HCPCS|DRG|OPCS(?:-4)?|(?:diagnosis|diagnostic|procedure|billing|dx|treatment)\s+codes?)"
      rf"(?:\s+codes?)?\s?[:#]?\s?(?P<zone>{_MEDICAL_CODE}(?:\s?(?:,|/|\band\b|\bor\b)\s?{_MEDICAL_CODE})*)(?![\w\-])", 0),
+    # A British tax code ("1257L", "K475", "BR", "0T W1") where the text says "tax code":
+    # the allowance's code thousands share, no one's number.
+    ("tax code", r"(?<![\w\-])(?:K\d{1,4}|\d{1,4}[LMNT]|BR|D[01]|NT|0T)(?:[ \t]?(?:W1|M1|X))?(?![\w\-])", 0),
     ("dental code", r"(?<![\w\-])D\d{4}(?![\w\-])", 0),
     # A tooth as British dentists name it: "LL6" (lower left six), "UR3".
     ("dental code", r"(?<![\w\-])[UL][LR][1-8](?![\w\-])", 0),
@@ -329,6 +332,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
 ]
 
 _ZONES = [(reason, re.compile(p, flags)) for reason, p, flags in _ZONE_SOURCES]
+#: The words that make "K475" a tax code.
+_TAX_CODE_CUE = re.compile(r"\btax[ \t]+codes?\b", re.IGNORECASE)
 #: A lab test's name alone ("creatinine"): a generic term, like those of the lexicon.
 _ANALYTE_WORD = re.compile(_ANALYTES, re.IGNORECASE)
 
@@ -479,6 +484,10 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 if not _METER.search(text, max(0, m.start() - 80), m.end()):
                     continue
                 reason = "quantity"
+            if reason == "tax code":
+                if not _TAX_CODE_CUE.search(text, max(0, m.start() - 80), m.start()):
+                    continue
+                reason = "code"
             if reason == "dental code":
                 if not _DENTAL.search(text):
                     continue
@@ -512,7 +521,12 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
             word = text[a:b]
             if _TITLE_RE.match(word):
                 out.append((a, b, "title"))
-            elif (lexicon.is_term(word) or _ANALYTE_WORD.fullmatch(word)) and not (
+            elif (
+                lexicon.is_term(word)
+                or _ANALYTE_WORD.fullmatch(word)
+                # "#NOF": a note's shorthand after its hash ("#" for a fracture)
+                or (word[:1] == "#" and word[1:].isupper() and lexicon.is_term(word[1:]))
+            ) and not (
                 # "my husband Dev": a given name that is also a term, after a relative.
                 word.istitle()
                 and lexicon.is_given(word)
@@ -709,6 +723,8 @@ def _only_words(
         if b <= span.end and any(c.isalnum() for c in text[a:b])
     ]
     words = [(a, b) for a, b in inside if found.word_covers(a, b)]
+    # "#NOF L hip", "OA R knee": a side's letter after a clinical term names no one.
+    terms = any(r == "term" for a, b in words for _, _, r in found.overlapping(a, b))
     rest = [
         (a, b)
         for a, b in inside
@@ -718,8 +734,13 @@ def _only_words(
             and text[a:b].islower()
             and lexicon.zipf(text[a:b]) >= FUNCTION_ZIPF
         )
+        and not (terms and text[a:b] in _SIDES)
     ]
     return bool(words) and not rest
+
+
+#: The side of the body, as notes write it: left, right.
+_SIDES = frozenset({"L", "R", "Lt", "Rt"})
 
 
 #: Zones whose matches could be identifiers after a word such as "account" or "ref".

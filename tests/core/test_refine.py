@@ -2555,3 +2555,18 @@ def test_words_before_an_accounts_name_stay(lex) -> None:  # type: ignore[no-unt
 def test_a_urine_protein_ratio_is_a_lab_value(lex) -> None:  # type: ignore[no-untyped-def]
     text = "BP 148/96 today, urine PCR 45. Partner Jordan, works nights."
     assert refine(text, [s(text, "PCR 45", EntityType.ID)], lex) == []
+
+
+def test_a_fractures_shorthand_and_its_side_name_no_one(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Fall at home 28/11, #NOF L hip, awaiting ortho review."
+    assert refine(text, [s(text, "#NOF L", EntityType.ORG)], lex) == []
+    # A side's letter alone, or after a title, is left to the rest of the rules.
+    text = "Seen by Dr L today."
+    assert refine(text, [s(text, "Dr L", EntityType.PERSON)], lex) != []
+
+
+def test_a_british_tax_code_is_no_identifier_where_the_text_says_so(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "my tax code is 1257L but HMRC changed it to K475 after a company car."
+    assert refine(text, [s(text, "K475", EntityType.ID)], lex) == []
+    text = "My membership is K475, please check."
+    assert values(text, refine(text, [s(text, "K475", EntityType.ID)], lex)) == [("K475", "ID")]
