@@ -109,6 +109,19 @@ _RELATIVE_NAME = (
     r"([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w'’-]*[\w])"
 )
 
+#: The nursery, school or home someone goes to, then its name: "her nursery, Little
+#: Acorns", "his school St Peter's", "the care home called Oakwood Lodge".
+_SETTING_NAME = (
+    r"\b(?i:(?:her|his|their|our|my|your)[ \t]+(?:nursery|pre-?school|playgroup|day[ \t]?care|"
+    r"cr[eè]che|primary(?:[ \t]+school)?|secondary(?:[ \t]+school)?|school|academy|college|"
+    r"sixth[ \t]+form|care[ \t]+home|nursing[ \t]+home|residential[ \t]+home))"
+    r"(?:[ \t]*,[ \t]*|[ \t]+(?i:is|called|named)[ \t]+|[ \t]+)"
+    r"(?!(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
+    r"Christmas|Easter|I|The|This|That|It|They|She|He|We)\b)"
+    r"([A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){0,3})(?![\w-])"
+)
+
 #: A day and a month (or a month and a day) without a year, after a word that dates an
 #: event: "admitted 12/11", "discharged on 18/11", "DOB 3/4", "w/c 18/11", "Tue 18/11".
 _DAY_MONTH = (
@@ -210,12 +223,16 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # A relative named right after the relation, even by a word ("Daughter Comfort is next
     # of kin", "my son Reuben"): a capitalized word inside a sentence after a relative.
     (EntityType.PERSON, _RELATIVE_NAME, 1, 0.85),
+    # The nursery, school or care home someone goes to, named after its kind.
+    (EntityType.ORG, _SETTING_NAME, 1, 0.85),
     # Presidio's own anonymization markers, as found in PUPA's prompts.
     (EntityType.OTHER, r"(<PRESIDIO_ANONYMIZED_[A-Z_]+>)", 1, 0.9),
 ]
 
 #: The patterns matched with case (all others ignore it).
-_CASED_PATTERNS = frozenset({_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _EIRCODE, _AGE_SEX, _RELATIVE_NAME})
+_CASED_PATTERNS = frozenset(
+    {_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _EIRCODE, _AGE_SEX, _RELATIVE_NAME, _SETTING_NAME}
+)
 
 # --- PatternRecognizers of our own -------------------------------------------------------
 #

@@ -32,6 +32,9 @@ from core.entities import EntityType
         ("Daughter Comfort is next of kin.", "Comfort", EntityType.PERSON),
         ("my stepson Reuben-Lee starts school", "Reuben-Lee", EntityType.PERSON),
         ("My twins Summer and River start school.", "Summer", EntityType.PERSON),
+        # The nursery, school or home someone goes to, named after its kind.
+        ("a note for her nursery, Little Acorns in Didsbury", "Little Acorns", EntityType.ORG),
+        ("she moved to her care home, Oakwood Lodge, in May", "Oakwood Lodge", EntityType.ORG),
         # A dotted account name after the word for a user, in the languages with rules too.
         ("Benutzer j.mueller konnte sich nicht anmelden", "j.mueller", EntityType.ID),
         ("login failed for user a.khan at 09:14", "a.khan", EntityType.ID),
@@ -57,6 +60,8 @@ def test_rules_find_formatted_identifiers(
 
 def test_plain_prose_has_no_rule_hits(rules_view: RulesView) -> None:
     assert rules_view.analyze("What are the warning signs of heart failure in older adults?") == []
+    # A school's season or a pronoun after it is no school's name.
+    assert not any(s.type is EntityType.ORG for s in rules_view.analyze("His school Christmas play is on Friday."))
 
 
 def test_rules_never_touch_the_network(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -58,6 +58,8 @@ NEGATIVES = words(
 NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI TEP")
 # groups a greeting names ("Liebe Kolleginnen", "Hallo Freunde"): no one's name
 NEGATIVES = NEGATIVES | words("Kolleginnen Freunde Freundinnen Mitarbeitende Mitarbeitenden Mitarbeiterinnen Teilnehmende Teilnehmenden Teilnehmer Teilnehmerinnen Leute Alle")
+# rooms and parts of a building before their number ("in Raum 2.14", "Zimmer 12"): no place's name
+NEGATIVES = NEGATIVES | words("Raum Zimmer Saal Etage Flur")
 # relation words in the genitive or a weak noun's form ("meines Vaters Klaus Berger",
 # "unseres Nachbarn Herrn Kaya"): relations, and never a name's first word
 GENITIVE_RELATIONS = (
