@@ -690,6 +690,14 @@ def _misread(
     if span.type is EntityType.EMAIL and (key := _EMAIL_KEY.match(value)) is not None:
         # "user=k.brennan@brightlane.io" in a log line: the key stays as written.
         return [Span(span.start + key.end(), span.end, span.type, span.score, span.views)]
+    if (
+        span.type is EntityType.PERSON
+        and _TITLE_AT_START.match(value)
+        and (couple := _TITLE_AND.search(text, max(0, span.start - 12), span.start)) is not None
+    ):
+        # "Mr and Mrs Delaney": one surname, two people addressed together; the first
+        # title alone says nothing, and "Mr and [PERSON_1]" reads as two.
+        return [Span(couple.start(), span.end, span.type, span.score, span.views)]
     if span.type is EntityType.PERSON and _NUMBERED_STREET.fullmatch(value):
         # "in front of no 12 marlowe close": a number, words and a street's kind are an
         # address, whatever name a model read in it.
@@ -3400,6 +3408,8 @@ _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)[ \t]$")
 _TITLE_THEN_SPACE = re.compile(rf"(?<![\w.]){_PERSON_TITLE}\.?[ \t]+$")
 #: The same title at a span's start.
 _TITLE_AT_START = re.compile(rf"{_PERSON_TITLE}\.?[ \t]")
+#: A title and "and" right before a titled name: "Mr and " of "Mr and Mrs Delaney".
+_TITLE_AND = re.compile(rf"(?<![\w.]){_PERSON_TITLE}\.?[ \t]+(?:and|&)[ \t]+$")
 #: Name parts after a title that a model may type as something else.
 _TITLED_PART_TYPES = frozenset(
     {EntityType.PERSON, EntityType.ORG, EntityType.LOCATION, EntityType.ADDRESS, EntityType.OTHER}

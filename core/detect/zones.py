@@ -262,6 +262,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # calls, camelCase names, snake_case with a code neighbour, file names.
     ("code", r"(?<![\w@/.])(?!(?:com|org|net|io|de|uk|fr)\.)(?:[A-Za-z_][\w]*\.)+[A-Za-z_]*(?:Error|Exception|Warning|Exit|Interrupt)[\w]*(?![\w@])", 0),
     ("code", rf"(?<![\w@/.])(?:{_LIBRARIES})(?:\.[A-Za-z_]\w*)+(?:\(\))?(?![\w@])", 0),
+    # A traceback's frame and a bare exception's name: "in <module>", "KeyError: ...".
+    ("code", r"<(?:module|lambda|listcomp|dictcomp|setcomp|genexpr|stdin|string)>", 0),
+    ("code", r"(?<![\w@/.])(?:[A-Z][a-z0-9]+)+(?:Error|Exception|Warning|Interrupt|Exit)(?![\w@])", 0),
     # An ARN's service and its resource ("arn:aws:iam::" and ":role/billing-uploader"), not
     # the account's twelve digits between them.
     ("code", r"\barn:[\w\-]+:[\w\-]+:[\w\-]*:(?=\d{12}:)|(?<=\d{12}):[\w/+=,.@:\-]*[\w/+=@\-]", 0),

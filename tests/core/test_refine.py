@@ -2570,3 +2570,9 @@ def test_a_british_tax_code_is_no_identifier_where_the_text_says_so(lex) -> None
     assert refine(text, [s(text, "K475", EntityType.ID)], lex) == []
     text = "My membership is K475, please check."
     assert values(text, refine(text, [s(text, "K475", EntityType.ID)], lex)) == [("K475", "ID")]
+
+
+def test_a_couple_addressed_by_their_titles_is_one_value(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Mr and Mrs Delaney have accepted the offer."
+    out = values(text, refine(text, [s(text, "Mrs Delaney", EntityType.PERSON)], lex))
+    assert out == [("Mr and Mrs Delaney", "PERSON")]

@@ -128,6 +128,11 @@ def test_public_names(value: str, public: bool) -> None:
             "| linkedin <PRESIDIO_ANONYMIZED_URL> I work",
             "My name is [PERSON] phone number [PHONE] | linkedin [URL] I work",
         ),
+        # A traceback's frame and a bare exception's name are code.
+        (
+            "File \"app.py\", line 42, in <module> KeyError: 'customer_id'",
+            "File \"app.py\", line 42, in <module> KeyError: 'customer_id'",
+        ),
         # A log line's level before its date, a key before an address, a program's part.
         (
             "ERROR 2026-11-30 09:14:02 AuthService - user=k.brennan@brightlane.io failed token refresh",
