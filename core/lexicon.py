@@ -53,6 +53,15 @@ COMPONENT_NAME = re.compile(
     r"Utils?|Api|API|Job|Task|Queue|Scheduler|Resolver|Validator|Middleware)(?![\w])"
 )
 
+#: A program's, a configuration's or a data file's name by its extension ("app.py",
+#: "pg_hba.conf", "salaries_2026.csv"): code to the detector and common words to the router.
+CODE_FILE = (
+    r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|"
+    r"class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|"
+    r"conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|"
+    r"tar|gz|zip|ipynb|pem|crt|cer|csr|p12|pfx|jks|keystore)(?![\w]|\.\w)"
+)
+
 ARTIFACT = "lexicon"
 REBUILD = "python -m training.lexicon build"
 

@@ -22,7 +22,7 @@ from core.detect.hosts import host_names
 from core.detect.tokens import Atoms, atoms, snap
 from core.documents.model import attached_names
 from core.entities import EntityType
-from core.lexicon import Lexicon
+from core.lexicon import CODE_FILE, Lexicon
 from core.spans import Span
 
 #: A lower-case word this frequent is a function word ("of", "and"): never a value.
@@ -277,7 +277,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # or a handle's way ("iPhone", "eBay", "iDubbbz"), unless called.
     ("code", r"(?<![\w@/.])(?:[a-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?:\(\))?|[a-z](?:[A-Z][a-z0-9]*)+\(\))(?![\w@])", 0),
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\(\)", 0),
-    ("code", r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|conf|xml|html?|css|scss|md|rst|txt|csv|tsv|log|lock|env|dll|so|dylib|exe|msi|apk|dmg|whl|tar|gz|zip|ipynb|pem|crt|cer|csr|p12|pfx|jks|keystore)(?![\w]|\.\w)", 0),
+    ("code", CODE_FILE, 0),
     # An image's tag ("python:3.12-slim"), not an ARN's account ("eu-west-2:493817260115:").
     ("code", r"\b[a-z][a-z0-9\-]*:(?!\d{12}:)[\d][\w.\-]*", 0),
     ("code", r"`[^`\n]{1,120}`", 0),  # inline code the person marked as code

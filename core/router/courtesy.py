@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
+from core.lexicon import CODE_FILE
 from core.spans import Sentence, Span
 
 #: The most words a courtesy sentence has ("Thank you so much for your help").
@@ -247,6 +248,7 @@ def _british_plain(word: str, words: Any) -> bool:
     return False
 
 
+_CODE_FILE = re.compile(CODE_FILE)
 _READING = re.compile(r"\d{2,3}/\d{2,3}")
 _GRAVIDA_PARA = re.compile(r"(?<![\w-])G\d{1,2}\s?P\d{1,2}(?:\+\d{1,2})?(?![\w-])")
 
@@ -287,7 +289,7 @@ MAX_BARE_DIGITS = 4
 
 
 def is_plain_remainder(
-    sentence: Sentence, entities: Sequence[Span], text_is_cased: bool
+    sentence: Sentence, entities: Sequence[Span], text_is_cased: bool, values: Iterable[str] = ()
 ) -> bool:
     """True when everything of ``sentence`` outside its detected ``entities`` is common
     words that name no one and small numbers or amounts: "£2,840.55 net / £1,150 rent /
@@ -309,9 +311,19 @@ def is_plain_remainder(
     for e in entities:
         for i in range(max(e.start, sentence.start), min(e.end, sentence.end)):
             masked[i - sentence.start] = " "
+    # A value detected elsewhere in the query, where it stands again ("host all
+    # svc_payroll ..." after "the app user svc_payroll"): every occurrence of a value is
+    # decided by the type policy (:func:`is_values_only` reads them the same way).
+    for value in values:
+        if len(value) < 3 or not any(c.isalpha() for c in value):
+            continue
+        for a, b in _whole_occurrences(text, value):
+            masked[a:b] = [" "] * (b - a)
     rest = "".join(masked)
     if "@" in rest or "://" in rest:
         return False
+    # A program's or a configuration's file ("pg_hba.conf", "app.py"): code.
+    rest = _CODE_FILE.sub(lambda m: " " * len(m.group()), rest)
     for m in _NUMBER.finditer(rest):
         token = m.group()
         digits = sum(c.isdigit() for c in token)

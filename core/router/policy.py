@@ -242,7 +242,7 @@ def rules_send(
         is_courtesy(s.text, ents)
         or is_form_label(s.text, ents)
         or is_values_only(s, ents, values, keys=True)
-        or is_plain_remainder(s, ents, cased)
+        or is_plain_remainder(s, ents, cased, values)
         for s, ents in zip(sentences, entities, strict=True)
     ]
 

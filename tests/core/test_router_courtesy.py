@@ -298,3 +298,11 @@ def test_at_the_sliders_top_a_sentence_with_a_value_leaves_only_when_the_rules_s
 def test_terms_written_with_digits_are_common_words_of_a_sentence() -> None:
     sentence, spans = _sentence("PMH: T2DM, HTN, CKD3a and a recent eGFR of 48 with HbA1c stable.", [])
     assert is_plain_remainder(sentence, spans, text_is_cased=True)
+
+
+def test_a_value_found_elsewhere_and_a_config_file_are_no_unknown_words() -> None:
+    text = "Here's the pg_hba.conf line: host all svc_payroll 10.20.0.0/16 md5."
+    sentence, spans = _sentence(text, ["10.20.0.0/16 md5"])
+    # Without knowing that "svc_payroll" was found in another sentence, the policy decides.
+    assert not is_plain_remainder(sentence, spans, text_is_cased=True)
+    assert is_plain_remainder(sentence, spans, text_is_cased=True, values=["svc_payroll"])
