@@ -325,7 +325,9 @@ _SEP = (
 _VALUES = {
     # Digits and capitals in groups ("943 476 5919", "GB82 WEST 1234 5698 7654 32",
     # "POL-99812", "2:24-cv-01234"); one digit at least.
-    "code": r"(?=[#A-Za-z0-9:\-/. ]{0,40}\d)#?[A-Za-z0-9]+(?:[-/.:][A-Za-z0-9]+)*"
+    # A British number plate, whole: "LB19 XKP".
+    "code": r"(?-i:[A-Z]{2}\d{2}[ ][A-Z]{3})(?![\w])|"
+    r"(?=[#A-Za-z0-9:\-/. ]{0,40}\d)#?[A-Za-z0-9]+(?:[-/.:][A-Za-z0-9]+)*"
     # A group of capitals alone is written in capitals ("WEST" of an IBAN; "numbers
     # 533380006 and 533380007" are two values, the label is matched without case).
     r"(?:[ ](?:[A-Z0-9]*\d[A-Z0-9]*|(?-i:[A-Z]{2,4})(?=[ ]\d))(?:[-/.][A-Z0-9]+)*)*",
@@ -357,7 +359,7 @@ class Field:
 
 #: A label that names an identifier by itself ("SSN", "card number", "Policy no.").
 _NAMING_LABEL = re.compile(
-    r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?|nhi|ppsn?|pan)\)?$",
+    r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?|nhi|ppsn?|pan|reg\.?|registration)\)?$",
     re.IGNORECASE,
 )
 

@@ -698,6 +698,18 @@ def _misread(
         # "Mr and Mrs Delaney": one surname, two people addressed together; the first
         # title alone says nothing, and "Mr and [PERSON_1]" reads as two.
         return [Span(couple.start(), span.end, span.type, span.score, span.views)]
+    if span.type in (EntityType.ORG, EntityType.LOCATION) and (owner := _TITLED_OWNER.match(value)):
+        # "Dr Fiona McLeod's Thursday clinic": a titled person's name, then what is theirs;
+        # the person is the value, the clinic's words stay as written.
+        return [Span(span.start, span.start + owner.end(1), EntityType.PERSON, span.score, span.views)]
+    if (
+        span.type is EntityType.ADDRESS
+        and (aged := _AGE_THEN_ADDRESS.match(value)) is not None
+        and text[max(0, span.start - 2) : span.start] in (", ", "(")
+    ):
+        # "Mr Stanley Cole, 88, 12 Orchard Way": the age after a name, then the address.
+        age = Span(span.start, span.start + aged.end(1), EntityType.AGE, span.score, span.views)
+        return [age, Span(span.start + aged.start(2), span.end, span.type, span.score, span.views)]
     if span.type is EntityType.PERSON and _NUMBERED_STREET.fullmatch(value):
         # "in front of no 12 marlowe close": a number, words and a street's kind are an
         # address, whatever name a model read in it.
@@ -1110,6 +1122,8 @@ _STREET_KINDS = (
     r"(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|Terrace|Grove|Mews|Row|Way|"
     r"Court|Rise|Walk|Rd|St|Ave)"
 )
+#: An age, a comma, then a house's number and its street: "88, 12 Orchard Way".
+_AGE_THEN_ADDRESS = re.compile(r"(\d{1,3}),[ \t]+(\d{1,4}[A-Za-z]?[ \t]+[A-Za-z])")
 #: A house number, up to three words and the kind of street, in any case: "12 marlowe close".
 _NUMBERED_STREET = re.compile(rf"\d{{1,4}}[A-Za-z]?[ \t]+(?:[^\W\d_]+[ \t]+){{1,3}}(?i:{_STREET_KINDS})")
 #: A street's name: capitalized words and the kind of street.
@@ -3408,6 +3422,10 @@ _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)[ \t]$")
 _TITLE_THEN_SPACE = re.compile(rf"(?<![\w.]){_PERSON_TITLE}\.?[ \t]+$")
 #: The same title at a span's start.
 _TITLE_AT_START = re.compile(rf"{_PERSON_TITLE}\.?[ \t]")
+#: A titled name and its possessive before more words: "Dr Fiona McLeod's Thursday clinic".
+_TITLED_OWNER = re.compile(
+    rf"({_PERSON_TITLE}\.?[ \t]+[A-Z][\w\-]+(?:[ \t]+[A-Z][\w\-]+){{0,2}})['’]s[ \t]+\S"
+)
 #: A title and "and" right before a titled name: "Mr and " of "Mr and Mrs Delaney".
 _TITLE_AND = re.compile(rf"(?<![\w.]){_PERSON_TITLE}\.?[ \t]+(?:and|&)[ \t]+$")
 #: Name parts after a title that a model may type as something else.

@@ -26,7 +26,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "psychotherapie", "psychotherapeutin", "psychotherapeut", "psychiater", "reha",
         "rehabilitation", "diagnostiziert", "orthopäde", "orthopädin", "lungenentzündung",
         "verletzung", "verletzungen", "fraktur", "knochenbruch", "arbeitsunfall",
-        "berufsgenossenschaft", "unfallchirurgie",
+        "berufsgenossenschaft", "unfallchirurgie", "krankmeldung", "krankschreibung",
+        "krankgeschrieben", "arbeitsunfähig", "arbeitsunfähigkeit", "au-bescheinigung",
         "pflegeheim", "seniorenheim", "altenheim", "pflegedienst", "pflegedienstleitung",
         "kurzzeitpflege", "gestürzt", "sturz", "pflegegrad", "krebs", "chemotherapie",
         # French

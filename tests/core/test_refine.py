@@ -2576,3 +2576,21 @@ def test_a_couple_addressed_by_their_titles_is_one_value(lex) -> None:  # type: 
     text = "Mr and Mrs Delaney have accepted the offer."
     out = values(text, refine(text, [s(text, "Mrs Delaney", EntityType.PERSON)], lex))
     assert out == [("Mr and Mrs Delaney", "PERSON")]
+
+
+def test_an_age_after_a_name_is_no_part_of_the_address_after_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "A home visit to Mr Stanley Cole, 88, 12 Orchard Way, Tewkesbury."
+    out = values(text, refine(text, [s(text, "88, 12 Orchard Way", EntityType.ADDRESS)], lex))
+    assert out == [("88", "AGE"), ("12 Orchard Way", "ADDRESS")]
+
+
+def test_a_titled_owner_of_a_clinic_is_the_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Remind patients that Dr Fiona McLeod's Thursday clinic is moving to Tuesdays."
+    out = values(text, refine(text, [s(text, "Dr Fiona McLeod's Thursday clinic", EntityType.ORG)], lex))
+    assert out == [("Dr Fiona McLeod", "PERSON")]
+
+
+def test_a_penalty_charge_notices_abbreviation_is_a_label(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I am writing to dispute PCN 7730219845 issued on 2 November."
+    out = values(text, refine(text, [s(text, "PCN", EntityType.ID), s(text, "7730219845", EntityType.ID)], lex))
+    assert out == [("7730219845", "ID")]

@@ -68,6 +68,8 @@ def outbound(detector: Detector, text: str) -> str:
         ("I was born in 1989 in Lagos and moved in 2012.", "I was born in [DATE] in [LOCATION] and moved in [DATE]."),
         # A British number plate after its abbreviated label.
         ("The car (reg KX19 LMN) was sold last week.", "The car (reg [ID]) was sold last week."),
+        # The plate whole after its label in lower case, whatever the model read.
+        ("hey mike, the van (reg LB19 XKP) failed its MOT", "hey [PERSON], the van (reg [ID]) failed its MOT"),
         # A VAT number after its acronym and country code.
         ("Our VAT GB 123 4567 89 is on the invoice.", "Our VAT [ID] is on the invoice."),
         # A list of values after one label: each the label's ("and" is no part of either).
