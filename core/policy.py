@@ -660,6 +660,10 @@ class TypePolicy:
                 return _PRODUCT_KIND
             return None
         if kind in allowed:
+            if kind in ("place", "region") and _CLIENT_AFTER.match(text, span.end):
+                # "the Harrison account", "the Kendal job": a client or a project named
+                # like a town is someone's, never the public place.
+                return None
             if span.type is EntityType.LOCATION and kind in _COUNTRY_KINDS:
                 return "country or region"
             return f"public {_KIND_NAMES.get(kind, kind)}"
@@ -819,6 +823,8 @@ def product_model(text: str, span: Span, lexicon: Lexicon | None) -> bool:
 
 _SITE_KINDS = frozenset({"brand", "company", "company-word", "org"})
 #: The public kind of a brand's product ("Garmin Forerunner 265", "Sage 50").
+#: The word after a client's or a project's name: "the Harrison account".
+_CLIENT_AFTER = re.compile(r"[ \t]+(?:account|matter|file|case|contract|project|job|portfolio)\b")
 _PRODUCT_KIND = "public brand's product"
 
 _KIND_NAMES = {

@@ -83,6 +83,8 @@ def test_public_entities_leave_below_the_top_of_the_slider(policy: TypePolicy, t
         ("My school, Kingsmead Sixth Form College, agreed.", "Kingsmead Sixth Form College", T.ORG),
         ("Okeke & Partners Ltd wrote.", "Okeke & Partners Ltd", T.ORG),
         ("My husband is Mr. Siemens.", "Siemens", T.PERSON),  # a title says person
+        # A client's account named like a town is the client's.
+        ("Just checking in on the Harrison account: they're unhappy.", "Harrison", T.ORG),
     ],
 )
 def test_private_organisations_and_people_named_like_brands_are_protected(
