@@ -901,7 +901,9 @@ _AFFILIATION = re.compile(
     r"developer|designer|manager|analyst|consultant|accountant|nurse|doctor|physician|"
     r"resident|residency|teacher|professor|lecturer|researcher|scientist|staff|"
     r"colleagues?|boss|team|student|study|studies|alumn(?:us|a|i)|degree|phd|freshman|sophomore|"
-    r"junior|senior|semester|programme|program|course|dissertation|thesis)\s+(?:at|for|with|from|of|in)\s+(?:the\s+)?$"
+    r"junior|senior|semester|programme|program|course|dissertation|thesis|"
+    # the hours, shifts and pay of a job there: "my hours at Sainsbury's"
+    r"hours|shifts?|rota|payslips?|wages?|salary)\s+(?:at|for|with|from|of|in)\s+(?:the\s+)?$"
     r"|\bmy\s+(?:company|employer|firm|school|university|college|uni)\s*,?\s*$"
     # ... or a degree and its subject right before, as a CV lists them
     # ("B.Eng. Mechanical Engineering, University of ...").

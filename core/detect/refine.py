@@ -698,6 +698,16 @@ def _misread(
         # "Mr and Mrs Delaney": one surname, two people addressed together; the first
         # title alone says nothing, and "Mr and [PERSON_1]" reads as two.
         return [Span(couple.start(), span.end, span.type, span.score, span.views)]
+    if (
+        span.type is EntityType.PERSON
+        and _CAPITALIZED_WORD.fullmatch(value)
+        and lexicon is not None
+        and not lexicon.is_given(value)
+        and _ORG_NOUN_BEFORE.search(text, max(0, span.start - 32), span.start)
+    ):
+        # "my employer (Greggs)", "my bank, Monzo": a name right after the word for a
+        # company is the company's, whoever else carries it.
+        return [Span(span.start, span.end, EntityType.ORG, span.score, span.views)]
     if span.type in (EntityType.ORG, EntityType.LOCATION) and (owner := _TITLED_OWNER.match(value)):
         # "Dr Fiona McLeod's Thursday clinic": a titled person's name, then what is theirs;
         # the person is the value, the clinic's words stay as written.
@@ -3422,6 +3432,13 @@ _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)[ \t]$")
 _TITLE_THEN_SPACE = re.compile(rf"(?<![\w.]){_PERSON_TITLE}\.?[ \t]+$")
 #: The same title at a span's start.
 _TITLE_AT_START = re.compile(rf"{_PERSON_TITLE}\.?[ \t]")
+#: "my employer (", "my bank, ": the word for a company right before its name.
+_ORG_NOUN_BEFORE = re.compile(
+    r"\b(?:my|our|his|her|their)[ \t]+(?:employer|company|firm|bank|insurer|building[ \t]+society|"
+    r"energy[ \t]+supplier|broadband[ \t]+provider|agency|landlord's[ \t]+agent|letting[ \t]+agent)"
+    r"[ \t]*(?:\(|,|:|is|was|called)?[ \t]*$",
+    re.IGNORECASE,
+)
 #: A titled name and its possessive before more words: "Dr Fiona McLeod's Thursday clinic".
 _TITLED_OWNER = re.compile(
     rf"({_PERSON_TITLE}\.?[ \t]+[A-Z][\w\-]+(?:[ \t]+[A-Z][\w\-]+){{0,2}})['’]s[ \t]+\S"

@@ -287,6 +287,8 @@ def test_a_brand_with_a_place_is_a_branch_not_a_product(policy: TypePolicy, valu
         ("She graduated from Stanford University in 2019.", "Stanford University", T.ORG),
         ("My manager at Microsoft asked me to stay.", "Microsoft", T.ORG),
         ("I'm 34 and earn about $96,000 at Northrop Grumman.", "Northrop Grumman", T.ORG),
+        # The hours, shifts and pay of a job there.
+        ("Explain that my hours at Sainsbury's dropped from 30 to 16.", "Sainsbury", T.ORG),
         ("He's in the MSc Data Science programme at the University of Leeds.", "University of Leeds", T.ORG),
         ("I work at the Natural History Museum as a curator.", "Natural History Museum", T.OTHER),
     ],

@@ -2594,3 +2594,17 @@ def test_a_penalty_charge_notices_abbreviation_is_a_label(lex) -> None:  # type:
     text = "I am writing to dispute PCN 7730219845 issued on 2 November."
     out = values(text, refine(text, [s(text, "PCN", EntityType.ID), s(text, "7730219845", EntityType.ID)], lex))
     assert out == [("7730219845", "ID")]
+
+
+def test_a_name_after_the_word_for_a_company_is_the_company(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "quick q - my employer (Greggs) hasn't paid my holiday pay for August"
+    assert values(text, refine(text, [s(text, "Greggs", EntityType.PERSON)], lex)) == [("Greggs", "ORG")]
+    # A given name there is the person who employs (a nanny's employer).
+    text = "my employer, Sarah, says I can take Friday off"
+    assert values(text, refine(text, [s(text, "Sarah", EntityType.PERSON)], lex)) == [("Sarah", "PERSON")]
+
+
+def test_an_environmental_health_officer_keeps_the_label(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "02/10/2025 council inspection (EHO Sarah Pugh)."
+    out = values(text, refine(text, [s(text, "EHO Sarah Pugh", EntityType.PERSON)], lex))
+    assert out == [("Sarah Pugh", "PERSON")]
