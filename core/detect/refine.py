@@ -970,7 +970,13 @@ def _relation_named(value: str, lexicon: Lexicon) -> bool:
         and lexicon.is_given(words[0])
         and all(lexicon.is_surname(w) or lexicon.is_given(w) for w in words[1:])
         and lexicon.public_kind(value) is None
+        # "my boss will call": one frequent word alone is the word
+        and (len(words) > 1 or lexicon.zipf(value) < _FREQUENT_NAME_WORD)
     )
+
+
+#: A word this frequent in English (Zipf scale) is read as the word when it stands alone.
+_FREQUENT_NAME_WORD = 4.0
 
 
 #: Lower-case words before an address's number that are no part of it ("property 3 Mill
