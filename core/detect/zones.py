@@ -726,8 +726,6 @@ def _only_words(
         if b <= span.end and any(c.isalnum() for c in text[a:b])
     ]
     words = [(a, b) for a, b in inside if found.word_covers(a, b)]
-    # "#NOF L hip", "OA R knee": a side's letter after a clinical term names no one.
-    terms = any(r == "term" for a, b in words for _, _, r in found.overlapping(a, b))
     rest = [
         (a, b)
         for a, b in inside
@@ -737,8 +735,11 @@ def _only_words(
             and text[a:b].islower()
             and lexicon.zipf(text[a:b]) >= FUNCTION_ZIPF
         )
-        and not (terms and text[a:b] in _SIDES)
     ]
+    if rest and all(text[a:b] in _SIDES for a, b in rest):
+        # "#NOF L hip", "OA R knee": a side's letter after a clinical term names no one
+        # (looked up only when such a letter is all that is left).
+        return any(r == "term" for a, b in words for _, _, r in found.overlapping(a, b))
     return bool(words) and not rest
 
 

@@ -103,11 +103,8 @@ def is_values_only(
     for e in entities:
         for i in range(max(e.start, sentence.start), min(e.end, sentence.end)):
             covered[i - sentence.start] = True
-    for value in values:
-        if len(value) < 3 or not any(c.isalpha() for c in value):
-            continue
-        for a, b in _whole_occurrences(sentence.text, value):
-            covered[a:b] = [True] * (b - a)
+    for a, b in _value_occurrences(sentence.text, values):
+        covered[a:b] = [True] * (b - a)
     if not any(covered):
         return False
     if keys:
@@ -131,6 +128,14 @@ def is_values_only(
             ):
                 covered[m.start("key") : m.end("key")] = [True] * len(key)
     return all(c or not ch.isalnum() for c, ch in zip(covered, sentence.text, strict=False))
+
+
+def _value_occurrences(text: str, values: Iterable[str]) -> Iterator[tuple[int, int]]:
+    """Every whole occurrence in ``text`` of a value detected in the query (three
+    characters or more, a letter among them: "12" or "Jo" would find common words)."""
+    for value in values:
+        if len(value) >= 3 and any(c.isalpha() for c in value):
+            yield from _whole_occurrences(text, value)
 
 
 def _whole_occurrences(text: str, value: str) -> Iterator[tuple[int, int]]:
@@ -314,11 +319,8 @@ def is_plain_remainder(
     # A value detected elsewhere in the query, where it stands again ("host all
     # svc_payroll ..." after "the app user svc_payroll"): every occurrence of a value is
     # decided by the type policy (:func:`is_values_only` reads them the same way).
-    for value in values:
-        if len(value) < 3 or not any(c.isalpha() for c in value):
-            continue
-        for a, b in _whole_occurrences(text, value):
-            masked[a:b] = [" "] * (b - a)
+    for a, b in _value_occurrences(text, values):
+        masked[a:b] = [" "] * (b - a)
     rest = "".join(masked)
     if "@" in rest or "://" in rest:
         return False
