@@ -127,7 +127,7 @@ class LanguageDetector(Detector):
         ]
         spans = _persons_named_again(text, self._zones(text, langs, spans))
         spans = _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
-        return _companies_typed(text, spans)
+        return _places_by_article(text, langs, _companies_typed(text, spans))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
         """``view_``'s spans; the languages NER's in the locales' parts when there is one."""
@@ -542,6 +542,33 @@ def _companies_typed(text: str, spans: list[Span]) -> list[Span]:
         else s
         for s in spans
     ]
+
+
+#: A Dutch name that begins with its article, after "op" or "naar" ("zit op De Regenboog",
+#: "gaat naar Het Baken"): a school's, a home's or a club's name, not a person's.
+_ARTICLE_NAME = re.compile(r"(?:De|Het|'t)[ \t]+([A-Z][a-z]+)")
+_PLACE_PREPOSITION = re.compile(r"\b(?:op|naar)[ \t]+$")
+
+
+def _places_by_article(text: str, langs: Languages, spans: list[Span]) -> list[Span]:
+    """A person's span that is a Dutch name with its article after "op" or "naar", and no
+    surname ("De Vries" is one), is an organisation: the school a child goes to."""
+    from core.lexicon import lexicon
+
+    words = lexicon()
+    out = []
+    for s in spans:
+        m = _ARTICLE_NAME.fullmatch(text, s.start, s.end)
+        if (
+            s.type is EntityType.PERSON
+            and m is not None
+            and langs.at(s.start) == "nl"
+            and _PLACE_PREPOSITION.search(text, max(0, s.start - 6), s.start)
+            and not words.is_surname(m.group(1).lower())
+        ):
+            s = Span(s.start, s.end, EntityType.ORG, s.score, dict(s.views))
+        out.append(s)
+    return out
 
 
 #: Places that also name a company or a brand of the lexicon: a place first.

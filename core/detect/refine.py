@@ -180,6 +180,8 @@ def _common_noun(word: str, lexicon: Lexicon) -> bool:
     )
 
 
+#: An HTTP authorization's scheme before its credential ("Bearer eyJhbGci...").
+_AUTH_SCHEME = re.compile(r"(?:bearer|basic|digest|[\w-]*oauthtoken)[ \t]+(?=\S{16})", re.IGNORECASE)
 #: An SSH key's algorithm before its fingerprint.
 _KEY_ALGORITHM = re.compile(r"(?:ssh-)?(?:ed25519|rsa|ecdsa|dsa)[ \t]+(?=(?:SHA256|MD5):)", re.IGNORECASE)
 
@@ -304,6 +306,8 @@ def _split_items(text: str, a: int, b: int) -> list[tuple[int, int]]:
     return [(x, y) for x, y in pieces if x < y]
 
 
+#: A command line's option before its value: "-p 5432", "--user=ops", "-d ledger_prod".
+_CLI_FLAG = re.compile(r"(?:(?<=[ \t])|(?<=^))--?[A-Za-z][A-Za-z\-]*(?:[ \t]+|=)(?=\S)", re.MULTILINE)
 #: Spaces before a setting's key inside a value ("billing_admin POSTGRES_PASSWORD=..."):
 #: a constant or a snake-case name, then ":" or "=".
 _NEXT_SETTING = re.compile(
@@ -313,6 +317,20 @@ _NEXT_SETTING = re.compile(
 #: A firm's name of capitalized words: "Harbourview Dental", "Kestrel Logistics".
 _TRADE_FIRM = r"[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)+"
 _TWO_FIRMS = re.compile(rf"({_TRADE_FIRM})[ \t]+(?:and|&)[ \t]+({_TRADE_FIRM})")
+
+
+#: Two people named together: "Zara and Kai", "Priya & Tom Hughes".
+_TWO_PEOPLE = re.compile(r"([A-Z][a-z'’\-]+(?:[ \t][A-Z][a-z'’\-]+)?)[ \t]+(?:and|&)[ \t]+([A-Z][a-z'’\-]+(?:[ \t][A-Z][a-z'’\-]+)?)")
+
+
+def _split_two_people(text: str, a: int, b: int, lexicon: Lexicon) -> list[tuple[int, int]]:
+    """``[a, b)`` cut in two where it is two people joined by "and" or "&", each named by
+    a given name first ("works well with Zara and Kai"): two people, two placeholders.
+    "Mr and Mrs Delaney" (titles) and a firm's name stay whole."""
+    m = _TWO_PEOPLE.fullmatch(text, a, b)
+    if m is None or not all(lexicon.is_given(p.split()[0].lower()) for p in (m.group(1), m.group(2))):
+        return [(a, b)]
+    return [(m.start(1), m.end(1)), (m.start(2), m.end(2))]
 
 
 def _split_two_firms(text: str, a: int, b: int) -> list[tuple[int, int]]:
@@ -414,6 +432,13 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     return Span(span.start, span.start + words[k - 1].end(), span.type, span.score, span.views)
 
 
+#: The last word of a place or a body named with "the" before it: "the Eden Project".
+_PLACE_NOUN_END = re.compile(
+    r"[ \t](?:Project|Museum|Gallery|Cent(?:re|er)|Park|Zoo|Gardens?|Trust|Theat(?:re|er)|Castle|"
+    r"Abbey|Palace|Cathedral|Aquarium|Library|Stadium|Arena|Observatory|Foundation)$"
+)
+
+
 def _misread(
     text: str, span: Span, value: str, lexicon: Lexicon | None, cased: bool
 ) -> list[Span] | None:
@@ -422,10 +447,30 @@ def _misread(
     if _with_a_drug(value, span, lexicon):
         # "Toma Sintrom 4 mg" ("takes Sintrom") read as a name: a drug's name is in it.
         return []
+    if (
+        cased
+        and span.type is EntityType.OTHER
+        and lexicon is not None
+        and value.isalpha()
+        and value.islower()
+        and lexicon.is_plain(value)
+        and _DETERMINER_OR_POSSESSIVE.search(text, max(0, span.start - 8), span.start)
+    ):
+        # "hi my parcel TRK-4482-0937 says delivered": a word of the dictionary after "my"
+        # or "the", which the model could not say what kind of name it is.
+        return []
     if cased and _lower_words_only(value, span, lexicon):
         # "hold ramipril" read as a name in a text written with capitals: a name is
         # written with one; these are a dictionary's words and a drug's.
         return []
+    if (
+        span.type is EntityType.PERSON
+        and text[max(0, span.start - 4) : span.start] == "the "
+        and _PLACE_NOUN_END.search(value)
+    ):
+        # "the Eden Project", "the Horniman Museum" read as a person: the article and the
+        # word for a place or a body make it one.
+        return [Span(span.start, span.end, EntityType.ORG, span.score, span.views)]
     if (
         span.type in (EntityType.ADDRESS, EntityType.ID, EntityType.PHONE)
         and _AGE_SEX.fullmatch(value)
@@ -627,6 +672,24 @@ def _misread(
         and lexicon.is_term(value)
     ):
         return []  # "NI £148.80" on a payslip: a term, no address
+    if (
+        span.type is EntityType.ADDRESS
+        and lexicon is not None
+        and (speaker := _SPEAKER_THEN_NUMBER.match(value)) is not None
+        and lexicon.is_given(speaker.group(1).split()[0].lower())
+    ):
+        # "[10:04] Kelly M.: 17 Fernbank Drive, ...": a chat's speaker, then the address
+        # they give; the colon between them stays as written.
+        return [
+            Span(span.start, span.start + speaker.end(1), EntityType.PERSON, span.score, span.views),
+            Span(span.start + speaker.end(), span.end, span.type, span.score, span.views),
+        ]
+    if span.type in (EntityType.ID, EntityType.PHONE, EntityType.ACCOUNT) and _CLOCK.fullmatch(value):
+        # "hearing listed for 14 January 2027 at 10:00": a time of day, judged as a date.
+        return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
+    if _TZ_OFFSET.fullmatch(value) and _TIME_BEFORE.search(text, max(0, span.start - 12), span.start):
+        # "[01/Dec/2026:23:14:07 +0000]": the time zone of a time, which names no one.
+        return []
     if span.type in (EntityType.ID, EntityType.PHONE, EntityType.ACCOUNT) and _LOG_TIME.fullmatch(value):
         # "[23/Nov/2026:03:14:09 +0000]": a web server log's time, a date.
         return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
@@ -889,6 +952,13 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
             or (_plain_word(w, lexicon) and lexicon.public_kind(w) is None and not w.endswith("s"))
             # "off with chickenpox", "has tonsillitis": a condition's name by its ending
             or (_CONDITION.fullmatch(w) is not None and not (lexicon.is_given(w) or lexicon.is_surname(w)))
+            # "main carer" read as a company: a frequent word in lower case in a text with
+            # capitals is the word, though a few carry it as a surname ("Main")
+            or (
+                span.type is EntityType.ORG
+                and lexicon.zipf(w) >= _SENTENCE_WORD_ZIPF
+                and not lexicon.is_given(w)
+            )
             or (
                 (lexicon.is_term(w) or lexicon.public_kind(w) == "drug")
                 and not (lexicon.is_given(w) or lexicon.is_surname(w))
@@ -1021,7 +1091,9 @@ _ROLE_HEAD = re.compile(
     # What a family calls its own: "Grandad Stan", "Auntie Pat", "Uncle Dev" ("Nana" and
     # "Nan" are given names too: "Nana Akufo-Addo").
     r"Grandad|Granddad|Grandpa|Grandma|Granny|Auntie|Aunty|Aunt|Uncle|Cousin|Niece|Nephew|"
-    r"Stepmother|Stepfather|Stepdaughter|Stepson)[ \t]+(?=[A-Z])"
+    r"Stepmother|Stepfather|Stepdaughter|Stepson|"
+    # Who someone lives with or is looked after by: "Partner Gavin is main carer".
+    r"Partner|Fianc[eé]e?|Girlfriend|Boyfriend|Carer|Neighbou?r|Flatmate|Housemate)[ \t]+(?=[A-Z])"
 )
 
 
@@ -1182,14 +1254,22 @@ _ABSTRACT_NOUN = re.compile(r"[a-z]{3,}(?:ancy|ency|tion|sion|ment|ness|ship|anc
 
 def _sentence_word(text: str, span: Span, value: str, lexicon: Lexicon) -> bool:
     """A frequent plain word alone at a sentence's start, only the model's guess."""
+    # A word the model ran a web address into ("/v2/orders. Token was issued") is no
+    # address; it is judged as a name of no known kind.
+    unsure = span.type is EntityType.OTHER or (
+        span.type in (EntityType.URL, EntityType.EMAIL) and not _ADDRESS_SIGN.search(value)
+    )
     return (
-        span.type in _NAME_TYPES
+        (span.type in _NAME_TYPES or unsure)
         and _CAPITALIZED_WORD.fullmatch(value) is not None
         and _SENTENCE_START.search(text, max(0, span.start - 4), span.start) is not None
         and (
             lexicon.zipf(value) >= _SENTENCE_WORD_ZIPF
             # "Tenancy started 1 June": an abstract noun of the dictionary, less frequent.
             or (_ABSTRACT_NOUN.fullmatch(value.lower()) is not None and lexicon.is_plain(value.lower()))
+            # "Token was issued this morning": any word of the dictionary where the model
+            # could not even say what kind of name it is
+            or (unsure and lexicon.is_plain(value.lower()))
         )
         and not lexicon.is_given(value)
         # A frequent word some carry as a surname ("White", "Current") is a surname only
@@ -1224,6 +1304,15 @@ _BROADCAST = frozenset({"channel", "here", "everyone", "all", "team"})
 #: A possessive right before a word ("my payslip"; "the ipad" may be a brand in lower case).
 _POSSESSIVE_BEFORE = re.compile(r"(?<![\w'’])(?:my|our|your|his|her|their)[ \t]+$", re.IGNORECASE)
 #: A web server log's time: "23/Nov/2026:03:14:09".
+#: A determiner or a possessive right before a word: "my parcel", "the invoice".
+_DETERMINER_OR_POSSESSIVE = re.compile(r"\b(?:my|your|our|his|her|their|the|a|an|this|that)[ \t]+$", re.IGNORECASE)
+#: A chat's speaker before a colon, then a number: "Kelly M.: 17 Fernbank Drive".
+_SPEAKER_THEN_NUMBER = re.compile(r"([A-Z][a-z]+(?:[ \t][A-Z][a-z]+|[ \t][A-Z]\.)?):[ \t]+(?=\d)")
+#: A time of day written with a colon: "10:00", "9:30am", "23:14:07".
+_CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:[ \t]?(?:am|pm|AM|PM))?")
+#: A time zone's offset from UTC ("+0000", "-0500", "+05:30") and the time before it.
+_TZ_OFFSET = re.compile(r"[+-](?:0\d|1[0-4]):?[0-5]\d")
+_TIME_BEFORE = re.compile(r"\d:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?[ \t]?$")
 _LOG_TIME = re.compile(r"\d{1,2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2}")
 #: A UK National Insurance number inside a longer span (the rules view's pattern).
 _NINO_INSIDE = re.compile(NINO)
@@ -1688,6 +1777,8 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
 #: not "QX7T4M", "QQ 12 34 56 C").
 #: A code of capitals, then digits: "INV-3381", "DPS-5529013", "CS448210".
 _PREFIXED_CODE = re.compile(r"[A-Z]{2,6}-?\d{3,}[A-Z0-9-]*")
+#: A reference of letters and numbers between slashes: "RH/22/08813", "HR/2024/117".
+_SLASHED_CODE = re.compile(r"[A-Z]{1,6}/\d{1,6}(?:/[A-Z0-9]{1,8})+")
 _NATURAL_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
 #: The words before a record's number that say which record it is ("Rental agreement",
 #: "Gold Plus Rewards member", "Miles & More number", "policy no."), never a phone's or a
@@ -1700,6 +1791,16 @@ _RECORD_LABEL = re.compile(
     r"(?!(?:phone|tel|telephone|mobile|cell|fax|contact|home|work|office|emergency|whatsapp|"
     r"house|flat|street|building|door|apartment|room|unit|suite|pager|landline)\b)[a-z]+"
     r"\s+(?:number|no\.?|nr|#))\W{0,3}$",
+    re.IGNORECASE,
+)
+
+
+#: A record's number named in German, French, Spanish or Dutch, the label before it.
+_RECORD_LABEL_OTHER = re.compile(
+    r"\b(?:num[ée]ro|n[°º]|nummer|(?:kunden|vertrags|mitglieds|versicherten|klant|lid|"
+    r"dossier)nummer)"
+    r"(?:\s+(?:d['’]|de\s+|del\s+|van\s+)?(?!(?:t[ée]l[ée]phone|portable|tel[ée]fono|m[óo]vil|"
+    r"telefon|handy|telefoon|mobiel|gsm)\b)[^\W\d_]+)?(?:\s+(?:est|es|ist|is|lautet))?\W{0,3}$",
     re.IGNORECASE,
 )
 
@@ -1724,6 +1825,10 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
         # "Invoice INV-2026-0419" read as a date: no calendar writes a word of capitals
         # before its numbers; a record's number.
         return _record_type(text, span.start) or EntityType.ID
+    if span.type is EntityType.DATE and _SLASHED_CODE.fullmatch(value):
+        # "tenancy ref RH/22/08813" read as a date (sent as an event's date): capitals
+        # before the numbers and a part of five digits, which no calendar writes.
+        return _record_type(text, span.start) or EntityType.ID
     if (
         span.type in _ADDRESS_TYPES
         and digits
@@ -1743,9 +1848,12 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
 def _record_type(text: str, start: int) -> EntityType | None:
     """``ACCOUNT`` or ``ID`` when a record's word stands before ``start`` ("account no.",
     "invoice"), else None."""
-    m = _RECORD_LABEL.search(text_before(text, start, 40))
+    before = text_before(text, start, 40)
+    m = _RECORD_LABEL.search(before)
     if m is None:
-        return None
+        # "numéro d'allocataire est 4521876", "Kundennummer: 44812": a record's number in
+        # the languages with rules; a phone's word there names a phone.
+        return EntityType.ID if _RECORD_LABEL_OTHER.search(before) else None
     return EntityType.ACCOUNT if m.group("account") else EntityType.ID
 
 
@@ -1920,7 +2028,9 @@ VALUE_FIELD_TYPES: dict[str, EntityType] = {
     ),
     **dict.fromkeys(("mrn", "hospital no", "hospital number", "chart no"), EntityType.MRN),
     **dict.fromkeys(("iban",), EntityType.IBAN),
-    **dict.fromkeys(("phone", "telephone", "tel", "mobile", "cell", "fax"), EntityType.PHONE),
+    **dict.fromkeys(("phone", "telephone", "tel", "mobile", "cell", "fax", "ext", "extension",
+                     "landline", "direct line", "direct dial", "phone number", "mobile number",
+                     "work phone", "home phone"), EntityType.PHONE),
     **dict.fromkeys(("date", "dob", "birth date", "birthdate", "date of birth", "joined",
                      "start date", "end date", "admitted", "discharged"), EntityType.DATE),
 }  # fmt: skip
@@ -2457,10 +2567,23 @@ def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     """A company or a brand of the lexicon the model read as a person ("OpenAI", "Anthropic")
     is an organisation, so that the type policy sees a public name; not when the name is
     one people carry too ("Claude", "Mercedes")."""
-    if span.type is not EntityType.PERSON or lexicon is None:
+    if lexicon is None:
         return span
     value = text[span.start : span.end]
     words = value.split()
+    if (
+        span.type is EntityType.LOCATION
+        and lexicon.public_kind(value) in _BRAND_KINDS
+        and (
+            _HELD_WITH.search(text, max(0, span.start - 60), span.start) is not None
+            or _PROVIDER_BEFORE.search(text, max(0, span.start - 30), span.start) is not None
+        )
+    ):
+        # "mortgage £60k left with Halifax": a bank that shares a town's name, named as
+        # the provider of a mortgage, a loan or an account.
+        return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+    if span.type is not EntityType.PERSON:
+        return span
     if lexicon.public_kind(value) in _BRAND_KINDS and (
         not any(lexicon.is_given(w) or lexicon.is_surname(w) for w in words)
         # "My bank, Monzo, froze my account": after the word for a provider, the name
@@ -2487,6 +2610,13 @@ def _brand_read_as_person(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     return span
 
 
+#: A financial product, then "with", "at" or "from" right before its provider's name:
+#: "mortgage £60k left with Halifax", "an ISA with Nationwide".
+_HELD_WITH = re.compile(
+    r"\b(?:mortgage|loan|account|savings|isa|pension|policy|card|overdraft|insurance|insured|"
+    r"banks?|banked)\b[^.!?\n]{0,30}?\b(?:with|at|from)[ \t]+$",
+    re.IGNORECASE,
+)
 #: The word for a provider right before its name: "my bank, Monzo", "insurer: Aviva".
 _PROVIDER_BEFORE = re.compile(
     r"\b(?:bank|insurer|lender|building society|broker|supplier|provider|airline|network|"
@@ -3007,6 +3137,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             pieces = _split_name_lines(text, _split_separators(text, span), lexicon)
             if span.type is EntityType.ORG:
                 pieces = [q for a, b in pieces for q in _split_two_firms(text, a, b)]
+            if span.type is EntityType.PERSON and lexicon is not None:
+                pieces = [q for a, b in pieces for q in _split_two_people(text, a, b, lexicon)]
         elif span.type is EntityType.ADDRESS:
             # An address may run over lines, never into the next line's label, never
             # across a signature's separator ("Browne, Godfrey and Parker · 136 Kerry Trail")
@@ -3016,6 +3148,15 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 [q for a, b in _split_open_bracket(text, span) for q in _split_items(text, a, b)],
                 lexicon,
             )
+        elif span.type in _CODE_TYPES and _CLI_FLAG.search(text, span.start, span.end):
+            # "psql -h db1 -p 5432 -d ledger_prod" read as one identifier: a command's
+            # options stay as written, each value is judged on its own.
+            pieces, pos = [], span.start
+            for flag in _CLI_FLAG.finditer(text, span.start, span.end):
+                pieces.append((pos, flag.start()))
+                pos = flag.end()
+            pieces.append((pos, span.end))
+            pieces = [(a, b) for a, b in pieces if text[a:b].strip()]
         elif span.type in _CODE_TYPES and _NEXT_SETTING.search(text, span.start, span.end):
             # "billing_admin POSTGRES_PASSWORD=Wint3r!..." (a model's span over two settings
             # of a line): each value is one of its own, each key stays as written.
@@ -3079,6 +3220,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if span.type in _CODE_TYPES and (algo := _KEY_ALGORITHM.match(value)) is not None:
             # "ED25519 SHA256:9xQv...": the key's kind stays as written, its fingerprint goes.
             span = Span(span.start + algo.end(), span.end, span.type, span.score, span.views)
+            value = text[span.start : span.end]
+        if span.type in _CODE_TYPES and (scheme := _AUTH_SCHEME.match(value)) is not None:
+            # "Authorization: Bearer eyJhbGci...": the scheme stays as written, the token goes.
+            span = Span(span.start + scheme.end(), span.end, span.type, span.score, span.views)
             value = text[span.start : span.end]
         if span.type in _CODE_TYPES and (lead := _LEADING_LABEL.match(value)) is not None:
             # "(VAT PT514203870)": the label the model took in stays as written.
@@ -3373,6 +3518,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         out.append(span)
     out = _join_titled_names(text, _join_initials(text, [_read_again(text, x, lexicon) for x in out]))
+    out = _with_final_initial(text, _vehicles(text, out, lexicon))
     out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     out = _join_unit_words(text, out)
@@ -3384,6 +3530,72 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
+
+
+#: The word for a vehicle before its make and model: "my car (Ford Focus", "our van, a".
+_VEHICLE_WORD = re.compile(
+    r"\b(?:car|van|vehicle|motorbike|motorcycle|pickup|truck|lorry|hatchback|suv)\b",
+    re.IGNORECASE,
+)
+_VEHICLE_BEFORE = re.compile(
+    rf"{_VEHICLE_WORD.pattern}[ \t]*(?:[,:(][ \t]*|[ \t]+(?:is|was)[ \t]+)?(?:(?:a|an|the)[ \t]+)?$",
+    re.IGNORECASE,
+)
+
+
+def _vehicles(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A car's make and model after the word for it are one product ("my car (Ford Focus,
+    reg ...)" read as a person "Ford" and a name "Focus"): an organisation's product, which
+    the type policy judges by its make."""
+    if lexicon is None or not _VEHICLE_WORD.search(text):
+        return spans
+    out: list[Span] = []
+    skip: set[int] = set()
+    ordered = sorted(spans, key=lambda s: s.start)
+    for i, x in enumerate(ordered):
+        if i in skip:
+            continue
+        words = text[x.start : x.end].split()
+        if (
+            x.type in _NAME_TYPES
+            and words
+            and lexicon.public_kind(words[0]) in _BRAND_KINDS
+            and _VEHICLE_BEFORE.search(text, max(0, x.start - 30), x.start)
+        ):
+            end = x.end
+            nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+            if (
+                len(words) == 1
+                and nxt is not None
+                and nxt.type in _NAME_TYPES
+                and text[x.end : nxt.start] == " "
+                and _CAPITALIZED_WORD.fullmatch(text, nxt.start, nxt.end)
+            ):
+                end = nxt.end
+                skip.add(i + 1)
+            out.append(Span(x.start, end, EntityType.ORG, x.score, x.views))
+            continue
+        out.append(x)
+    return out
+
+
+#: A surname's initial after a given name, then a colon, a comma or the line's end:
+#: "Kelly M.: hi", "from Sam K., the landlord".
+_FINAL_INITIAL = re.compile(r"[ \t][A-Z]\.(?=[:,;)]|[ \t]*$)", re.MULTILINE)
+
+
+def _with_final_initial(text: str, spans: list[Span]) -> list[Span]:
+    """A person's given name takes the initial of the surname written after it ("Kelly M."
+    of a chat log): the initial is part of who they are, and left alone it reads as a
+    date's or a code's piece."""
+    return [
+        Span(x.start, m.end(), x.type, x.score, x.views)
+        if x.type is EntityType.PERSON
+        and " " not in text[x.start : x.end]
+        and (m := _FINAL_INITIAL.match(text, x.end)) is not None
+        else x
+        for x in spans
+    ]
 
 
 #: An initial's full stop and the space before the surname.

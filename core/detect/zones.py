@@ -102,7 +102,11 @@ _LIBRARIES = (
 )
 
 #: Addresses of every machine, no one's: any address, loopback, broadcast and netmasks.
-EVERY_MACHINE = r"0\.0\.0\.0|127(?:\.\d{1,3}){3}|255\.255\.255\.\d{1,3}"
+EVERY_MACHINE = (
+    # The private networks' whole blocks ("host all all 172.16.0.0/12") and every address.
+    r"10\.0\.0\.0/8|172\.16\.0\.0/12|192\.168\.0\.0/16|0\.0\.0\.0/0|"
+    r"0\.0\.0\.0|127(?:\.\d{1,3}){3}|255\.255\.255\.\d{1,3}"
+)
 
 #: Lab tests, vital signs and body measures: the number after one is a result
 #: ("HbA1c 58", "CRP 120", "platelets 250"), not an identifier.
@@ -309,6 +313,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
      r"|\bStandard_[A-Z]\d+[a-z]*(?:_v\d)?\b", 0),
     # Addresses that identify no machine: "0.0.0.0", "127.0.0.1", "localhost".
     ("code", rf"(?<![\d.])(?:{EVERY_MACHINE})(?:\:\d{{2,5}})?(?![\d.])|\blocalhost(?::\d{{2,5}})?\b", 0),
+    # A port given as a command's option: "psql -h db1 -p 5432", "--port=8080".
+    ("port", r"(?<=[ \t]-p[ \t])\d{2,5}\b|(?<=--port[= ])\d{2,5}\b", 0),
     # A placeholder-like string the person wrote is text, not a value.
     ("placeholder", r"\[[A-Z][A-Z_]*_\d{1,4}\]", 0),
     # Hex colours "#4c51bf" and hashes of commits are not people.

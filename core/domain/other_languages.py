@@ -26,7 +26,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "psychotherapie", "psychotherapeutin", "psychotherapeut", "psychiater", "reha",
         "rehabilitation", "diagnostiziert", "orthopäde", "orthopädin", "lungenentzündung",
         "verletzung", "verletzungen", "fraktur", "knochenbruch", "arbeitsunfall",
-        "berufsgenossenschaft", "unfallchirurgie", "krankmeldung", "krankschreibung",
+        "berufsgenossenschaft", "unfallchirurgie", "unfall", "krankmeldung", "krankschreibung",
         "krankgeschrieben", "arbeitsunfähig", "arbeitsunfähigkeit", "au-bescheinigung",
         "pflegeheim", "seniorenheim", "altenheim", "pflegedienst", "pflegedienstleitung",
         "kurzzeitpflege", "gestürzt", "sturz", "pflegegrad", "krebs", "chemotherapie",
@@ -42,7 +42,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "kinésithérapeute", "ostéopathe", "séances", "pansements", "pansement", "soins",
         "diagnostiqué", "diagnostiquée", "opéré", "opérée", "pneumonie", "médical", "médicale",
         "médicaux", "chu", "bronchite", "cancer", "chimiothérapie", "radiothérapie", "avc",
-        "blessure", "blessures", "fracture", "entorse", "traumatologie",
+        "blessure", "blessures", "fracture", "entorse", "traumatologie", "accident",
+        "accidenté", "accidentée",
         # Spanish
         "médico", "medico", "médica", "doctora", "clínica", "clinica", "paciente",
         "diagnóstico", "tratamiento", "medicamento", "medicamentos", "receta", "dosis",
@@ -57,6 +58,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "hospitalizado", "hospitalizada", "logopedia", "logopeda", "cáncer", "quimioterapia",
         # a work injury and who treats it: "la mutua", "una fractura", "lesiones"
         "mutua", "lesión", "lesiones", "fractura", "esguince", "traumatología",
+        # an accident and the sick leave after it: "tuve un accidente", "estoy de baja"
+        "accidente", "accidentes", "baja", "incapacidad", "lesionado", "lesionada",
         # Dutch
         "huisarts", "dokter", "ziekenhuis", "kliniek", "patiënt", "diagnose",
         "behandeling", "medicijn", "medicijnen", "medicatie", "koorts", "pijn", "bloeddruk",
@@ -68,7 +71,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "valrisico", "valpreventie", "mantelzorger", "wijkverpleging", "huisartsenpost",
         "ouderenzorg", "zorgverzekeraar", "geneeskunde", "ingresó", "longontsteking",
         "indicatie", "wijkzorg", "kanker",
-        "letsel", "fractuur", "verstuiking", "bedrijfsongeval",
+        "letsel", "fractuur", "verstuiking", "bedrijfsongeval", "ongeval", "ziekgemeld",
     ),
     "legal": (
         "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",

@@ -312,6 +312,12 @@ class LocaleView:
                     a = self._skip_negatives(text, a, b)
                     if a >= b:
                         continue
+                elif rule.type is EntityType.ADDRESS:
+                    # "in der Wohnung Lindenstraße 12": the word for the home before the
+                    # street stays as written; a street's name is left whole.
+                    rest = self._skip_negatives(text, a, b)
+                    if rest < b and any(c.isalpha() for c in text[rest:b]) and text[rest].isupper():
+                        a = rest
                 out.append(Span(a, b, rule.type, rule.score, {VIEW: rule.score}))
         for rec in self._presidio():
             for r in rec.analyze(text=text, entities=rec.supported_entities, nlp_artifacts=None):
@@ -414,6 +420,18 @@ class LocaleView:
                 flush()
                 continue
             if particle(tok):
+                if (
+                    cur
+                    and tok.islower()
+                    and tok.casefold() not in INNER_PARTICLES
+                    and i + 1 < len(tokens)
+                    and tokens[i + 1].group()[:1].isupper()
+                ):
+                    # "juf Marloes op De Regenboog": a particle of one language only, in
+                    # lower case before a capital, is the preposition ("at"); a name's own
+                    # particles stay in lower case after a given name ("Jan op den Akker").
+                    flush()
+                    continue
                 if cur or tok[:1].isupper() or (leading_particles and not self._of_a_full_name(tokens, i)):
                     cur.append((m.start(), b, tok))
                 continue

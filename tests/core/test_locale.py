@@ -926,3 +926,22 @@ def test_a_listed_school_year_is_no_code_in_french() -> None:
     text = "Mon fils [PERSON_1] est en CM2 à l'école [ORG_1]. Comment remplir le dossier de bourse ?"
     found = [text[s.start : s.end] for s in default_detector(Settings()).analyze(text)]
     assert "CM2" not in found
+
+
+def test_a_preposition_of_one_language_ends_a_name_before_a_capital() -> None:
+    text = "Onze dochter zit in groep 5 bij juf Marloes op De Regenboog in Amersfoort."
+    got = values(text, detector([("Marloes", EntityType.PERSON)], language="nl"))
+    assert "Marloes" in got
+    assert not any(" op " in v for v in got)
+    # The school named with its article after "op" is an organisation, no person.
+    assert got.get("De Regenboog") is EntityType.ORG
+    # A name's own particles after a given name stay in it.
+    text = "Goedemorgen, ik bel namens Jan op den Akker over de factuur."
+    assert "Jan op den Akker" in values(text, detector([("Jan op den Akker", EntityType.PERSON)], language="nl"))
+
+
+def test_the_word_for_a_home_before_a_street_stays_as_written() -> None:
+    text = "Sehr geehrter Herr Brandt, in der Wohnung Lindenstraße 12 ist die Heizung ausgefallen."
+    got = values(text, detector([], language="de"))
+    assert got.get("Lindenstraße 12") is EntityType.ADDRESS
+    assert not any("Wohnung" in v for v in got)

@@ -198,6 +198,7 @@ def test_every_norm_cites_its_source() -> None:
         # A work injury and who treats it.
         ("Informe para la mutua: mi paciente sufrió un accidente laboral.", (), Profile.HEALTH),
         ("Arbeitsunfall auf der Baustelle, Verletzung am Knie.", (), Profile.HEALTH),
+        ("Soy conductor; el 28 de octubre tuve un accidente y estoy de baja por la mutua.", (), Profile.HEALTH),
         # An operation is health.
         ("My wife is having her gallbladder removed by keyhole surgery on Monday.", (), Profile.HEALTH),
         # Immigration is law.

@@ -2612,3 +2612,124 @@ def test_an_environmental_health_officer_keeps_the_label(lex) -> None:  # type: 
     text = "02/10/2025 council inspection (EHO Sarah Pugh)."
     out = values(text, refine(text, [s(text, "EHO Sarah Pugh", EntityType.PERSON)], lex))
     assert out == [("Sarah Pugh", "PERSON")]
+
+
+def test_who_looks_after_someone_is_no_part_of_the_name_nor_a_company(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Admitted after an overdose. Partner Gavin is main carer for their two children."
+    spans = [
+        s(text, "Partner Gavin", EntityType.PERSON),
+        s(text, "main carer", EntityType.ORG),
+    ]
+    assert values(text, refine(text, spans, lex)) == [("Gavin", "PERSON")]
+
+
+def test_a_clinical_scale_is_a_term(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Low mood for months; PHQ-9 on admission 21, GAD-7 of 15."
+    spans = [s(text, "PHQ-9", EntityType.ID), s(text, "GAD-7", EntityType.ID)]
+    assert values(text, refine(text, spans, lex)) == []
+
+
+def test_a_place_named_with_the_is_no_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "A note to parents about the Year 4 trip to the Eden Project on Friday."
+    out = values(text, refine(text, [s(text, "Eden Project", EntityType.PERSON)], lex))
+    assert out == [("Eden Project", "ORG")]
+    # Without the article it is still the person the model read ("Bruce Park said ...").
+    text = "Bruce Park said he would call back."
+    assert values(text, refine(text, [s(text, "Bruce Park", EntityType.PERSON)], lex)) == [
+        ("Bruce Park", "PERSON")
+    ]
+
+
+def test_a_table_column_named_ext_holds_no_addresses(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Turn this into a table:\nname,role,ext\nRuth Adeyemi,Finance lead,4412\nPawel Nowicki,Payroll,4417"
+    spans = [s(text, "4412", EntityType.ADDRESS), s(text, "4417", EntityType.ADDRESS)]
+    out = values(text, refine(text, spans, lex))
+    assert [(v, t) for v, t in out if v.isdigit()] == [("4412", "ID"), ("4417", "ID")]
+
+
+def test_an_authorization_scheme_stays_before_its_token(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJqbW9yZ2FuIn0.Xk3vQ8rTq2' fails"
+    token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJqbW9yZ2FuIn0.Xk3vQ8rTq2"
+    out = refine(text, [s(text, "Bearer " + token, EntityType.ID, 0.8, "rules")], lex)
+    assert values(text, out) == [(token, "ID")]
+
+
+def test_a_word_a_web_address_ran_into_is_no_value(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Request: curl https://api.internal.example.io/v2/orders. Token was issued this morning."
+    out = values(text, refine(text, [s(text, "Token", EntityType.URL)], lex))
+    assert out == []
+    # A name there is still one ("... /v2/orders. Okafor said").
+    text = "Request: curl https://api.internal.example.io/v2/orders. Okafor said it fails."
+    assert values(text, refine(text, [s(text, "Okafor", EntityType.PERSON)], lex)) == [("Okafor", "PERSON")]
+
+
+def test_a_record_number_named_in_another_language_is_no_phone(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Bonjour, mon numéro d'allocataire est 4521876, merci."
+    assert values(text, refine(text, [s(text, "4521876", EntityType.PHONE)], lex)) == [("4521876", "ID")]
+    text = "Bonjour, mon numéro de téléphone est 4521876, merci."
+    assert values(text, refine(text, [s(text, "4521876", EntityType.PHONE)], lex)) == [("4521876", "PHONE")]
+
+
+def test_a_reference_between_slashes_is_no_date(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My tenancy ref is RH/22/08813 and the damp has been reported four times."
+    out = values(text, refine(text, [s(text, "RH/22/08813", EntityType.DATE)], lex))
+    assert out == [("RH/22/08813", "ID")]
+
+
+def test_a_car_make_and_model_are_one_product(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Please draft a claim letter: my car (Ford Focus, reg KM21 HVX) was hit."
+    spans = [s(text, "Ford", EntityType.PERSON), s(text, "Focus", EntityType.OTHER)]
+    assert values(text, refine(text, spans, lex)) == [("Ford Focus", "ORG")]
+    # Without the word for a vehicle the name is the person the model read.
+    text = "Please ask Ford about the letter."
+    assert values(text, refine(text, [s(text, "Ford", EntityType.PERSON)], lex)) == [("Ford", "PERSON")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("The hearing is listed for 14 January 2027 at 10:00. Bring the bundle.", "10:00", [("10:00", "DATE")]),
+        ('203.0.113.77 - - [01/Dec/2026:23:14:07 +0000] "POST /wp-login.php HTTP/1.1" 200', "+0000", []),
+    ],
+)
+def test_times_of_day_and_time_zones(text: str, value: str, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, EntityType.ID)], lex)) == expected
+
+
+def test_a_command_line_keeps_its_options_and_a_private_network_block_is_no_address(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "when connecting with psql -h 172.16.40.12 -p 5432 -d ledger_prod. pg_hba.conf has 'host all all 172.16.0.0/12 scram-sha-256'."
+    spans = [
+        s(text, "psql -h 172.16.40.12 -p 5432 -d ledger_prod", EntityType.ID),
+        s(text, "172.16.0.0/12", EntityType.IP),
+        s(text, "scram-sha-256", EntityType.ID),
+    ]
+    out = values(text, refine(text, spans, lex))
+    assert ("172.16.40.12", "IP") in out
+    assert not any(v in ("psql", "5432", "172.16.0.0/12", "scram-sha-256") or v.startswith("-") for v, _ in out)
+
+
+def test_a_chats_speaker_is_a_person_with_the_initial_and_no_part_of_the_address(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Customer chat log:\n[10:02] Kelly M.: hi my parcel TRK-4482-0937 says delivered\n[10:04] Kelly M.: 17 Fernbank Drive, Bingley BD16 4LP\nThanks."
+    first = text.index("Kelly")
+    spans = [
+        Span(first, first + 5, EntityType.PERSON, 0.99, {"ner": 0.99}),
+        s(text, "parcel", EntityType.OTHER),
+        s(text, "Kelly M.: 17 Fernbank Drive, Bingley BD16 4LP", EntityType.ADDRESS),
+    ]
+    out = values(text, refine(text, spans, lex))
+    assert out.count(("Kelly M.", "PERSON")) == 2
+    assert ("parcel", "OTHER") not in out
+    assert any(t == "ADDRESS" and v.startswith("17 Fernbank Drive") for v, t in out)
+
+
+def test_two_people_named_together_are_two(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Write a comment for Ethan: works well with Zara and Kai in group tasks."
+    out = values(text, refine(text, [s(text, "Zara and Kai", EntityType.PERSON)], lex))
+    assert out == [("Zara", "PERSON"), ("Kai", "PERSON")]
+
+
+def test_a_bank_named_like_a_town_is_the_bank_after_a_mortgage(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Client notes: mortgage £60k left with Halifax. They want to retire at 62."
+    assert values(text, refine(text, [s(text, "Halifax", EntityType.LOCATION)], lex)) == [("Halifax", "ORG")]
+    text = "We grew up in Halifax and moved south in 2010."
+    assert values(text, refine(text, [s(text, "Halifax", EntityType.LOCATION)], lex)) == [("Halifax", "LOCATION")]
