@@ -10,6 +10,7 @@ name are distinctive enough to stand for the whole.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import unicodedata
@@ -167,7 +168,15 @@ def lexicon(folder: Path | None = None) -> Lexicon:
 
 def is_cased(text: str) -> bool:
     """True when the text uses capitals the ordinary way (so a lower-case word is no name)."""
-    words = re.findall(r"[^\W\d_]+", text[:4000])
+    # The pipeline asks this of one text many times; only its first 4000 characters count
+    # (and a shorter text's slice is the text itself, whose hash is kept).
+    return _is_cased(text[:4000])
+
+
+@functools.lru_cache(maxsize=64)
+def _is_cased(head: str) -> bool:
+    """:func:`is_cased` of a text's first 4000 characters (pure, so cached)."""
+    words = re.findall(r"[^\W\d_]+", head)
     if len(words) < 6:
         return False
     capital = sum(1 for w in words if w[0].isupper())

@@ -132,9 +132,17 @@ def softmax(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def gather_tokens(probs: np.ndarray, spans: Sequence[tuple[int, int]], n: int) -> np.ndarray:
-    """Per-token probabilities ``[n, labels]`` from per-window ones ``[windows, width, labels]``."""
-    owner = owner_window(n, spans)
+def gather_tokens(
+    probs: np.ndarray,
+    spans: Sequence[tuple[int, int]],
+    n: int,
+    owner: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per-token probabilities ``[n, labels]`` from per-window ones ``[windows, width, labels]``.
+
+    ``owner`` is :func:`owner_window` ``(n, spans)`` when the caller has it already."""
+    if owner is None:
+        owner = owner_window(n, spans)
     out = np.empty((n, probs.shape[-1]), dtype=probs.dtype)
     for w, (s, _e) in enumerate(spans):
         idx = np.nonzero(owner == w)[0]
@@ -175,20 +183,22 @@ def decode(
     p_i = probs @ i_cols
     p_ent = 1.0 - probs[:, o_col]
 
-    # Group tokens into words (BERT pre-tokenizer words: whitespace and punctuation split).
-    words: list[tuple[int, int]] = []  # token ranges
-    start = 0
-    for k in range(1, n + 1):
-        if k == n or enc.words[k] != enc.words[start] or enc.words[k] < 0:
-            words.append((start, k))
-            start = k
+    # Group tokens into words (BERT pre-tokenizer words: whitespace and punctuation split):
+    # a new word where the word index changes, and every token outside a word (-1) alone.
+    wid = np.asarray(enc.words, dtype=np.int64)
+    cut = (wid[1:] != wid[:-1]) | (wid[1:] < 0) | (wid[:-1] < 0)
+    starts = np.concatenate(([0], np.nonzero(cut)[0] + 1))
+    ends = np.append(starts[1:], n)
+    word_max = np.maximum.reduceat(p_ent, starts)  # each word's private probability
     runs: list[list[tuple[int, int, int, float]]] = []  # words (start, end, type, score)
     prev_type = -1
-    for a, b in words:
-        score = float(p_ent[a:b].max())
-        if score < threshold:
+    prev_word = -2
+    for i in np.nonzero(~(word_max < threshold))[0].tolist():  # (a NaN counts, as before)
+        if i != prev_word + 1:  # a word below the threshold lay between
             prev_type = -1
-            continue
+        prev_word = i
+        a, b = int(starts[i]), int(ends[i])
+        score = float(word_max[i])
         mass = (p_b[a:b] + p_i[a:b]).sum(axis=0)
         t = int(mass.argmax())
         begins = bool(p_b[a, t] > p_i[a, t])
@@ -406,13 +416,15 @@ class NerView:
             raise ModelLoadError(
                 f"The NER model failed on this text ({type(exc).__name__})."
             ) from exc
+        owner = owner_window(n, spans)  # one for both outputs
         if len(results) > 1:
-            states = gather_tokens(np.asarray(results[1], dtype=np.float32), spans, n)
+            states = gather_tokens(np.asarray(results[1], dtype=np.float32), spans, n, owner)
             with self._lock:
                 self._states[text] = (list(enc.offsets), states)
                 while len(self._states) > STATES_KEPT:
                     self._states.popitem(last=False)
-        return enc, gather_tokens(softmax(np.asarray(results[0], dtype=np.float32)), spans, n)
+        probs = softmax(np.asarray(results[0], dtype=np.float32))
+        return enc, gather_tokens(probs, spans, n, owner)
 
     @property
     def has_states(self) -> bool:
