@@ -443,6 +443,9 @@ def _common_term(text: str, run: Span, lc: Locale, *, light: bool = False) -> bo
         # "Vivimos en Molina de Segura", "Wij wonen in Zwolle": the sentence's verb before
         # the place it names, a common word of the language, is no place.
         return True
+    if run.type is EntityType.LOCATION and text[run.start - 1 : run.start] == "-" and lc.common(value.casefold()):
+        # "die Reha-Maßnahme": a common noun ending a compound, no place.
+        return True
     if run.type is EntityType.LOCATION:
         # A town takes no article ("in Tübingen", "à Lyon"); a noun does ("in die
         # Notaufnahme"). Countries and regions with one ("die Schweiz") are public.

@@ -36,7 +36,7 @@ KINSHIP = re.compile(
 
 #: A job title ("Technical writer", "sewer pipe cleaner"): a quasi-identifier (core.policy).
 JOB_TITLE = re.compile(
-    r"\b(?:writer|editor|operator|cleaner|consultant|clerk|engineer|manager|nurse|teacher|officer|"
+    r"\b(?:writer|editor|operator|cleaner|consultant|clerk|engineer|manager|nurse|teacher|officer|partner|"
     r"assistant|analyst|director|designer|developer|programmer|technician|specialist|coordinator|"
     r"administrator|worker|driver|agent|representative|accountant|lawyer|attorney|solicitor|"
     r"doctor|physician|surgeon|therapist|pharmacist|dentist|midwife|paramedic|cashier|clerk|"

@@ -169,7 +169,7 @@ _LABELLED_MISTYPES = frozenset({EntityType.ADDRESS, EntityType.ORG, EntityType.P
 _RECORD_CODE = re.compile(r"[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/]*")
 #: A word in lower case before a code the model took in with it ("forklift FL-07").
 #: Up to four such words ("cocker spaniel, microchip 985112004539871").
-_LEADING_NOUN = re.compile(r"((?:[a-z]{3,},?[ \t]+){0,3}[a-z]{3,})[ \t]+(?=\S*\d)")
+_LEADING_NOUN = re.compile(r"((?:[a-z]{3,},?[ \t]+){0,3}[a-z]{3,})[ \t]+(?=\S*\d|[A-Z0-9]{2}[ \t]?\d)")
 
 
 def _common_noun(word: str, lexicon: Lexicon) -> bool:
@@ -673,6 +673,17 @@ def _misread(
     ):
         return []  # "NI £148.80" on a payslip: a term, no address
     if (
+        span.type in (EntityType.ORG, EntityType.LOCATION, EntityType.OTHER)
+        and lexicon is not None
+        and re.fullmatch(r"[A-Z][a-z]+", value) is not None
+        and lexicon.is_given(value.lower())
+        and lexicon.public_kind(value) is None
+        and _PEOPLE_LABEL.search(text, max(0, span.start - 80), span.start) is not None
+    ):
+        # "Apologies: Gemma", "Present: Claire, Dev": a minutes' list of people names
+        # people, whatever kind of name the model took one for.
+        return [Span(span.start, span.end, EntityType.PERSON, span.score, span.views)]
+    if (
         span.type is EntityType.ADDRESS
         and lexicon is not None
         and (speaker := _SPEAKER_THEN_NUMBER.match(value)) is not None
@@ -684,9 +695,13 @@ def _misread(
             Span(span.start, span.start + speaker.end(1), EntityType.PERSON, span.score, span.views),
             Span(span.start + speaker.end(), span.end, span.type, span.score, span.views),
         ]
-    if span.type in (EntityType.ID, EntityType.PHONE, EntityType.ACCOUNT) and _CLOCK.fullmatch(value):
-        # "hearing listed for 14 January 2027 at 10:00": a time of day, judged as a date.
-        return [Span(span.start, span.end, EntityType.DATE, span.score, span.views)]
+    if (
+        span.type in (EntityType.ID, EntityType.PHONE, EntityType.ACCOUNT)
+        and (clock := _WORD_THEN_CLOCK.fullmatch(value)) is not None
+    ):
+        # "hearing listed for 14 January 2027 at 10:00", "dep 13:10": a time of day, judged
+        # as a date; the word before it stays as written.
+        return [Span(span.start + clock.start(1), span.end, EntityType.DATE, span.score, span.views)]
     if _TZ_OFFSET.fullmatch(value) and _TIME_BEFORE.search(text, max(0, span.start - 12), span.start):
         # "[01/Dec/2026:23:14:07 +0000]": the time zone of a time, which names no one.
         return []
@@ -1306,10 +1321,18 @@ _POSSESSIVE_BEFORE = re.compile(r"(?<![\w'’])(?:my|our|your|his|her|their)[ \t
 #: A web server log's time: "23/Nov/2026:03:14:09".
 #: A determiner or a possessive right before a word: "my parcel", "the invoice".
 _DETERMINER_OR_POSSESSIVE = re.compile(r"\b(?:my|your|our|his|her|their|the|a|an|this|that)[ \t]+$", re.IGNORECASE)
+#: The label of a list of people in minutes or a message's header, then the names before
+#: on its line: "Apologies: ", "Present: Claire, ", "cc: ".
+_PEOPLE_LABEL = re.compile(
+    r"\b(?:apologies|attendees|present|absent|chair(?:ed by)?|minute taker|attendance|cc|bcc)"
+    r"[ \t]*:[ \t]*(?:[^\n.:;]*,[ \t]*)?$",
+    re.IGNORECASE,
+)
 #: A chat's speaker before a colon, then a number: "Kelly M.: 17 Fernbank Drive".
 _SPEAKER_THEN_NUMBER = re.compile(r"([A-Z][a-z]+(?:[ \t][A-Z][a-z]+|[ \t][A-Z]\.)?):[ \t]+(?=\d)")
 #: A time of day written with a colon: "10:00", "9:30am", "23:14:07".
 _CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:[ \t]?(?:am|pm|AM|PM))?")
+_WORD_THEN_CLOCK = re.compile(rf"(?:[a-z]{{2,10}}\.?[ \t]+)?({_CLOCK.pattern})")
 #: A time zone's offset from UTC ("+0000", "-0500", "+05:30") and the time before it.
 _TZ_OFFSET = re.compile(r"[+-](?:0\d|1[0-4]):?[0-5]\d")
 _TIME_BEFORE = re.compile(r"\d:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?[ \t]?$")
@@ -1377,7 +1400,8 @@ _FLIGHT_LEAD = re.compile(
 )
 #: The types a model gives a flight number by mistake ("BAW 283" read as an address).
 _FLIGHT_MISTYPES = frozenset(
-    {EntityType.ADDRESS, EntityType.PHONE, EntityType.LOCATION, EntityType.ID, EntityType.ACCOUNT}
+    {EntityType.ADDRESS, EntityType.PHONE, EntityType.LOCATION, EntityType.ID, EntityType.ACCOUNT,
+     EntityType.DATE}
 )
 
 
@@ -1937,7 +1961,7 @@ def csv_tables(text: str) -> CsvTables:
     """The tables of comma-, semicolon- or tab-separated rows under a header row
     ("id,first_name,dob,city"; "Name;IBAN;Amount"): each row's cells get their
     column's name; a row of another shape ends the table."""
-    if not any(sep in text for sep in _CSV_SEPARATORS):
+    if not any(sep in text for sep in (*_CSV_SEPARATORS, "|")):
         return CsvTables()
     headers: list[tuple[int, int]] = []
     out: list[tuple[int, int, str]] = []
@@ -1945,6 +1969,10 @@ def csv_tables(text: str) -> CsvTables:
     for line in text.split("\n"):
         lines.append((pos, line))
         pos += len(line) + 1
+    if "|" in text:
+        _pipe_tables(lines, headers, out)
+        if not any(sep in text for sep in _CSV_SEPARATORS):
+            return CsvTables(tuple(headers), tuple(sorted(out)))
     k = 0
     while k < len(lines):
         head_start, head = lines[k]
@@ -1973,7 +2001,40 @@ def csv_tables(text: str) -> CsvTables:
             # not a table whose header row is a label: two columns need two rows.
             del out[len(out) - (j - k - 1) * len(keys) :]
         k = max(j, k + 1)
-    return CsvTables(tuple(headers), tuple(out))
+    return CsvTables(tuple(headers), tuple(sorted(set(out))))
+
+
+#: A Markdown table's row ("| Mrs E. Hollings | 04/12 | Diabetes |") and the row of dashes
+#: under its header ("|---|:---:|").
+_PIPE_ROW = re.compile(r"[ \t]*\|(.*)\|[ \t]*")
+_PIPE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?[ \t]*")
+
+
+def _pipe_tables(
+    lines: Sequence[tuple[int, str]], headers: list[tuple[int, int]], out: list[tuple[int, int, str]]
+) -> None:
+    """The Markdown tables of ``lines``: a header row of labels, the row of dashes, then
+    rows whose cells get their column's name (added to ``headers`` and ``out``)."""
+    for k in range(len(lines) - 1):
+        head_start, head = lines[k]
+        m = _PIPE_ROW.fullmatch(head)
+        if m is None or not _PIPE_RULE.fullmatch(lines[k + 1][1]):
+            continue
+        keys = [c.strip() for c in m.group(1).split("|")]
+        if len(keys) < 2 or not all(_CSV_HEADER_CELL.fullmatch(c) for c in keys):
+            continue
+        headers.append((head_start, head_start + len(head)))
+        for row_start, row in lines[k + 2 :]:
+            r = _PIPE_ROW.fullmatch(row)
+            if r is None:
+                break
+            cells = r.group(1).split("|")
+            if len(cells) != len(keys):
+                break
+            a = row_start + r.start(1)
+            for key, cell in zip(keys, cells, strict=True):
+                out.append((a, a + len(cell), key))
+                a += len(cell) + 1
 
 
 def _cut_at_cells(
@@ -2038,7 +2099,8 @@ VALUE_FIELD_TYPES: dict[str, EntityType] = {
 MONEY_KEYS = frozenset(
     ("amount", "balance", "total", "subtotal", "price", "cost", "fee", "fees", "salary",
      "wage", "pay", "paid", "due", "tax", "vat", "net", "gross", "credit", "debit",
-     "sum", "value", "quantity", "qty", "count", "score")
+     "sum", "value", "quantity", "qty", "count", "score", "points", "miles", "credits",
+     "rating", "stars")
 )  # fmt: skip
 _AMOUNT = re.compile(r"[-+]?[$£€¥₹]?\d{1,3}(?:[,.\u00a0 ]?\d{3})*(?:[.,]\d{1,2})?")
 #: The types a field's key may overrule for a number or a code.
@@ -3610,7 +3672,11 @@ def _join_initials(text: str, spans: list[Span]) -> list[Span]:
         prev = out[-1] if out else None
         if (
             prev is not None
-            and prev.type is EntityType.PERSON
+            and (
+                prev.type is EntityType.PERSON
+                # "Mr K. Osei": an initial after a title, whatever the model typed it
+                or _TITLE_THEN_SPACE.search(text, max(0, prev.start - 8), prev.start) is not None
+            )
             and prev.end - prev.start == 1
             and text[prev.start].isupper()
             and x.type in _PROPER_TYPES

@@ -313,6 +313,12 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
      r"|\bStandard_[A-Z]\d+[a-z]*(?:_v\d)?\b", 0),
     # Addresses that identify no machine: "0.0.0.0", "127.0.0.1", "localhost".
     ("code", rf"(?<![\d.])(?:{EVERY_MACHINE})(?:\:\d{{2,5}})?(?![\d.])|\blocalhost(?::\d{{2,5}})?\b", 0),
+    # A flight's route by its airports' codes after the flight ("BA 0117 LHR-JFK"): public.
+    # (After a placeholder too: the outbound is checked again once the flight is replaced.)
+    ("place", r"(?<=[\d\]][ \t])[A-Z]{3}[ \t]*(?:-|–|→|->)[ \t]*[A-Z]{3}(?![\w-])"
+     r"|(?<=\d[A-Z][ \t])[A-Z]{3}[ \t]*(?:-|–|→|->)[ \t]*[A-Z]{3}(?![\w-])", 0),
+    # A product's code after its kind: "340 units of SKU 88-1024", "ISBN 978-0-14-044913-6".
+    ("code", r"\b(?:SKU|EAN|UPC|ASIN|MPN|ISBN(?:-1[03])?)[ \t]*[:#]?[ \t]*[0-9A-Z](?:[0-9A-Z]|-(?=[0-9A-Z])){2,20}\b", 0),
     # A port given as a command's option: "psql -h db1 -p 5432", "--port=8080".
     ("port", r"(?<=[ \t]-p[ \t])\d{2,5}\b|(?<=--port[= ])\d{2,5}\b", 0),
     # A placeholder-like string the person wrote is text, not a value.
@@ -539,7 +545,11 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 # "my husband Dev": a given name that is also a term, after a relative.
                 word.istitle()
                 and lexicon.is_given(word)
-                and _RELATIVE_BEFORE.search(text, max(0, a - 24), a)
+                and (
+                    _RELATIVE_BEFORE.search(text, max(0, a - 24), a)
+                    # "attendees Claire (chair), Dev, Ayesha": between given names of a list
+                    or _between_given_names(text, a, b, lexicon)
+                )
             ):
                 out.append((a, b, "term"))
                 if word.isupper() and (stage := _STAGE_AFTER.match(text, b)) is not None:
@@ -760,6 +770,23 @@ _ID_LIKE_ZONES = frozenset(
 #: Zones of single words: they drop a span made only of them, and never cut one.
 _WORD_ZONES = frozenset({"title", "term", "drug", "money-code"})
 #: A relative, or "named"/"called", right before a name.
+#: A list's given name before a word (its role in brackets allowed) and after it.
+_NAME_BEFORE_IN_LIST = re.compile(r"([A-Z][a-z]+)(?:[ \t]+\([a-z ]+\))?,[ \t]+$")
+_NAME_AFTER_IN_LIST = re.compile(r",[ \t]+([A-Z][a-z]+)\b")
+
+
+def _between_given_names(text: str, a: int, b: int, lexicon: Lexicon) -> bool:
+    """Whether ``text[a:b]`` stands in a comma-separated list between two given names."""
+    before = _NAME_BEFORE_IN_LIST.search(text, max(0, a - 40), a)
+    after = _NAME_AFTER_IN_LIST.match(text, b)
+    return (
+        before is not None
+        and after is not None
+        and lexicon.is_given(before.group(1))
+        and lexicon.is_given(after.group(1))
+    )
+
+
 _RELATIVE_BEFORE = re.compile(
     r"\b(?:son|daughter|child|boy|girl|baby|brother|sister|husband|wife|partner|friend|mum|mom|"
     r"dad|nephew|niece|grandson|granddaughter|named|called)[ \t,]+$",

@@ -65,7 +65,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "interview", "onboarding", "performance", "review", "appraisal", "disciplinary",
         "grievance", "harassment", "complaint", "resignation", "resign", "fired",
         "redundancy", "layoff", "promotion", "offer", "rota", "shift", "shifts",
-        "overtime", "leave", "fmla", "sick", "absence", "staff", "team", "reference",
+        "overtime", "leave", "fmla", "sick", "absence", "absent", "staff", "team", "reference",
         "recruiter", "recruiting", "job", "role", "workplace", "warning", "probation",
     ),
     "finance": (

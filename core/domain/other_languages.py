@@ -26,7 +26,7 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "psychotherapie", "psychotherapeutin", "psychotherapeut", "psychiater", "reha",
         "rehabilitation", "diagnostiziert", "orthopäde", "orthopädin", "lungenentzündung",
         "verletzung", "verletzungen", "fraktur", "knochenbruch", "arbeitsunfall",
-        "berufsgenossenschaft", "unfallchirurgie", "unfall", "krankmeldung", "krankschreibung",
+        "berufsgenossenschaft", "unfallchirurgie", "unfall", "termin", "kur", "krankmeldung", "krankschreibung",
         "krankgeschrieben", "arbeitsunfähig", "arbeitsunfähigkeit", "au-bescheinigung",
         "pflegeheim", "seniorenheim", "altenheim", "pflegedienst", "pflegedienstleitung",
         "kurzzeitpflege", "gestürzt", "sturz", "pflegegrad", "krebs", "chemotherapie",
@@ -44,6 +44,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "médicaux", "chu", "bronchite", "cancer", "chimiothérapie", "radiothérapie", "avc",
         "blessure", "blessures", "fracture", "entorse", "traumatologie", "accident",
         "accidenté", "accidentée",
+        # a specialist's appointment: "chez l'orthophoniste", "le rendez-vous"
+        "rendez-vous", "orthophoniste", "orthophonie", "ophtalmologiste", "dermatologue",
+        "pédiatre", "dentiste", "sage-femme", "ergothérapeute", "psychomotricien",
         # Spanish
         "médico", "medico", "médica", "doctora", "clínica", "clinica", "paciente",
         "diagnóstico", "tratamiento", "medicamento", "medicamentos", "receta", "dosis",
@@ -60,6 +63,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "mutua", "lesión", "lesiones", "fractura", "esguince", "traumatología",
         # an accident and the sick leave after it: "tuve un accidente", "estoy de baja"
         "accidente", "accidentes", "baja", "incapacidad", "lesionado", "lesionada",
+        # a specialist's appointment: "la cita", "el dentista"
+        "cita", "dentista", "oftalmólogo", "oftalmóloga", "dermatólogo", "dermatóloga",
+        "ginecólogo", "ginecóloga", "matrona",
         # Dutch
         "huisarts", "dokter", "ziekenhuis", "kliniek", "patiënt", "diagnose",
         "behandeling", "medicijn", "medicijnen", "medicatie", "koorts", "pijn", "bloeddruk",
@@ -72,6 +78,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "ouderenzorg", "zorgverzekeraar", "geneeskunde", "ingresó", "longontsteking",
         "indicatie", "wijkzorg", "kanker",
         "letsel", "fractuur", "verstuiking", "bedrijfsongeval", "ongeval", "ziekgemeld",
+        # a hospital's ward and a specialist's appointment: "afdeling geriatrie", "de afspraak"
+        "geriatrie", "medisch", "medische", "afspraak", "logopedist", "oogarts", "verloskundige",
+        "consultatiebureau",
     ),
     "legal": (
         "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",

@@ -945,3 +945,11 @@ def test_the_word_for_a_home_before_a_street_stays_as_written() -> None:
     got = values(text, detector([], language="de"))
     assert got.get("Lindenstraße 12") is EntityType.ADDRESS
     assert not any("Wohnung" in v for v in got)
+
+
+def test_a_common_noun_ending_a_compound_is_no_place_and_a_dutch_medical_centre_is_found() -> None:
+    text = "Meine Versichertennummer ist T123456789, und die Reha-Maßnahme in der Klinik am Rosengarten wurde abgelehnt."
+    got = values(text, detector([("Maßnahme", EntityType.LOCATION)], language="de"))
+    assert not any("Maßnahme" in v for v in got)
+    text = "Mijn vader is gevallen en ligt in het Meander Medisch Centrum in Amersfoort."
+    assert values(text, detector([], language="nl")).get("Meander Medisch Centrum") is EntityType.ORG

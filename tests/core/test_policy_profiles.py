@@ -199,6 +199,9 @@ def test_every_norm_cites_its_source() -> None:
         ("Informe para la mutua: mi paciente sufrió un accidente laboral.", (), Profile.HEALTH),
         ("Arbeitsunfall auf der Baustelle, Verletzung am Knie.", (), Profile.HEALTH),
         ("Soy conductor; el 28 de octubre tuve un accidente y estoy de baja por la mutua.", (), Profile.HEALTH),
+        # A specialist's appointment, a hospital's ward.
+        ("Je vous confirme le rendez-vous de votre fille chez l'orthophoniste jeudi.", (), Profile.HEALTH),
+        ("Mijn vader is gevallen; de afdeling geriatrie belt steeds met mijn broer.", (), Profile.HEALTH),
         # An operation is health.
         ("My wife is having her gallbladder removed by keyhole surgery on Monday.", (), Profile.HEALTH),
         # Immigration is law.

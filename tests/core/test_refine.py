@@ -2733,3 +2733,68 @@ def test_a_bank_named_like_a_town_is_the_bank_after_a_mortgage(lex) -> None:  # 
     assert values(text, refine(text, [s(text, "Halifax", EntityType.LOCATION)], lex)) == [("Halifax", "ORG")]
     text = "We grew up in Halifax and moved south in 2010."
     assert values(text, refine(text, [s(text, "Halifax", EntityType.LOCATION)], lex)) == [("Halifax", "LOCATION")]
+
+
+def test_a_given_name_in_a_list_of_people_is_a_person_even_when_a_term(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Turn these notes into minutes: attendees Claire (chair), Dev, Ayesha. Apologies: Gemma. Action: Dev to get quotes."
+    first = text.index("Dev")
+    spans = [
+        s(text, "Claire", EntityType.PERSON),
+        Span(first, first + 3, EntityType.PERSON, 0.88, {"ner": 0.88}),
+        s(text, "Ayesha", EntityType.PERSON),
+        s(text, "Gemma", EntityType.ORG),
+    ]
+    out = values(text, refine(text, spans, lex))
+    assert ("Dev", "PERSON") in out and ("Gemma", "PERSON") in out
+    # "Dev" among environments is the term.
+    text = "Deploy to Prod, Dev, Test in that order."
+    assert values(text, refine(text, [s(text, "Dev", EntityType.PERSON)], lex)) == []
+
+
+def test_a_product_code_and_a_json_points_value_are_no_identifiers(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Raj, the count is short by 340 units of SKU 88-1024. Can you check?"
+    assert values(text, refine(text, [s(text, "SKU 88-1024", EntityType.ADDRESS)], lex)) == []
+    text = 'Fix this JSON: {"loyalty_tier": "gold", "points": 12840}'
+    assert values(text, refine(text, [s(text, "12840", EntityType.ID)], lex)) == []
+
+
+def test_a_markdown_tables_header_is_labels_and_its_name_column_holds_people(lex) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "Sort this by date:\n| Patient | Appt | Clinic |\n|---|---|---|\n"
+        "| Mrs E. Hollings | 04/12 | Diabetes |\n| Mr K. Osei | 02/12 | Podiatry |"
+    )
+    spans = [
+        s(text, "Appt", EntityType.PERSON),
+        s(text, "Mrs E. Hollings", EntityType.PERSON),
+        s(text, "K", EntityType.OTHER),
+        s(text, "Osei", EntityType.PERSON),
+        s(text, "Podiatry", EntityType.OTHER),
+    ]
+    out = values(text, refine(text, spans, lex))
+    assert ("Appt", "PERSON") not in out and ("Podiatry", "OTHER") not in out
+    assert ("Mrs E. Hollings", "PERSON") in out
+    assert any(t == "PERSON" and v.endswith("K. Osei") for v, t in out)
+
+
+def test_an_itinerarys_route_and_times_stay_and_its_flights_are_codes(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I'm booked on BA 0117 LHR-JFK on 14 Jan dep 08:25, then AA 2212 JFK-MIA dep 13:10."
+    spans = [
+        s(text, "BA 0117 LHR-JFK", EntityType.ADDRESS),
+        s(text, "then AA 2212", EntityType.ID),
+        s(text, "dep 13:10", EntityType.ID),
+    ]
+    out = values(text, refine(text, spans, lex))
+    assert ("BA 0117", "ID") in out and ("AA 2212", "ID") in out and ("13:10", "DATE") in out
+    assert not any("LHR" in v or "then" in v or "dep" in v for v, _ in out)
+
+
+def test_a_signatures_role_ending_in_partner_is_a_job_title(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Best wishes,\nRosalind Achebe\nFinance Business Partner | Harlow & Finch Ltd\nT: 01632 960 418"
+    out = values(text, refine(text, [s(text, "Finance Business Partner", EntityType.ORG)], lex))
+    assert out == [("Finance Business Partner", "OTHER")]
+
+
+def test_a_national_numbers_name_is_no_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I need to file my ITR. PAN is ABCPK1234F and Aadhaar 4821 9930 1276."
+    spans = [s(text, "ITR", EntityType.OTHER), s(text, "Aadhaar", EntityType.PERSON)]
+    assert values(text, refine(text, spans, lex)) == []

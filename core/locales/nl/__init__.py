@@ -42,11 +42,13 @@ RULES = [
     company_rule(r"B\.V\.|BV|N\.V\.|NV|V\.O\.F\.|VOF|C\.V\."),
     phone_after(r"telefoonnummer|mobiele?\s+nummer|mobiel|telefoon|tel\.?|gsm(?:-nummer)?", r"is"),
     code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier|bestelling|factuur", r"is"),
-    # A hospital or a clinic named before its kind: "het Rijnstate ziekenhuis", "Isala kliniek".
+    # A hospital or a clinic named before its kind: "het Rijnstate ziekenhuis", "Isala kliniek",
+    # "het Meander Medisch Centrum".
     Rule(
         EntityType.ORG,
         r"(?<![\w-])((?:[A-Z][\w'-]+[ \t]+){1,2}(?:ziekenhuis|Ziekenhuis|kliniek|Kliniek|verpleeghuis|"
-        r"Verpleeghuis))(?![\w-])",
+        r"Verpleeghuis|Medisch[ \t]+Centrum|medisch[ \t]+centrum|Gasthuis|Revalidatiecentrum|"
+        r"Zorggroep))(?![\w-])",
         1,
         0.85,
         flags=0,
