@@ -98,7 +98,10 @@ ORG_WORDS = re.compile(
     r"mortgage|mortgages|capital|ventures|foundation|trust|charity|church|mosque|temple|"
     r"council|agency|house|centre|center|robotics|motors|airways|airlines|travel|energy|"
     r"dynamics|analytics|software|digital|networks|industries|enterprises|innovations|"
-    r"therapeutics|pharmaceuticals|biosciences|brewery|distillery|realty|refunds)\b",
+    r"therapeutics|pharmaceuticals|biosciences|brewery|distillery|realty|refunds|"
+    # a trade's plural or its -ing: "Carrow Foods", "Cotswold Roofing", "Ashdown Lettings"
+    r"foods|roofing|plumbing|electrical|construction|interiors|properties|estates|lettings|"
+    r"haulage|landscaping|engineering|marketing|media)\b",
     re.IGNORECASE,
 )
 #: "Co." before a county's name ("Ballina, Co. Mayo"), not a company's "Co.".

@@ -412,16 +412,17 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     k = len(words)
     while (
         k > 1
-        and (w := words[k - 1].group()).isalpha()
-        and w.islower()
+        and _LOWER_COMPOUND.fullmatch(w := words[k - 1].group()) is not None
         # "his daughter Joanne's care": after a possessive, a word in lower case is no
         # part of the name, even one a firm's name may end in.
         and (not _ORG_WORD.fullmatch(w) or words[k - 2].group()[-2:] in ("'s", "’s"))
-        and (
-            lexicon.is_plain(w)
-            or _plain_inflected(w, lexicon)
+        # ("with Nationwide, chain-free, can exchange": each part of a compound)
+        and all(
+            lexicon.is_plain(part)
+            or _plain_inflected(part, lexicon)
             # a frequent word that some also carry as a surname ("box", "shows")
-            or lexicon.zipf(w) >= _FREQUENT_WORD_ZIPF
+            or lexicon.zipf(part) >= _FREQUENT_WORD_ZIPF
+            for part in w.split("-")
         )
     ):
         k -= 1
@@ -429,9 +430,14 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
         k -= 1
     if k == len(words) or not any(c.isupper() for c in words[k - 1].group()):
         return span
-    return Span(span.start, span.start + words[k - 1].end(), span.type, span.score, span.views)
+    end = span.start + words[k - 1].end()
+    while text[end - 1] in ",;:":
+        end -= 1  # "Nationwide, chain-free": the comma before the words cut off goes too
+    return Span(span.start, end, span.type, span.score, span.views)
 
 
+#: A word in lower case, or a compound of them: "box", "chain-free".
+_LOWER_COMPOUND = re.compile(r"[a-z]+(?:-[a-z]+)*")
 #: The last word of a place or a body named with "the" before it: "the Eden Project".
 _PLACE_NOUN_END = re.compile(
     r"[ \t](?:Project|Museum|Gallery|Cent(?:re|er)|Park|Zoo|Gardens?|Trust|Theat(?:re|er)|Castle|"
@@ -1812,6 +1818,7 @@ _RECORD_LABEL = re.compile(
     r"agreement|contract|member(?:ship)?|reference|ref\.?|booking|order|invoice|policy|claim|"
     r"case|ticket|customer|loyalty|rewards?|application|registration|tracking|transaction|"
     r"serial|voucher|permit|certificate|licen[cs]e|parcel|shipment|consignment|payroll|"
+    r"passcode|pin|otp|(?:verification|security|access)\s+code|meeting\s+id|"
     r"(?!(?:phone|tel|telephone|mobile|cell|fax|contact|home|work|office|emergency|whatsapp|"
     r"house|flat|street|building|door|apartment|room|unit|suite|pager|landline)\b)[a-z]+"
     r"\s+(?:number|no\.?|nr|#))\W{0,3}$",
@@ -3599,8 +3606,11 @@ _VEHICLE_WORD = re.compile(
     r"\b(?:car|van|vehicle|motorbike|motorcycle|pickup|truck|lorry|hatchback|suv)\b",
     re.IGNORECASE,
 )
+_MODEL_YEAR = re.compile(r"\b(?:19|20)\d\d[ \t]+[A-Z]")
 _VEHICLE_BEFORE = re.compile(
-    rf"{_VEHICLE_WORD.pattern}[ \t]*(?:[,:(][ \t]*|[ \t]+(?:is|was)[ \t]+)?(?:(?:a|an|the)[ \t]+)?$",
+    rf"{_VEHICLE_WORD.pattern}[ \t]*(?:[,:(][ \t]*|[ \t]+(?:is|was)[ \t]+)?(?:(?:a|an|the)[ \t]+)?$"
+    # a model year: "a PCP on a 2021 VW Golf"
+    r"|\b(?:a|an|my|our|the|his|her)[ \t]+(?:19|20)\d\d[ \t]+$",
     re.IGNORECASE,
 )
 
@@ -3609,7 +3619,7 @@ def _vehicles(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Spa
     """A car's make and model after the word for it are one product ("my car (Ford Focus,
     reg ...)" read as a person "Ford" and a name "Focus"): an organisation's product, which
     the type policy judges by its make."""
-    if lexicon is None or not _VEHICLE_WORD.search(text):
+    if lexicon is None or not (_VEHICLE_WORD.search(text) or _MODEL_YEAR.search(text)):
         return spans
     out: list[Span] = []
     skip: set[int] = set()

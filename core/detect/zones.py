@@ -118,7 +118,9 @@ _ANALYTES = (
     r"calcium|magnesium|phosphate|uric\s+acid|urate|lactate|d-dimer|spo2|o2\s+sats?|sats|"
     r"pulse|heart\s+rate|hr|rr|temp|temperature|weight|bmi|height|fev1|fvc|pef|peak\s+flow|u?acr|u?pcr|"
     r"cortisol|testosterone|o?estradiol|lh|fsh|prolactin|b?hcg|amylase|lipase|ck|ldh|qtc|ef|lvef|"
-    r"ca[\s-]?(?:19-9|125|15-3)|cea|afp"
+    r"ca[\s-]?(?:19-9|125|15-3)|cea|afp|"
+    # clinical scales and scores: "GAD-7 15", "PHQ-9 21", "CURB-65 score 2", "MMSE 24/30"
+    r"phq-?9|gad-?7|epds|mmse|moca|news2?|curb-?65|audit-c"
 )
 
 #: A code of a public medical classification: ICD-10 ("E11.9", "J45.909"), CPT and its
@@ -317,6 +319,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # (After a placeholder too: the outbound is checked again once the flight is replaced.)
     ("place", r"(?<=[\d\]][ \t])[A-Z]{3}[ \t]*(?:-|–|→|->)[ \t]*[A-Z]{3}(?![\w-])"
      r"|(?<=\d[A-Z][ \t])[A-Z]{3}[ \t]*(?:-|–|→|->)[ \t]*[A-Z]{3}(?![\w-])", 0),
+    # A git commit's hash: "commit 9f3c2a1e7b", "Merge: 4be1c2d".
+    ("code", r"(?<=\bcommit[ \t])[0-9a-f]{7,40}\b|(?<=\bMerge:[ \t])[0-9a-f]{7,40}\b", 0),
     # A product's code after its kind: "340 units of SKU 88-1024", "ISBN 978-0-14-044913-6".
     ("code", r"\b(?:SKU|EAN|UPC|ASIN|MPN|ISBN(?:-1[03])?)[ \t]*[:#]?[ \t]*[0-9A-Z](?:[0-9A-Z]|-(?=[0-9A-Z])){2,20}\b", 0),
     # A port given as a command's option: "psql -h db1 -p 5432", "--port=8080".

@@ -2798,3 +2798,23 @@ def test_a_national_numbers_name_is_no_person(lex) -> None:  # type: ignore[no-u
     text = "I need to file my ITR. PAN is ABCPK1234F and Aadhaar 4821 9930 1276."
     spans = [s(text, "ITR", EntityType.OTHER), s(text, "Aadhaar", EntityType.PERSON)]
     assert values(text, refine(text, spans, lex)) == []
+
+
+def test_a_compound_in_lower_case_after_a_comma_is_no_part_of_a_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "We offer £725,000, mortgage agreed in principle with Nationwide, chain-free, can exchange soon."
+    out = values(text, refine(text, [s(text, "Nationwide, chain-free", EntityType.ORG)], lex))
+    assert out == [("Nationwide", "ORG")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        ("Referred by GP for panic attacks. GAD-7 15. Sleeps 4 hours.", "GAD-7 15", EntityType.OTHER, []),
+        ("Why does git blame show this?\ncommit 9f3c2a1e7b\nAuthor: someone", "9f3c2a1e7b", EntityType.ID, []),
+        ("Zoom link sent, passcode 442190, see you then.", "442190", EntityType.ADDRESS, [("442190", "ID")]),
+        ("The ETL job for Carrow Foods failed again at 02:00.", "Carrow Foods", EntityType.PERSON, [("Carrow Foods", "ORG")]),
+        ("I have a PCP on a 2021 VW Golf with a balloon payment due.", "VW Golf", EntityType.OTHER, [("VW Golf", "ORG")]),
+    ],
+)
+def test_scores_hashes_passcodes_trades_and_cars(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
