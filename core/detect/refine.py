@@ -125,7 +125,8 @@ LABEL_WORDS = frozenset(
     address user username login password dob date birth ssn postcode zip serial badge
     employee staff student registration plate vin tax vat po
     street city town state county province region country line direct hospital nhs clinic
-    cvv cvc cvv2 security host hostname reporter carrier insurance insurer course""".split()
+    cvv cvc cvv2 security host hostname reporter carrier insurance insurer course
+    gmc nmc hcpc gphc""".split()
 )
 
 #: Codes and numbers: a label word the model took in at their start is cut off.
@@ -678,6 +679,14 @@ def _misread(
         and lexicon.is_term(value)
     ):
         return []  # "NI £148.80" on a payslip: a term, no address
+    if (
+        span.type in (EntityType.ORG, EntityType.OTHER, EntityType.ID, EntityType.PERSON)
+        and _UNIT_ALONE.fullmatch(value) is not None
+        and not _ADDRESS_AFTER_UNIT.match(text, span.end)
+    ):
+        # "tenant in flat 3 (mr d. kowalczyk)": a flat's or a room's number without its
+        # street names no place anyone could find; the words stay as written.
+        return []
     if (
         span.type in (EntityType.ORG, EntityType.LOCATION, EntityType.OTHER)
         and lexicon is not None
@@ -1327,6 +1336,9 @@ _POSSESSIVE_BEFORE = re.compile(r"(?<![\w'’])(?:my|our|your|his|her|their)[ \t
 #: A web server log's time: "23/Nov/2026:03:14:09".
 #: A determiner or a possessive right before a word: "my parcel", "the invoice".
 _DETERMINER_OR_POSSESSIVE = re.compile(r"\b(?:my|your|our|his|her|their|the|a|an|this|that)[ \t]+$", re.IGNORECASE)
+#: A flat's, a unit's or a room's number alone, and the street that may follow it.
+_UNIT_ALONE = re.compile(r"(?i:flat|unit|apt|apartment|room|suite)[ \t]?\d{1,4}[A-Za-z]?")
+_ADDRESS_AFTER_UNIT = re.compile(r",?[ \t]*\d{1,5}[A-Za-z]?[ \t]+[A-Za-z]|,?[ \t]*[A-Z][a-z]+[ \t]+(?:House|Court|Road|Street|Lane)")
 #: The label of a list of people in minutes or a message's header, then the names before
 #: on its line: "Apologies: ", "Present: Claire, ", "cc: ".
 _PEOPLE_LABEL = re.compile(
@@ -4178,7 +4190,11 @@ _LOWER_HEAD_BEFORE = re.compile(
     r"(?:\b(?:l['’]|la |le |el |al |del |de |het |op |die |der |das |im |in der |zur |zum ))"
     r"(?:cl[íi]nica|clinique|klinik|klinikum|hospital|h[ôo]pital|colegio|escuela|instituto|"
     r"lyc[ée]e|coll[èe]ge|[ée]cole|groupe scolaire|gymnasium|grundschule|gesamtschule|"
-    r"realschule|basisschool|ziekenhuis) $"
+    r"realschule|basisschool|ziekenhuis)"
+    # and the school's level: "à l'école élémentaire Jules Ferry", "el colegio público Miguel
+    # Hernández"
+    r"(?: (?:[ée]l[ée]mentaire|primaire|maternelle|publique|priv[ée]e|p[úu]blico|concertado|"
+    r"infantil|primaria))? $"
     # Dutch names a home or a school after its word without an article: "in verpleeghuis
     # De Hooge Weide".
     r"|\b(?:in|op|bij|naar|van) (?:verpleeghuis|zorgcentrum|woonzorgcentrum|ziekenhuis|"

@@ -186,7 +186,8 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         # suffixes that are not common words on their own).
         # A street's words are no "at", "on" or "in": "died on 2 January at St Luke's" is a
         # date and a place.
-        r"\b(\d{1,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:(?!(?:at|on|in|from|to|for|by|of)\b)[a-z0-9]+[ \t]+){0,3}"
+        # At least one word before the kind: "a Year 7 place", "in 2 ways" name no street.
+        r"\b(\d{1,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:(?!(?:at|on|in|from|to|for|by|of)\b)[a-z0-9]+[ \t]+){1,3}"
         r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|"
         r"hwy|highway|pkwy|parkway|ter|terrace|cir|circles?|forge|knolls?|brooks?|fields|heights|"
         r"ridge|crossing|trail|plaza|alley|glen|hollow|manor|meadows|orchard|pike|pines|shores?|"

@@ -340,6 +340,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("law", rf"\b(?:[A-Z][\w.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
     ("law", r"\b(?:[a-z]+\s+(?:and|of|for|&)\s+)?(?:[a-z]+\s+){0,2}[a-z]+\s+(?:act|code|regulations?|directive)\s+(?:of\s+)?\d{4}\b", 0),
     ("law", r"\b(?:schedule|form|annex|appendix|exhibit|part)\s[A-Z]\b", re.IGNORECASE),
+    # A possession notice's ground: "a section 8 notice on ground 8", "grounds 10 and 11".
+    ("law", r"\bgrounds?\s\d{1,2}[A-Z]?(?:\s(?:and|&)\s\d{1,2}[A-Z]?)?\b", re.IGNORECASE),
     # A roman numeral needs its space ("Part II", "section iv"; "Parti" is no "Part I").
     ("law", rf"(?:{_SECTION_WORDS})(?:\s?\d+[\w.]*(?:\(\w{{1,4}}\))*|\s(?-i:[IVXLC]+|[ivxlc]+)\b)(?:\s?(?:,|and|or|-|–|to)\s?\d+[\w.]*(?:\(\w{{1,4}}\))*)*", re.IGNORECASE),
     ("law", r"\b\d+\s?(?:U\.?S\.?C\.?|C\.?F\.?R\.?)\s?§*\s?\d+[\w.]*", 0),

@@ -41,6 +41,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "panic", "clinical", "epipen", "anaphylaxis", "anaphylactic",
         "appendix", "appendicitis", "hernia", "cataract", "tonsillectomy", "anaesthetic",
         "anesthetic", "laparoscopic", "keyhole", "stitches", "post-op", "operation",
+        # a nurse's handover: "SBAR", "NEWS2 5", "SpO2 93%", "right hemiarthroplasty"
+        "sbar", "news2", "spo2", "arthroplasty", "hemiarthroplasty",
         "operated", "dyslexia", "dyspraxia", "epilepsy", "seizure", "seizures",
         "infirmary", "fractured", "hip", "knee", "bone", "bones", "consultant's", "geriatric",
         "geriatrician", "orthopaedic", "orthopedic", "cardiologist", "oncologist",

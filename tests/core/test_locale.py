@@ -953,3 +953,15 @@ def test_a_common_noun_ending_a_compound_is_no_place_and_a_dutch_medical_centre_
     assert not any("Maßnahme" in v for v in got)
     text = "Mijn vader is gevallen en ligt in het Meander Medisch Centrum in Amersfoort."
     assert values(text, detector([], language="nl")).get("Meander Medisch Centrum") is EntityType.ORG
+
+
+def test_a_school_named_after_someone_after_its_level_is_an_organisation() -> None:
+    text = "Bonjour, notre fils Hugo est en CM2 à l'école élémentaire Jules Ferry de Tours."
+    got = values(text, detector([("Jules Ferry de Tours", EntityType.PERSON)], language="fr"))
+    assert got.get("Jules Ferry de Tours") is EntityType.ORG
+
+
+def test_an_accounts_and_a_phone_lines_labels_are_no_names_in_german() -> None:
+    text = "Fehler 503, Benutzer j.mueller konnte sich nicht anmelden. Der Admin, Herr Kevin Straub (Durchwahl 0711 98765-23), ist im Urlaub."
+    got = values(text, detector([("Benutzer", EntityType.PERSON), ("Durchwahl", EntityType.ID)], language="de"))
+    assert "Benutzer" not in got and "Durchwahl" not in got

@@ -199,6 +199,8 @@ def test_every_norm_cites_its_source() -> None:
         ("Informe para la mutua: mi paciente sufrió un accidente laboral.", (), Profile.HEALTH),
         ("Arbeitsunfall auf der Baustelle, Verletzung am Knie.", (), Profile.HEALTH),
         ("Soy conductor; el 28 de octubre tuve un accidente y estoy de baja por la mutua.", (), Profile.HEALTH),
+        # A nurse's handover.
+        ("Turn this into an SBAR handover: post-op day 2 right hemiarthroplasty, NEWS2 5.", (), Profile.HEALTH),
         # A specialist's appointment, a hospital's ward.
         ("Je vous confirme le rendez-vous de votre fille chez l'orthophoniste jeudi.", (), Profile.HEALTH),
         ("Mijn vader is gevallen; de afdeling geriatrie belt steeds met mijn broer.", (), Profile.HEALTH),

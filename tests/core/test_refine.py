@@ -2818,3 +2818,21 @@ def test_a_compound_in_lower_case_after_a_comma_is_no_part_of_a_name(lex) -> Non
 )
 def test_scores_hashes_passcodes_trades_and_cars(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        ("tenant in flat 3 (mr d. kowalczyk) hasn't paid rent since sept", "flat 3", EntityType.ORG, []),
+        ("can u draft a section 8 notice on ground 8 and tell me the court date", "ground 8", EntityType.ID, []),
+        ("Prescriber: Dr L. Adeyemi, GMC 7012345.", "GMC 7012345", EntityType.ID, [("7012345", "ID")]),
+    ],
+)
+def test_a_flat_alone_a_possession_ground_and_a_registrations_label(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
+
+
+def test_a_flat_before_its_street_is_part_of_the_address(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Please send it to Flat 3, 12 Mill Lane, Leeds LS1 4AP."
+    out = values(text, refine(text, [s(text, "Flat 3, 12 Mill Lane", EntityType.ADDRESS)], lex))
+    assert any(v.startswith("Flat 3") for v, _ in out)

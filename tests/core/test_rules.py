@@ -81,6 +81,12 @@ def test_a_street_address_stays_on_its_line(rules_view: RulesView) -> None:
     assert not [s for s in rules_view.analyze(text) if s.type is EntityType.ADDRESS]
 
 
+def test_a_number_and_a_streets_kind_alone_are_no_address(rules_view: RulesView) -> None:
+    text = "She was refused a Year 7 place. We live at 22 Kirkby Road."
+    found = [text[s.start : s.end] for s in rules_view.analyze(text) if s.type is EntityType.ADDRESS]
+    assert found == ["22 Kirkby Road."] or found == ["22 Kirkby Road"]
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -60,6 +60,9 @@ NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW IC
 NEGATIVES = NEGATIVES | words("Kolleginnen Freunde Freundinnen Mitarbeitende Mitarbeitenden Mitarbeiterinnen Teilnehmende Teilnehmenden Teilnehmer Teilnehmerinnen Leute Alle")
 # rooms and parts of a building before their number ("in Raum 2.14", "Zimmer 12"): no place's name
 NEGATIVES = NEGATIVES | words("Raum Zimmer Saal Etage Flur")
+# the labels of an account and a phone line in an IT message ("Benutzer j.mueller konnte
+# sich nicht anmelden", "Durchwahl 0711 98765-23"): no one's name
+NEGATIVES = NEGATIVES | words("Benutzer Benutzername Nutzer Nutzername Kennung Durchwahl Passwort Kennwort")
 # relation words in the genitive or a weak noun's form ("meines Vaters Klaus Berger",
 # "unseres Nachbarn Herrn Kaya"): relations, and never a name's first word
 GENITIVE_RELATIONS = (
