@@ -382,7 +382,11 @@ def other_script_names(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-NO_MACHINE = re.compile(rf"(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?", re.IGNORECASE)
+NO_MACHINE = re.compile(
+    # (with a scheme and a path too: "redis://localhost:6379", "http://127.0.0.1:8000/docs")
+    rf"(?:[a-z][a-z0-9+.\-]*://)?(?:{EVERY_MACHINE}|::1?|localhost)(?::\d{{1,5}})?(?:/[^\s\"'<>]*)?",
+    re.IGNORECASE,
+)
 
 
 #: A time of day with its "am" or "pm": "3am", "10.30 pm", "7:45PM".

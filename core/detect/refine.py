@@ -126,7 +126,7 @@ LABEL_WORDS = frozenset(
     employee staff student registration plate vin tax vat po
     street city town state county province region country line direct hospital nhs clinic
     cvv cvc cvv2 security host hostname reporter carrier insurance insurer course
-    gmc nmc hcpc gphc""".split()
+    gmc nmc hcpc gphc ni nino""".split()
 )
 
 #: Codes and numbers: a label word the model took in at their start is cut off.
@@ -1088,13 +1088,24 @@ _ADDRESS_UNIT_WORDS = frozenset(
 )
 
 
+#: A postcode's label before it: "postcode SE15 4RQ", "Zip code: 94110".
+_POSTCODE_LABEL = re.compile(r"(?i:post[ \t]?code|postal[ \t]code|zip(?:[ \t]?code)?)[ \t]*:?[ \t]+(?=[A-Za-z0-9])")
+
+
 def _without_address_label(text: str, span: Span) -> Span:
     """An address without the words in lower case before its number that name what it is
     ("Council tax account 50093127, property 3 Mill Lane"): the label stays as written."""
-    if span.type is not EntityType.ADDRESS or not is_cased(text):
-        return span  # ("barra de carrasco 15000" in a text all in lower case is the place)
+    if span.type is not EntityType.ADDRESS:
+        return span
+    if (label := _POSTCODE_LABEL.match(text, span.start, span.end)) is not None and label.end() < span.end:
+        # "postcode SE15 4RQ": the label stays as written, in any case.
+        return Span(label.end(), span.end, span.type, span.score, span.views)
     m = _ADDRESS_LABEL_HEAD.match(text, span.start, span.end)
     if m is None or any(w in _ADDRESS_UNIT_WORDS for w in m.group().split()):
+        return span
+    if not is_cased(text) and not all(w in LABEL_WORDS for w in m.group().split()):
+        # ("barra de carrasco 15000" in a text all in lower case is the place; "postcode
+        # se15 4rq" keeps its label in any case)
         return span
     return Span(m.end(), span.end, span.type, span.score, span.views)
 

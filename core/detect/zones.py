@@ -173,6 +173,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("period", r"(?<![\d/])\d{1,2}/52\b(?!/)", 0),
     # Tumour markers, named by a number: "CA 19-9", "CA-125", "CA 15-3".
     ("lab", r"\bCA[\s-]?(?:19-9|125|15-3|27[.-]29)\b", 0),
+    # A scale's score out of its maximum: "MoCA 21/30", "MMSE 24/30", "GCS 14/15".
+    ("lab", r"\b(?:moca|mmse|gcs|ace-?iii|amts|apgar)(?:[\s:=]{1,3}|\s(?:of|was|is)\s)(?P<zone>\d{1,3}/\d{1,3})\b", re.IGNORECASE),
     # A meter's reading: "the meter shows 08731", "reading of 12550 kWh" (checked below:
     # a meter, a gauge or an odometer is named just before it).
     ("reading", r"\b(?:readings?|reads|read|shows|showing|showed|says|estimated|estimate)\s*(?:of\s+|is\s+|was\s+|as\s+|:\s*)?"

@@ -2836,3 +2836,16 @@ def test_a_flat_before_its_street_is_part_of_the_address(lex) -> None:  # type: 
     text = "Please send it to Flat 3, 12 Mill Lane, Leeds LS1 4AP."
     out = values(text, refine(text, [s(text, "Flat 3, 12 Mill Lane", EntityType.ADDRESS)], lex))
     assert any(v.startswith("Flat 3") for v, _ in out)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        ("Attended the memory clinic. MoCA 21/30. CT head showed small vessel disease.", "21/30", EntityType.DATE, []),
+        ("Row: 'EMP0417, Ngozi Adebisi, NI QQ123456C, tax code 1257L'", "NI QQ123456C", EntityType.ID, [("QQ123456C", "ID")]),
+        ("My .env has REDIS_URL=redis://localhost:6379 and nothing else.", "redis://localhost:6379", EntityType.URL, []),
+        ("account BT41882907, postcode SE15 4RQ. ive restarted it", "postcode SE15 4RQ", EntityType.ADDRESS, [("SE15 4RQ", "ADDRESS")]),
+    ],
+)
+def test_a_scales_score_a_ni_label_a_local_url_and_a_postcodes_label(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
