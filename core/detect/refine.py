@@ -1344,7 +1344,6 @@ def _evidence(span: Span) -> dict[str, float]:
 _BROADCAST = frozenset({"channel", "here", "everyone", "all", "team"})
 #: A possessive right before a word ("my payslip"; "the ipad" may be a brand in lower case).
 _POSSESSIVE_BEFORE = re.compile(r"(?<![\w'’])(?:my|our|your|his|her|their)[ \t]+$", re.IGNORECASE)
-#: A web server log's time: "23/Nov/2026:03:14:09".
 #: A determiner or a possessive right before a word: "my parcel", "the invoice".
 _DETERMINER_OR_POSSESSIVE = re.compile(r"\b(?:my|your|our|his|her|their|the|a|an|this|that)[ \t]+$", re.IGNORECASE)
 #: A flat's, a unit's or a room's number alone, and the street that may follow it.
@@ -1365,6 +1364,7 @@ _WORD_THEN_CLOCK = re.compile(rf"(?:[a-z]{{2,10}}\.?[ \t]+)?({_CLOCK.pattern})")
 #: A time zone's offset from UTC ("+0000", "-0500", "+05:30") and the time before it.
 _TZ_OFFSET = re.compile(r"[+-](?:0\d|1[0-4]):?[0-5]\d")
 _TIME_BEFORE = re.compile(r"\d:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?[ \t]?$")
+#: A web server log's time: "23/Nov/2026:03:14:09".
 _LOG_TIME = re.compile(r"\d{1,2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2}")
 #: A UK National Insurance number inside a longer span (the rules view's pattern).
 _NINO_INSIDE = re.compile(NINO)
