@@ -88,6 +88,7 @@ class Lexicon:
     given: frozenset[str] = frozenset()  # people's given names
     surnames: frozenset[str] = frozenset()
     word_names: frozenset[str] = frozenset()  # names that are also everyday words ("hope")
+    public_people: frozenset[str] = frozenset()  # full names of people in public life
 
     def zipf(self, word: str) -> float:
         """The word's Zipf frequency in English (0 when rare or unknown)."""
@@ -104,6 +105,11 @@ class Lexicon:
         """Whether a word is a common English word a dictionary writes in lower case and
         nobody's given name or surname ("Notice", "Attachments"; not "Grace", "Caspian")."""
         return word.casefold() in self.plain
+
+    def is_public_person(self, name: str) -> bool:
+        """Whether a full name is a person in public life's ("Keir Starmer", "Serena
+        Williams"); one word never is."""
+        return normalize_name(name) in self.public_people
 
     def is_given(self, word: str) -> bool:
         """Whether a word is a given name people carry ("Inès", "Oliver")."""
@@ -135,7 +141,11 @@ class Lexicon:
         surnames = frozenset((folder / "surnames.txt").read_text("utf-8").split())
         names_file = folder / "word_names.txt"
         word_names = frozenset(names_file.read_text("utf-8").split()) if names_file.exists() else frozenset()
-        return cls(common, public, terms, money, plain, given, surnames, word_names)
+        people_file = folder / "public_people.tsv"
+        people = frozenset(
+            line.partition("\t")[0] for line in people_file.read_text("utf-8").splitlines() if line
+        ) if people_file.exists() else frozenset()
+        return cls(common, public, terms, money, plain, given, surnames, word_names, people)
 
 
 _lock = threading.Lock()

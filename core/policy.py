@@ -242,6 +242,8 @@ _ADDRESSED_BEFORE = re.compile(
     r"(?:,?\s+[A-Z][a-z]+\s+(?:and|&))?)[,:]?\s+$",
     re.IGNORECASE,
 )
+#: A name given as someone's: "a client named", "her name is", "called".
+_NAMED_BEFORE = re.compile(r"\b(?:named|called|name\s+is|name's|names\s+are)[,:]?\s+$", re.IGNORECASE)
 #: Organisations whose name says they are public: universities, agencies, courts.
 _PUBLIC_ORG = re.compile(
     r"\b(?:university|universit[äéà]t?|college|institute of technology|polytechnic|"
@@ -383,6 +385,8 @@ class TypePolicy:
             # "Thanks, Ford.", "Ask Dell about it": a person addressed by a name that is
             # also a brand's or a place's is a person (a company is rarely thanked by name).
             return Decision(True, Family.DIRECT, "a person's name (addressed by it)", None)
+        if self._public_figure(text, span, value, profile):
+            return Decision(risk_lambda >= self.public_max, Family.PUBLIC, "public figure", self.public_max)
         norm = NORMS.get(profile)
         public = self._public_kind(text, span, value)
         rel = None if span.type in _DIRECT - _RELATABLE else relation(text, span.start)
@@ -615,6 +619,27 @@ class TypePolicy:
             and bool(_ADDRESSED_BEFORE.search(text, max(0, span.start - 32), span.start))
             and all(self.lexicon.is_given(w) or self.lexicon.is_surname(w) for w in words)
             and self.lexicon.public_kind(value) not in ("country", "region")
+        )
+
+    def _public_figure(self, text: str, span: Span, value: str, profile: Profile) -> bool:
+        """A person in public life named by their full name, with nothing that makes them
+        someone the writer deals with: "What did Keir Starmer say about ...".
+
+        A name with a title, addressed or related to the writer ("Dr.", "Dear", "my
+        neighbour", "named"), on a line with an e-mail address or a phone number, or in
+        a health message (under Safe Harbor a name is the patient's) stays protected:
+        a private person may share a public figure's name.
+        """
+        if span.type not in (EntityType.PERSON, EntityType.ORG, EntityType.OTHER):
+            return False
+        if profile is Profile.HEALTH or not self.lexicon.is_public_person(value):
+            return False
+        before = text[max(0, span.start - 32) : span.start]
+        return not (
+            _TITLE_BEFORE.search(before[-12:])
+            or _ADDRESSED_BEFORE.search(before)
+            or _NAMED_BEFORE.search(before)
+            or _contact_line(text, span)
         )
 
     def _public_kind(self, text: str, span: Span, value: str) -> str | None:

@@ -421,3 +421,50 @@ def test_a_school_someone_goes_to_is_protected(policy: TypePolicy) -> None:
     assert decide(policy, text, "St Bede's Catholic College", T.ORG, 5.0).protect
     text = "We're taking the kids to visit the Natural History Museum."
     assert not decide(policy, text, "Natural History Museum", T.ORG, 5.0).protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("What did Keir Starmer say about immigration in his conference speech?", "Keir Starmer"),
+        ("Compare Rishi Sunak's and Liz Truss's economic policies.", "Rishi Sunak"),
+        ("Write a short bio of Serena Williams for a school project.", "Serena Williams"),
+        ("Summarise Ursula von der Leyen's speech.", "Ursula von der Leyen"),
+    ],
+)
+def test_a_public_figure_named_in_a_public_role_leaves_below_the_top_of_the_slider(
+    policy: TypePolicy, text: str, value: str
+) -> None:
+    d = decide(policy, text, value, T.PERSON, 5.0)
+    assert d.family is Family.PUBLIC and not d.protect and d.kind == "public figure"
+    assert decide(policy, text, value, T.PERSON, 10.0).protect
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # Related to the writer, addressed, titled, named as someone's, with contact data.
+        ("My neighbour Taylor Swift keeps parking in front of our drive.", "Taylor Swift"),
+        ("Dear Keir Starmer, I am writing about our library.", "Keir Starmer"),
+        ("The report is from Dr. Rishi Sunak at the practice.", "Rishi Sunak"),
+        ("A new client named Serena Williams called.", "Serena Williams"),
+        ("Keir Starmer · keir.s@example.com · 07458 386210", "Keir Starmer"),
+        # One word is never a public figure; a name many people carry is not in the list.
+        ("Did Starmer reply?", "Starmer"),
+        ("Andy Murray from accounts sent the figures.", "Andy Murray"),
+        ("John Williams signed the lease.", "John Williams"),
+    ],
+)
+def test_a_public_figures_name_is_protected_where_it_may_be_a_private_persons(
+    policy: TypePolicy, text: str, value: str
+) -> None:
+    assert decide(policy, text, value, T.PERSON, 5.0).protect
+
+
+def test_a_public_figure_in_a_health_message_is_protected(policy: TypePolicy) -> None:
+    from core.policy import Profile
+
+    text = "Patient Barack Obama, 63, presented with chest pain."
+    a = text.index("Barack Obama")
+    span = Span(a, a + len("Barack Obama"), T.PERSON, 0.9, {"ner": 0.9})
+    assert policy.decide(text, span, 5.0, Profile.HEALTH).protect

@@ -42,3 +42,36 @@ def test_the_shipped_lexicon_names_no_function_word_alone() -> None:
     for word in ("The", "the", "on", "so", "can", "first"):
         assert lex.public_kind(word) is None, word
     assert lex.public_kind("US") == "country"
+
+
+def test_public_people_are_full_names_without_many_namesakes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from training.lexicon.build import public_people
+
+    # Three WikiANN languages link "Ada Quell" (a made-up name), two "Bea Orrin", and three
+    # "John Williams", whom hundreds of thousands of people are named like.
+    for lang, names in {"en": ("Ada Quell", "Bea Orrin", "John Williams"),
+                        "de": ("Ada Quell", "Bea Orrin", "John Williams"),
+                        "fr": ("Ada Quell", "John Williams", "Quell")}.items():  # fmt: skip
+        folder = tmp_path / f"wikiann_{lang}"
+        folder.mkdir()
+        lines = []
+        for name in names:
+            words = name.split()
+            lines += [f"{lang}:{w}\t{'B' if i == 0 else 'I'}-PER" for i, w in enumerate(words)]
+            lines += [f"{lang}:sang\tO", ""]
+        (folder / "train").write_text("\n".join(lines) + "\n", "utf-8")
+    people = public_people(tmp_path)
+    assert people["ada quell"] == "wikiann"
+    assert "bea orrin" not in people  # two languages
+    assert "john williams" not in people  # too many namesakes
+    assert "quell" not in people  # one word
+    assert people["keir starmer"] == "curated"
+
+
+def test_the_shipped_lexicon_knows_public_people_by_full_name_only() -> None:
+    from core.lexicon import lexicon
+
+    lex = lexicon()
+    assert lex.is_public_person("Rishi Sunak") and lex.is_public_person("serena  williams")
+    assert not lex.is_public_person("Sunak")
+    assert not lex.is_public_person("John Smith")

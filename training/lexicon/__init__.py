@@ -1,6 +1,6 @@
 """The lexicon artifact (``models/lexicon``): word lists the detector and the type policy read.
 
-``python -m training.lexicon build`` writes five files and their manifest:
+``python -m training.lexicon build`` writes its files and their manifest:
 
 * ``common_en.tsv``: English words (lower case, letters only) with their Zipf
   frequency from ``wordfreq`` (3.0 and above). The detector drops a span made
@@ -18,6 +18,15 @@
   leave (it is what the task is about: "Bosch", "Georgia Tech", "the EU").
   People are never taken from these sources: a private person may share a
   public figure's name.
+* ``public_people.tsv``: full names of people in public life, written by hand
+  (``public_people.txt``: heads of state and government, ministers, business
+  leaders, scientists, writers, artists) and those WikiANN links in at least
+  three of its four languages here (a Wikipedia article across languages).
+  Because a private person may share such a name, a name that many people carry
+  (more than 30 namesakes by the US census's shares of its given name and
+  surname: "John Williams", "Andy Murray") is left out, one word is never a
+  public person, and the type policy still protects the name when the message
+  relates it to someone or gives it a title ("my neighbour Taylor Swift").
 * ``terms.txt``: generic terms that are never identifiers (clinical
   abbreviations such as HbA1c or eGFR, office acronyms such as HR, honorifics),
   curated in ``training/lexicon/terms.txt``.

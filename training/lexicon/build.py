@@ -28,8 +28,12 @@ PRIVATE_PLACES = re.compile(
 )
 
 
+_LANGUAGE_PREFIX = re.compile(r"^[a-z]{2}:(?=.)")
+
+
 def read_conll(path: Path) -> Iterator[list[tuple[str, str]]]:
-    """Sentences of a CoNLL file as ``[(token, tag)]`` (WikiANN's ``en:`` prefix removed)."""
+    """Sentences of a CoNLL file as ``[(token, tag)]`` (WikiANN's language prefix, ``en:``,
+    ``de:``..., removed)."""
     sentence: list[tuple[str, str]] = []
     for line in path.read_text("utf-8").splitlines():
         if not line.strip():
@@ -38,7 +42,7 @@ def read_conll(path: Path) -> Iterator[list[tuple[str, str]]]:
             sentence = []
             continue
         token, _, tag = line.rpartition("\t") if "\t" in line else line.rpartition(" ")
-        sentence.append((token.removeprefix("en:"), tag.strip()))
+        sentence.append((_LANGUAGE_PREFIX.sub("", token), tag.strip()))
     if sentence:
         yield sentence
 
@@ -151,6 +155,69 @@ def public_names(data: Path) -> dict[str, tuple[str, str]]:
         if line.strip() and not line.startswith("#"):
             names[normalize_name(line)] = ("nationality", "curated")
     return names
+
+
+#: A person's name whom WikiANN links in at least this many of its four languages here
+#: (English, German, French, Dutch) is known across borders: a public figure.
+PUBLIC_PERSON_LANGUAGES = 3
+#: Leave out a famous name that many private people carry: the US census's share of its
+#: given name times the share of its surname, times 300 million, above this many namesakes
+#: ("John Williams", "Andy Murray"; "Barack Obama" has none).
+MAX_NAMESAKES = 30.0
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’.\-]*")
+
+
+def _census_shares() -> tuple[dict[str, float], dict[str, float]]:
+    """Given names' and surnames' shares of people in the 1990 US census (the names package)."""
+    import names
+
+    folder = Path(names.__file__).parent
+
+    def read(*files: str) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for file in files:
+            for line in (folder / file).read_text("ascii").splitlines():
+                parts = line.split()
+                if parts:
+                    key = parts[0].lower()
+                    out[key] = max(out.get(key, 0.0), float(parts[1]) / 100)
+        return out
+
+    return read("dist.male.first", "dist.female.first"), read("dist.all.last")
+
+
+def public_people(data: Path) -> dict[str, str]:
+    """normalized full name -> source, of people in public life.
+
+    Curated (``public_people.txt``: heads of state and government, ministers, business
+    leaders, scientists, writers, artists), and the people WikiANN links in at least
+    :data:`PUBLIC_PERSON_LANGUAGES` of its languages here (Wikipedia's articles across
+    languages: athletes, musicians, actors, politicians), less names of one word and names
+    with more than :data:`MAX_NAMESAKES` namesakes by the census's shares.
+    """
+    given_share, surname_share = _census_shares()
+    languages: dict[str, set[str]] = collections.defaultdict(set)
+    for lang in ("en", "de", "fr", "nl"):
+        for part in ("train", "dev"):
+            path = data / f"wikiann_{lang}" / part
+            if path.exists():
+                for surface, label in mentions(read_conll(path)):
+                    if label == "PER":
+                        languages[normalize_name(surface)].add(lang)
+    people: dict[str, str] = {}
+    for key, seen in sorted(languages.items()):
+        words = key.split()
+        if len(seen) < PUBLIC_PERSON_LANGUAGES or len(words) < 2:
+            continue
+        if not all(_NAME_WORD.fullmatch(w) for w in words):
+            continue
+        if 3e8 * given_share.get(words[0], 0.0) * surname_share.get(words[-1], 0.0) > MAX_NAMESAKES:
+            continue
+        people[key] = "wikiann"
+    for line in (HERE / "public_people.txt").read_text("utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            people[normalize_name(line)] = "curated"
+    return people
 
 
 def company_words(public: dict[str, tuple[str, str]], common: dict[str, float]) -> dict[str, str]:
@@ -324,6 +391,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
     money = currencies()
     plain = plain_words(common)
     given, surnames = given_and_surnames()
+    people = public_people(data)
 
     with (folder / "common_en.tsv").open("w", encoding="utf-8") as fh:
         for word, z in sorted(common.items()):
@@ -341,6 +409,9 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
     (folder / "plain_en.txt").write_text("\n".join(plain) + "\n", "utf-8")
     (folder / "given.txt").write_text("\n".join(sorted(given)) + "\n", "utf-8")
     (folder / "surnames.txt").write_text("\n".join(sorted(surnames)) + "\n", "utf-8")
+    with (folder / "public_people.tsv").open("w", encoding="utf-8") as fh:
+        for name, source in sorted(people.items()):
+            fh.write(f"{name}\t{source}\n")
     (folder / "word_names.txt").write_text("\n".join(word_names(given | surnames)) + "\n", "utf-8")
     kinds = collections.Counter(kind for kind, _ in public.values())
     kinds["drug"] = len(drugs - public.keys())
@@ -349,7 +420,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
         "name": ARTIFACT,
         "files": [
             "common_en.tsv", "public.tsv", "terms.txt", "currencies.txt", "plain_en.txt",
-            "given.txt", "surnames.txt", "word_names.txt",
+            "given.txt", "surnames.txt", "word_names.txt", "public_people.tsv",
         ],
         "rebuild_command": "python -m training.lexicon build",
         "training_command": "python -m training.lexicon build",
@@ -360,7 +431,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "(CC BY 4.0), drug-named-entity-recognition (drug names), well-known brands, "
             "services and public bodies (curated: training/lexicon/brands.txt), nationalities "
             "and groups (curated: training/lexicon/demonyms.txt); health-care providers and "
-            "schools excluded; no person names",
+            "schools excluded; no person names (those are in public_people.tsv)",
             "terms.txt": "curated (training/lexicon/terms.txt)",
             "currencies.txt": "pycountry (ISO 4217)",
             "plain_en.txt": "common English words (common_en.tsv) that Webster's Second "
@@ -370,6 +441,11 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "given.txt": "the given names of the same sources (census, Faker's locales) and "
             "the curated training/lexicon/given_extra.txt",
             "surnames.txt": "the surnames of the same sources (census, Faker's locales)",
+            "public_people.tsv": "people in public life by full name: curated "
+            "(training/lexicon/public_people.txt) and the people WikiANN (ODC-BY) links in at "
+            f"least {PUBLIC_PERSON_LANGUAGES} of en, de, fr, nl, less those with more than "
+            f"{MAX_NAMESAKES:g} namesakes by the 1990 US census's shares of the given name and "
+            "the surname",
             "word_names.txt": "names that are also everyday words, matched with their capital "
             "only (curated: training/lexicon/word_names.txt, less those no name list knows)",
         },
@@ -392,6 +468,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "plain_words": len(plain),
             "given_names": len(given),
             "surnames": len(surnames),
+            "public_people": len(people),
         },
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
