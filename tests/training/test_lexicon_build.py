@@ -75,3 +75,4 @@ def test_the_shipped_lexicon_knows_public_people_by_full_name_only() -> None:
     assert lex.is_public_person("Rishi Sunak") and lex.is_public_person("serena  williams")
     assert not lex.is_public_person("Sunak")
     assert not lex.is_public_person("John Smith")
+    assert not lex.is_public_person("Li Na")  # a champion's name that millions carry

@@ -24,7 +24,8 @@
   three of its four languages here (a Wikipedia article across languages).
   Because a private person may share such a name, a name that many people carry
   (more than 30 namesakes by the US census's shares of its given name and
-  surname: "John Williams", "Andy Murray") is left out, one word is never a
+  surname: "John Williams", "Andy Murray") is left out, and so is one with a
+  surname a large share of China, Korea, Japan or Vietnam carries ("Li Na"); one word is never a
   public person, and the type policy still protects the name when the message
   relates it to someone or gives it a title ("my neighbour Taylor Swift").
 * ``terms.txt``: generic terms that are never identifiers (clinical

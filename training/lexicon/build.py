@@ -8,6 +8,7 @@ import datetime as dt
 import importlib.metadata
 import pickle
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -186,16 +187,46 @@ def _census_shares() -> tuple[dict[str, float], dict[str, float]]:
     return read("dist.male.first", "dist.female.first"), read("dist.all.last")
 
 
+#: Korean surnames as they are romanized (Faker's ko_KR has them in Hangul only): about
+#: half of Korea carries the first three.
+_KOREAN_SURNAMES = (
+    "kim lee yi park pak choi choe jung jeong chung kang cho jo yoon yun jang chang lim im han "
+    "shin sin seo suh kwon hwang ahn an song yoo yu ryu hong jeon chun ko go moon mun yang son "
+    "bae baek paek heo hur nam noh roh ha kwak gwak sung seong cha joo ju woo wu koo gu"
+).split()
+
+
+def _fold(word: str) -> str:
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c)
+    )
+
+
+def concentrated_surnames() -> frozenset[str]:
+    """Surnames that a large share of a country carries (romanized, accents folded): the
+    Chinese, Taiwanese, Japanese and Vietnamese lists of Faker and the Korean ones above.
+    A famous name with one of them ("Li Na") has countless namesakes the census cannot count."""
+    from faker import Faker
+
+    out = {_fold(n) for n in _KOREAN_SURNAMES}
+    for locale, attr in (("zh_CN", "last_romanized_names"), ("zh_TW", "last_romanized_names"),
+                         ("ja_JP", "last_romanized_names"), ("vi_VN", "last_names")):  # fmt: skip
+        out |= {_fold(n) for n in getattr(Faker(locale).provider("faker.providers.person"), attr, ())}
+    return frozenset(out)
+
+
 def public_people(data: Path) -> dict[str, str]:
     """normalized full name -> source, of people in public life.
 
     Curated (``public_people.txt``: heads of state and government, ministers, business
     leaders, scientists, writers, artists), and the people WikiANN links in at least
     :data:`PUBLIC_PERSON_LANGUAGES` of its languages here (Wikipedia's articles across
-    languages: athletes, musicians, actors, politicians), less names of one word and names
-    with more than :data:`MAX_NAMESAKES` namesakes by the census's shares.
+    languages: athletes, musicians, actors, politicians), less names of one word, names
+    with more than :data:`MAX_NAMESAKES` namesakes by the census's shares, and names with a
+    surname of :func:`concentrated_surnames`.
     """
     given_share, surname_share = _census_shares()
+    crowded = concentrated_surnames()
     languages: dict[str, set[str]] = collections.defaultdict(set)
     for lang in ("en", "de", "fr", "nl"):
         for part in ("train", "dev"):
@@ -212,6 +243,8 @@ def public_people(data: Path) -> dict[str, str]:
         if not all(_NAME_WORD.fullmatch(w) for w in words):
             continue
         if 3e8 * given_share.get(words[0], 0.0) * surname_share.get(words[-1], 0.0) > MAX_NAMESAKES:
+            continue
+        if any(_fold(w) in crowded for w in words):
             continue
         people[key] = "wikiann"
     for line in (HERE / "public_people.txt").read_text("utf-8").splitlines():
@@ -445,7 +478,8 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "(training/lexicon/public_people.txt) and the people WikiANN (ODC-BY) links in at "
             f"least {PUBLIC_PERSON_LANGUAGES} of en, de, fr, nl, less those with more than "
             f"{MAX_NAMESAKES:g} namesakes by the 1990 US census's shares of the given name and "
-            "the surname",
+            "the surname and those with a surname a large share of China, Taiwan, Japan, Korea "
+            "or Vietnam carries (Faker's romanized lists, a curated Korean one)",
             "word_names.txt": "names that are also everyday words, matched with their capital "
             "only (curated: training/lexicon/word_names.txt, less those no name list knows)",
         },
