@@ -279,6 +279,7 @@ _PUBLIC_KINDS_BY_TYPE = {
     EntityType.PERSON: {"company", "brand"},
 }
 _COUNTRY_KINDS = frozenset({"country", "region"})
+_COURT = "the person's court"
 #: Direct types the model sometimes gives a place or an organisation ("Barclays" read
 #: as a person): a relation before a public name of these types still says whose it is.
 _RELATABLE = frozenset({EntityType.OTHER, EntityType.PERSON})
@@ -390,6 +391,13 @@ class TypePolicy:
         norm = NORMS.get(profile)
         public = self._public_kind(text, span, value)
         rel = None if span.type in _DIRECT - _RELATABLE else relation(text, span.start)
+        if (
+            rel is not None
+            and rel.kind == _COURT
+            and self.lexicon.public_kind(value) in ("company", "company-word", "brand")
+        ):
+            # "a claim letter to Aviva": a company is no court; the claim is an insurance one.
+            rel = None
         if public is not None and public != "public drug name" and not self._country_or_state(value):
             if rel is not None:
                 d = self._quasi(rel.kind, value, span.type, risk_lambda, profile, f"named after “{rel.cue}”")

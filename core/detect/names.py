@@ -320,6 +320,10 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 #: A British postcode ("B7T 1GD", "SW1A 1AA", "LE60 7EY"): an address, whatever a model typed it.
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
 #: A Canadian postal code: "M5V 2Z4" (Canada Post's letters: no D, F, I, O, Q, U; no W or Z first).
+#: A town's name of one to three words, then a UK postcode: an address's last line.
+_TOWN_AND_POSTCODE = re.compile(
+    rf"[A-Z][\w'’\-]+(?:[ \t]+[A-Z][\w'’\-]+){{0,2}},?[ \t]+{UK_POSTCODE.pattern}"
+)
 CA_POSTCODE = re.compile(r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]?\d[ABCEGHJ-NPRSTV-Z]\d")
 
 #: A postcode closing a text, from a word's start: what two spans of it make one address.
@@ -450,6 +454,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         # read there, whatever a model typed the digits and the letter.
         t = EntityType.AGE
     elif t is not EntityType.ADDRESS and UK_POSTCODE.fullmatch(value):
+        t = EntityType.ADDRESS
+    elif t is EntityType.PERSON and _TOWN_AND_POSTCODE.fullmatch(value):
+        # "Didcot OX11 7QT": a town and its postcode, the end of an address.
         t = EntityType.ADDRESS
     elif t is not EntityType.DATE and _CLOCK_TIME.fullmatch(value):
         # "at 3am", "by 10.30 pm": a time of day, whatever a model read it as.

@@ -3169,6 +3169,16 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
     return sorted(out, key=lambda x: x.start)
 
 
+#: An IPv4 address's port at the end of its span: group 1 is the colon and the port.
+_IPV4_PORT = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(:\d{1,5})$")
+
+
+def _without_port(text: str, a: int, b: int) -> int:
+    """The end of ``text[a:b]`` without an IPv4 address's port."""
+    m = _IPV4_PORT.search(text, a, b)
+    return m.start(1) if m is not None else b
+
+
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
@@ -3221,6 +3231,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         elif span.type in _ADDRESS_TYPES or (" " in value and host_names(value)):
             # Addresses and host names are single words ("nas.local or printer.lan").
             pieces = _split_words(text, span)
+            if span.type is EntityType.IP:
+                # "10.4.2.17:6379": the port says which service (Redis), not whose machine.
+                pieces = [(a, _without_port(text, a, b)) for a, b in pieces]
         elif span.type in _VALUE_TYPES and "\n" in text[span.start : span.end]:
             # A number, a code or a date stands on one line: "5500 0000 0000 0004\nExp" is a
             # card number and the label of the next line.

@@ -19,6 +19,8 @@ end on:
 * a single ``=`` separates a key from its value (``API_KEY=abc123`` is two
   atoms, so a secret's value can go without its name); ``==``, ``>=`` and the
   like do not;
+* an IPv4 address and its port are two atoms (``10.4.2.17`` and ``:6379``), so the
+  address can go without the port that says which service it is;
 * a comma or a semicolon separates the cells of a CSV row
   (``C532742,Gina Brown,gina.brown@yahoo.com,+1 703-745-5012`` is a code, a
   name, an address and a number), except a comma inside a number (``$2,400``,
@@ -161,6 +163,11 @@ def _add_atoms(text: str, a: int, b: int, starts: list[int], ends: list[int]) ->
         x, y = _unwrapped(text, x, y, _QUOTES_LEFT, _QUOTES_RIGHT)
         if x >= y:
             continue
+        port = _IPV4_PORT.fullmatch(text, x, y)
+        if port is not None:
+            starts += [x, port.start(1)]
+            ends += [port.start(1), y]
+            continue
         elided = _ELISION.match(text, x, y)
         if elided is not None and elided.end() < y:
             starts.append(x)
@@ -203,6 +210,8 @@ def cut_at_cells(table: Atoms, cells: Sequence[tuple[int, int]]) -> Atoms:
     return Atoms(tuple(starts), tuple(ends))
 
 
+#: An IPv4 address and its port ("10.4.2.17:6379"): group 1 is the colon and the port.
+_IPV4_PORT = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(:\d{1,5})")
 _ASSIGN = re.compile(r"(?<![=!<>~:])=(?![=>])")
 
 

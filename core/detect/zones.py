@@ -255,6 +255,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
      r"(?![A-Za-z0-9\-]|\.\w)[^\W\d_A-Za-z]{0,3}", 0),
     # Ports: "localhost:5432", "port 8080".
     ("port", r"(?<=[A-Za-z\]]):\d{2,5}(?![\w.:])", 0),
+    # An IPv4 address's port: "10.4.2.17:6379" (the port says which service, not whose).
+    ("port", r"(?:(?<=\d\.\d)|(?<=\d\.\d\d)|(?<=\d\.\d\d\d)):\d{2,5}(?![\w.:])", 0),
     ("port", r"\bports?\s\d{2,5}\b", re.IGNORECASE),
     # A cron schedule ("*/15 * * * *", "0 3 * * 1-5") and a shell's redirections ("2>&1").
     ("code", r"(?<![\w*/])(?:(?:\*(?:/\d{1,2})?|\d{1,2}(?:[-,]\d{1,2})*(?:/\d{1,2})?)[ \t]+){4}(?:\*(?:/\d{1,2})?|\d{1,2}(?:[-,]\d{1,2})*)(?![\w*/])", 0),

@@ -22,6 +22,7 @@ from core.detect.base import Detector
 from core.detect.refine import csv_tables, ner_only_unsure
 from core.detect.tokens import Atoms, atoms, cut_at_cells
 from core.entities import EntityType
+from core.lexicon import is_cased
 from core.outbound.matcher import TITLES, Located, matcher_of
 from core.policy import TypePolicy
 from core.spans import Span
@@ -30,6 +31,7 @@ from core.spans import Span
 WITHHELD = "[private sentence withheld]"
 #: The reason of a value settling left in clear (see :func:`settle`).
 WEAK_REREAD = "read again without its context, only an unsure guess of the model"
+CLEAR_TAIL = "read again without its context, common words after a public name sent as written"
 
 
 def compose_outbound(
@@ -387,7 +389,7 @@ def settle(
             # The model, unsure, read a value sent in clear and what follows it as one
             # name ("Garmin Forerunner 265" where "Garmin" was sent as a public brand):
             # the message's reading judged that name already.
-            extends_clear = weak and any(in_clear[span.start : span.end])
+            extends_clear = any(in_clear[span.start : span.end])
             for a, b in _uncovered_runs(outbound, table, span, covered):
                 if (a > 0 and in_clear[a - 1]) or (b < len(outbound) and in_clear[b]):
                     continue
@@ -395,16 +397,21 @@ def settle(
                 key = value.casefold()
                 if key in clear or key in sent or key.strip(".") in TITLES:
                     continue
-                if (extends_clear and _model_tail(value)) or (
-                    weak and _plain_words(value, policy.lexicon, numbers)
+                if (
+                    (extends_clear and weak and _model_tail(value))
+                    or ((weak or extends_clear) and _plain_words(value, policy.lexicon, numbers))
+                    # In a text written with capitals, lower-case words after a public name
+                    # are what it is, not a name ("Redis sidecar").
+                    or (extends_clear and value.islower() and is_cased(outbound))
                 ):
-                    # Only the model, unsure, on a text its placeholders changed, and
-                    # only common words that name no one ("payroll", "card", "ID"): the
+                    # Only the model, unsure, on a text its placeholders changed, or a
+                    # name that runs on from a public one sent in clear ("Redis sidecar"),
+                    # and only common words that name no one ("payroll", "card", "ID"): the
                     # message's own reading, in its whole context, found nothing here.
                     # It leaves as written, listed for the approval and consented for
                     # the guard. A name ("byron"), an unknown word or another script is
                     # replaced as before.
-                    sent[key] = SentValue(value, span.type, WEAK_REREAD)
+                    sent[key] = SentValue(value, span.type, WEAK_REREAD if weak else CLEAR_TAIL)
                     continue
                 decision = policy.decide(
                     outbound, Span(a, b, span.type, span.score, span.views), analysis.risk_lambda,

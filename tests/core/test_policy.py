@@ -468,3 +468,12 @@ def test_a_public_figure_in_a_health_message_is_protected(policy: TypePolicy) ->
     a = text.index("Barack Obama")
     span = Span(a, a + len("Barack Obama"), T.PERSON, 0.9, {"ner": 0.9})
     assert policy.decide(text, span, 5.0, Profile.HEALTH).protect
+
+
+def test_a_company_after_a_claim_is_no_court(policy: TypePolicy) -> None:
+    # "a claim letter to Aviva": an insurance claim; the insurer is public as a subject.
+    d = decide(policy, "Draft a claim letter to Aviva about my burst pipe.", "Aviva", T.ORG)
+    assert not d.protect and d.family is Family.PUBLIC
+    # A court after a claim is the person's court.
+    text = "I filed a claim at Leeds County Court last month."
+    assert decide(policy, text, "Leeds County Court", T.ORG).protect

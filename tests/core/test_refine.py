@@ -210,6 +210,8 @@ def test_small_numbers(text: str, value: str, typed: EntityType, expected, lex) 
         ("It runs on my home server nas-dobrescu here.", "nas-dobrescu", EntityType.PERSON, "ID"),
         ("He travels on a South Korean passport.", "South Korean", EntityType.PERSON, "NRP"),
         ("Then client 198.51.100.23 called.", "198.51.100.23", EntityType.DATE, "IP"),
+        # A town and its postcode end an address, whatever a model made of the town.
+        ("at home (9 Bramble Close, Didcot OX11 7QT).", "Didcot OX11 7QT", EntityType.PERSON, "ADDRESS"),
     ],
 )
 def test_types_follow_the_value(text: str, value: str, typed: EntityType, expected_type: str, lex) -> None:  # type: ignore[no-untyped-def]
@@ -2849,3 +2851,16 @@ def test_a_flat_before_its_street_is_part_of_the_address(lex) -> None:  # type: 
 )
 def test_a_scales_score_a_ni_label_a_local_url_and_a_postcodes_label(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
     assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "found"),
+    [
+        ("fails with 'ECONNREFUSED 10.4.2.17:6379'.", "10.4.2.17:6379", "10.4.2.17"),
+        ("connect ETIMEDOUT 172.31.4.9:443 and more", "172.31.4.9:443", "172.31.4.9"),
+        ("Server 10.0.0.5 is down", "10.0.0.5", "10.0.0.5"),
+    ],
+)
+def test_an_ip_address_goes_without_its_port(text: str, value: str, found: str, lex) -> None:  # type: ignore[no-untyped-def]
+    # The port says which service answers (Redis, HTTPS), not whose machine it is.
+    assert values(text, refine(text, [s(text, value, EntityType.IP)], lex)) == [(found, "IP")]

@@ -316,6 +316,20 @@ def test_settling_leaves_a_public_brands_model_and_never_a_long_number(segmenter
     assert "4111" not in out.text, out.text
 
 
+def test_settling_leaves_lower_case_words_after_a_public_name_sent_in_clear(segmenter: Segmenter) -> None:
+    from core.outbound.compose import CLEAR_TAIL
+
+    text = "The build fails again. Is it the Redis sidecar or the proxy?"
+    first = {"Redis": ("ORG", {"ner": 0.9})}
+    out = _settled(segmenter, text, first, {"Redis sidecar": ("ORG", {"ner": 0.9})})
+    assert "Redis sidecar" in out.text, out.text
+    assert {(v.value, v.reason) for v in out.sent} == {("sidecar", CLEAR_TAIL)}
+    # A capitalised word after it may be a name: replaced as before.
+    text = "The build fails again. Is it the Redis Okonjo branch or the proxy?"
+    out = _settled(segmenter, text, first, {"Redis Okonjo": ("ORG", {"ner": 0.9})})
+    assert "Okonjo" not in out.text, out.text
+
+
 def test_a_value_sent_in_clear_is_a_whole_word_when_settling(segmenter: Segmenter) -> None:
     weak = {"ner": 0.5}
     text = "Flight BA 283 lost my suitcase, bag tag BA 429871."
