@@ -446,6 +446,13 @@ _PLACE_NOUN_END = re.compile(
 )
 
 
+#: A form's or a record's key for a department or a team, before its value.
+_DEPARTMENT_KEY = re.compile(
+    r"\b(?:department|dept|team|division|business[ _]unit|function)[\"']?[ \t]*[:=][ \t]*[\"']?$",
+    re.IGNORECASE,
+)
+
+
 def _misread(
     text: str, span: Span, value: str, lexicon: Lexicon | None, cased: bool
 ) -> list[Span] | None:
@@ -465,6 +472,15 @@ def _misread(
     ):
         # "hi my parcel TRK-4482-0937 says delivered": a word of the dictionary after "my"
         # or "the", which the model could not say what kind of name it is.
+        return []
+    if (
+        span.type in (EntityType.ORG, EntityType.OTHER, EntityType.LOCATION)
+        and lexicon is not None
+        and _DEPARTMENT_KEY.search(text, max(0, span.start - 24), span.start)
+        and all(_plain_word(w, lexicon) or w.casefold() in ("and", "&", "of") for w in value.split())
+    ):
+        # '"department": "Logistics"', "Team: Sales and Marketing": a department or a team
+        # of plain words is a kind of work many do, no one's organisation.
         return []
     if cased and _lower_words_only(value, span, lexicon):
         # "hold ramipril" read as a name in a text written with capitals: a name is
@@ -1831,6 +1847,8 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
 #: A code of capitals, then digits: "INV-3381", "DPS-5529013", "CS448210".
 _PREFIXED_CODE = re.compile(r"[A-Z]{2,6}-?\d{3,}[A-Z0-9-]*")
 #: A reference of letters and numbers between slashes: "RH/22/08813", "HR/2024/117".
+#: A day and a month written with a slash ("04/11", "31/12"; "13/13" is none).
+_DAY_MONTH = re.compile(r"(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])")
 _SLASHED_CODE = re.compile(r"[A-Z]{1,6}/\d{1,6}(?:/[A-Z0-9]{1,8})+")
 _NATURAL_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
 #: The words before a record's number that say which record it is ("Rental agreement",
@@ -1879,6 +1897,9 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
         # "Invoice INV-2026-0419" read as a date: no calendar writes a word of capitals
         # before its numbers; a record's number.
         return _record_type(text, span.start) or EntityType.ID
+    if span.type in (EntityType.ID, EntityType.PHONE) and _DAY_MONTH.fullmatch(value):
+        # "04/11 DIRECT DEBIT ...": a statement's day and month, whatever a model made of it.
+        return EntityType.DATE
     if span.type is EntityType.DATE and _SLASHED_CODE.fullmatch(value):
         # "tenancy ref RH/22/08813" read as a date (sent as an event's date): capitals
         # before the numbers and a part of five digits, which no calendar writes.

@@ -149,6 +149,12 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("money", rf"(?<![\w.,]){_SIGNED}{_SCALE}\s?(?:{_MONEY_WORDS})\b", re.IGNORECASE),
     ("money", rf"(?<![\w.,$£€]){_SIGNED}{_SCALE}\s?(?-i:{_ISO_CURRENCY}|kr|Kč|zł|Ft|lei)\b", re.IGNORECASE),
     ("money-letters", rf"(?<![\w.,$£€/])(?:{_CURRENCY_LETTERS})\s?{_SIGNED}{_SCALE}{_PER}(?![\w/]|[.,]\d)", re.IGNORECASE),
+    # A bank statement's kind of payment: "DIRECT DEBIT OCTOPUS ENERGY", "FASTER PAYMENT TO",
+    # "DD", "BGC" (the payee after it is judged on its own).
+    ("transaction", r"\b(?:direct[ \t]+debit|standing[ \t]+order|faster[ \t]+payments?"
+     r"(?:[ \t]+(?:to|from|received))?|card[ \t]+payment(?:[ \t]+to)?|contactless(?:[ \t]+payment)?"
+     r"|bank[ \t]+giro[ \t]+credit|cash[ \t]+withdrawal|(?-i:DD|BGC|FPI|FPO|DEB|TFR|CPT))\b",
+     re.IGNORECASE),
     # A lab result after its test: "HbA1c 58", "CRP: 120", "platelets 250" (the test's
     # name is a term, the number its value).
     ("lab", rf"\b(?:{_ANALYTES})(?:[\s:=]{{1,3}}|\s(?:is|was|of|at)\s)(?P<zone>(?:[<>≤≥~]\s?)?\d{{1,4}}(?:[.,]\d{{1,3}})?%?)(?![\w/\-]|\.\w|,\d)", re.IGNORECASE),

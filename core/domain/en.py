@@ -47,6 +47,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "infirmary", "fractured", "hip", "knee", "bone", "bones", "consultant's", "geriatric",
         "geriatrician", "orthopaedic", "orthopedic", "cardiologist", "oncologist",
         "neurologist", "dermatologist", "echo", "ecg", "lvef", "gp's",
+        # an older person's infection: "confused since Sunday and his urine smells strong"
+        "uti", "utis", "urine", "urinary", "bladder", "cystitis", "catheter", "delirium",
+        "sepsis", "dehydration", "dehydrated",
     ),
     "legal": (
         "law", "laws", "legal", "lawyer", "lawyers", "attorney", "solicitor", "barrister",

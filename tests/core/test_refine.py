@@ -100,6 +100,10 @@ def covered(text: str, value: str, lex) -> bool:  # type: ignore[no-untyped-def]
         ("Delta Dental paid $412 on a $1,560 crown (D2740).", "D2740"),
         ("HCPCS G0439 is the annual wellness visit.", "G0439"),
         ("ledger-api-7d9f8c6b5-x2kq4   0/1     CrashLoopBackOff", "0/1"),
+        # A bank statement's kind of payment; the payee after it is judged on its own.
+        ("04/11 DIRECT DEBIT OCTOPUS ENERGY £96.00", "DIRECT DEBIT"),
+        ("05/11 FASTER PAYMENT TO J PATTERSON £250.00", "FASTER PAYMENT TO"),
+        ("12 Mar DD THAMES WATER 41.20", "DD"),
         # A folder path ending with its slash.
         ('request: "GET /wp-admin/ HTTP/2.0"', "/wp-admin/"),
     ],
@@ -1814,7 +1818,7 @@ def test_a_senders_display_name_says_an_organisation() -> None:
             [("27 Ravensworth Terrace, Gateshead", "ADDRESS")],
         ),
         # A lab test after a date's full stop is the next sentence's.
-        ("Chest pain on 3/11. Troponin 45 ng/L.", "3/11. Troponin", EntityType.ID, [("3/11", "ID")]),
+        ("Chest pain on 3/11. Troponin 45 ng/L.", "3/11. Troponin", EntityType.ID, [("3/11", "DATE")]),
     ],
 )
 def test_kin_addresses_and_dates_end_where_they_should(text: str, found: str, typed: EntityType, expected: list[tuple[str, str]], lex) -> None:  # type: ignore[no-untyped-def]
@@ -2864,3 +2868,22 @@ def test_a_scales_score_a_ni_label_a_local_url_and_a_postcodes_label(text: str, 
 def test_an_ip_address_goes_without_its_port(text: str, value: str, found: str, lex) -> None:  # type: ignore[no-untyped-def]
     # The port says which service answers (Redis, HTTPS), not whose machine it is.
     assert values(text, refine(text, [s(text, value, EntityType.IP)], lex)) == [(found, "IP")]
+
+
+def test_a_statements_day_and_month_is_a_date(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "My statement shows: 03/11 TFL £8.40, 04/11 DIRECT DEBIT OCTOPUS ENERGY £96.00."
+    assert values(text, refine(text, [s(text, "04/11", EntityType.ID)], lex)) == [("04/11", "DATE")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kept"),
+    [
+        ('{"name": "Dario Conti", "department": "Logistics"}', "Logistics", False),
+        ("Team: Sales and Marketing\nManager: Sally Ng", "Sales and Marketing", False),
+        # A department named like a firm is still one.
+        ('{"dept": "Fenwick Freight"}', "Fenwick Freight", True),
+    ],
+)
+def test_a_department_of_plain_words_is_no_organisation(text: str, value: str, kept: bool, lex) -> None:  # type: ignore[no-untyped-def]
+    found = [v for v, _ in values(text, refine(text, [s(text, value, EntityType.ORG)], lex))]
+    assert (value in found) is kept, found
