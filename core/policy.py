@@ -208,7 +208,7 @@ _QUASI_KIND = {
     EntityType.ORG: "organisation",
 }
 _BIRTH = re.compile(
-    r"\b(?:born|birth|dob|d\.o\.b|b\.|birthday|date of birth|geboren|né|née)\W{0,12}$"
+    r"\b(?:born(?:\s+(?:on|in))?|birth|dob|d\.o\.b|b\.|birthday|date of birth|geboren|né|née)\W{0,12}$"
     # The same in the locales' languages (core.locales).
     r"|\b(?:geb\.|geburtsdatum|geboren\s+(?:am|op)|née?\s+le|date de naissance|"
     r"nacid[oa]\s+el|fecha de nacimiento|geboortedatum)\W{0,12}$",

@@ -1846,9 +1846,12 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
 #: not "QX7T4M", "QQ 12 34 56 C").
 #: A code of capitals, then digits: "INV-3381", "DPS-5529013", "CS448210".
 _PREFIXED_CODE = re.compile(r"[A-Z]{2,6}-?\d{3,}[A-Z0-9-]*")
-#: A reference of letters and numbers between slashes: "RH/22/08813", "HR/2024/117".
+#: Numbers with capitals between them: "24-PI-0331" (group 1 is the letters).
+_LETTERS_INSIDE = re.compile(r"\d{1,4}[-/ ]([A-Z]{2,4})[-/ ]\d{1,6}")
+_MONTH_ABBREVIATION = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
 #: A day and a month written with a slash ("04/11", "31/12"; "13/13" is none).
 _DAY_MONTH = re.compile(r"(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])")
+#: A reference of letters and numbers between slashes: "RH/22/08813", "HR/2024/117".
 _SLASHED_CODE = re.compile(r"[A-Z]{1,6}/\d{1,6}(?:/[A-Z0-9]{1,8})+")
 _NATURAL_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
 #: The words before a record's number that say which record it is ("Rental agreement",
@@ -1900,6 +1903,12 @@ def _code_or_record_type(text: str, span: Span) -> EntityType | None:
     if span.type in (EntityType.ID, EntityType.PHONE) and _DAY_MONTH.fullmatch(value):
         # "04/11 DIRECT DEBIT ...": a statement's day and month, whatever a model made of it.
         return EntityType.DATE
+    if span.type is EntityType.DATE and (m := _LETTERS_INSIDE.fullmatch(value)) and not re.fullmatch(
+        _MONTH_ABBREVIATION, m.group(1), re.IGNORECASE
+    ):
+        # "ref: 24-PI-0331" read as a date: letters between the numbers that name no month
+        # ("12-Mar-2024" is a date); a record's number.
+        return _record_type(text, span.start) or EntityType.ID
     if span.type is EntityType.DATE and _SLASHED_CODE.fullmatch(value):
         # "tenancy ref RH/22/08813" read as a date (sent as an event's date): capitals
         # before the numbers and a part of five digits, which no calendar writes.

@@ -50,6 +50,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         # an older person's infection: "confused since Sunday and his urine smells strong"
         "uti", "utis", "urine", "urinary", "bladder", "cystitis", "catheter", "delirium",
         "sepsis", "dehydration", "dehydrated",
+        # a baby's first months: "feed every 2 hours", "the health visitor"
+        "newborn", "newborns", "breastfeeding", "breastfed", "bottle-fed", "colic", "reflux",
+        "weaning", "jaundice", "feeds", "feeding",
     ),
     "legal": (
         "law", "laws", "legal", "lawyer", "lawyers", "attorney", "solicitor", "barrister",

@@ -24,7 +24,7 @@ from core.detect.tokens import Atoms, atoms, cut_at_cells
 from core.entities import EntityType
 from core.lexicon import is_cased
 from core.outbound.matcher import TITLES, Located, matcher_of
-from core.policy import TypePolicy
+from core.policy import Family, TypePolicy
 from core.spans import Span
 
 #: What stands for a run of sentences kept on this machine.
@@ -357,16 +357,24 @@ def settle(
         for e, keep in zip(p.entities, p.protected, strict=True)
         if not keep
     }
+    # Public names sent in clear ("Redis"): lower-case words after one are what it is.
+    public = {
+        text[e.start : e.end].casefold()
+        for p in analysis.plans
+        for e, d in zip(p.entities, p.decisions, strict=False)
+        if not d.protect and d.family is Family.PUBLIC
+    }
     # What generalizing wrote ("5-9", "October") is the policy's own output.
     clear |= {g.casefold() for p in analysis.plans for g in generalizations(p).values()}
     sent: dict[str, SentValue] = {}
     # Each value sent in clear, as whole words ("BA" in clear is not the "ba" of "bag"),
     # compiled once for every pass.
+    clear_values = [v for v in clear if len(v) >= 2]
     clear_patterns = [
         re.compile(rf"(?<!\w){re.escape(v)}(?!\w)" if v[:1].isalnum() else re.escape(v), re.IGNORECASE)
-        for v in clear
-        if len(v) >= 2
+        for v in clear_values
     ]
+    public_patterns = [p for p, v in zip(clear_patterns, clear_values, strict=True) if v in public]
     for _ in range(passes):
         covered = [False] * len(outbound)
         for m in PLACEHOLDER_RE.finditer(outbound):
@@ -381,6 +389,10 @@ def settle(
             for m in pattern.finditer(outbound):
                 in_clear[m.start() : m.end()] = [True] * (m.end() - m.start())
         covered = [c or k for c, k in zip(covered, in_clear, strict=True)]
+        in_public = [False] * len(outbound)
+        for pattern in public_patterns:
+            for m in pattern.finditer(outbound):
+                in_public[m.start() : m.end()] = [True] * (m.end() - m.start())
         table = cut_at_cells(atoms(outbound), [(a, b) for a, b, _ in csv_tables(outbound).cells])
         runs: list[tuple[int, int, EntityType]] = []
         for span in detector.analyze(outbound):
@@ -390,6 +402,7 @@ def settle(
             # name ("Garmin Forerunner 265" where "Garmin" was sent as a public brand):
             # the message's reading judged that name already.
             extends_clear = any(in_clear[span.start : span.end])
+            extends_public = any(in_public[span.start : span.end])
             for a, b in _uncovered_runs(outbound, table, span, covered):
                 if (a > 0 and in_clear[a - 1]) or (b < len(outbound) and in_clear[b]):
                     continue
@@ -399,10 +412,10 @@ def settle(
                     continue
                 if (
                     (extends_clear and weak and _model_tail(value))
-                    or ((weak or extends_clear) and _plain_words(value, policy.lexicon, numbers))
+                    or ((weak or extends_public) and _plain_words(value, policy.lexicon, numbers))
                     # In a text written with capitals, lower-case words after a public name
                     # are what it is, not a name ("Redis sidecar").
-                    or (extends_clear and value.islower() and is_cased(outbound))
+                    or (extends_public and value.islower() and is_cased(outbound))
                 ):
                     # Only the model, unsure, on a text its placeholders changed, or a
                     # name that runs on from a public one sent in clear ("Redis sidecar"),

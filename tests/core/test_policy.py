@@ -477,3 +477,12 @@ def test_a_company_after_a_claim_is_no_court(policy: TypePolicy) -> None:
     # A court after a claim is the person's court.
     text = "I filed a claim at Leeds County Court last month."
     assert decide(policy, text, "Leeds County Court", T.ORG).protect
+
+
+@pytest.mark.parametrize(
+    "text", ["Our daughter was born on 28 August at 36 weeks.", "He was born in March 1990 in Hull."]
+)
+def test_a_date_after_born_on_or_in_is_a_date_of_birth(policy: TypePolicy, text: str) -> None:
+    value = "28 August" if "August" in text else "March 1990"
+    d = decide(policy, text, value, T.DATE)
+    assert d.protect and d.kind == "date of birth"

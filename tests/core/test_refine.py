@@ -2887,3 +2887,16 @@ def test_a_statements_day_and_month_is_a_date(lex) -> None:  # type: ignore[no-u
 def test_a_department_of_plain_words_is_no_organisation(text: str, value: str, kept: bool, lex) -> None:  # type: ignore[no-untyped-def]
     found = [v for v, _ in values(text, refine(text, [s(text, value, EntityType.ORG)], lex))]
     assert (value in found) is kept, found
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        # Letters between numbers that name no month: a record's number.
+        ("settlement of her claim (ref: 24-PI-0331).", "24-PI-0331", [("24-PI-0331", "ID")]),
+        ("It was signed on 12-Mar-2024 in Leeds.", "12-Mar-2024", [("12-Mar-2024", "DATE")]),
+    ],
+)
+def test_a_reference_a_date_and_an_example_number(text: str, value: str, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    typed = EntityType.DATE if "-" in value else EntityType.ID
+    assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
