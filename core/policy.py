@@ -925,7 +925,8 @@ def _bare_name(value: str) -> str:
 _AFFILIATION = re.compile(
     # A verb of working, studying or earning, up to three words, then the preposition ...
     r"\b(?:work(?:s|ed|ing)?|employed|studying|studied|enrolled|graduat(?:e|ed|ing)|"
-    r"interned|teach(?:es|ing)?|taught|joined|hired|promoted|earn(?:s|ed|ing)?)\b"
+    r"interned|trained|qualified|apprenticed|teach(?:es|ing)?|taught|joined|hired|promoted|"
+    r"earn(?:s|ed|ing)?)\b"
     # (the words between may hold a sum: "earn about $96,000 at")
     r"(?:\s+(?:[a-z\-]+|[$£€]?\d[\d,.]*[kK]?)){0,3}?"
     r"\s+(?:at|for|with|from|by|in|to)\s+(?:the\s+)?$"

@@ -53,6 +53,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         # a baby's first months: "feed every 2 hours", "the health visitor"
         "newborn", "newborns", "breastfeeding", "breastfed", "bottle-fed", "colic", "reflux",
         "weaning", "jaundice", "feeds", "feeding",
+        # imaging: "denying my MRI ... at Valley Imaging Center"
+        "imaging", "radiology", "radiologist", "ultrasound", "mammogram", "colonoscopy",
+        "endoscopy",
     ),
     "legal": (
         "law", "laws", "legal", "lawyer", "lawyers", "attorney", "solicitor", "barrister",
@@ -166,7 +169,7 @@ RELATIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "heads": (
             "hearing", "trial", "case", "summoned", "appear", "appearing", "appeared",
             "filed", "charged", "sentenced", "tried", "convicted", "custody", "petition",
-            "proceedings", "claim",
+            "proceedings",
         ),
         "preps": ("at", "in", "before", "to", "by"),
         "owned": ("court", "tribunal", "case", "judge", "magistrates"),

@@ -486,3 +486,11 @@ def test_a_date_after_born_on_or_in_is_a_date_of_birth(policy: TypePolicy, text:
     value = "28 August" if "August" in text else "March 1990"
     d = decide(policy, text, value, T.DATE)
     assert d.protect and d.kind == "date of birth"
+
+
+def test_a_claim_names_no_court_and_a_firm_where_someone_trained_is_an_employer(policy: TypePolicy) -> None:
+    # "The claim was for 10/14 at Valley Imaging Center": the imaging centre is no court.
+    d = decide(policy, "The claim was for 10/14 at Valley Imaging Center in Boise.", "Valley Imaging Center", T.ORG)
+    assert "court" not in d.kind
+    d = decide(policy, "I trained at Irwin Mitchell in Sheffield.", "Irwin Mitchell", T.ORG)
+    assert d.protect and d.kind.startswith("employer")

@@ -219,6 +219,8 @@ def test_every_norm_cites_its_source() -> None:
         ("Er hat Blutdruckwerte von 160/95 und Rückenschmerzen.", (), Profile.HEALTH),
         ("Mijn vader woont in een verzorgingshuis en de casemanager wil een valrisico-analyse.", (), Profile.HEALTH),
         ("Baby born at 29 weeks, 1.2 kg, developed NEC on day 9 in the NICU.", (), Profile.HEALTH),
+        # An insurer's denial of a scan.
+        ("Blue Cross denied my MRI claim at Valley Imaging Center. How do I appeal?", (), Profile.HEALTH),
         # An older person's infection, with only "GP" of the older words.
         ("My dad has been confused since Sunday and his urine smells strong. A UTI? Call his GP?", (), Profile.HEALTH),
         # German "er" and "ob" are no emergency room and no obstetrics; English compounds

@@ -2900,3 +2900,8 @@ def test_a_department_of_plain_words_is_no_organisation(text: str, value: str, k
 def test_a_reference_a_date_and_an_example_number(text: str, value: str, expected, lex) -> None:  # type: ignore[no-untyped-def]
     typed = EntityType.DATE if "-" in value else EntityType.ID
     assert values(text, refine(text, [s(text, value, typed)], lex)) == expected
+
+
+def test_a_chat_abbreviation_at_a_sentences_start_is_no_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "You owe $63 for Xfinity. Pls send by the 5th."
+    assert values(text, refine(text, [s(text, "Pls", EntityType.ORG)], lex)) == []
