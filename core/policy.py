@@ -280,6 +280,9 @@ _PUBLIC_KINDS_BY_TYPE = {
 }
 _COUNTRY_KINDS = frozenset({"country", "region"})
 _COURT = "the person's court"
+#: Twelve or more letters, digits and joiners with a letter and a digit: a key, a token or a
+#: serial number.
+_KEY_SHAPE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{12,}")
 #: Direct types the model sometimes gives a place or an organisation ("Barclays" read
 #: as a person): a relation before a public name of these types still says whose it is.
 _RELATABLE = frozenset({EntityType.OTHER, EntityType.PERSON})
@@ -710,6 +713,9 @@ class TypePolicy:
             and not _BRANCH.search(value.split(None, 1)[1])
             # A code after the brand is its number, not a model's name ("Delta DL1842").
             and (span.type is not EntityType.ID or re.search(r"\s[A-Za-z]{3,}", value))
+            # A long run of letters and digits is a key or a serial, no model's name
+            # ("Stripe key sk_live_51Hq8ZyKJ2rX9"; "WH-1000XM5" is a model).
+            and not _KEY_SHAPE.search(value)
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
             rest = value.split(None, 1)[1]

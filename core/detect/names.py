@@ -49,6 +49,7 @@ JOB_TITLE = re.compile(
     r"caregiver|carer|housekeeper|janitor|labourer|laborer|farmer|fisherman|tailor|baker|"
     r"butcher|barber|hairdresser|fumigator|geologist|biologist|chemist|physicist|"
     r"adjuster|assessor|underwriter|caseworker|investigator|valuer|conveyancer|paralegal|"
+    r"dispenser|barista|sonographer|radiographer|phlebotomist|"
     r"head(?=\s+of\s)|dean(?=\s+of\s)|chair(?=\s+of\s)|"
     # A doctor by their field: "Rheumatologist", "Psychiatrist", "Paediatrician".
     r"[a-z]{3,}ologist|[a-z]{2,}iatrist|[a-z]{3,}ician)s?\b",
@@ -101,7 +102,9 @@ ORG_WORDS = re.compile(
     r"therapeutics|pharmaceuticals|biosciences|brewery|distillery|realty|refunds|"
     # a trade's plural or its -ing: "Carrow Foods", "Cotswold Roofing", "Ashdown Lettings"
     r"foods|roofing|plumbing|electrical|construction|interiors|properties|estates|lettings|"
-    r"haulage|landscaping|engineering|marketing|media)\b",
+    r"haulage|landscaping|engineering|marketing|media|scaffolding|glazing|plastering|"
+    r"decorating|decorators|flooring|fencing|paving|tiling|removals|cleaning|catering|"
+    r"fabrications|welding|drainage|groundworks|carpentry|electrics|heating)\b",
     re.IGNORECASE,
 )
 #: "Co." before a county's name ("Ballina, Co. Mayo"), not a company's "Co.".
@@ -320,6 +323,7 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 #: A British postcode ("B7T 1GD", "SW1A 1AA", "LE60 7EY"): an address, whatever a model typed it.
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
 #: A Canadian postal code: "M5V 2Z4" (Canada Post's letters: no D, F, I, O, Q, U; no W or Z first).
+_ONE_CAPITALIZED_WORD = re.compile(r"[A-Z][a-zà-ÿ'’\-]{2,}")
 #: A town's name of one to three words, then a UK postcode: an address's last line.
 _TOWN_AND_POSTCODE = re.compile(
     rf"[A-Z][\w'’\-]+(?:[ \t]+[A-Z][\w'’\-]+){{0,2}},?[ \t]+{UK_POSTCODE.pattern}"
@@ -455,6 +459,15 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         t = EntityType.AGE
     elif t is not EntityType.ADDRESS and UK_POSTCODE.fullmatch(value):
         t = EntityType.ADDRESS
+    elif (
+        t is EntityType.ADDRESS
+        and lexicon is not None
+        and _ONE_CAPITALIZED_WORD.fullmatch(value)
+        and lexicon.public_kind(value) in ("place", "region", "brand")
+    ):
+        # "flying FR 8342 Stansted to Girona": one word a map or a timetable names is a
+        # place, not a street address (which has a number or a street's word).
+        t = EntityType.LOCATION
     elif t is EntityType.PERSON and _TOWN_AND_POSTCODE.fullmatch(value):
         # "Didcot OX11 7QT": a town and its postcode, the end of an address.
         t = EntityType.ADDRESS

@@ -446,6 +446,10 @@ _PLACE_NOUN_END = re.compile(
 )
 
 
+_ONE_NAME = re.compile(r"[A-Z][a-zà-ÿ]+")
+#: One to three words of three letters or more (no airline's code), then a code with a
+#: digit: "Stripe key sk_live_51Hq8ZyKJ2rX9".
+_WORDS_THEN_CODE = re.compile(r"((?:[A-Za-z]{3,}[ \t]+){1,3})([^\s]*\d[^\s]*)")
 #: A form's or a record's key for a department or a team, before its value.
 _DEPARTMENT_KEY = re.compile(
     r"\b(?:department|dept|team|division|business[ _]unit|function)[\"']?[ \t]*[:=][ \t]*[\"']?$",
@@ -482,6 +486,37 @@ def _misread(
         # '"department": "Logistics"', "Team: Sales and Marketing": a department or a team
         # of plain words is a kind of work many do, no one's organisation.
         return []
+    if (
+        span.type in (EntityType.ID, EntityType.ACCOUNT)
+        and lexicon is not None
+        and (m := _WORDS_THEN_CODE.fullmatch(value)) is not None
+        and all(
+            _plain_word(w, lexicon)
+            or lexicon.is_term(w)
+            or (w.islower() and lexicon.zipf(w) >= 4.0)
+            or lexicon.public_kind(w) in ("brand", "company")
+            for w in m.group(1).split()
+        )
+        # The word right before the code says what it is ("key", "ref"); after a brand
+        # alone the code is the brand's ("emirates ek703": a flight).
+        and lexicon.public_kind(m.group(1).split()[-1]) not in ("brand", "company")
+    ):
+        # "Stripe key sk_live_51Hq8...", "Booking ref QX7L2P" read as one code: the words
+        # before it say what it is; only the code is the value.
+        a = span.start + m.start(2)
+        return [Span(a, span.end, span.type, span.score, span.views)]
+    if (
+        span.type in (EntityType.ORG, EntityType.LOCATION)
+        and lexicon is not None
+        and (name := re.sub(r"['’]s$", "", value))
+        and _ONE_NAME.fullmatch(name)
+        and lexicon.is_given(name)
+        and lexicon.public_kind(name) is None
+        and re.match(r"['’]s\b", text[span.start + len(name) : span.start + len(name) + 3])
+        and re.search(r"\b(?:at|to|from|round|over)[ \t]+$", text[max(0, span.start - 8) : span.start])
+    ):
+        # "next meeting at Helen's (22 Queens Park Avenue)": a given name's home, a person.
+        return [Span(span.start, span.start + len(name), EntityType.PERSON, span.score, span.views)]
     if cased and _lower_words_only(value, span, lexicon):
         # "hold ramipril" read as a name in a text written with capitals: a name is
         # written with one; these are a dictionary's words and a drug's.
@@ -1859,7 +1894,8 @@ _NATURAL_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
 #: house's.
 _RECORD_LABEL = re.compile(
     r"\b(?:(?P<account>account|acct|a/c)(?:\s+(?:number|no\.?|nr|#))?|"
-    r"agreement|contract|member(?:ship)?|reference|ref\.?|booking|order|invoice|policy|claim|"
+    r"agreement|contract|member(?:ship)?|reference|ref\.?|booking|reservation|confirmation|"
+    r"order|invoice|policy|claim|"
     r"case|ticket|customer|loyalty|rewards?|application|registration|tracking|transaction|"
     r"serial|voucher|permit|certificate|licen[cs]e|parcel|shipment|consignment|payroll|"
     r"passcode|pin|otp|(?:verification|security|access)\s+code|meeting\s+id|"
@@ -3170,6 +3206,32 @@ def record_labels(text: str) -> list[tuple[int, int]]:
     return out
 
 
+#: A table's column of roles or teams ("Role", "Job title", "Department"): its cells are
+#: kinds of work, never a person's or an organisation's name.
+_ROLE_KEYS = frozenset(
+    {"role", "roles", "position", "job", "job title", "title", "department", "dept", "team",
+     "grade", "band", "specialty", "speciality", "function"}
+)  # fmt: skip
+
+
+def _role_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
+    """Without the names found in a table's role column ("| Dispenser |" read as a person):
+    a cell of words there is a job's title. A cell with a digit, an "@" or a person's
+    title ("Dr") is left to the views."""
+    if not tables.cells:
+        return spans
+    roles = [
+        (a, b) for a, b, key in tables.cells
+        if _key_name(key) in _ROLE_KEYS and re.fullmatch(r"[^\W\d_][^\d@]*", text[a:b].strip())
+    ]  # fmt: skip
+    if not roles:
+        return spans
+    return [
+        x for x in spans
+        if not (x.type in _NAME_TYPES and any(a <= x.start and x.end <= b for a, b in roles))
+    ]  # fmt: skip
+
+
 def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
     """The cells of a table's name column ("Name", "full_name", "patient") that hold a
     name are a person's, whatever the views made of them: a model reads a tab-separated
@@ -3327,7 +3389,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                     # too ("CKD 3a. GP Dr Rhys Owen": "Dr Rhys Owen").
                     piece = _without_leading_term(text, piece, lexicon)
                 kept.extend(apply_zones(text, piece, found, table, lexicon))
-    kept = _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables)
+    kept = _role_cells(
+        text, _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables), tables
+    )
     kept = _keyed_values(text, _home_folders(text, kept), lexicon)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
@@ -3571,10 +3635,22 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # "Mi madre", "ma mère", "meine Mutter": a relative named by the relation,
             # in the language a person writes about family in; no one's name.
             continue
-        if span.type is EntityType.PERSON and value.islower() and (
-            JOB_TITLE.fullmatch(value)
-            # "loss adjuster", "claims handler": words in lower case before a job's noun
-            or (cased and _LOWER_PHRASE.fullmatch(value) and JOB_TITLE.fullmatch(value.split()[-1]))
+        if span.type is EntityType.PERSON and (
+            (value.islower() and (
+                JOB_TITLE.fullmatch(value)
+                # "loss adjuster", "claims handler": words in lower case before a job's noun
+                or (cased and _LOWER_PHRASE.fullmatch(value) and JOB_TITLE.fullmatch(value.split()[-1]))
+            ))
+            # "| Dispenser |": one job's word with its capital that no one carries as a
+            # surname ("Baker", "Mason" may be someone's).
+            or (
+                value.istitle()
+                and value.isalpha()
+                and JOB_TITLE.fullmatch(value.casefold())
+                and lexicon is not None
+                and not lexicon.is_surname(value)
+                and not lexicon.is_given(value)
+            )
         ):
             # "a consultant rheumatologist": a role in lower case is a job title, no one's name.
             span = Span(span.start, span.end, EntityType.OTHER, span.score, span.views)

@@ -294,7 +294,7 @@ SECRET = [
     # OpenAI/Anthropic/Stripe keys, JSON web tokens, GitHub, GitLab, Slack and Google keys.
     r"(?-i:\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b)",
     r"(?-i:\b(?:sk|pk|rk)-(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_\-]{20,})",
-    r"(?-i:\b(?:sk|pk|rk|whsec)_(?:live|test)_[A-Za-z0-9]{16,})",
+    r"(?-i:\b(?:sk|pk|rk|whsec)_(?:live|test)_[A-Za-z0-9]{8,})",
     r"(?-i:\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})",
     r"(?-i:\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_\-]{20,}))",
     r"(?-i:\bxox[abprs]-[A-Za-z0-9\-]{10,})",

@@ -2905,3 +2905,35 @@ def test_a_reference_a_date_and_an_example_number(text: str, value: str, expecte
 def test_a_chat_abbreviation_at_a_sentences_start_is_no_name(lex) -> None:  # type: ignore[no-untyped-def]
     text = "You owe $63 for Xfinity. Pls send by the 5th."
     assert "Pls" not in [v for v, _ in values(text, refine(text, [s(text, "Pls", EntityType.ORG)], lex))]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # A code with the words that say what it is: only the code is the value.
+        ("It leaked our Stripe key sk_live_51Hq8ZyKJ2rX9. How do I purge it?",
+         "Stripe key sk_live_51Hq8ZyKJ2rX9", EntityType.ID, [("sk_live_51Hq8ZyKJ2rX9", "ID")]),
+        # A given name's home after "at" is a person.
+        ("next meeting at Helen's (22 Queens Park Avenue).", "Helen's", EntityType.ORG, [("Helen", "PERSON")]),
+        # A trade's word makes a firm ("Halden Scaffolding" was a place).
+        ("invoice INV-22817 from Halden Scaffolding for £18,400", "Halden Scaffolding", EntityType.LOCATION,
+         [("Halden Scaffolding", "ORG")]),
+        # One word a timetable names is a place (an airport), not a street address.
+        ("We're flying FR 8342 Stansted to Girona on 19 April.", "Stansted", EntityType.ADDRESS,
+         [("Stansted", "ORG")]),
+        # A job's word with its capital in a table's row is no one's name.
+        ("Owen Pritchard | Dispenser | 17/03/2025", "Dispenser", EntityType.PERSON, [("Dispenser", "OTHER")]),
+    ],
+)
+def test_words_before_a_code_a_home_a_firm_a_place_and_a_job(  # type: ignore[no-untyped-def]
+    text: str, value: str, typed: EntityType, expected, lex
+) -> None:
+    got = values(text, refine(text, [s(text, value, typed)], lex))
+    for pair in expected:
+        assert pair in got, got
+
+
+def test_a_tables_role_column_holds_no_names(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "| Name | Role | Start |\n|---|---|---|\n| Yasmin Akhtar | Baker | 03/03/2025 |"
+    got = values(text, refine(text, [s(text, "Yasmin Akhtar", EntityType.PERSON), s(text, "Baker", EntityType.PERSON)], lex))
+    assert ("Yasmin Akhtar", "PERSON") in got and all(v != "Baker" for v, _ in got), got
