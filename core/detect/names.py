@@ -92,7 +92,7 @@ ORG_WORDS = re.compile(
     r"\b(?:hospital|clinic|cl[ií]nica|klinik|surgery|medical|health|healthcare|dental|dentistry|"
     r"orthopedics|orthopaedics|pediatrics|paediatrics|veterinary|vets|pharmacy|practice|"
     r"general|infirmary|hospice|care|school|academy|college|university|institute|nursery|"
-    r"infants|juniors|preschool|pre-school|kindergarten|"
+    r"infants|juniors|preschool|pre-school|kindergarten|primary|secondary|grammar|comprehensive|"
     r"ltd|llc|llp|inc|plc|gmbh|ag|sa|bv|co|corp|corporation|company|group|holdings|partners|"
     r"associates|consulting|services|solutions|systems|technologies|tech|labs?|studios?|"
     r"logistics|joinery|builders|bakery|caf[eé]|restaurant|hotel|motel|bank|insurance|"
@@ -323,6 +323,7 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 #: A British postcode ("B7T 1GD", "SW1A 1AA", "LE60 7EY"): an address, whatever a model typed it.
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
 #: A Canadian postal code: "M5V 2Z4" (Canada Post's letters: no D, F, I, O, Q, U; no W or Z first).
+_DIGIT_AND_SIGN = re.compile(r"(?=.*\d)(?=.*[!@#$%^&*])")
 _ONE_CAPITALIZED_WORD = re.compile(r"[A-Z][a-zà-ÿ'’\-]{2,}")
 #: A town's name of one to three words, then a UK postcode: an address's last line.
 _TOWN_AND_POSTCODE = re.compile(
@@ -468,6 +469,10 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         # "flying FR 8342 Stansted to Girona": one word a map or a timetable names is a
         # place, not a street address (which has a number or a street's word).
         t = EntityType.LOCATION
+    elif t is EntityType.PERSON and "rules" in span.views and _DIGIT_AND_SIGN.search(value):
+        # "wifi password is Sunflower!77": a word with digits and a sign is a secret or a
+        # code the rules found, never a person's name.
+        t = EntityType.ID
     elif t is EntityType.PERSON and _TOWN_AND_POSTCODE.fullmatch(value):
         # "Didcot OX11 7QT": a town and its postcode, the end of an address.
         t = EntityType.ADDRESS

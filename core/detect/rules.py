@@ -288,6 +288,10 @@ SECRET = [
     r"\b(?:[a-z0-9]+[_.-])*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|"
     r"access[_-]?key|private[_-]?key)[\"']?\s*[:=]\s*"
     r"(?:[\"“'‘][^\s\"“”'’{}]{4,}|(?=[^\s\"“”'’,;&)]*\d)[^\s\"“”'’,;&(){}]{4,})",
+    # A password or a door's code given in words: "wifi password is Sunflower!77", "the
+    # door code is 2580#" (with a digit or a sign, so "the password is wrong" is none).
+    r"(?:(?<=password is )|(?<=password was )|(?<=passcode is )|(?<=passphrase is ))"
+    r"(?=\S*[\d!@#$%^&*])[^\s,;]{3,}[^\s,;.:!?]",
     # An HTTP authorization value ("Bearer eyJhbGciOi...", "Zoho-oauthtoken 1000.41d9...").
     r"\b(?:bearer|basic|[\w-]*oauthtoken)\s+[A-Za-z0-9._~+/=-]{16,}",
     # Keys and tokens by their own shape, wherever they stand: AWS access key ids,

@@ -2937,3 +2937,19 @@ def test_a_tables_role_column_holds_no_names(lex) -> None:  # type: ignore[no-un
     text = "| Name | Role | Start |\n|---|---|---|\n| Yasmin Akhtar | Baker | 03/03/2025 |"
     got = values(text, refine(text, [s(text, "Yasmin Akhtar", EntityType.PERSON), s(text, "Baker", EntityType.PERSON)], lex))
     assert ("Yasmin Akhtar", "PERSON") in got and all(v != "Baker" for v, _ in got), got
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # A school's word makes a school, whatever a model made of it.
+        ("planting bulbs in the Woodlands Primary garden.", "Woodlands Primary", EntityType.LOCATION,
+         [("Woodlands Primary", "ORG")]),
+        # A log's level and a hedge's plant are no values.
+        ("2025-11-30T08:14:22Z INFO user_id=58213", "INFO", EntityType.ID, []),
+        ("a leylandii hedge that's now 5 metres high", "leylandii", EntityType.PERSON, []),
+    ],
+)
+def test_a_school_a_log_level_and_a_plant(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, value, typed)], lex))
+    assert [g for g in got if g[0] == value] == expected, got

@@ -196,3 +196,12 @@ def test_the_code_zone_never_releases_a_host(text: str) -> None:
     for etype in (EntityType.OTHER, EntityType.ORG, EntityType.ID):
         spans = refine(text, [Span(a, a + len(host), etype, 0.9, {"ner": 0.9})], lexicon())
         assert any(s.start <= a and a + len(host) <= s.end and s.type is EntityType.URL for s in spans), spans
+
+
+def test_a_password_given_in_words_is_a_secret() -> None:
+    from core.detect.rules import RulesView
+
+    text = "Our wifi password is Sunflower!77, and the old password was wrong."
+    found = {text[x.start : x.end]: x.type.value for x in RulesView().analyze(text)}
+    assert found.get("Sunflower!77") == "ID", found
+    assert "wrong" not in found
