@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 PLACEHOLDER_RULE = (
     "Some names, dates, numbers and other details were replaced by placeholders: a kind "
-    "and a number in square brackets, in capitals. Keep every placeholder exactly as "
+    "and a number between [ and ], in capitals. Keep every placeholder exactly as "
     "written wherever you need that detail; never invent a value for it and never "
     "invent a new placeholder. Parts of the message marked [private sentence withheld] "
     "stayed on the user's computer; answer as well as you can without them."
@@ -19,8 +19,8 @@ PLACEHOLDER_RULE = (
 #: Messages may be written in German, French, Spanish, Dutch... (core.language): the
 #: answer follows the message, the placeholders stay as they are in every language.
 LANGUAGE_RULE = (
-    "Answer in the language the user's message is written in. Placeholders are the same "
-    "in every language: copy them exactly, never translate them."
+    "Answer in the language the user's message is written in. Placeholders do not change "
+    "with the language: copy them exactly, never translate them."
 )
 
 CHAT_SYSTEM = f"You are a helpful, careful assistant. {PLACEHOLDER_RULE} {LANGUAGE_RULE}"

@@ -104,7 +104,7 @@ ORG_WORDS = re.compile(
     r"foods|roofing|plumbing|electrical|construction|interiors|properties|estates|lettings|"
     r"haulage|landscaping|engineering|marketing|media|scaffolding|glazing|plastering|"
     r"decorating|decorators|flooring|fencing|paving|tiling|removals|cleaning|catering|"
-    r"fabrications|welding|drainage|groundworks|carpentry|electrics|heating)\b",
+    r"fabrications|welding|drainage|groundworks|carpentry|electrics|heating|home|homes)\b",
     re.IGNORECASE,
 )
 #: "Co." before a county's name ("Ballina, Co. Mayo"), not a company's "Co.".
@@ -323,6 +323,7 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 #: A British postcode ("B7T 1GD", "SW1A 1AA", "LE60 7EY"): an address, whatever a model typed it.
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
 #: A Canadian postal code: "M5V 2Z4" (Canada Post's letters: no D, F, I, O, Q, U; no W or Z first).
+_GIVEN_AND_INITIAL = re.compile(r"([A-Z][a-z]+)[ \t]+[A-Z]\.?")
 _DIGIT_AND_SIGN = re.compile(r"(?=.*\d)(?=.*[!@#$%^&*])")
 _ONE_CAPITALIZED_WORD = re.compile(r"[A-Z][a-zà-ÿ'’\-]{2,}")
 #: A town's name of one to three words, then a UK postcode: an address's last line.
@@ -473,6 +474,14 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         # "wifi password is Sunflower!77": a word with digits and a sign is a secret or a
         # code the rules found, never a person's name.
         t = EntityType.ID
+    elif (
+        t is EntityType.ADDRESS
+        and lexicon is not None
+        and (m := _GIVEN_AND_INITIAL.fullmatch(value)) is not None
+        and lexicon.is_given(m.group(1))
+    ):
+        # "- Lorraine P." signing a review: a given name and an initial, a person.
+        t = EntityType.PERSON
     elif t is EntityType.PERSON and _TOWN_AND_POSTCODE.fullmatch(value):
         # "Didcot OX11 7QT": a town and its postcode, the end of an address.
         t = EntityType.ADDRESS

@@ -1062,7 +1062,8 @@ _CONDITION = re.compile(
 )
 
 #: The types whose names are written with capitals in a text that has them.
-_LOWER_MISREAD = frozenset({EntityType.PERSON, EntityType.ORG})
+#: (An address in lower case words alone, "landscaping at 2 Mill Lane", has no number.)
+_LOWER_MISREAD = frozenset({EntityType.PERSON, EntityType.ORG, EntityType.ADDRESS})
 
 
 def _without_lower_head(text: str, span: Span, lexicon: Lexicon | None) -> Span:

@@ -2953,3 +2953,19 @@ def test_a_tables_role_column_holds_no_names(lex) -> None:  # type: ignore[no-un
 def test_a_school_a_log_level_and_a_plant(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
     got = values(text, refine(text, [s(text, value, typed)], lex))
     assert [g for g in got if g[0] == value] == expected, got
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # A review's signature: a given name and an initial is a person.
+        ("hung up on me. Order AH-30918. - Lorraine P.", "Lorraine P.", EntityType.ADDRESS, [("Lorraine P", "PERSON")]),
+        # A shop named "... Home" is a firm.
+        ("Ordered a sofa from Ashby Home in August.", "Ashby Home", EntityType.LOCATION, [("Ashby Home", "ORG")]),
+        # A trade's word in lower case alone is no address.
+        ("Invoice for £2,360 (landscaping at 2 Mill Lane, Tadcaster).", "landscaping", EntityType.ADDRESS, []),
+    ],
+)
+def test_a_signature_a_shop_and_a_trade(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, value, typed)], lex))
+    assert [g for g in got if g[0] in value] == expected, got
