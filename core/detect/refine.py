@@ -447,6 +447,11 @@ _PLACE_NOUN_END = re.compile(
 
 
 _ONE_NAME = re.compile(r"[A-Z][a-zà-ÿ]+")
+#: Words before a job's noun in a title: "Consultant Rheumatologist", "Senior Staff Nurse".
+_TITLE_QUALIFIER = re.compile(
+    r"senior|junior|chief|head|lead|principal|deputy|assistant|associate|staff|registered|"
+    r"clinical|general|specialist|trainee|locum|advanced|practice|charge|ward|community|district"
+)
 #: One to three words of three letters or more (no airline's code), then a code with a
 #: digit: "Stripe key sk_live_51Hq8ZyKJ2rX9".
 _WORDS_THEN_CODE = re.compile(r"((?:[A-Za-z]{3,}[ \t]+){1,3})([^\s]*\d[^\s]*)")
@@ -3651,6 +3656,13 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 and lexicon is not None
                 and not lexicon.is_surname(value)
                 and not lexicon.is_given(value)
+            )
+            # "Dr Paul Otieno, Consultant Rheumatologist": a signature's title after the name.
+            or (
+                " " in value
+                and value.istitle()
+                and JOB_TITLE.fullmatch(value.split()[-1].casefold())
+                and all(_TITLE_QUALIFIER.fullmatch(w) or JOB_TITLE.fullmatch(w) for w in value.casefold().split()[:-1])
             )
         ):
             # "a consultant rheumatologist": a role in lower case is a job title, no one's name.

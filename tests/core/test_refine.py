@@ -2969,3 +2969,10 @@ def test_a_school_a_log_level_and_a_plant(text: str, value: str, typed: EntityTy
 def test_a_signature_a_shop_and_a_trade(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
     got = values(text, refine(text, [s(text, value, typed)], lex))
     assert [g for g in got if g[0] in value] == expected, got
+
+
+def test_a_signatures_title_after_the_name_is_no_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Yours sincerely, Dr Paul Otieno, Consultant Rheumatologist"
+    spans = [s(text, "Dr Paul Otieno", EntityType.PERSON), s(text, "Consultant Rheumatologist", EntityType.PERSON)]
+    got = values(text, refine(text, spans, lex))
+    assert ("Consultant Rheumatologist", "PERSON") not in got and ("Dr Paul Otieno", "PERSON") in got, got
