@@ -3637,6 +3637,18 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             # not a person (a person whose name is a brand's is written with capitals
             # where the writer uses them, "Kevin Bosch").
             span = Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+        if (
+            span.type is EntityType.PERSON
+            and " " in value
+            and value.istitle()
+            and JOB_TITLE.fullmatch(value.split()[-1].casefold())
+            and all(
+                _TITLE_QUALIFIER.fullmatch(w) or JOB_TITLE.fullmatch(w) for w in value.casefold().split()[:-1]
+            )
+        ):
+            # "Dr Paul Otieno, Consultant Rheumatologist": a signature's title after the
+            # name, a job's words, no one's name.
+            continue
         if span.type is EntityType.PERSON and KINSHIP.fullmatch(value):
             # "Mi madre", "ma mère", "meine Mutter": a relative named by the relation,
             # in the language a person writes about family in; no one's name.
@@ -3656,13 +3668,6 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 and lexicon is not None
                 and not lexicon.is_surname(value)
                 and not lexicon.is_given(value)
-            )
-            # "Dr Paul Otieno, Consultant Rheumatologist": a signature's title after the name.
-            or (
-                " " in value
-                and value.istitle()
-                and JOB_TITLE.fullmatch(value.split()[-1].casefold())
-                and all(_TITLE_QUALIFIER.fullmatch(w) or JOB_TITLE.fullmatch(w) for w in value.casefold().split()[:-1])
             )
         ):
             # "a consultant rheumatologist": a role in lower case is a job title, no one's name.
