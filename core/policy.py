@@ -280,6 +280,9 @@ _PUBLIC_KINDS_BY_TYPE = {
 }
 _COUNTRY_KINDS = frozenset({"country", "region"})
 _COURT = "the person's court"
+#: "who delivered our twins, Elsie and Arthur, on": a birth told by who delivered the baby.
+_DELIVERED = re.compile(r"\bdelivered\b[^.!?\n]{0,48}\bon\s*$", re.IGNORECASE)
+_NEWBORN = re.compile(r"\b(?:midwi(?:fe|ves)|baby|babies|twins|triplets|newborn|labour|labor)\b", re.IGNORECASE)
 #: Twelve or more letters, digits and joiners with a letter and a digit: a key, a token or a
 #: serial number.
 _KEY_SHAPE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{12,}")
@@ -426,7 +429,13 @@ class TypePolicy:
             return Decision(risk_lambda >= self.public_max, Family.PUBLIC, public, self.public_max)
         if span.type is EntityType.AGE and _age(value) >= 90:
             return Decision(True, Family.DIRECT, "age of 90 or over", None)
-        if span.type is EntityType.DATE and _BIRTH.search(text[max(0, span.start - 24) : span.start]):
+        if span.type is EntityType.DATE and (
+            _BIRTH.search(text[max(0, span.start - 24) : span.start])
+            or (
+                _DELIVERED.search(text, max(0, span.start - 60), span.start)
+                and _NEWBORN.search(text) is not None
+            )
+        ):
             return Decision(True, Family.DIRECT, "date of birth", None)
         if (
             span.type is EntityType.DATE

@@ -116,6 +116,12 @@ _HELD_WITH = (
     r"customer service|support|website|dishwasher|washer|fridge|laptop|phone|router|flight|"
     r"airline|hotel"
 )
+#: The word for a place of care, school or business and a comma, right before its name.
+_PLACE_NOUN_COMMA = re.compile(
+    r"\b(?:nursery|preschool|school|college|clinic|practice|surgery|pharmacy|gym|salon|caf[eé]|"
+    r"shop|restaurant|pub|hotel|garage|care home|daycare|childminder's)[ \t]*,[ \t]*$",
+    re.IGNORECASE,
+)
 _INSTITUTION_AFTER = re.compile(
     # Not the key of the next field: "customer: Kathleen Higgins card: **** 4421".
     rf"[ \t]+(?:current\s+|savings\s+|credit\s+|debit\s+)?(?:{_HELD_WITH})\b(?![ \t]*[:=])",
@@ -470,6 +476,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         # "flying FR 8342 Stansted to Girona": one word a map or a timetable names is a
         # place, not a street address (which has a number or a street's word).
         t = EntityType.LOCATION
+    elif t is EntityType.PERSON and re.fullmatch(r"@[\w.\-]{2,}", value):
+        # "@dan.reilly": a handle, an account's name (a person only where written as a name).
+        t = EntityType.ID
     elif t is EntityType.PERSON and "rules" in span.views and _DIGIT_AND_SIGN.search(value):
         # "wifi password is Sunflower!77": a word with digits and a sign is a secret or a
         # code the rules found, never a person's name.
@@ -504,6 +513,10 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         return Span(span.start, end, t, span.score, span.views) if end > span.start else None
     elif t is EntityType.PERSON and _DESCRIPTOR_BEFORE.search(text, max(0, span.start - 16), span.start):
         # "PAYPAL *GADGETHUB", "SQ *HARBOUR CAFE": a merchant on a card statement.
+        t = EntityType.ORG
+    elif t is EntityType.PERSON and _PLACE_NOUN_COMMA.search(text, max(0, span.start - 24), span.start):
+        # "Our twins' nursery, Little Acorns in Frome": the name a nursery, a school or a
+        # practice goes by, right after the word for it.
         t = EntityType.ORG
     elif t is EntityType.PERSON and _INSTITUTION_AFTER.match(text, span.end):
         # "her Lloyds account", "my Chase Sapphire card": a bank, a shop, a provider.

@@ -153,7 +153,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # "DD", "BGC" (the payee after it is judged on its own).
     ("transaction", r"\b(?:direct[ \t]+debit|standing[ \t]+order|faster[ \t]+payments?"
      r"(?:[ \t]+(?:to|from|received))?|card[ \t]+payment(?:[ \t]+to)?|contactless(?:[ \t]+payment)?"
-     r"|bank[ \t]+giro[ \t]+credit|cash[ \t]+withdrawal|(?-i:DD|BGC|FPI|FPO|DEB|TFR|CPT))\b",
+     r"|bank[ \t]+giro[ \t]+credit|cash[ \t]+withdrawal"
+     r"|(?-i:(?:FPS|BACS|CHAPS)(?:[ \t]+(?:CREDIT|DEBIT|PAYMENT))?|DD|BGC|FPI|FPO|DEB|TFR|CPT))\b",
      re.IGNORECASE),
     # A lab result after its test: "HbA1c 58", "CRP: 120", "platelets 250" (the test's
     # name is a term, the number its value).

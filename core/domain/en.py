@@ -52,7 +52,8 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "sepsis", "dehydration", "dehydrated",
         # a baby's first months: "feed every 2 hours", "the health visitor"
         "newborn", "newborns", "breastfeeding", "breastfed", "bottle-fed", "colic", "reflux",
-        "weaning", "jaundice", "feeds", "feeding",
+        "weaning", "jaundice", "feeds", "feeding", "midwife", "midwives", "maternity",
+        "antenatal", "postnatal", "obstetric", "obstetrics",
         # imaging: "denying my MRI ... at Valley Imaging Center"
         "imaging", "radiology", "radiologist", "ultrasound", "mammogram", "colonoscopy",
         "endoscopy",

@@ -494,3 +494,11 @@ def test_a_claim_names_no_court_and_a_firm_where_someone_trained_is_an_employer(
     assert "court" not in d.kind
     d = decide(policy, "I trained at Irwin Mitchell in Sheffield.", "Irwin Mitchell", T.ORG)
     assert d.protect and d.kind.startswith("employer")
+
+
+def test_the_day_babies_were_delivered_is_their_date_of_birth(policy: TypePolicy) -> None:
+    text = "Thanks to the midwives who delivered our twins, Elsie and Arthur, on 1 December."
+    d = decide(policy, text, "1 December", T.DATE)
+    assert d.protect and d.kind == "date of birth"
+    # A parcel delivered on a day is an event's date.
+    assert not decide(policy, "The parcel was delivered on 1 December.", "1 December", T.DATE).protect

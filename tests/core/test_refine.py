@@ -2976,3 +2976,23 @@ def test_a_signatures_title_after_the_name_is_no_name(lex) -> None:  # type: ign
     spans = [s(text, "Dr Paul Otieno", EntityType.PERSON), s(text, "Consultant Rheumatologist", EntityType.PERSON)]
     got = values(text, refine(text, spans, lex))
     assert ("Consultant Rheumatologist", "PERSON") not in got and ("Dr Paul Otieno", "PERSON") in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # A handle is an account's name, no person written as a name.
+        ("'@dan.reilly the deploy you did at 17:40 broke checkout'", "@dan.reilly", EntityType.PERSON,
+         [("@dan.reilly", "ID")]),
+        # The name a nursery goes by, right after the word for it.
+        ("Our twins' nursery, Little Acorns in Frome, charges £65 a day.", "Little Acorns", EntityType.PERSON,
+         [("Little Acorns", "ORG")]),
+    ],
+)
+def test_a_handle_and_a_nurserys_name(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, value, typed)], lex))
+    assert [g for g in got if g[0] == value] == expected, got
+
+
+def test_a_faster_payments_credit_is_a_zone(lex) -> None:  # type: ignore[no-untyped-def]
+    assert covered("FPS CREDIT 28NOV M HASSAN RENT DEC", "FPS CREDIT", lex)
