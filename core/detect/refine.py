@@ -67,7 +67,7 @@ from core.detect.names import (
     retype,
     words_not_a_name,
 )
-from core.detect.rules import MARKER, NAME_EXTENT, NINO, markers_win
+from core.detect.rules import MARKER, NAME_EXTENT, NINO, SECRET, markers_win
 from core.detect.tokens import ELIDED, atoms, cut_at_cells, snap
 from core.detect.zones import (
     DIGITS,
@@ -452,6 +452,9 @@ _TITLE_QUALIFIER = re.compile(
     r"senior|junior|chief|head|lead|principal|deputy|assistant|associate|staff|registered|"
     r"clinical|general|specialist|trainee|locum|advanced|practice|charge|ward|community|district"
 )
+#: A key or a token by its own shape (the rules' patterns for them: AWS, OpenAI, Stripe,
+#: GitHub, GitLab, Slack, Google keys and web tokens).
+_TOKEN_SHAPE = re.compile("|".join(p for p in SECRET if p.startswith("(?-i:")))
 #: One to three words of three letters or more (no airline's code), then a code with a
 #: digit: "Stripe key sk_live_51Hq8ZyKJ2rX9".
 _WORDS_THEN_CODE = re.compile(r"((?:[A-Za-z]{3,}[ \t]+){1,3})([^\s]*\d[^\s]*)")
@@ -495,6 +498,9 @@ def _misread(
         span.type in (EntityType.ID, EntityType.ACCOUNT)
         and lexicon is not None
         and (m := _WORDS_THEN_CODE.fullmatch(value)) is not None
+        # Only a key or a token by its own shape: a record's label stays with its number
+        # as the model read it ("MRN SM-447219", "Blue Cross policy BCP-4481029").
+        and _TOKEN_SHAPE.fullmatch(m.group(2)) is not None
         and all(
             _plain_word(w, lexicon)
             or lexicon.is_term(w)
@@ -506,8 +512,8 @@ def _misread(
         # alone the code is the brand's ("emirates ek703": a flight).
         and lexicon.public_kind(m.group(1).split()[-1]) not in ("brand", "company")
     ):
-        # "Stripe key sk_live_51Hq8...", "Booking ref QX7L2P" read as one code: the words
-        # before it say what it is; only the code is the value.
+        # "Stripe key sk_live_51Hq8..." read as one code: the words before a key say what
+        # it is; only the key is the value.
         a = span.start + m.start(2)
         return [Span(a, span.end, span.type, span.score, span.views)]
     if (
