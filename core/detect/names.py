@@ -104,7 +104,8 @@ ORG_WORDS = re.compile(
     r"foods|roofing|plumbing|electrical|construction|interiors|properties|estates|lettings|"
     r"haulage|landscaping|engineering|marketing|media|scaffolding|glazing|plastering|"
     r"decorating|decorators|flooring|fencing|paving|tiling|removals|cleaning|catering|"
-    r"fabrications|welding|drainage|groundworks|carpentry|electrics|heating|home|homes)\b",
+    r"fabrications|welding|drainage|groundworks|carpentry|electrics|heating|home|homes|"
+    r"transport|freight|couriers|coaches|taxis)\b",
     re.IGNORECASE,
 )
 #: "Co." before a county's name ("Ballina, Co. Mayo"), not a company's "Co.".

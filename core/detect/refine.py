@@ -455,6 +455,10 @@ _TITLE_QUALIFIER = re.compile(
 #: A key or a token by its own shape (the rules' patterns for them: AWS, OpenAI, Stripe,
 #: GitHub, GitLab, Slack, Google keys and web tokens).
 _TOKEN_SHAPE = re.compile("|".join(p for p in SECRET if p.startswith("(?-i:")))
+#: A path's separator between its steps: "SharePoint > Finance > Forecasts".
+_BREADCRUMB = re.compile(r"[ \t]+(?:>|›|»|→)[ \t]+")
+#: A given name and up to two more capitalized words ("Aisling Byrne").
+_CAPITALIZED_NAME = re.compile(r"[A-Z][a-zà-ÿ'’\-]+(?:[ \t][A-Z][a-zà-ÿ'’\-]+){0,2}")
 #: One to three words of three letters or more (no airline's code), then a code with a
 #: digit: "Stripe key sk_live_51Hq8ZyKJ2rX9".
 _WORDS_THEN_CODE = re.compile(r"((?:[A-Za-z]{3,}[ \t]+){1,3})([^\s]*\d[^\s]*)")
@@ -528,6 +532,33 @@ def _misread(
     ):
         # "next meeting at Helen's (22 Queens Park Avenue)": a given name's home, a person.
         return [Span(span.start, span.start + len(name), EntityType.PERSON, span.score, span.views)]
+    if (
+        span.type in (EntityType.ADDRESS, EntityType.LOCATION, EntityType.ORG)
+        and lexicon is not None
+        and _CAPITALIZED_NAME.fullmatch(value)
+        and lexicon.is_given(value.split()[0])
+        and re.search(r"(?:^|\n)[ \t]*$", text[: span.start])
+        and re.match(rf"[ \t]+\[?{_CLOCK.pattern}\]?(?![\w:])", text[span.end :])
+    ):
+        # "Moses Adeyemi 09:15 sending now": a chat's speaker at the start of a line,
+        # then the time of the message.
+        return [Span(span.start, span.end, EntityType.PERSON, span.score, span.views)]
+    if span.type in _NAME_TYPES and lexicon is not None and _BREADCRUMB.search(value):
+        # "SharePoint > Finance > Forecasts": a menu's or a folder's path, each step judged
+        # alone; a public name's or plain words' step is no one's.
+        out = []
+        pos = 0
+        for part in [*_BREADCRUMB.finditer(value), None]:
+            end = part.start() if part is not None else len(value)
+            piece = value[pos:end]
+            words = piece.split()
+            if words and not (
+                lexicon.public_kind(piece) is not None
+                or all(_plain_word(w, lexicon) or lexicon.zipf(w) >= 4.0 for w in words)
+            ):
+                out.append(Span(span.start + pos, span.start + end, span.type, span.score, span.views))
+            pos = part.end() if part is not None else len(value)
+        return out
     if cased and _lower_words_only(value, span, lexicon):
         # "hold ramipril" read as a name in a text written with capitals: a name is
         # written with one; these are a dictionary's words and a drug's.

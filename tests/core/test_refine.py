@@ -2996,3 +2996,26 @@ def test_a_handle_and_a_nurserys_name(text: str, value: str, typed: EntityType, 
 
 def test_a_faster_payments_credit_is_a_zone(lex) -> None:  # type: ignore[no-untyped-def]
     assert covered("FPS CREDIT 28NOV M HASSAN RENT DEC", "FPS CREDIT", lex)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # A chat's speaker at the start of a line, then the message's time.
+        ("Summarise:\nMoses Adeyemi 09:15 sending now\nAisling Byrne 09:16 thanks!", "Moses Adeyemi",
+         EntityType.ADDRESS, [("Moses Adeyemi", "PERSON")]),
+        # A folder's path of a public name and plain words is no one's (the brand is found as
+        # a brand, which the type policy lets leave).
+        ("it's in SharePoint > Finance > Forecasts now", "SharePoint > Finance > Forecasts", EntityType.ORG,
+         [("SharePoint", "ORG")]),
+        # A haulier is a firm; an absence score is a quantity.
+        ("My employer, Kelsall Transport in Crewe, has not paid me.", "Kelsall Transport", EntityType.PERSON,
+         [("Kelsall Transport", "ORG")]),
+        ("4 absences in 6 months (Bradford score 256). Draft the letter.", "Bradford", EntityType.PERSON, []),
+    ],
+)
+def test_a_chats_speaker_a_folders_path_a_haulier_and_a_score(  # type: ignore[no-untyped-def]
+    text: str, value: str, typed: EntityType, expected, lex
+) -> None:
+    got = values(text, refine(text, [s(text, value, typed)], lex))
+    assert [g for g in got if g[0] in value] == expected, got
