@@ -646,7 +646,7 @@ class TypePolicy:
         someone the writer deals with: "What did Keir Starmer say about ...".
 
         A name with a title, addressed or related to the writer ("Dr.", "Dear", "my
-        neighbour", "named"), on a line with an e-mail address or a phone number, or in
+        neighbour", "named"), near an e-mail address, a phone number or a postcode, or in
         a health message (under Safe Harbor a name is the patient's) stays protected:
         a private person may share a public figure's name.
         """
@@ -659,7 +659,9 @@ class TypePolicy:
             _TITLE_BEFORE.search(before[-12:])
             or _ADDRESSED_BEFORE.search(before)
             or _NAMED_BEFORE.search(before)
-            or _contact_line(text, span)
+            # A contact detail near the name (a message of one line holds the writer's own).
+            or _gives_contact(text[max(0, span.start - 40) : span.end + 40])
+            or _POSTAL.search(text[max(0, span.start - 40) : span.end + 40]) is not None
         )
 
     def _public_kind(self, text: str, span: Span, value: str) -> str | None:
@@ -1036,7 +1038,10 @@ _EMPLOYED_AT = re.compile(
 
 #: Going to a school: "goes to ", "attends the ", "is at ".
 _ATTENDS = re.compile(
-    r"\b(?:goes|go|going|went)[ \t]+to[ \t]+(?:the[ \t]+)?$|\battend(?:s|ed|ing)?[ \t]+(?:the[ \t]+)?$",
+    r"\b(?:goes|go|going|went)[ \t]+to[ \t]+(?:the[ \t]+)?$|\battend(?:s|ed|ing)?[ \t]+(?:the[ \t]+)?$"
+    # "His current college, Burton and South Derbyshire College": the person's own school.
+    r"|\b(?:my|our|his|her|their)[ \t]+(?:current[ \t]+|old[ \t]+|new[ \t]+)?"
+    r"(?:school|college|university|uni|sixth[ \t]+form|nursery|academy)[ \t]*,?[ \t]*(?:is[ \t]+)?$",
     re.IGNORECASE,
 )
 #: The word of a school's name.

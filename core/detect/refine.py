@@ -455,6 +455,11 @@ _TITLE_QUALIFIER = re.compile(
 #: A key or a token by its own shape (the rules' patterns for them: AWS, OpenAI, Stripe,
 #: GitHub, GitLab, Slack, Google keys and web tokens).
 _TOKEN_SHAPE = re.compile("|".join(p for p in SECRET if p.startswith("(?-i:")))
+#: A relative's word, "'s" and what follows: "Grandad's WhatsApp", "Mum's Fitbit".
+_RELATIVE_S_BRAND = re.compile(
+    r"(?i:grandad|grandpa|granddad|grandma|gran|granny|nan|nana|nanna|mum|mom|dad|mam|"
+    r"auntie|aunty|uncle|sis|bro|hubby|wifey)['’]s[ \t]+(.+)"
+)
 #: A path's separator between its steps: "SharePoint > Finance > Forecasts".
 _BREADCRUMB = re.compile(r"[ \t]+(?:>|›|»|→)[ \t]+")
 #: A given name and up to two more capitalized words ("Aisling Byrne").
@@ -559,6 +564,24 @@ def _misread(
                 out.append(Span(span.start + pos, span.start + end, span.type, span.score, span.views))
             pos = part.end() if part is not None else len(value)
         return out
+    if (
+        span.type is EntityType.PERSON
+        and lexicon is not None
+        and (m := _RELATIVE_S_BRAND.fullmatch(value)) is not None
+        and lexicon.public_kind(m.group(1)) in ("brand", "company")
+    ):
+        # "Grandad's WhatsApp": a relative's app, no one's name (the brand is found alone).
+        return []
+    if (
+        span.type is EntityType.PERSON
+        and lexicon is not None
+        and re.match(r"[ \t]+room\b", text[span.end : span.end + 6])
+        and value.isalpha()
+        and not lexicon.is_given(value)
+        and not lexicon.is_surname(value)
+    ):
+        # "joins Caterpillars room from Monday": a nursery room's name.
+        return []
     if cased and _lower_words_only(value, span, lexicon):
         # "hold ramipril" read as a name in a text written with capitals: a name is
         # written with one; these are a dictionary's words and a drug's.
@@ -1057,6 +1080,16 @@ def _with_a_drug(value: str, span: Span, lexicon: Lexicon | None) -> bool:
     )
 
 
+def _comparative_bases(word: str) -> list[str]:
+    """The plain forms a comparative or a superlative may come from ("friendlier" ->
+    "friendly", "clearer" -> "clear", "nicest" -> "nice"); none for other words."""
+    for end, subs in (("iest", ("y",)), ("ier", ("y",)), ("est", ("", "e")), ("er", ("", "e"))):
+        if word.endswith(end) and len(word) > len(end) + 2:
+            stem = word[: -len(end)]
+            return [stem + sub for sub in subs]
+    return []
+
+
 def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
     """A person's or an organisation's name the model read in lower case, made only of a
     dictionary's plain words (no one's name), terms and drugs' names: "hold ramipril",
@@ -1073,6 +1106,8 @@ def _lower_words_only(value: str, span: Span, lexicon: Lexicon | None) -> bool:
             # "counsellor": a frequent word no one carries, no brand ("minecraft") and no
             # plural (a team or a band in lower case: "the bengals")
             or (_plain_word(w, lexicon) and lexicon.public_kind(w) is None and not w.endswith("s"))
+            # "friendlier", "clearer": a plain adjective's comparative or superlative
+            or any(lexicon.is_plain(base) for base in _comparative_bases(w))
             # "off with chickenpox", "has tonsillitis": a condition's name by its ending
             or (_CONDITION.fullmatch(w) is not None and not (lexicon.is_given(w) or lexicon.is_surname(w)))
             # "main carer" read as a company: a frequent word in lower case in a text with

@@ -502,3 +502,14 @@ def test_the_day_babies_were_delivered_is_their_date_of_birth(policy: TypePolicy
     assert d.protect and d.kind == "date of birth"
     # A parcel delivered on a day is an event's date.
     assert not decide(policy, "The parcel was delivered on 1 December.", "1 December", T.DATE).protect
+
+
+def test_a_public_figure_in_a_one_line_message_with_an_address_far_away_leaves(policy: TypePolicy) -> None:
+    text = (
+        "Help me write to my MP, Rachel Reeves, about the closure of the Armley library branch. "
+        "I've lived at 16 Hall Lane, Leeds LS12 1EZ for 30 years."
+    )
+    assert not decide(policy, text, "Rachel Reeves", T.PERSON).protect
+    # The person's own school named as theirs is protected, whatever the gazetteer says.
+    text = "His current college, Burton and South Derbyshire College, says he'll lose his bursary."
+    assert decide(policy, text, "Burton and South Derbyshire College", T.ORG).protect

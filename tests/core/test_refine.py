@@ -3019,3 +3019,21 @@ def test_a_chats_speaker_a_folders_path_a_haulier_and_a_score(  # type: ignore[n
 ) -> None:
     got = values(text, refine(text, [s(text, value, typed)], lex))
     assert [g for g in got if g[0] in value] == expected, got
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # A plain adjective's comparative in lower case is no name.
+        ("Can you make this onboarding email friendlier? It is for a new starter.", "friendlier",
+         EntityType.PERSON, []),
+        # A relative's app is no one's name; a nursery room's name is no person.
+        ("Write a two-line reply to Grandad's WhatsApp: 'Ted here.'", "Grandad's WhatsApp", EntityType.PERSON, []),
+        ("Our new room leader joins Caterpillars room from Monday.", "Caterpillars", EntityType.PERSON, []),
+        # An iron salt's words are terms.
+        ("Dr Bhatt wants me on ferrous fumarate for my ferritin.", "ferrous fumarate", EntityType.PERSON, []),
+    ],
+)
+def test_a_comparative_an_app_a_room_and_a_salt(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, value, typed)], lex))
+    assert [g for g in got if g[0] == value] == expected, got
