@@ -515,6 +515,16 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif t is EntityType.PERSON and _DESCRIPTOR_BEFORE.search(text, max(0, span.start - 16), span.start):
         # "PAYPAL *GADGETHUB", "SQ *HARBOUR CAFE": a merchant on a card statement.
         t = EntityType.ORG
+    elif (
+        t is EntityType.PERSON
+        and lexicon is not None
+        and " " not in value
+        and text[span.end : span.end + 1] == ")"
+        and re.search(r"\w[ \t]*\($", text[max(0, span.start - 3) : span.start])
+        and lexicon.public_kind(value) in ("place", "region")
+    ):
+        # "Nuttall Roofing (Bolton)": a town in brackets after a name says where it is.
+        t = EntityType.LOCATION
     elif t is EntityType.PERSON and _PLACE_NOUN_COMMA.search(text, max(0, span.start - 24), span.start):
         # "Our twins' nursery, Little Acorns in Frome": the name a nursery, a school or a
         # practice goes by, right after the word for it.

@@ -3037,3 +3037,9 @@ def test_a_chats_speaker_a_folders_path_a_haulier_and_a_score(  # type: ignore[n
 def test_a_comparative_an_app_a_room_and_a_salt(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
     got = values(text, refine(text, [s(text, value, typed)], lex))
     assert [g for g in got if g[0] == value] == expected, got
+
+
+def test_a_town_in_brackets_after_a_firm_is_a_place(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Our client, Mr Gary Nuttall of Nuttall Roofing (Bolton), owes HMRC £38,200 in VAT."
+    got = values(text, refine(text, [s(text, "Bolton", EntityType.PERSON)], lex))
+    assert ("Bolton", "PERSON") not in got, got
