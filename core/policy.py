@@ -660,8 +660,7 @@ class TypePolicy:
             or _ADDRESSED_BEFORE.search(before)
             or _NAMED_BEFORE.search(before)
             # A contact detail near the name (a message of one line holds the writer's own).
-            or _gives_contact(text[max(0, span.start - 40) : span.end + 40])
-            or _POSTAL.search(text[max(0, span.start - 40) : span.end + 40]) is not None
+            or _gives_contact_or_postcode(text[max(0, span.start - 40) : span.end + 40])
         )
 
     def _public_kind(self, text: str, span: Span, value: str) -> str | None:
@@ -996,7 +995,12 @@ def _contact_line(text: str, span: Span) -> bool:
     a = text.rfind("\n", 0, span.start) + 1
     b = text.find("\n", span.end)
     line = text[a : b if b >= 0 else len(text)]
-    return len(line) <= 160 and (_gives_contact(line) or _POSTAL.search(line) is not None)
+    return len(line) <= 160 and _gives_contact_or_postcode(line)
+
+
+def _gives_contact_or_postcode(s: str) -> bool:
+    """``s`` holds an e-mail address, a phone number or a postcode."""
+    return _gives_contact(s) or _POSTAL.search(s) is not None
 
 
 def _gives_contact(s: str) -> bool:

@@ -384,15 +384,9 @@ def settle(
         # A value sent in clear is not judged again in pieces ("LH" of the flight
         # "LH 401", which the type policy let through whole), nor what touches it
         # ("'s" of "Ofcom's").
-        in_clear = [False] * len(outbound)
-        for pattern in clear_patterns:
-            for m in pattern.finditer(outbound):
-                in_clear[m.start() : m.end()] = [True] * (m.end() - m.start())
+        in_clear = _mask(outbound, clear_patterns)
         covered = [c or k for c, k in zip(covered, in_clear, strict=True)]
-        in_public = [False] * len(outbound)
-        for pattern in public_patterns:
-            for m in pattern.finditer(outbound):
-                in_public[m.start() : m.end()] = [True] * (m.end() - m.start())
+        in_public = _mask(outbound, public_patterns)
         table = cut_at_cells(atoms(outbound), [(a, b) for a, b, _ in csv_tables(outbound).cells])
         runs: list[tuple[int, int, EntityType]] = []
         for span in detector.analyze(outbound):
@@ -452,6 +446,15 @@ def settle(
             pos = b
         outbound = "".join(parts) + outbound[pos:]
     return Outbound(outbound, tuple(sent.values()))
+
+
+def _mask(text: str, patterns: Sequence[re.Pattern[str]]) -> list[bool]:
+    """For each character of ``text``, whether one of ``patterns`` matches over it."""
+    mask = [False] * len(text)
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            mask[m.start() : m.end()] = [True] * (m.end() - m.start())
+    return mask
 
 
 #: What follows a public brand in its product's name: a word and a model's number
