@@ -269,8 +269,9 @@ def _nothing_named(token: str, lexicon: Lexicon) -> bool:
     return _plain_word(token, lexicon) or (token.islower() and lexicon.zipf(token) >= 3.0)
 
 
-#: A word of four letters or more, a full stop, and the next sentence's first word.
-_WORD_FULL_STOP = re.compile(r"(?<=[a-z]{4})\.[ \t]+(?=([A-Z][a-z]+)\b)")
+#: A word of four letters or more (or a postcode's last letters: "M14 5RT"), a full stop,
+#: and the next sentence's first word.
+_WORD_FULL_STOP = re.compile(r"(?:(?<=[a-z]{4})|(?<=\d[A-Z]{2}))\.[ \t]+(?=([A-Z][a-z]+)\b)")
 
 
 def _split_sentence_after_town(
@@ -929,6 +930,29 @@ def _misread(
         # "Mr Stanley Cole, 88, 12 Orchard Way": the age after a name, then the address.
         age = Span(span.start, span.start + aged.end(1), EntityType.AGE, span.score, span.views)
         return [age, Span(span.start + aged.start(2), span.end, span.type, span.score, span.views)]
+    if (
+        span.type in (EntityType.LOCATION, EntityType.ORG, EntityType.DATE)
+        and (premises := _NUMBERED_PREMISES.match(value)) is not None
+        and (lexicon is None or lexicon.public_kind(premises.group(1)) is None)
+    ):
+        # "20 Bedford Row, London", "4, Mill Lane Industrial Estate, Ludlow", "3 Tern
+        # Court": a house's number, a street's or an estate's name and maybe its town are
+        # an address, whatever a model read in them ("10 Downing Street" stays a place);
+        # what a model ran on into past them names nothing.
+        end = premises.end()
+        if (post := _POSTCODE_REST.fullmatch(value, end)) is not None and DIGITS.search(post.group()):
+            end = len(value)  # "20 Bedford Row, London WC1R 4EB": its postcode too
+        unit = _UNIT_WORD_BEFORE.search(text, max(0, span.start - 12), span.start)
+        start = unit.start() if unit is not None else span.start  # "Unit 4, Mill Lane ..."
+        return [Span(start, span.start + end, EntityType.ADDRESS, span.score, span.views)]
+    if (
+        span.type is EntityType.LOCATION
+        and _CAMEL_NAME.fullmatch(value)
+        and (lexicon is None or lexicon.public_kind(value) is None)
+    ):
+        # "I'm Dan from TalentBridge": one word with a capital inside is a company's or a
+        # product's name; places with one ("McAllen", "DeKalb") begin with a particle.
+        return [Span(span.start, span.end, EntityType.ORG, span.score, span.views)]
     if span.type is EntityType.PERSON and _NUMBERED_STREET.fullmatch(value):
         # "in front of no 12 marlowe close": a number, words and a street's kind are an
         # address, whatever name a model read in it.
@@ -1380,6 +1404,30 @@ _STREET_KINDS = (
     r"(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|Terrace|Grove|Mews|Row|Way|"
     r"Court|Rise|Walk|Rd|St|Ave)"
 )
+#: The kinds of premises a business's address ends with, beside the streets'.
+_PREMISES_KINDS = (
+    rf"(?:{_STREET_KINDS}|Park|Estate|Centre|Center|House|Building|Buildings|Place|Square|Yard|"
+    r"Wharf|Quay|Parade|Green|Plaza|Tower|Works|Arcade|Exchange)"
+)
+#: A house's or a unit's number, a street's or premises' name, maybe a town after a comma:
+#: "20 Bedford Row, London", "4, Mill Lane Industrial Estate, Ludlow".
+_NUMBERED_PREMISES = re.compile(
+    rf"(?:(?:No\.?|Number)[ \t]*)?\d{{1,4}}[A-Za-z]?,?[ \t]+"
+    rf"((?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_PREMISES_KINDS})\b"
+    r"(?:,[ \t]+[A-Z][a-z'’\-]+(?:[ \t]+[A-Z][a-z'’\-]+)?(?![\w'’\-]))?"
+)
+#: A postcode or a ZIP code after an address's town: " WC1R 4EB", ", 02139".
+_POSTCODE_REST = re.compile(r",?[ \t]+[A-Z0-9][A-Z0-9 \-]{1,9}")
+#: A premises' name: "Brindley Trade Park", "Mill Lane Industrial Estate".
+_PREMISES_NAME = re.compile(rf"(?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_PREMISES_KINDS}")
+#: A flat's or a unit's number right before its address: "Unit 7, ", "flat 4b at ".
+_UNIT_BEFORE = re.compile(
+    r"(?<![\w])(?i:flat|unit|apt\.?|apartment|suite)[ \t]?\d{1,4}[A-Za-z]?(?:,[ \t]*|[ \t]+(?:at|of|in)[ \t]+)$"
+)
+#: The word for a flat or a unit right before its number: "Unit " of "Unit 4, Mill Lane".
+_UNIT_WORD_BEFORE = re.compile(r"(?<![\w])(?i:flat|unit|apt\.?|apartment|suite)[ \t]+$")
+#: One word with a capital inside ("TalentBridge"), not a particle's ("McAllen", "DeKalb").
+_CAMEL_NAME = re.compile(r"(?!(?:Mc|Mac|De|Di|Du|Da|La|Le|Lo|Van|Von|St|Fitz)[A-Z])[A-Z][a-z]+(?:[A-Z][a-z]+)+")
 #: An age, a comma, then a house's number and its street: "88, 12 Orchard Way".
 _AGE_THEN_ADDRESS = re.compile(r"(\d{1,3}),[ \t]+(\d{1,4}[A-Za-z]?[ \t]+[A-Za-z])")
 #: A house number, up to three words and the kind of street, in any case: "12 marlowe close".
@@ -3225,6 +3273,16 @@ def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list
                 over.append(spans[j])
             j -= 1
         typed = _record_key_type(key)
+        if (
+            b > a
+            and _key_name(key).rsplit(" ", 1)[-1] in _USER_KEYS
+            and _user_name(text[a:b], lexicon)
+        ):
+            # "Assignee=mfernandes": a tracker's or a system's user in lower case is the
+            # account's name, an identifier.
+            if not over:
+                added.append(Span(a, b, EntityType.ID, 0.9, {RECORD: 1.0}))
+            continue
         if b <= a or typed is None:
             continue
         if over:
@@ -3245,6 +3303,21 @@ def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list
     if not added:
         return spans
     return sorted([x for x in spans if x not in replaced] + added, key=lambda x: x.start)
+
+
+#: The keys of a tracker's or a system's people: the value is a person's name or a user's.
+_USER_KEYS = frozenset(("assignee", "reporter", "approver", "requester", "requestor", "submitter"))
+
+
+def _user_name(value: str, lexicon: Lexicon | None) -> bool:
+    """A user's name in lower case ("mfernandes", "j.okafor"): no dictionary's word or term."""
+    return (
+        len(value) >= 4
+        and _ACCOUNT_NAME.fullmatch(value) is not None
+        and value not in ("unassigned", "nobody", "none", "null", "tbd", "tbc")
+        and not _NO_VALUE.fullmatch(value)
+        and (lexicon is None or not (lexicon.is_plain(value) or lexicon.is_term(value) or lexicon.zipf(value) >= 3.0))
+    )
 
 
 #: A JSON member's key ('"HomeNo":'), written like a program's name for it.
@@ -3361,7 +3434,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             found = Zones([(*table.covering(a, b), r) for a, b, r in zones(text, lexicon, table)])
             brands = [x for x in brands if not found.overlapping(x.start, x.end)]
         flights = _flights_found(text, brands, lexicon)
-        return merge_spans(brands + flights + _word_names_found(text, brands + flights, lexicon))
+        named = brands + flights + _word_names_found(text, brands + flights, lexicon)
+        return merge_spans(named + _given_names_found(text, named, lexicon))
     spans += other_script_names(text, spans)
     tables = csv_tables(text)
     # A table's cells are atoms of their own, whatever their separator glues together.
@@ -3823,11 +3897,14 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     out = _join_unit_words(text, out)
-    joined = join_legal_forms(text, join_firms(text, _join_address_parts(text, out), lexicon))
+    joined = join_legal_forms(
+        text, join_firms(text, _with_units_before(text, _join_address_parts(text, out)), lexicon)
+    )
     joined = join_institutions(text, joined, lexicon)
     joined = _join_registrations(text, joined)
     joined += _flights_found(text, joined, lexicon)
     joined += _word_names_found(text, joined, lexicon)
+    joined += _given_names_found(text, joined, lexicon)
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
@@ -4059,6 +4136,53 @@ def _word_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None)
     return out
 
 
+def _given_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A given name that is no English word ("Navjot", "Lupe"), written alone with its
+    capital where the model found nothing: a person. Inside a sentence when the word is
+    rare in English text; first in a sentence only when it is almost never written there
+    otherwise. Not a public name (a place, a brand), not after an article or a possessive,
+    not before a pronoun or "to", and never in a text without capitals or in another
+    language."""
+    if lexicon is None or not is_cased(text) or message_language(text) != ENGLISH:
+        return []
+    out = []
+    for m in _NAME_WORD.finditer(text):
+        word = m.group(1)
+        if (
+            len(word) < 3
+            or not lexicon.is_given(word)
+            or lexicon.is_plain(word)
+            or lexicon.is_term(word)
+            or lexicon.is_word_name(word)
+            or word.lower() in _NAME_WORDS
+            or lexicon.public_kind(word) is not None
+            or any(s.start < m.end() and m.start() < s.end for s in spans)
+            or _WORD_BEFORE.search(text, max(0, m.start() - 12), m.start())
+            or _WORD_AFTER.match(text, m.end())
+        ):
+            continue
+        zipf = lexicon.zipf(word)
+        inside = _INSIDE_SENTENCE.search(text, max(0, m.start() - 24), m.start()) is not None
+        if zipf >= _RARE_GIVEN_ZIPF or not (inside or (zipf < _UNSEEN_GIVEN_ZIPF and _first_in_sentence(text, m.start()))):
+            continue
+        out.append(Span(m.start(), m.end(), EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
+    return out
+
+
+#: How rare in English text a given name must be to be a person's wherever it stands
+#: inside a sentence ("Navjot"; not "Austin", "Brooklyn"), and first in one ("Lupe").
+_RARE_GIVEN_ZIPF = 3.0
+_UNSEEN_GIVEN_ZIPF = 2.0
+#: A sentence's start right before a word: the text's, or after a full stop and a space.
+_FIRST_IN_SENTENCE = re.compile(r"(?:[.!?][ \t]+|\n[ \t]*)$")
+
+
+def _first_in_sentence(text: str, pos: int) -> bool:
+    return pos == 0 or _FIRST_IN_SENTENCE.search(text, max(0, pos - 8), pos) is not None
+#: The view of a name found by :func:`_given_names_found`.
+GIVEN_NAME_VIEW = "given-name"
+
+
 def _read_again(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     """A name's type read again from the words around it (a place, a person, a brand)."""
     span = _without_elision(text, span, lexicon)
@@ -4178,6 +4302,24 @@ def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
                 del out[-len(parts) + 1 :]
                 out.append(_joined(parts, EntityType.ADDRESS))
                 continue
+        out.append(span)
+    return out
+
+
+def _with_units_before(text: str, spans: list[Span]) -> list[Span]:
+    """A flat's or a unit's number that no span holds, right before an address or a
+    premises' name ("Unit 7, Brindley Trade Park", "flat 4b at 22 grove rd"), is part of
+    that address (alone it names no place: see :data:`_UNIT_ALONE`)."""
+    out: list[Span] = []
+    for span in spans:
+        unit = (
+            _UNIT_BEFORE.search(text, max(0, span.start - 24), span.start)
+            if span.type is EntityType.ADDRESS
+            or (span.type in (EntityType.LOCATION, EntityType.ORG) and _PREMISES_NAME.fullmatch(text, span.start, span.end))
+            else None
+        )
+        if unit is not None and not (out and out[-1].end > unit.start()):
+            span = Span(unit.start(), span.end, EntityType.ADDRESS, span.score, span.views)
         out.append(span)
     return out
 

@@ -123,9 +123,12 @@ _SETTING_NAME = (
 )
 
 #: A day and a month (or a month and a day) without a year, after a word that dates an
-#: event: "admitted 12/11", "discharged on 18/11", "DOB 3/4", "w/c 18/11", "Tue 18/11".
+#: event: "admitted 12/11", "discharged on 18/11", "DOB 3/4", "w/c 18/11", "Tue 18/11",
+#: a test's day in a clinical note ("Echo 20/11: LVEF 35%", "bloods 3/12").
 _DAY_MONTH = (
     r"\b(?:on|admitted|discharged|seen|reviewed|dated|born|died|due|until|till|by|dob|"
+    r"echo|ecg|ekg|mri|ct|cxr|scan|x-?ray|ultrasound|uss|bloods|labs|biopsy|angiogram|"
+    r"endoscopy|colonoscopy|appt|op|surgery|"
     r"d\.o\.b\.?|w/c|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?)"
     r"[:,]?[ \t]+(?:on[ \t]+)?"
     r"((?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])|(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01]))"
