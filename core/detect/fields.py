@@ -132,8 +132,10 @@ VALIDATORS: dict[EntityType, Callable[[str], bool]] = {
     EntityType.PHONE: phone_ok,
 }
 
-#: Sixteen (twelve to nineteen) digits in groups of four: the shape of a card number.
-_CARD_SHAPE = re.compile(r"\d{4}(?:[ \-]?\d{4}){2}(?:[ \-]?\d{1,7})?")
+#: Sixteen (twelve to nineteen) digits in groups of four: the shape of a card number. No
+#: card number begins with 0 (ISO/IEC 7812 leaves it to other uses); a phone number dialled
+#: with its trunk "0" does ("0176 23456789", a German mobile's).
+_CARD_SHAPE = re.compile(r"(?!0)\d{4}(?:[ \-]?\d{4}){2}(?:[ \-]?\d{1,7})?")
 _SSN_SHAPE = re.compile(r"\d{3}-\d{2}-\d{4}")
 #: A date as ISO 8601 writes it, of the last and this century: "2024-02-11".
 _ISO_DATE = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")

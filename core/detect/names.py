@@ -92,7 +92,7 @@ ORG_WORDS = re.compile(
     r"\b(?:hospital|clinic|cl[ií]nica|klinik|surgery|medical|health|healthcare|dental|dentistry|"
     r"orthopedics|orthopaedics|pediatrics|paediatrics|veterinary|vets|pharmacy|practice|"
     r"general|infirmary|hospice|care|school|academy|college|university|institute|nursery|"
-    r"infants|juniors|preschool|pre-school|kindergarten|primary|secondary|grammar|comprehensive|"
+    r"infants|juniors|preschool|pre-school|kindergarten|primary|elementary|secondary|grammar|comprehensive|"
     r"ltd|llc|llp|inc|plc|gmbh|ag|sa|bv|co|corp|corporation|company|group|holdings|partners|"
     r"associates|consulting|services|solutions|systems|technologies|tech|labs?|studios?|"
     r"logistics|joinery|builders|bakery|caf[eé]|restaurant|hotel|motel|bank|insurance|"
@@ -331,6 +331,8 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
 #: A Canadian postal code: "M5V 2Z4" (Canada Post's letters: no D, F, I, O, Q, U; no W or Z first).
 _GIVEN_AND_INITIAL = re.compile(r"([A-Z][a-z]+)[ \t]+[A-Z]\.?")
+#: A given name and a surname, nothing else: "Kwame Mensah".
+_GIVEN_AND_SURNAME = re.compile(r"([A-Z][a-z]+)[ \t]+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)")
 _DIGIT_AND_SIGN = re.compile(r"(?=.*\d)(?=.*[!@#$%^&*])")
 _ONE_CAPITALIZED_WORD = re.compile(r"[A-Z][a-zà-ÿ'’\-]{2,}")
 #: A town's name of one to three words, then a UK postcode: an address's last line.
@@ -491,6 +493,21 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         and lexicon.is_given(m.group(1))
     ):
         # "- Lorraine P." signing a review: a given name and an initial, a person.
+        t = EntityType.PERSON
+    elif (
+        t is EntityType.ADDRESS
+        and lexicon is not None
+        and (m := _GIVEN_AND_SURNAME.fullmatch(value)) is not None
+        and lexicon.is_given(m.group(1))
+        and (
+            lexicon.is_surname(m.group(2))
+            or not (lexicon.is_plain(m.group(2)) or lexicon.zipf(m.group(2)) >= 3.0)
+        )
+        and lexicon.public_kind(value) is None
+        and not any(lexicon.public_kind(w) in ("place", "region", "country") for w in m.groups())
+    ):
+        # "my tenant, Kwame Mensah, at 22B Alder Street": a given name and a surname, no
+        # number and no street's word, are a person's name, not an address.
         t = EntityType.PERSON
     elif t is EntityType.PERSON and _TOWN_AND_POSTCODE.fullmatch(value):
         # "Didcot OX11 7QT": a town and its postcode, the end of an address.

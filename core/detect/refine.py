@@ -930,6 +930,16 @@ def _misread(
         # "Mr Stanley Cole, 88, 12 Orchard Way": the age after a name, then the address.
         age = Span(span.start, span.start + aged.end(1), EntityType.AGE, span.score, span.views)
         return [age, Span(span.start + aged.start(2), span.end, span.type, span.score, span.views)]
+    if span.type in (EntityType.ORG, EntityType.LOCATION) and _CLINICAL_SERVICE.fullmatch(value):
+        # "Seen in Fracture Clinic at Royal Derby Hospital": a service every hospital has,
+        # named by its kind, is no organisation's name; the hospital is.
+        return []
+    if span.type in _NAME_TYPES and (day := _DAY_MONTH_AFTER.search(value)) is not None:
+        # "Royal Derby Hospital 27/11": the day of a visit a model ran the name into.
+        return [
+            Span(span.start, span.start + day.start(), span.type, span.score, span.views),
+            Span(span.start + day.start(1), span.end, EntityType.DATE, span.score, span.views),
+        ]
     if (
         span.type in (EntityType.LOCATION, EntityType.ORG, EntityType.DATE)
         and (premises := _NUMBERED_PREMISES.match(value)) is not None
@@ -1404,6 +1414,21 @@ _STREET_KINDS = (
     r"(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|Terrace|Grove|Mews|Row|Way|"
     r"Court|Rise|Walk|Rd|St|Ave)"
 )
+#: A hospital's service named by its kind: "Fracture Clinic", "Heart Failure Unit".
+_CLINICAL_SERVICE = re.compile(
+    r"(?i:accident and emergency|a&e|acute medical|allergy|anticoagulation|antenatal|audiology|"
+    r"breast|cardiac|cardiology|chest pain|colorectal|dermatology|diabetes|diabetic|dietetics|"
+    r"ent|endocrine|endocrinology|endoscopy|epilepsy|eye|falls|fertility|fracture|"
+    r"gastroenterology|genetics|gynaecology|gynecology|haematology|hematology|hand|headache|"
+    r"hearing|heart failure|hepatology|hypertension|infusion|lipid|maternity|memory|menopause|"
+    r"minor injuries|neurology|obstetric|oncology|ophthalmology|orthopaedic|orthopedic|pain|"
+    r"paediatric|pediatric|phlebotomy|physiotherapy|podiatry|pre-?assessment|pre-?op|"
+    r"psychiatry|radiology|renal|respiratory|rheumatology|sexual health|sleep|spinal|stroke|"
+    r"TIA|thyroid|transplant|urgent care|urology|vascular|wound care|day surgery|outpatients?)"
+    r"[ \t]+(?i:clinic|clinics|unit|department|dept\.?|ward|service|team|centre|center|suite)"
+)
+#: A day and a month (or a full date) at the end of a name: " 27/11", " 27/11/2026".
+_DAY_MONTH_AFTER = re.compile(r"[ \t]+((?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])(?:/(?:\d{2}|\d{4}))?)$")
 #: The kinds of premises a business's address ends with, beside the streets'.
 _PREMISES_KINDS = (
     rf"(?:{_STREET_KINDS}|Park|Estate|Centre|Center|House|Building|Buildings|Place|Square|Yard|"

@@ -152,6 +152,15 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         1,
         0.8,
     ),
+    # "(ref SN/2025/44)", "our ref: LIT/24/0193": a reference of letters, a year and a
+    # number between slashes.
+    (
+        EntityType.ACCOUNT,
+        r"\b(?:ref|reference|case|file|matter)\b\.?(?:\s+(?:number|no\.?|#))?[\s:#.]*(?:is\s+)?"
+        r"([A-Z]{1,6}/\d{2,4}/\d{1,6}(?:/\d{1,4})?)(?![\w/])",
+        1,
+        0.8,
+    ),
     # "#XQJ8842190", "#BCP-7781-20": a hash tag followed by an id with digits.
     (EntityType.ACCOUNT, r"(#[A-Z]{0,6}-?\d[A-Z0-9-]{3,20})\b", 1, 0.75),
     # Codes such as "SM-447219" or "KDH-77419".

@@ -203,6 +203,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # "MR !112", "0047_add_invoice_ref".
     ("code", r"\b(?:PR|MR)\s?[#!]\d{1,6}\b|\b\d{3,5}_[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", 0),
     # A cloud's region: "eu-west-2", "us-east-1", "ap-southeast-2".
+    # A Kubernetes pod's name: its deployment's, the replica set's hash and its own
+    # suffix ("payments-api-7f9c8d4b6-x2lqp"), in a text about a cluster.
+    ("pod", r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?=[a-z]*\d)[a-z0-9]{6,10}-[a-z0-9]{5}\b", 0),
     ("code", r"\b(?:us|eu|ap|sa|ca|me|af|il|cn)-(?:gov-)?(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d\b", 0),
     # Public holidays: "Boxing Day", "Good Friday", "Easter Monday".
     ("period", r"\b(?:Boxing Day|Christmas (?:Day|Eve)|New Year['’]s (?:Day|Eve)|Good Friday|Easter (?:Sunday|Monday)|"
@@ -366,6 +369,14 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
 ]
 
 _ZONES = [(reason, re.compile(p, flags)) for reason, p, flags in _ZONE_SOURCES]
+#: A span of two years as a tax year or a season writes it: "2025/26", "2024-25".
+_YEAR_SPAN = re.compile(r"(?:19|20)(\d{2})[-–/](\d{2})")
+#: The words of a text about a Kubernetes cluster.
+_CLUSTER = re.compile(
+    r"\b(?:pods?|kubectl|k8s|kubernetes|namespace|deployment|replicaset|OOMKilled|CrashLoopBackOff|"
+    r"ImagePullBackOff|helm)\b",
+    re.IGNORECASE,
+)
 #: The words that make "K475" a tax code.
 _TAX_CODE_CUE = re.compile(r"\btax[ \t]+codes?\b", re.IGNORECASE)
 #: A lab test's name alone ("creatinine"): a generic term, like those of the lexicon.
@@ -518,6 +529,16 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 if not _METER.search(text, max(0, m.start() - 80), m.end()):
                     continue
                 reason = "quantity"
+            if reason == "period" and (span := _YEAR_SPAN.fullmatch(m.group())) is not None and (
+                text[max(0, m.start() - 1) : m.start()] in ("/", "-")
+                or int(span.group(2)) != (int(span.group(1)) + 1) % 100
+            ):
+                # "ref SN/2025/44": a reference's year and number, no tax year ("2025/26").
+                continue
+            if reason == "pod":
+                if not _CLUSTER.search(text):
+                    continue
+                reason = "code"
             if reason == "tax code":
                 if not _TAX_CODE_CUE.search(text, max(0, m.start() - 80), m.start()):
                     continue
@@ -574,6 +595,14 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 if word.isupper() and (stage := _STAGE_AFTER.match(text, b)) is not None:
                     # "CKD 3a", "NYHA class II", "CKD stage 4": a condition's stage.
                     out.append((a, stage.end(), "medical code"))
+            elif (
+                _SNAKE.fullmatch(word)
+                and _plain_snake(word, lexicon)
+                and not _ACCOUNT_KEY_BEFORE.search(text, max(0, a - 24), a)
+            ):
+                # "wal_keep_size", "max_connections": a setting's or a column's name of
+                # common words, code (a user's "jdoe_admin" holds a word of no dictionary).
+                out.append((a, b, "code"))
             elif word.upper() in lexicon.currencies and word.isupper():
                 out.append((a, b, "money-code"))
             elif (
@@ -589,6 +618,30 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
             if _TITLE_RE.match(text[a:b]):
                 out.append((a, b, "title"))
     return out
+
+
+#: A user's, a role's or an account's key right before its value ("POSTGRES_USER=", "login:
+#: "): the value is an account's name, whatever its words ("billing_admin").
+_ACCOUNT_KEY_BEFORE = re.compile(
+    r"(?:\b|(?<=_))(?:user(?:_?name)?|login|account|role|owner|uid)[\"']?[ \t]*[:=][ \t]*[\"']?$",
+    re.IGNORECASE,
+)
+#: A name in snake_case: "wal_keep_size".
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def _plain_snake(word: str, lexicon: Lexicon) -> bool:
+    """Two parts or more of ``word`` are dictionary words or terms, and the rest are
+    short ("wal", "max") or frequent words that are no one's name."""
+    parts = [p for p in word.split("_") if p]
+    plain = [p for p in parts if lexicon.is_plain(p) or lexicon.is_term(p)]
+    rest = [p for p in parts if p not in plain]
+    return len(plain) >= 2 and all(
+        len(p) <= 3
+        or p.isdigit()
+        or (lexicon.zipf(p) >= 3.5 and not (lexicon.is_given(p) or lexicon.is_surname(p)))
+        for p in rest
+    )
 
 
 #: A stage or a class after a condition's acronym: "3a" of "CKD 3a", "class II".

@@ -3103,3 +3103,57 @@ def test_a_trackers_user_in_lower_case_is_an_identifier(lex) -> None:  # type: i
     text = "Our Jira export has: Summary='Relocation', Assignee=mfernandes, Reporter=unassigned, Due=2026-12-01."
     got = values(text, refine(text, [], lex))
     assert ("mfernandes", "ID") in got and not any(v == "unassigned" for v, _ in got), got
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typed", "expected"),
+    [
+        # A hospital's service named by its kind is no organisation's name.
+        ("Seen in Fracture Clinic at Royal Derby Hospital today.", "Fracture Clinic", EntityType.ORG, []),
+        ("Review in the Heart Failure Unit next week.", "Heart Failure Unit", EntityType.ORG, []),
+        # The day of a visit a model ran a hospital's name into is a date of its own.
+        ("Seen in clinic at Royal Derby Hospital 27/11. Cast on.", "Royal Derby Hospital 27/11", EntityType.ORG,
+         [("Royal Derby Hospital", "ORG"), ("27/11", "DATE")]),
+        # A school's kind makes a name a school's.
+        ("the parents of a pupil at Lincoln Elementary asked", "Lincoln Elementary", EntityType.LOCATION,
+         [("Lincoln Elementary", "ORG")]),
+    ],
+)
+def test_a_clinics_kind_a_visits_day_and_a_school(text: str, value: str, typed: EntityType, expected, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, value, typed)], lex))
+    assert [g for g in got if g[0] in value] == expected, got
+
+
+def test_a_pods_name_in_a_text_about_a_cluster_is_code(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Our pod payments-api-7f9c8d4b6-x2lqp keeps crashing with OOMKilled."
+    got = values(text, refine(text, [s(text, "payments-api-7f9c8d4b6-x2lqp", EntityType.ID)], lex))
+    assert got == [], got
+
+
+def test_a_settings_name_of_common_words_is_code(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "The DBA says wal_keep_size is 2GB and effective_cache_size is 8GB."
+    got = values(text, refine(text, [s(text, "wal_keep_size", EntityType.ID), s(text, "effective_cache_size", EntityType.ID)], lex))
+    assert got == [], got
+    # A user's name with a word of no dictionary stays a value.
+    text = "Log in as jdoe_admin_user on the box."
+    assert values(text, refine(text, [s(text, "jdoe_admin_user", EntityType.ID)], lex)) == [("jdoe_admin_user", "ID")]
+
+
+def test_a_given_name_and_a_surname_read_as_an_address_are_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Please write to my tenant, Kwame Mensah, at 22B Alder Street, Leeds LS6 2QT."
+    spans = [s(text, "Kwame Mensah", EntityType.ADDRESS), s(text, "22B Alder Street, Leeds LS6 2QT", EntityType.ADDRESS)]
+    assert values(text, refine(text, spans, lex)) == [
+        ("Kwame Mensah", "PERSON"), ("22B Alder Street, Leeds LS6 2QT", "ADDRESS")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "period"),
+    [
+        ("Tax for the 2025/26 tax year is due.", ["2025/26"]),
+        ("Your application (ref SN/2025/44) has been shortlisted.", []),
+        ("A note of 2025/44 in the file.", []),
+    ],
+)
+def test_a_tax_year_is_two_years_in_a_row(text: str, period: list[str], lex) -> None:  # type: ignore[no-untyped-def]
+    assert [text[a:b] for a, b, r in zones(text, lex) if r == "period"] == period

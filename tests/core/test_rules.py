@@ -145,3 +145,9 @@ def test_an_eircode_is_an_address() -> None:
     # A fault code and a number are none: "F05 then E24".
     text = "The boiler shows F05 then E24 again."
     assert not [s for s in RulesView().analyze(text) if s.type is EntityType.ADDRESS]
+
+
+def test_a_reference_with_slashes_is_an_account(rules_view: RulesView) -> None:
+    text = "Your application for the Senior Nurse post (ref SN/2025/44) has been shortlisted."
+    found = [(text[s.start : s.end], s.type) for s in rules_view.analyze(text)]
+    assert ("SN/2025/44", EntityType.ACCOUNT) in found, found

@@ -500,3 +500,11 @@ def test_a_year_of_birth_after_its_label_is_a_date() -> None:
     from core.detect.fields import date_ok
 
     assert date_ok("1936") and date_ok("03/11/1961") and not date_ok("19366")
+
+
+def test_a_number_dialled_with_its_trunk_zero_is_no_card() -> None:
+    from core.detect.fields import checked_type
+
+    # A German mobile's twelve digits have a card's groups, but no card number begins with 0.
+    assert checked_type("0176 23456789", EntityType.PHONE) is EntityType.PHONE
+    assert checked_type("4111 1111 1111 1111", EntityType.PHONE) is EntityType.CREDIT_CARD
