@@ -105,7 +105,11 @@ ORG_WORDS = re.compile(
     r"haulage|landscaping|engineering|marketing|media|scaffolding|glazing|plastering|"
     r"decorating|decorators|flooring|fencing|paving|tiling|removals|cleaning|catering|"
     r"fabrications|welding|drainage|groundworks|carpentry|electrics|heating|home|homes|"
-    r"transport|freight|couriers|coaches|taxis)\b",
+    r"transport|freight|couriers|coaches|taxis|"
+    # shops and restaurants named in their own language: "Panadería La Espiga"
+    r"panader[ií]a|boulangerie|p[aâ]tisserie|trattoria|pizzeria|osteria|ristorante|"
+    r"taquer[ií]a|cantina|bodega|b[aä]ckerei|metzgerei|konditorei|brasserie|bistro|"
+    r"farmacia|pharmacie|apotheke)\b",
     re.IGNORECASE,
 )
 #: "Co." before a county's name ("Ballina, Co. Mayo"), not a company's "Co.".

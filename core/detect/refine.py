@@ -3941,6 +3941,13 @@ _VEHICLE_WORD = re.compile(
     re.IGNORECASE,
 )
 _MODEL_YEAR = re.compile(r"\b(?:19|20)\d\d[ \t]+[A-Z]")
+_PLATE_WORD = re.compile(r"\b(?:reg|registration|number plate|plate|VRM)\b", re.IGNORECASE)
+#: A car's colour before its make: "a silver Audi A3".
+_COLOUR_FIRST = re.compile(
+    r"(?:silver|black|white|red|blue|grey|gray|green|yellow|orange|gold|brown|maroon|navy|beige)[ \t]+(?=[A-Z])"
+)
+#: A registration plate's word right after a car's make and model: "Audi A3, registration".
+_PLATE_AFTER = re.compile(r",?[ \t]*\(?(?:reg(?:istration)?\.?|number plate|plate|VRM)\b", re.IGNORECASE)
 _VEHICLE_BEFORE = re.compile(
     rf"{_VEHICLE_WORD.pattern}[ \t]*(?:[,:(][ \t]*|[ \t]+(?:is|was)[ \t]+)?(?:(?:a|an|the)[ \t]+)?$"
     # a model year: "a PCP on a 2021 VW Golf"
@@ -3953,7 +3960,9 @@ def _vehicles(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Spa
     """A car's make and model after the word for it are one product ("my car (Ford Focus,
     reg ...)" read as a person "Ford" and a name "Focus"): an organisation's product, which
     the type policy judges by its make."""
-    if lexicon is None or not (_VEHICLE_WORD.search(text) or _MODEL_YEAR.search(text)):
+    if lexicon is None or not (
+        _VEHICLE_WORD.search(text) or _MODEL_YEAR.search(text) or _PLATE_WORD.search(text)
+    ):
         return spans
     out: list[Span] = []
     skip: set[int] = set()
@@ -3962,11 +3971,18 @@ def _vehicles(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Spa
         if i in skip:
             continue
         words = text[x.start : x.end].split()
+        if x.type in _NAME_TYPES and len(words) > 1 and (colour := _COLOUR_FIRST.match(text, x.start)):
+            # "a silver Audi A3": the car's colour a model ran into stays as written.
+            x = Span(colour.end(), x.end, x.type, x.score, x.views)
+            words = words[1:]
         if (
             x.type in _NAME_TYPES
             and words
             and lexicon.public_kind(words[0]) in _BRAND_KINDS
-            and _VEHICLE_BEFORE.search(text, max(0, x.start - 30), x.start)
+            and (
+                _VEHICLE_BEFORE.search(text, max(0, x.start - 30), x.start)
+                or _PLATE_AFTER.match(text, x.end)
+            )
         ):
             end = x.end
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None

@@ -3157,3 +3157,15 @@ def test_a_given_name_and_a_surname_read_as_an_address_are_a_person(lex) -> None
 )
 def test_a_tax_year_is_two_years_in_a_row(text: str, period: list[str], lex) -> None:  # type: ignore[no-untyped-def]
     assert [text[a:b] for a, b, r in zones(text, lex) if r == "period"] == period
+
+
+def test_a_car_seen_by_its_colour_and_plate_is_its_makers_product(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "At about 11pm I saw a silver Audi A3, registration LD68 XKP, reverse into the fence."
+    got = values(text, refine(text, [s(text, "silver Audi A3", EntityType.PERSON)], lex))
+    assert got == [("Audi A3", "ORG")], got
+
+
+def test_a_shop_named_in_its_own_language_is_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "I built the loyalty system for Panadería La Espiga last year."
+    got = values(text, refine(text, [s(text, "Panadería La Espiga", EntityType.LOCATION)], lex))
+    assert got == [("Panadería La Espiga", "ORG")], got
