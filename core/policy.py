@@ -233,7 +233,8 @@ _TITLE_BEFORE = re.compile(
 #: thanked or asked by its name).
 _ADDRESSED_BEFORE = re.compile(
     r"\b(?:ask|asked|tell|told|thank|thanks|dear|hi|hello|hey|remind|invite|congratulate|"
-    r"cc|(?:my|our|his|her|their)\s+(?:friend|colleague|boss|manager|neighbou?r|husband|wife|"
+    # "me and baby Zara": a newborn named by the word for one
+    r"cc|baby|newborn|(?:my|our|his|her|their)\s+(?:friend|colleague|boss|manager|neighbou?r|husband|wife|"
     r"partner|son|daughter|brother|sister|mum|mom|dad|cousin|uncle|aunt|nephew|niece|teacher|"
     r"tutor|coach|client|patient|tenant|landlord|landlady|flatmate|roommate|girlfriend|"
     r"boyfriend|fiancée?|twins|kids|children|sons|daughters|grandchildren|grandson|"

@@ -335,8 +335,9 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
 UK_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}")
 #: A Canadian postal code: "M5V 2Z4" (Canada Post's letters: no D, F, I, O, Q, U; no W or Z first).
 _GIVEN_AND_INITIAL = re.compile(r"([A-Z][a-z]+)[ \t]+[A-Z]\.?")
-#: A given name and a surname, nothing else: "Kwame Mensah".
-_GIVEN_AND_SURNAME = re.compile(r"([A-Z][a-z]+)[ \t]+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)")
+#: A given name and a surname, each one capitalized word ("Kwame Mensah", "Jean-Luc Roux",
+#: "Siofra O'Neill"); groups 1 and 2 are the two names.
+GIVEN_AND_SURNAME = re.compile(r"([A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?) ([A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?)")
 _DIGIT_AND_SIGN = re.compile(r"(?=.*\d)(?=.*[!@#$%^&*])")
 _ONE_CAPITALIZED_WORD = re.compile(r"[A-Z][a-zà-ÿ'’\-]{2,}")
 #: A town's name of one to three words, then a UK postcode: an address's last line.
@@ -501,7 +502,7 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
     elif (
         t is EntityType.ADDRESS
         and lexicon is not None
-        and (m := _GIVEN_AND_SURNAME.fullmatch(value)) is not None
+        and (m := GIVEN_AND_SURNAME.fullmatch(value)) is not None
         and lexicon.is_given(m.group(1))
         and (
             lexicon.is_surname(m.group(2))

@@ -52,6 +52,7 @@ from core.detect.fields import checked_type, field_at, fields
 from core.detect.hosts import host_names, host_shaped, public_name
 from core.detect.names import (
     FLIGHT,
+    GIVEN_AND_SURNAME,
     HANDLE,
     ITEM_SEPARATOR,
     JOB_TITLE,
@@ -796,6 +797,17 @@ def _misread(
         and lexicon.is_term(value)
     ):
         return []  # "NI £148.80" on a payslip: a term, no address
+    if (
+        span.type in (EntityType.ID, EntityType.ACCOUNT, EntityType.PHONE, EntityType.DATE)
+        and _ROOM_NUMBER.fullmatch(value) is not None
+        and (
+            _ROOM_BEFORE.search(text, max(0, span.start - 20), span.start) is not None
+            or ("." in value and _ROOM_WORD_BEFORE.search(text, max(0, span.start - 8), span.start))
+        )
+    ):
+        # "meeting room 4", "room 4.02" (a floor's room), "platform 9": a place in a
+        # building, no one's ("Room 12" alone may be a patient's or a guest's).
+        return []
     if (
         span.type in (EntityType.ORG, EntityType.OTHER, EntityType.ID, EntityType.PERSON)
         and _UNIT_ALONE.fullmatch(value) is not None
@@ -1548,6 +1560,12 @@ _BROADCAST = frozenset({"channel", "here", "everyone", "all", "team"})
 _POSSESSIVE_BEFORE = re.compile(r"(?<![\w'’])(?:my|our|your|his|her|their)[ \t]+$", re.IGNORECASE)
 #: A determiner or a possessive right before a word: "my parcel", "the invoice".
 _DETERMINER_OR_POSSESSIVE = re.compile(r"\b(?:my|your|our|his|her|their|the|a|an|this|that)[ \t]+$", re.IGNORECASE)
+#: A room's, a gate's or a platform's number, and its word right before it.
+_ROOM_NUMBER = re.compile(r"[A-Z]?\d{1,3}(?:\.\d{1,3})?[A-Za-z]?")
+_ROOM_BEFORE = re.compile(
+    r"\b(?i:meeting room|conference room|classroom|lecture theatre|gate|platform)[ \t]+$"
+)
+_ROOM_WORD_BEFORE = re.compile(r"\b(?i:room)[ \t]+$")
 #: A flat's, a unit's or a room's number alone, and the street that may follow it.
 _UNIT_ALONE = re.compile(r"(?i:flat|unit|apt|apartment|room|suite)[ \t]?\d{1,4}[A-Za-z]?")
 _ADDRESS_AFTER_UNIT = re.compile(r",?[ \t]*\d{1,5}[A-Za-z]?[ \t]+[A-Za-z]|,?[ \t]*[A-Z][a-z]+[ \t]+(?:House|Court|Road|Street|Lane)")
@@ -2531,12 +2549,22 @@ def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
     another ("Siobhán Ní Cheallaigh" after "policyholder" and above her e-mail address) is
     one name, a person's: two types made two placeholders for one name. (An animal's name
     leaves as written: :func:`_without_pets`.)"""
+    accounts = {v for x in spans if x.type is EntityType.ID and (v := text[x.start : x.end]).islower()}
+    if accounts:
+        # "user=akowalski ... Account locked: akowalski": an account's name in lower case
+        # found as such once is the same account wherever a model read a person.
+        spans = [
+            Span(x.start, x.end, EntityType.ID, x.score, x.views)
+            if x.type is EntityType.PERSON and text[x.start : x.end] in accounts
+            else x
+            for x in spans
+        ]
     persons = {text[x.start : x.end] for x in spans if x.type is EntityType.PERSON}
     if not persons:
         return spans
     # The surnames of the people named in full: "passengers Lorcan Devaney and Siofra
     # Devaney" names two of one family, whatever the model read the first as.
-    families = {p.split()[-1] for p in persons if _GIVEN_AND_SURNAME.fullmatch(p)}
+    families = {p.split()[-1] for p in persons if GIVEN_AND_SURNAME.fullmatch(p)}
     return [
         Span(x.start, x.end, EntityType.PERSON, x.score, x.views)
         if (
@@ -2549,7 +2577,7 @@ def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
         )
         or (
             x.type in (EntityType.ORG, EntityType.OTHER, EntityType.LOCATION)
-            and _GIVEN_AND_SURNAME.fullmatch(v := text[x.start : x.end]) is not None
+            and GIVEN_AND_SURNAME.fullmatch(v := text[x.start : x.end]) is not None
             and v.split()[-1] in families
         )
         else x
@@ -2557,8 +2585,6 @@ def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
     ]
 
 
-#: A given name and a surname, each one capitalized word ("Siofra Devaney", "Jean-Luc Roux").
-_GIVEN_AND_SURNAME = re.compile(r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)? [A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
 
 
 #: Two or three capitalized words: a given name, maybe a middle one, and a surname.
@@ -4181,9 +4207,9 @@ def _given_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None
     """A given name that is no English word ("Navjot", "Lupe"), written alone with its
     capital where the model found nothing: a person. Inside a sentence when the word is
     rare in English text; first in a sentence only when it is almost never written there
-    otherwise. Not a public name (a place, a brand), not after an article or a possessive,
-    not before a pronoun or "to", and never in a text without capitals or in another
-    language."""
+    otherwise; right after a relative's word ("baby Zara") wherever it stands. Else not a
+    public name (a place, a brand); never after an article or a possessive, before a
+    pronoun or "to", in a text without capitals or in another language."""
     if lexicon is None or not is_cased(text) or message_language(text) != ENGLISH:
         return []
     out = []
@@ -4196,11 +4222,17 @@ def _given_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None
             or lexicon.is_term(word)
             or lexicon.is_word_name(word)
             or word.lower() in _NAME_WORDS
-            or lexicon.public_kind(word) is not None
             or any(s.start < m.end() and m.start() < s.end for s in spans)
             or _WORD_BEFORE.search(text, max(0, m.start() - 12), m.start())
             or _WORD_AFTER.match(text, m.end())
         ):
+            continue
+        if _RELATIVE_WORD_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+            # Right after a relative's word a given name is a person's, however frequent or
+            # public it is otherwise ("me and baby Zara": a shop's name too).
+            out.append(Span(m.start(), m.end(), EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
+            continue
+        if lexicon.public_kind(word) is not None:
             continue
         zipf = lexicon.zipf(word)
         inside = _INSIDE_SENTENCE.search(text, max(0, m.start() - 24), m.start()) is not None
@@ -4210,6 +4242,8 @@ def _given_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None
     return out
 
 
+#: A relative's or a baby's word right before a name: "baby Zara", "my son Leo".
+_RELATIVE_WORD_BEFORE = re.compile(rf"\b(?:{_RELATION_WORD}|baby|newborn|twins?)[ \t]+$", re.IGNORECASE)
 #: How rare in English text a given name must be to be a person's wherever it stands
 #: inside a sentence ("Navjot"; not "Austin", "Brooklyn"), and first in one ("Lupe").
 _RARE_GIVEN_ZIPF = 3.0

@@ -203,6 +203,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # "MR !112", "0047_add_invoice_ref".
     ("code", r"\b(?:PR|MR)\s?[#!]\d{1,6}\b|\b\d{3,5}_[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", 0),
     # A cloud's region: "eu-west-2", "us-east-1", "ap-southeast-2".
+    # A home's size: "a 2-bed", "3-bedroom", "2 bed flat".
+    ("quantity", r"\b\d{1,2}[- ]bed(?:room)?s?\b", re.IGNORECASE),
     # A Kubernetes pod's name: its deployment's, the replica set's hash and its own
     # suffix ("payments-api-7f9c8d4b6-x2lqp"), in a text about a cluster.
     ("pod", r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?=[a-z]*\d)[a-z0-9]{6,10}-[a-z0-9]{5}\b", 0),

@@ -513,3 +513,8 @@ def test_a_public_figure_in_a_one_line_message_with_an_address_far_away_leaves(p
     # The person's own school named as theirs is protected, whatever the gazetteer says.
     text = "His current college, Burton and South Derbyshire College, says he'll lose his bursary."
     assert decide(policy, text, "Burton and South Derbyshire College", T.ORG).protect
+
+
+def test_a_newborn_named_like_a_shop_is_a_person(policy: TypePolicy) -> None:
+    d = decide(policy, "Thanks for looking after me and baby Zara last week.", "Zara", T.PERSON, 5.0)
+    assert d.protect, d

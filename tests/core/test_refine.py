@@ -2566,7 +2566,8 @@ def test_words_before_an_accounts_name_stay(lex) -> None:  # type: ignore[no-unt
 
 def test_a_urine_protein_ratio_is_a_lab_value(lex) -> None:  # type: ignore[no-untyped-def]
     text = "BP 148/96 today, urine PCR 45. Partner Jordan, works nights."
-    assert refine(text, [s(text, "PCR 45", EntityType.ID)], lex) == []
+    # (the partner's name is a person's)
+    assert values(text, refine(text, [s(text, "PCR 45", EntityType.ID)], lex)) == [("Jordan", "PERSON")]
 
 
 def test_a_fractures_shorthand_and_its_side_name_no_one(lex) -> None:  # type: ignore[no-untyped-def]
@@ -3169,3 +3170,39 @@ def test_a_shop_named_in_its_own_language_is_an_organisation(lex) -> None:  # ty
     text = "I built the loyalty system for Panadería La Espiga last year."
     got = values(text, refine(text, [s(text, "Panadería La Espiga", EntityType.LOCATION)], lex))
     assert got == [("Panadería La Espiga", "ORG")], got
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # After a relative's word a given name is a person's, even one a shop carries.
+        ("Thanks for looking after me and baby Zara when she was born.", ["Zara"]),
+        ("My client Jordan wants to settle.", ["Jordan"]),
+    ],
+)
+def test_a_given_name_after_a_relatives_word_is_a_person(text: str, found: list[str], lex) -> None:  # type: ignore[no-untyped-def]
+    got = [v for v, t in values(text, refine(text, [], lex)) if t == "PERSON"]
+    assert got == found, got
+
+
+def test_an_account_found_once_is_that_account_everywhere(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "WARN Too many failed logins for user=akowalski\nERROR Account locked: akowalski"
+    first, second = (text.index("akowalski"), text.rindex("akowalski"))
+    spans = [Span(first, first + 9, EntityType.ID, 0.9, {"ner": 0.9}), Span(second, second + 9, EntityType.PERSON, 0.9, {"ner": 0.9})]
+    assert [t for _, t in values(text, refine(text, spans, lex))] == ["ID", "ID"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The review is moved to Thursday at 14:00, room 4.02, as before.", "4.02"),
+        ("Class photos are in classroom 12 today.", "12"),
+    ],
+)
+def test_a_rooms_or_a_gates_number_is_no_identifier(text: str, value: str, lex) -> None:  # type: ignore[no-untyped-def]
+    assert values(text, refine(text, [s(text, value, EntityType.ID)], lex)) == []
+
+
+def test_a_homes_size_is_a_quantity(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Its a 2-bed at the end of the road."
+    assert values(text, refine(text, [s(text, "2-bed", EntityType.ID)], lex)) == []
