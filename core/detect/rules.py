@@ -135,6 +135,9 @@ _DAY_MONTH = (
     r"(?![\d/.,]\d|[\d/])"
 )
 
+#: A full name (two capitalized words), then an age in brackets: "Gerrit Hoekstra (94)".
+_AGE_AFTER_NAME = r"(?<![\w-])[A-ZÀ-Ý][\w'’-]+[ \t]+[A-ZÀ-Ý][\w'’-]+[ \t]*\([ \t]?(1[01]\d|120|\d{1,2})[ \t]?\)"
+
 _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     (
         EntityType.MRN,
@@ -175,6 +178,8 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     (EntityType.AGE, r"\b(\d{1,3}\s?(?:yo|y/o))\b", 1, 0.8),
     # A clinical note's age and sex after the name: "Wilhelmina Akerman, 54F", "(72M)".
     (EntityType.AGE, _AGE_SEX, 1, 0.85),
+    # An age in brackets after a full name, in any language: "Gerrit Hoekstra (94)".
+    (EntityType.AGE, _AGE_AFTER_NAME, 1, 0.8),
     (
         EntityType.DATE,
         rf"\b({_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)\b",
@@ -244,7 +249,7 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
 
 #: The patterns matched with case (all others ignore it).
 _CASED_PATTERNS = frozenset(
-    {_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _EIRCODE, _AGE_SEX, _RELATIVE_NAME, _SETTING_NAME}
+    {_STATE_ZIP, _CODE_ID, _CITATION, _NINO, _EIRCODE, _AGE_SEX, _AGE_AFTER_NAME, _RELATIVE_NAME, _SETTING_NAME}
 )
 
 # --- PatternRecognizers of our own -------------------------------------------------------

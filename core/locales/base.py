@@ -77,6 +77,8 @@ _LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")
 #: ("laufen", "piso"); a given name as frequent as "sergio" (4.3) or "kees" still counts.
 LOWER_NAME_ZIPF = 4.5
 _TOKEN = re.compile(r"[\w'’.-]+|\S")
+#: A word with its capital.
+_CAPITALIZED = re.compile(r"(?<![\w'’-])[A-ZÀ-Ý][\w'’-]*")
 
 
 @dataclass(frozen=True)
@@ -309,9 +311,12 @@ class LocaleView:
                 if a >= b or (rule.validate is not None and not rule.validate(m.group(rule.group))):
                     continue
                 if rule.type is EntityType.ORG:
-                    a = self._skip_negatives(text, a, b)
-                    if a >= b:
+                    rest = self._skip_negatives(text, a, b)
+                    if rest >= b and len(_CAPITALIZED.findall(text, a, b)) < 2:
                         continue
+                    # A name of common words, each with its capital, stays whole after its
+                    # institution's word: "l'hôpital Femme Mère Enfant".
+                    a = rest if rest < b else a
                 elif rule.type is EntityType.ADDRESS:
                     # "in der Wohnung Lindenstraße 12": the word for the home before the
                     # street stays as written; a street's name is left whole.

@@ -965,3 +965,24 @@ def test_an_accounts_and_a_phone_lines_labels_are_no_names_in_german() -> None:
     text = "Fehler 503, Benutzer j.mueller konnte sich nicht anmelden. Der Admin, Herr Kevin Straub (Durchwahl 0711 98765-23), ist im Urlaub."
     got = values(text, detector([("Benutzer", EntityType.PERSON), ("Durchwahl", EntityType.ID)], language="de"))
     assert "Benutzer" not in got and "Durchwahl" not in got
+
+
+def test_a_hospital_named_with_common_words_is_found_whole() -> None:
+    text = (
+        "Notre fils sera absent du 8 au 12 décembre pour une opération des amygdales "
+        "à l'hôpital Femme Mère Enfant. Cordialement."
+    )
+    got = values(text, detector([], language="fr"))
+    assert got.get("hôpital Femme Mère Enfant") is EntityType.ORG, got
+
+
+def test_a_french_holiday_is_no_one() -> None:
+    text = "Ma cheffe refuse mes congés de Noël alors que je les ai posés en septembre."
+    got = values(text, detector([("Noël", EntityType.PERSON)], language="fr"))
+    assert "Noël" not in got, got
+
+
+def test_an_age_in_brackets_after_a_full_name_in_any_language() -> None:
+    text = "Mijn opa, Gerrit Hoekstra (94), woont in een verpleeghuis."
+    got = values(text, detector([("Gerrit Hoekstra", EntityType.PERSON)], language="nl"))
+    assert got.get("94") is EntityType.AGE, got

@@ -339,3 +339,12 @@ def test_a_french_word_after_its_elided_article_counts() -> None:
 
     guess = detect("Ma fille est à l'hôpital depuis hier avec de la fièvre.")
     assert guess.profile.value == "health"
+
+
+def test_the_states_of_federal_countries_in_europe_are_states() -> None:
+    from core.domain import state_level
+
+    for name in ("Niedersachsen", "Lower Saxony", "Andalucía", "Noord-Holland", "Occitanie", "Tirol"):
+        assert state_level(name), name
+    # A city that shares a province's name is meant as the city.
+    assert not state_level("Utrecht")

@@ -36,6 +36,8 @@ NEGATIVES = words(
     "diagnostic médicament dose examen numéro IBAN RIB NIR SIRET Sécurité Sociale CPAM CAF"
 )
 
+# holidays ("mes congés de Noël", "les vacances de Pâques"): no one's name here
+NEGATIVES = NEGATIVES | words("Noël Pâques Toussaint Pentecôte Réveillon")
 # medical, legal and everyday acronyms that are terms, not organisations ("une IRM")
 NEGATIVES = NEGATIVES | words("IRM TDM ECG EEG RSA SMIC TVA CDI CDD RTT HLM PDF DRH RH")
 # school years ("en CM2", "elle entre en 6e"): a class every child passes through
