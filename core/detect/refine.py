@@ -3949,7 +3949,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     out = _join_unit_words(text, out)
     joined = join_legal_forms(
-        text, join_firms(text, _with_units_before(text, _join_address_parts(text, out)), lexicon)
+        text,
+        join_firms(
+            text, _with_ampersand_names(text, _with_units_before(text, _join_address_parts(text, out))), lexicon
+        ),
     )
     joined = join_institutions(text, joined, lexicon)
     joined = _join_registrations(text, joined)
@@ -4379,6 +4382,30 @@ def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
                 continue
         out.append(span)
     return out
+
+
+def _with_ampersand_names(text: str, spans: list[Span]) -> list[Span]:
+    """One capitalized word found as a name, then "&" and capitalized words no span holds
+    ("Brand: Wick & Whisper", "Maple & Moss"): one name of a shop or a firm, an
+    organisation; left alone the second half stays in clear ("[PERSON_1] & Whisper")."""
+    if "&" not in text:
+        return spans
+    out: list[Span] = []
+    starts = sorted(x.start for x in spans)
+    for span in spans:
+        if (
+            span.type in (EntityType.PERSON, EntityType.ORG)
+            and _CAPITALIZED_WORD.fullmatch(text, span.start, span.end)
+            and (tail := _AMPERSAND_TAIL.match(text, span.end)) is not None
+            and not any(span.end < a < tail.end() for a in starts)
+        ):
+            span = Span(span.start, tail.end(), EntityType.ORG, span.score, span.views)
+        out.append(span)
+    return out
+
+
+#: "&" and one or two capitalized words after a name: " & Whisper", " & Moss Salon".
+_AMPERSAND_TAIL = re.compile(r"[ \t]&[ \t](?!Co\b|Sons\b|Söhne\b|Fils\b|Partners\b|Mrs?\b)[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?")
 
 
 def _with_units_before(text: str, spans: list[Span]) -> list[Span]:

@@ -3206,3 +3206,15 @@ def test_a_rooms_or_a_gates_number_is_no_identifier(text: str, value: str, lex) 
 def test_a_homes_size_is_a_quantity(lex) -> None:  # type: ignore[no-untyped-def]
     text = "Its a 2-bed at the end of the road."
     assert values(text, refine(text, [s(text, "2-bed", EntityType.ID)], lex)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "whole"),
+    [
+        ("Write a product description. Brand: Wick & Whisper, based in Harrogate.", "Wick", "Wick & Whisper"),
+        ("Terrible service at Maple & Moss salon in Didsbury.", "Maple", "Maple & Moss"),
+    ],
+)
+def test_a_name_and_ampersand_and_a_word_are_one_shop(text: str, found: str, whole: str, lex) -> None:  # type: ignore[no-untyped-def]
+    got = values(text, refine(text, [s(text, found, EntityType.PERSON)], lex))
+    assert (whole, "ORG") in got, got
