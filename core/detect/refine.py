@@ -4405,7 +4405,7 @@ def _with_ampersand_names(text: str, spans: list[Span]) -> list[Span]:
 
 
 #: "&" and one or two capitalized words after a name: " & Whisper", " & Moss Salon".
-_AMPERSAND_TAIL = re.compile(r"[ \t]&[ \t](?!Co\b|Sons\b|Söhne\b|Fils\b|Partners\b|Mrs?\b)[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?")
+_AMPERSAND_TAIL = re.compile(r"[ \t]&[ \t](?!Co\b|Cie\b|Sons\b|Söhne\b|Fils\b|Hijos\b|Zn\b|Zonen\b|Partners\b|Mrs?\b)[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?")
 
 
 def _with_units_before(text: str, spans: list[Span]) -> list[Span]:
