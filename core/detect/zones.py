@@ -202,12 +202,12 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A pull or merge request's number and a database migration's name: "PR #4821",
     # "MR !112", "0047_add_invoice_ref".
     ("code", r"\b(?:PR|MR)\s?[#!]\d{1,6}\b|\b\d{3,5}_[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", 0),
-    # A cloud's region: "eu-west-2", "us-east-1", "ap-southeast-2".
     # A home's size: "a 2-bed", "3-bedroom", "2 bed flat".
     ("quantity", r"\b\d{1,2}[- ]bed(?:room)?s?\b", re.IGNORECASE),
     # A Kubernetes pod's name: its deployment's, the replica set's hash and its own
     # suffix ("payments-api-7f9c8d4b6-x2lqp"), in a text about a cluster.
     ("pod", r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?=[a-z]*\d)[a-z0-9]{6,10}-[a-z0-9]{5}\b", 0),
+    # A cloud's region: "eu-west-2", "us-east-1", "ap-southeast-2".
     ("code", r"\b(?:us|eu|ap|sa|ca|me|af|il|cn)-(?:gov-)?(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d\b", 0),
     # Public holidays: "Boxing Day", "Good Friday", "Easter Monday".
     ("period", r"\b(?:Boxing Day|Christmas (?:Day|Eve)|New Year['’]s (?:Day|Eve)|Good Friday|Easter (?:Sunday|Monday)|"
@@ -602,7 +602,7 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 and _plain_snake(word, lexicon)
                 and not _ACCOUNT_KEY_BEFORE.search(text, max(0, a - 24), a)
             ):
-                # "wal_keep_size", "max_connections": a setting's or a column's name of
+                # "wal_keep_size", "effective_cache_size": a setting's or a column's name of
                 # common words, code (a user's "jdoe_admin" holds a word of no dictionary).
                 out.append((a, b, "code"))
             elif word.upper() in lexicon.currencies and word.isupper():
