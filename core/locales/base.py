@@ -68,8 +68,12 @@ ELISIONS = frozenset(
 #: A lower-case prefix joined to a capitalized name word: "d'Agincourt", "al-Maschani".
 ELIDED_NAME = re.compile(r"[a-zà-ÿ]{1,3}['’-][A-ZÀ-ÖØ-Þ]\w*")
 
-#: One capitalized word of a name (hyphenated first names and surnames too).
-NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿß]+(?:[-'’][A-ZÀ-ÖØ-Þa-zà-öø-ÿß]+)*"
+#: One capitalized word of a name (hyphenated first names and surnames too), with the
+#: letters of Latin Extended-A inside it ("Oğuz", "Aydın", "Wiśniewska", "Dvořák").
+NAME_WORD = (
+    r"[A-ZÀ-ÖØ-Þ\u0100-\u017e][a-zà-öø-ÿß\u0100-\u017f]+"
+    r"(?:[-'’][A-ZÀ-ÖØ-Þa-zà-öø-ÿß\u0100-\u017f]+)*"
+)
 #: A word in lower case, and one with the spaces after it (for names typed in lower case).
 LOWER_WORD = r"[a-zà-öø-ÿß]{2,}(?:[-'’][a-zà-öø-ÿß]+)*"
 _LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")

@@ -986,3 +986,17 @@ def test_an_age_in_brackets_after_a_full_name_in_any_language() -> None:
     text = "Mijn opa, Gerrit Hoekstra (94), woont in een verpleeghuis."
     got = values(text, detector([("Gerrit Hoekstra", EntityType.PERSON)], language="nl"))
     assert got.get("94") is EntityType.AGE, got
+
+
+def test_a_name_with_turkish_or_polish_letters_after_a_title_is_a_person() -> None:
+    text = "Können Sie den Arztbrief an seine Hausärztin Frau Dr. Oğuz faxen?"
+    got = values(text, detector([("Oğuz", EntityType.LOCATION)], language="de"))
+    assert got.get("Dr. Oğuz") is EntityType.PERSON, got
+
+
+def test_a_centre_hospitalier_by_its_initials_and_a_pupils_school_after_the_class() -> None:
+    text = "Il est hospitalisé au CH Broussais depuis hier."
+    assert values(text, detector([], language="fr")).get("CH Broussais") is EntityType.ORG
+    text = "Mijn zoon Bram de Wit (groep 8, De Zonnewijzer) verhuist naar Spanje."
+    # (the article stays as written)
+    assert values(text, detector([], language="nl")).get("Zonnewijzer") is EntityType.ORG

@@ -67,7 +67,9 @@ RULES = [
     # Parc", "le CHU de Rennes". A place of care is never public here (core.policy).
     Rule(
         EntityType.ORG,
-        r"(?<![\w-])((?i:hôpital|hopital|clinique|CHU|CHRU|centre hospitalier|maternité|EHPAD)"
+        # ("CH Broussais": a centre hospitalier by its initials, in capitals only)
+        r"(?<![\w-])((?i:hôpital|hopital|clinique|CHU|CHRU|centre hospitalier|maternité|EHPAD"
+        r"|(?-i:CH)(?=[ \t]+[A-ZÀ-Ý]))"
         r"(?:[ \t]+(?:de[ \t]+la|de[ \t]+l['’]|du|des|de|d['’]))?[ \t]*"
         r"[A-ZÀ-Ý][\w'’-]*(?:[ \t-]+[A-ZÀ-Ý][\w'’-]*){0,3})",
         1,

@@ -53,6 +53,15 @@ RULES = [
         0.85,
         flags=0,
     ),
+    # A pupil's school after the pupil's class: "(groep 8, De Zonnewijzer)".
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])groep[ \t]+[1-8][a-z]?,[ \t]+((?:(?:De|Het|'t)[ \t]+)?[A-Z][\w'-]+"
+        r"(?:[ \t]+[A-Z][\w'-]+)?)(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
     # A school, a nursery or a home named after its kind: "basisschool De Regenboog",
     # "kinderopvang Het Kabouterhuis", "verpleeghuis De Hooge Weide".
     Rule(
