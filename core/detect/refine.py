@@ -1448,21 +1448,20 @@ _PREMISES_KINDS = (
 )
 #: A house's or a unit's number, a street's or premises' name, maybe a town after a comma:
 #: "20 Bedford Row, London", "4, Mill Lane Industrial Estate, Ludlow".
+#: A premises' name: "Brindley Trade Park", "Mill Lane Industrial Estate".
+_PREMISES_NAME = re.compile(rf"(?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_PREMISES_KINDS}")
 _NUMBERED_PREMISES = re.compile(
-    rf"(?:(?:No\.?|Number)[ \t]*)?\d{{1,4}}[A-Za-z]?,?[ \t]+"
-    rf"((?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_PREMISES_KINDS})\b"
+    rf"(?:(?:No\.?|Number)[ \t]*)?\d{{1,4}}[A-Za-z]?,?[ \t]+({_PREMISES_NAME.pattern})\b"
     r"(?:,[ \t]+[A-Z][a-z'’\-]+(?:[ \t]+[A-Z][a-z'’\-]+)?(?![\w'’\-]))?"
 )
 #: A postcode or a ZIP code after an address's town: " WC1R 4EB", ", 02139".
 _POSTCODE_REST = re.compile(r",?[ \t]+[A-Z0-9][A-Z0-9 \-]{1,9}")
-#: A premises' name: "Brindley Trade Park", "Mill Lane Industrial Estate".
-_PREMISES_NAME = re.compile(rf"(?:[A-Z][\w'’\-]*[ \t]+){{1,3}}{_PREMISES_KINDS}")
+#: The word for a flat or a unit in a building (a room's is no address's).
+_FLAT_WORD = r"(?<![\w])(?i:flat|unit|apt\.?|apartment|suite)"
 #: A flat's or a unit's number right before its address: "Unit 7, ", "flat 4b at ".
-_UNIT_BEFORE = re.compile(
-    r"(?<![\w])(?i:flat|unit|apt\.?|apartment|suite)[ \t]?\d{1,4}[A-Za-z]?(?:,[ \t]*|[ \t]+(?:at|of|in)[ \t]+)$"
-)
+_UNIT_BEFORE = re.compile(rf"{_FLAT_WORD}[ \t]?\d{{1,4}}[A-Za-z]?(?:,[ \t]*|[ \t]+(?:at|of|in)[ \t]+)$")
 #: The word for a flat or a unit right before its number: "Unit " of "Unit 4, Mill Lane".
-_UNIT_WORD_BEFORE = re.compile(r"(?<![\w])(?i:flat|unit|apt\.?|apartment|suite)[ \t]+$")
+_UNIT_WORD_BEFORE = re.compile(rf"{_FLAT_WORD}[ \t]+$")
 #: One word with a capital inside ("TalentBridge"), not a particle's ("McAllen", "DeKalb").
 _CAMEL_NAME = re.compile(r"(?!(?:Mc|Mac|De|Di|Du|Da|La|Le|Lo|Van|Von|St|Fitz)[A-Z])[A-Z][a-z]+(?:[A-Z][a-z]+)+")
 #: An age, a comma, then a house's number and its street: "88, 12 Orchard Way".
