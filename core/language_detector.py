@@ -497,11 +497,14 @@ def _edges(text: str, lc: Locale, s: Span, *, light: bool = False) -> list[Span]
         # "El Banco Santander me cobró": after the name's last capitalized word, a function
         # word begins the sentence's rest ("Parti libéral du Canada" has a capital after
         # its "du"; "Bibliothèque nationale autrichienne" has no function word).
-        capitals = [k for k, (a, b) in enumerate(tokens) if not text[a:b].islower()]
+        capitals = [k for k, (a, b) in enumerate(tokens) if text[a].isupper()]
         if capitals:
             for k in range(capitals[-1] + 1, len(tokens)):
                 word = text[tokens[k][0] : tokens[k][1]]
-                if word.islower() and lc.zipf(word) >= FUNCTION_ZIPF and word not in _JOINERS:
+                # "Frankfurt am Main seit 2019": a lower-case word before a number ends
+                # the name too (the number is the sentence's, a year or a count).
+                ends = lc.zipf(word) >= FUNCTION_ZIPF or any(text[a:b].isdigit() for a, b in tokens[k + 1 :])
+                if word.isalpha() and word.islower() and ends and word not in _JOINERS:
                     tokens = tokens[:k]
                     break
     if not tokens:

@@ -521,6 +521,21 @@ def test_a_capital_inside_a_french_sentence_starts_a_name(text: str, name: str) 
     assert got.get(name) is EntityType.ORG, got
 
 
+@pytest.mark.parametrize(
+    ("text", "guess", "name"),
+    [
+        # A lower-case word before a number ends a place's name: the year is the sentence's.
+        ("Wir wohnen in Frankfurt am Main seit 2019.", "Frankfurt am Main seit 2019", "Frankfurt am Main"),
+        # Where on the body, after "am": a hospital's name ends before it.
+        ("Er wurde in der Uniklinik Freiburg am Knie operiert.", "Uniklinik Freiburg am Knie", "Uniklinik Freiburg"),
+    ],
+)
+def test_a_german_place_ends_before_a_year_or_a_part_of_the_body(text: str, guess: str, name: str) -> None:
+    got = values(text, light_detector([(guess, EntityType.LOCATION)]))
+    assert got.get(name) is EntityType.LOCATION, got
+    assert not any(value.startswith(name) and value != name for value in got), got
+
+
 def test_the_languages_ners_name_ends_where_the_sentences_rest_begins() -> None:
     # After the name's last capital, a pronoun begins the rest of the sentence; a name's
     # joining word ("Société nationale de sauvetage") does not.

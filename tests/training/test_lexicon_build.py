@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from training.lexicon.build import _singular, given_and_surnames, person_names, plain_words
+from training.lexicon.build import _singular, given_and_surnames, person_names, plain_words, towns
 
 
 def test_a_plural_is_looked_up_by_its_singular() -> None:
@@ -76,3 +76,21 @@ def test_the_shipped_lexicon_knows_public_people_by_full_name_only() -> None:
     assert not lex.is_public_person("Sunak")
     assert not lex.is_public_person("John Smith")
     assert not lex.is_public_person("Li Na")  # a champion's name that millions carry
+
+
+def test_towns_leave_out_names_people_carry_and_common_words() -> None:
+    got = set(towns({"tyler", "florence"}))
+    # Small towns no WikiANN sentence linked are there, in their own spelling and in ASCII.
+    assert {"emmendingen", "ansbach", "bückeburg", "buckeburg", "market harborough"} <= got
+    # A town a person is named after, and a town that is a word first, are not.
+    assert not {"tyler", "florence", "reading", "mobile"} & got
+
+
+def test_the_shipped_lexicon_knows_small_towns_as_places() -> None:
+    from core.detect.names import shared_lexicon
+
+    lexicon = shared_lexicon()
+    assert lexicon.public_kind("Emmendingen") == "place"
+    assert lexicon.public_kind("Market Harborough") == "place"
+    # A company's word keeps its kind ("Murata" is a town and a company's name).
+    assert lexicon.public_kind("Murata") != "place"

