@@ -263,7 +263,10 @@ _PRIVATE_ORG = re.compile(
     r"\b(?:hospital|clinic|surgery|medical|health\s*cent(?:re|er)|pharmacy|dental|"
     r"practice|pediatrics|paediatrics|hospice|care home|nursing home|urgent care|"
     r"elementary|primary|high school|middle school|secondary|kindergarten|nursery|"
-    r"preschool|daycare|sixth form|academy|ltd|llc|llp|gmbh|partners)\b",
+    r"preschool|daycare|sixth form|academy|ltd|llc|llp|gmbh|partners)\b"
+    # A college named after a saint is a secondary school in Ireland, Britain and
+    # Australia ("St. Brendan's College", "Saint Ignatius' College").
+    r"|\b(?:st\.?|saint)[ \t]+[a-z]+['’]s?[ \t]+college\b",
     re.IGNORECASE,
 )
 _PUBLIC_KINDS_BY_TYPE = {
@@ -668,7 +671,11 @@ class TypePolicy:
         site = site_label(value)
         if (
             site is not None
-            and span.type in (EntityType.URL, EntityType.ORG, EntityType.ID)
+            # (a site's name the model typed as an e-mail address has no "@": "BestBuy.com")
+            and (
+                span.type in (EntityType.URL, EntityType.ORG, EntityType.ID)
+                or (span.type is EntityType.EMAIL and "@" not in value)
+            )
             # "smith.com", "grace.dev": a site named like a person may be that person's
             and not self.lexicon.is_given(site)
             and not self.lexicon.is_surname(site)

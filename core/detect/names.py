@@ -66,7 +66,11 @@ FLIGHT = re.compile(
 #: Words that speak of a flight or an airline.
 _AIRLINE_WORDS = (
     r"flights?|flew|fly|flying|airlines?|airways|air\s+\w+|booked on|rebooked on|"
-    r"boarding|departure|arrival|lufthansa|ryanair|easyjet|klm|delta|united|emirates|iberia"
+    r"boarding|departure|arrival|lufthansa|ryanair|easyjet|klm|delta|united|emirates|iberia|"
+    # an airline by its name: "Icelandair", "Finnair", "JetBlue", "Jet2", "Jetstar"
+    r"icelandair|finnair|egyptair|airasia|jet(?:blue|2|star)|aer\s+lingus|qantas|vueling|"
+    r"eurowings|transavia|wizz|loganair|westjet|etihad|cathay|avianca|latam|saudia|volotea|"
+    r"aerom[eé]xico|korean\s+air|swiss"
 )
 #: ... at most two words before a flight number.
 _FLIGHT_WORDS = re.compile(rf"\b(?:{_AIRLINE_WORDS})\W*(?:\w+\W+){{0,2}}$", re.IGNORECASE)

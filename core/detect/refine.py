@@ -130,6 +130,8 @@ LABEL_WORDS = frozenset(
     gmc nmc hcpc gphc ni nino""".split()
 )
 
+#: A number's label made of a letter and "number": "A-number", "A-No.", "X-num".
+_NUMBER_LABEL = re.compile(r"[A-Za-z]-?(?:number|no\.?|num)", re.IGNORECASE)
 #: Codes and numbers: a label word the model took in at their start is cut off.
 _CODE_TYPES = frozenset({EntityType.ID, EntityType.ACCOUNT, EntityType.MRN, EntityType.SSN})
 _LEADING_LABEL = re.compile(
@@ -483,6 +485,9 @@ def _misread(
     tell (none: dropped; a retyped or cut span), or None to refine it as any other."""
     if _with_a_drug(value, span, lexicon):
         # "Toma Sintrom 4 mg" ("takes Sintrom") read as a name: a drug's name is in it.
+        return []
+    if span.type in _CODE_TYPES and _NUMBER_LABEL.fullmatch(value):
+        # "My A-number is A213-456-789": the label's letter read as a code, the word with it.
         return []
     if (
         cased
@@ -1078,6 +1083,13 @@ def _misread(
         # "deposit held with the DPS, ref 1928374" read as a date: a run of digits no
         # calendar writes (a date without separators has six or eight) is a reference.
         return [Span(span.start, span.end, EntityType.ID, span.score, span.views)]
+    airline = _airline_then_flight(text, span, value, lexicon)
+    if airline is not None:
+        # "on Icelandair FI 670" read as an address: the airline (public), then its flight.
+        return [
+            Span(span.start, airline, EntityType.ORG, span.score, span.views),
+            Span(_next_word(text, airline), span.end, EntityType.ID, span.score, span.views),
+        ]
     flight = _flight_number(text, span)
     if flight is not None:
         # "Flight EZY 8473" read as an address: the flight's code, its word left as written.
@@ -1180,7 +1192,10 @@ _WORDS_BEFORE_HANDLE = re.compile(r"((?:[a-z]+[ \t]+){1,3})([a-z][a-z0-9]*(?:_[a
 #: A condition's or a procedure's name by its ending, too rare for a word list
 #: ("chickenpox", "tonsillitis", "bronchiolitis", "appendicectomy", "anaemia").
 _CONDITION = re.compile(
-    r"[a-z]{3,}(?:itis|osis|iasis|pox|a?emia|algia|ectomy|otomy|ostomy|oplasty|opathy|virus)"
+    r"[a-z]{3,}(?:itis|osis|iasis|pox|a?emia|algia|ectomy|otomy|ostomy|oplasty|opathy|virus|"
+    # "haematuria", "dysphagia", "tachycardia", "haemoptysis", "splenomegaly", "dyspnoea"
+    r"uria|rrh(?:o|a)?ea|penia|plegia|paresis|pnoea|pnea|trophy|megaly|scopy|graphy|rrhage|"
+    r"ptysis|emesis|phagia|phasia|cardia|lysis|stasis|thorax|oedema)"
     r"|[a-z]*(?:carcin|melan|lymph|myel|glauc|sarc|aden|mening|gli|lip|fibr|ha?emat)oma"
 )
 
@@ -1651,6 +1666,29 @@ _FLIGHT_MISTYPES = frozenset(
     {EntityType.ADDRESS, EntityType.PHONE, EntityType.LOCATION, EntityType.ID, EntityType.ACCOUNT,
      EntityType.DATE}
 )
+
+
+def _airline_then_flight(text: str, span: Span, value: str, lexicon: Lexicon | None) -> int | None:
+    """Where an airline's name ends when ``span`` is an airline the gazetteer knows and a
+    flight's code after it ("Icelandair FI 670"); else None."""
+    if span.type not in _FLIGHT_MISTYPES or lexicon is None:
+        return None
+    for f in FLIGHT.finditer(value):
+        head = value[: f.start()].rstrip()
+        if (
+            f.end() == len(value)
+            and head
+            and f.start() > len(head)
+            and lexicon.public_kind(head) in ("brand", "company", "org")
+        ):
+            return span.start + len(head)
+    return None
+
+
+def _next_word(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t":
+        pos += 1
+    return pos
 
 
 def _flight_number(text: str, span: Span) -> int | None:
@@ -2543,6 +2581,23 @@ def _without_elision(text: str, span: Span, lexicon: Lexicon | None) -> Span:
 _INNER_POSSESSIVE = re.compile(r"\b(?:St|Saint)\.?[ \t]")
 
 
+def _handles_of(name: str) -> set[str]:
+    """The logins a full name is turned into: "bquist", "bartholomewq", "bartholomew.quist",
+    "b.quist", "quistb", "bartholomew_quist" (letters folded to ASCII; none for one word)."""
+    words = [_fold_ascii(w).lower() for w in name.split() if w[:1].isupper() and w.isalpha()]
+    if len(words) < 2:
+        return set()
+    first, last = words[0], words[-1]
+    return {
+        first[0] + last, first + last[0], last + first[0], first + last,
+        f"{first}.{last}", f"{first[0]}.{last}", f"{first}_{last}", f"{first}-{last}",
+    }
+
+
+def _fold_ascii(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
     """A name the model read as a person in one place and as an organisation or a thing in
     another ("Siobhán Ní Cheallaigh" after "policyholder" and above her e-mail address) is
@@ -2561,6 +2616,16 @@ def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
     persons = {text[x.start : x.end] for x in spans if x.type is EntityType.PERSON}
     if not persons:
         return spans
+    handles = {h for p in persons for h in _handles_of(p)}
+    if handles:
+        # "Bartholomew Quist (bquist, employee ID E-55102)": a login made of the person's
+        # name in lower case is their account, no second person.
+        spans = [
+            Span(x.start, x.end, EntityType.ID, x.score, x.views)
+            if x.type is EntityType.PERSON and text[x.start : x.end] in handles
+            else x
+            for x in spans
+        ]
     # The surnames of the people named in full: "passengers Lorcan Devaney and Siofra
     # Devaney" names two of one family, whatever the model read the first as.
     families = {p.split()[-1] for p in persons if GIVEN_AND_SURNAME.fullmatch(p)}

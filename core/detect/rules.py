@@ -211,7 +211,9 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         r"springs|summit|vista|cove|creek|estates?|junction|freeway|expressway|causeway|quay|"
         r"wharf|close|crescent|mews|gardens|square|grove)\b\.?"
         r"(?:,?\s+(?:apt|apartment|unit|suite|ste|#)\.?\s*[a-z0-9-]+)?"
-        r"(?:,[ \t]*[a-z .]+,?[ \t]+[a-z]{2}(?:[ \t]+\d{5}(?:-\d{4})?)?\b)?)",
+        # A town and a state's code, in capitals: ", Springfield, IL 62704" (", Chorlton on
+        # 31 October" names no state).
+        r"(?:,[ \t]*[a-z .]+,?[ \t]+(?-i:[A-Z]{2})(?:[ \t]+\d{5}(?:-\d{4})?)?\b)?)",
         1,
         0.85,
     ),

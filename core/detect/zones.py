@@ -173,6 +173,10 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
      r"[ \t]+\d{1,5}\b", 0),
     # US tax forms by their number, with a word of tax near: "my 1040", "Form 1099-NEC".
     ("law", r"\b(?:form|irs)\s(?:1040|1099|941|W-?[249])(?:-[A-Z]{1,4})?\b", re.IGNORECASE),
+    # US visa and immigration categories: "H-1B petition", "on H-4", "an EB-2 green card".
+    # With their hyphen but "H1B" ("E1", "L1" and "H1B 2C3" are postcodes' too).
+    ("law", r"(?<![\w\-])(?:H-?1B|H-2[AB]|H-4|L-1[AB]?|L-2|O-1[AB]?|E-[123]|F-1|J-1|K-1|EB-[1-5]|B-1/B-2)"
+            r"(?![\w\-]|[ \t]?\d[A-Z]\d|[ \t]?\d[A-Z]{2}\b)", 0),
     ("law", r"\b(?:1040|1099)(?:-[A-Z]{1,4})?\b(?=[^.\n]{0,80}\b(?:tax|w-?2|irs|refund|return)\b)", re.IGNORECASE),
     # Roads by their number: "on the M6", "the A40", "junction 19", "J4 of the M25".
     ("road", r"(?<=\bthe )(?-i:[MAB]\d{1,4}(?:\(M\))?)\b|\bjunction\s\d{1,3}[a-z]?\b|\bJ\d{1,2}(?= (?:of|on) the [MA]\d)", re.IGNORECASE),

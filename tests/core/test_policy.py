@@ -225,6 +225,10 @@ def test_a_person_addressed_by_a_brands_name_is_a_person(
         # A public company's site, no path: no one's address.
         ("I booked through Booking.com.", "Booking.com", T.URL, True),
         ("Order via Amazon.co.uk please.", "Amazon.co.uk", T.ORG, True),
+        # A brand of two words as its site writes it, and one a model typed as an e-mail.
+        ("It was charged twice by BestBuy.com on 11/14.", "BestBuy.com", T.EMAIL, True),
+        ("I flew with britishairways.com last year.", "britishairways.com", T.URL, True),
+        ("Write to me at ana@bestbuy.com please.", "ana@bestbuy.com", T.EMAIL, False),
         # A page below it, a site of a name no list knows, or named like a person, may be someone's.
         ("See linkedin.com/in/jane-smith-22 too.", "linkedin.com/in/jane-smith-22", T.URL, False),
         ("My shop is quorvex-design.com now.", "quorvex-design.com", T.URL, False),
@@ -419,6 +423,9 @@ def test_a_brand_and_its_region_is_the_brands_own(policy: TypePolicy) -> None:
 def test_a_school_someone_goes_to_is_protected(policy: TypePolicy) -> None:
     text = "She's 16 and goes to St Bede's Catholic College in Bristol."
     assert decide(policy, text, "St Bede's Catholic College", T.ORG, 5.0).protect
+    # A college named after a saint is a secondary school ("she's in Year 8").
+    text = "She's in Year 8 (form 8R) at St. Brendan's College, and she sprained her ankle."
+    assert decide(policy, text, "St. Brendan's College", T.ORG, 5.0).protect
     text = "We're taking the kids to visit the Natural History Museum."
     assert not decide(policy, text, "Natural History Museum", T.ORG, 5.0).protect
 

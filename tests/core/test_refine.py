@@ -2252,7 +2252,7 @@ def test_a_home_folders_path_ends_at_the_bracket_closed_after_it(lex) -> None:  
 
 def test_a_condition_in_lower_case_is_no_person(lex) -> None:  # type: ignore[no-untyped-def]
     # "off with chickenpox": a condition's name by its ending, too rare for the word lists.
-    for word in ["chickenpox", "tonsillitis", "bronchiolitis", "appendicectomy"]:
+    for word in ["chickenpox", "tonsillitis", "bronchiolitis", "appendicectomy", "haematuria", "dysphagia", "tachycardia"]:
         text = f"My daughter Amelia has been off with {word} since Monday."
         out = refine(text, [s(text, "Amelia", EntityType.PERSON, 0.99), s(text, word, EntityType.PERSON, 0.9)], lex)
         assert values(text, out) == [("Amelia", "PERSON")]

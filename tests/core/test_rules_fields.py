@@ -335,6 +335,52 @@ def test_a_flight_read_as_an_address_is_its_code_and_its_word_stays(detector: De
     assert not any("Flight" in v for v, _ in found)
 
 
+def test_an_airline_and_its_flight_read_as_an_address_are_the_airline_and_the_code(detector: Detector) -> None:
+    from core.policy import TypePolicy
+
+    text = "We're flying Denver to Reykjavik on Icelandair FI 670 on 12 Feb with the kids."
+    found = _found(detector, text)
+    assert ("Icelandair", EntityType.ORG) in found and ("FI 670", EntityType.ID) in found
+    spans = detector.analyze(text)
+    decisions = {text[sp.start : sp.end]: d for sp, d in zip(spans, TypePolicy().decide_all(text, spans, 5.0), strict=True)}
+    # The airline is public; the flight is someone's trip.
+    assert not decisions["Icelandair"].protect and decisions["FI 670"].protect
+
+
+def test_an_address_ends_before_on_and_a_day_and_a_state_code_is_in_capitals(detector: Detector) -> None:
+    text = "I moved out of Flat 3, 41 Cavendish Road, Chorlton on 31 October after 4 years."
+    out = outbound(detector, text)
+    assert "Chorlton on [DATE] after 4 years." in out or "[LOCATION] on [DATE] after" in out, out
+    text = "Send it to 12 Oak Street, Springfield, IL 62704 please."
+    assert ("12 Oak Street, Springfield, IL 62704", EntityType.ADDRESS) in _found(detector, text)
+
+
+def test_the_nhs_two_week_wait_is_a_pathway_not_a_company(detector: Detector) -> None:
+    text = "Presenting with haematuria x2 weeks, PSA 11.2. Please see urgently under the 2WW pathway."
+    out = outbound(detector, text)
+    assert "haematuria" in out and "2WW pathway" in out, out
+
+
+def test_visa_categories_stay_and_a_letters_number_label_stays(detector: Detector) -> None:
+    text = "My H-1B petition receipt number is WAC2490123456. My wife is on H-4. My A-number is A213-456-789."
+    out = outbound(detector, text)
+    assert "My H-1B petition" in out and "on H-4." in out and "My A-number is [ID]" in out, out
+    assert "WAC2490123456" not in out and "A213-456-789" not in out, out
+    # A Canadian postcode that begins like a visa category is still an address's.
+    assert "H1B 2C3" not in outbound(detector, "Send it to 4 Rue Sainte-Catherine, Montreal QC H1B 2C3.")
+
+
+def test_a_login_made_of_a_persons_name_is_their_account(detector: Detector) -> None:
+    text = "Hi team, user Bartholomew Quist (bquist, employee ID E-55102) can't log into Okta."
+    found = _found(detector, text)
+    assert ("Bartholomew Quist", EntityType.PERSON) in found and ("bquist", EntityType.ID) in found, found
+
+
+def test_a_sport_in_lower_case_is_no_organisation(detector: Detector) -> None:
+    text = "Her name is Saoirse Mulcahy, she sprained her ankle at camogie on Saturday."
+    assert "at camogie on" in outbound(detector, text)
+
+
 def test_a_postcode_after_its_town_is_an_address_never_a_product(detector: Detector) -> None:
     from core.policy import TypePolicy
 

@@ -155,6 +155,13 @@ def public_names(data: Path) -> dict[str, tuple[str, str]]:
     for line in (HERE / "demonyms.txt").read_text("utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             names[normalize_name(line)] = ("nationality", "curated")
+
+    # A brand's name as its website writes it, its words run together: "bestbuy.com",
+    # "britishairways.com" (a company's site is public; its name alone is too).
+    for key, (kind, source) in list(names.items()):
+        words = key.split()
+        if kind in ("brand", "company") and 2 <= len(words) <= 3 and all(w.isalpha() for w in words):
+            names.setdefault("".join(words), (kind, source))
     return names
 
 
