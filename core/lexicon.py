@@ -56,6 +56,19 @@ COMPONENT_NAME = re.compile(
 
 #: A program's, a configuration's or a data file's name by its extension ("app.py",
 #: "pg_hba.conf", "salaries_2026.csv"): code to the detector and common words to the router.
+#: A hospital's service named by its kind: "Fracture Clinic", "Heart Failure Unit".
+CLINICAL_SERVICE = re.compile(
+    r"(?i:accident and emergency|a&e|acute medical|allergy|anticoagulation|antenatal|audiology|"
+    r"breast|cardiac|cardiology|chest pain|colorectal|dermatology|diabetes|diabetic|dietetics|"
+    r"ent|endocrine|endocrinology|endoscopy|epilepsy|eye|falls|fertility|fracture|"
+    r"gastroenterology|genetics|gynaecology|gynecology|haematology|hematology|hand|headache|"
+    r"hearing|heart failure|hepatology|hypertension|infusion|lipid|maternity|memory|menopause|"
+    r"minor injuries|neurology|obstetric|oncology|ophthalmology|orthopaedic|orthopedic|pain|"
+    r"paediatric|pediatric|phlebotomy|physiotherapy|podiatry|pre-?assessment|pre-?op|"
+    r"psychiatry|radiology|renal|respiratory|rheumatology|sexual health|sleep|spinal|stroke|"
+    r"TIA|thyroid|transplant|urgent care|urology|vascular|wound care|day surgery|outpatients?)"
+    r"[ \t]+(?i:clinic|clinics|unit|department|dept\.?|ward|service|team|centre|center|suite)"
+)
 CODE_FILE = (
     r"(?<![\w@/.\\\-])[\w\-]{2,}(?:\.min)?\.(?:py|pyc|js|mjs|ts|tsx|jsx|sh|bash|ps1|bat|java|"
     r"class|jar|c|h|cc|cpp|hpp|cs|go|rs|rb|php|pl|swift|kt|scala|sql|json|yaml|yml|toml|ini|cfg|"

@@ -84,7 +84,7 @@ from core.detect.zones import (
 )
 from core.entities import EntityType
 from core.language import ENGLISH, message_language
-from core.lexicon import BREED, COMPONENT_NAME, PET, PET_BEFORE, Lexicon, is_cased
+from core.lexicon import BREED, CLINICAL_SERVICE, COMPONENT_NAME, PET, PET_BEFORE, Lexicon, is_cased
 from core.locales import field_keys
 from core.spans import Span, merge_spans
 
@@ -947,7 +947,7 @@ def _misread(
         # "Mr Stanley Cole, 88, 12 Orchard Way": the age after a name, then the address.
         age = Span(span.start, span.start + aged.end(1), EntityType.AGE, span.score, span.views)
         return [age, Span(span.start + aged.start(2), span.end, span.type, span.score, span.views)]
-    if span.type in (EntityType.ORG, EntityType.LOCATION) and _CLINICAL_SERVICE.fullmatch(value):
+    if span.type in (EntityType.ORG, EntityType.LOCATION) and CLINICAL_SERVICE.fullmatch(value):
         # "Seen in Fracture Clinic at Royal Derby Hospital": a service every hospital has,
         # named by its kind, is no organisation's name; the hospital is.
         return []
@@ -1440,19 +1440,6 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _STREET_KINDS = (
     r"(?:Road|Street|Lane|Avenue|Close|Drive|Crescent|Gardens|Terrace|Grove|Mews|Row|Way|"
     r"Court|Rise|Walk|Rd|St|Ave)"
-)
-#: A hospital's service named by its kind: "Fracture Clinic", "Heart Failure Unit".
-_CLINICAL_SERVICE = re.compile(
-    r"(?i:accident and emergency|a&e|acute medical|allergy|anticoagulation|antenatal|audiology|"
-    r"breast|cardiac|cardiology|chest pain|colorectal|dermatology|diabetes|diabetic|dietetics|"
-    r"ent|endocrine|endocrinology|endoscopy|epilepsy|eye|falls|fertility|fracture|"
-    r"gastroenterology|genetics|gynaecology|gynecology|haematology|hematology|hand|headache|"
-    r"hearing|heart failure|hepatology|hypertension|infusion|lipid|maternity|memory|menopause|"
-    r"minor injuries|neurology|obstetric|oncology|ophthalmology|orthopaedic|orthopedic|pain|"
-    r"paediatric|pediatric|phlebotomy|physiotherapy|podiatry|pre-?assessment|pre-?op|"
-    r"psychiatry|radiology|renal|respiratory|rheumatology|sexual health|sleep|spinal|stroke|"
-    r"TIA|thyroid|transplant|urgent care|urology|vascular|wound care|day surgery|outpatients?)"
-    r"[ \t]+(?i:clinic|clinics|unit|department|dept\.?|ward|service|team|centre|center|suite)"
 )
 #: A day and a month (or a full date) at the end of a name: " 27/11", " 27/11/2026".
 _DAY_MONTH_AFTER = re.compile(r"[ \t]+((?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])(?:/(?:\d{2}|\d{4}))?)$")
@@ -2692,6 +2679,9 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
             return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
         return span
     if span.type is not EntityType.LOCATION:
+        return span
+    if _INSTITUTION_CALLED.search(text, max(0, span.start - 70), span.start):
+        # "a care home called Maple Lodge": the institution's name (_institution_called).
         return span
     if (
         _CAPITALIZED_WORD.fullmatch(value)

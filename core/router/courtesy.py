@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from core.lexicon import CODE_FILE
+from core.entities import EntityType
+from core.lexicon import CLINICAL_SERVICE, CODE_FILE
 from core.spans import Sentence, Span
 
 #: The most words a courtesy sentence has ("Thank you so much for your help").
@@ -288,6 +289,34 @@ def _public_word(low: str, words: Any) -> bool:
     )
 
 
+#: A quarter or a half of a year, a financial year: "Q3", "H1", "FY25", "FY2026".
+_PERIOD = re.compile(r"(?<![\w-])(?:Q[1-4]|H[12]|FY ?(?:\d{2}|\d{4}))(?![\w-])")
+#: The days of the week and the months, in lower case.
+_CALENDAR_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april "
+    "may june july august september october november december".split()
+)
+#: A word this long, in lower case, with at least this frequency (Zipf) is a word of the
+#: language ("anticoagulation" 2.2), not a login or a name no list knows (0).
+_LONG_WORD = 9
+LONG_WORD_ZIPF = 2.0
+#: A role in brackets right after a person's name: "(VP Sales)", "(principal)".
+_ROLE_BRACKET = re.compile(r"[ \t]*\(([^()\n]{1,40})\)")
+
+
+def _roles_after_people(text: str, offset: int, entities: Sequence[Span]) -> list[tuple[int, int]]:
+    """Where, in ``text`` (a sentence starting at ``offset``), brackets right after a
+    person's name hold a role: "Dana Whitfield (CFO)", "Rahul Bose (VP Sales)"."""
+    out = []
+    for e in entities:
+        if e.type is not EntityType.PERSON or not offset <= e.end <= offset + len(text):
+            continue
+        m = _ROLE_BRACKET.match(text, e.end - offset)
+        if m is not None:
+            out.append((m.start(1), m.end(1)))
+    return out
+
+
 #: The most digits a bare number outside the detected values may have: a count, a year, a
 #: time ("14:12"); longer runs may be an identifier the detector missed.
 MAX_BARE_DIGITS = 4
@@ -364,6 +393,11 @@ def is_plain_remainder(
     )
     # A pregnancy's gravida and para ("34F, G2P1, 29+3 weeks"): a note's shorthand.
     rest = _GRAVIDA_PARA.sub(lambda m: " " * len(m.group()), rest)
+    # A quarter or a half of a year ("on Q3 numbers", "FY25") and a hospital's service by
+    # its kind ("Seen in Fracture Clinic"): no one's name.
+    rest = _PERIOD.sub(lambda m: " " * len(m.group()), rest)
+    rest = CLINICAL_SERVICE.sub(lambda m: " " * len(m.group()), rest)
+    roles = _roles_after_people(text, sentence.start, entities)
     # A program's part in CamelCase ("AuthService - user=[EMAIL_1] failed"): code.
     rest = COMPONENT_NAME.sub(lambda m: " " * len(m.group()), rest)
     found = list(_LETTERS.finditer(rest))
@@ -392,6 +426,11 @@ def is_plain_remainder(
                 or low in _TITLES
                 or sentence_first
                 or public
+                # "on Tuesday", "in October": a day's or a month's name ("May", "June"
+                # are people's too, and decide nothing here).
+                or (low in _CALENDAR_WORDS and not named)
+                # "Rahul Bose (VP Sales)": a role in brackets after a person's name.
+                or (any(a <= m.start() < b for a, b in roles) and (words.is_term(low) or words.is_plain(low)))
                 # "My dog Biscuit (cocker spaniel, ...)": a pet's name names no one.
                 or PET_BEFORE.search(text, max(0, m.start() - 48), m.start()) is not None
                 or (not named and _listed_with_public(rest, m.start(), m.end(), words))
@@ -417,6 +456,15 @@ def is_plain_remainder(
             or (not named and _british_plain(low, words))
             or public
             or (not named and _frequency(low) >= COMMON_ZIPF)
+            # "anticoagulation": a long word of the language, rare but written (a login
+            # or a name nobody wrote down has no frequency at all).
+            or (
+                not named
+                and not w[:1].isupper()
+                and len(low) >= _LONG_WORD
+                and _frequency(low) >= LONG_WORD_ZIPF
+                and words.public_kind(low) in (None, "drug")
+            )
         ):
             return False
     return True

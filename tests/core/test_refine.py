@@ -2404,6 +2404,10 @@ def test_a_home_named_after_its_kind_is_an_organisation(lex) -> None:  # type: i
     text = "She lives in a care home in Harrogate called Oakwood Lodge."
     out = values(text, refine(text, [s(text, "Oakwood Lodge", EntityType.LOCATION)], lex))
     assert out == [("Oakwood Lodge", "ORG")]
+    # Named like a person ("Maple" a given name, "Lodge" a surname): still the home's name.
+    text = "My mum lives in a care home called Maple Lodge in Harrogate."
+    out = values(text, refine(text, [s(text, "Maple Lodge", EntityType.LOCATION)], lex))
+    assert out == [("Maple Lodge", "ORG")]
 
 
 def test_a_surname_column_of_one_word_cells_holds_persons(lex) -> None:  # type: ignore[no-untyped-def]

@@ -212,6 +212,19 @@ def _sentence(text: str, values: list[str]) -> tuple[Sentence, list[Span]]:
         ("Please organise the colour copies for the paediatric clinic.", [], True),
         # Five digits or more otherwise may be a number the detector missed.
         ("Summarise for the MDT: 34F, ref 148960 today.", ["34F"], False),
+        # A day's name, a quarter, a role in brackets after a person, a hospital's service
+        # by its kind, a long rare word of the language.
+        ("The meeting is on Tuesday at 3:30 pm with Ms. Hartley (special ed) and Mr. Osei (principal).",
+         ["Hartley", "Osei"], True),
+        ("Summarize: Meeting with Dana Whitfield (CFO) and Rahul Bose (VP Sales) on Q3 numbers.",
+         ["Dana Whitfield", "Rahul Bose"], True),
+        ("Seen in Fracture Clinic at Royal Derby Hospital 27/11.", ["Royal Derby Hospital", "27/11"], True),
+        ("His INR was 4.6 yesterday at the anticoagulation clinic of Riverside Cottage Hospital.",
+         ["Riverside Cottage Hospital"], True),
+        # A name in the brackets, a capitalized word before them, a login: the policy decides.
+        ("Meeting with Dana Whitfield (Rahul's boss) on Q3 numbers.", ["Dana Whitfield"], False),
+        ("Meeting on Tuesday with Brackley about the numbers.", [], False),
+        ("The file was shared by jkaraoglu yesterday.", [], False),
         # A pet's name after the animal, and its breed.
         ("My dog Biscuit (cocker spaniel, microchip 985112004539871) needs a cruciate ligament operation.",
          ["985112004539871"], True),
