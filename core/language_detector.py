@@ -36,7 +36,7 @@ from core.detect.rules import NAME as RULES
 from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
 from core.language import ENGLISH, UNKNOWN, Languages, detect
-from core.locales import CODES, Locale, view
+from core.locales import CODES, Locale, locale, view
 from core.locales.base import ELIDED_NAME, FUNCTION_ZIPF, NOUN_ZIPF
 from core.spans import Span
 
@@ -176,6 +176,8 @@ class LanguageDetector(Detector):
                             for r in _outside(text, s, [(o.start, o.end) for o in over])
                             if any(c.isalpha() for c in text[r.start : r.end])
                             and not text[r.start : r.end].strip(" \t,.;:").islower()
+                            # "Kennzeichen" before the registration the format took: a label.
+                            and not _all_negative(text[r.start : r.end], lang)
                         )
                         continue
                     if over and s.type not in NAME_TYPES:
@@ -712,6 +714,12 @@ def _runs(text: str, lang: str, s: Span, *, foreign: bool = False) -> list[Span]
         Span(a, b, s.type, s.score, dict(s.views))
         for a, b in lv.name_runs(text, s.start, s.end, leading_particles=False, foreign=foreign)
     ]
+
+
+def _all_negative(value: str, lang: str) -> bool:
+    """Every word of ``value`` is one the language's locale never takes for a name."""
+    lc = locale(lang)
+    return lc is not None and all(lc.is_negative(w) for w in value.split())
 
 
 def _outside(text: str, s: Span, zones: Sequence[tuple[int, int]]) -> list[Span]:

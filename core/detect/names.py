@@ -571,7 +571,16 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         # "nas-dobrescu", "db_prod3": a machine's or a user's name, no place.
         t = EntityType.ID
     elif t is EntityType.PERSON:
-        if HANDLE.fullmatch(value) and " " not in value:
+        if (
+            HANDLE.fullmatch(value)
+            and " " not in value
+            # "meine tochter lea-sophie": given names joined by a hyphen, in lower case
+            and not (
+                lexicon is not None
+                and "-" in value
+                and all(part and lexicon.is_given(part) for part in value.split("-"))
+            )
+        ):
             t = EntityType.ID
         elif _known_place_after_in(text, span, value, lexicon) or (
             " " not in value and _LIVES_IN.search(text, max(0, span.start - 40), span.start)

@@ -1282,6 +1282,21 @@ _ADDRESS_UNIT_WORDS = frozenset(
 _POSTCODE_LABEL = re.compile(r"(?i:post[ \t]?code|postal[ \t]code|zip(?:[ \t]?code)?)[ \t]*:?[ \t]+(?=[A-Za-z0-9])")
 
 
+#: A form's key and its colon at a name's start: "École : groupe scolaire", "Name: Ana".
+_KEY_HEAD = re.compile(r"(?P<key>[^\W\d_][^\W\d_]*(?:[ '’\-][^\W\d_]+){0,3})[ \t]*:[ \t]*(?=[^\s:])")
+
+
+def _without_field_key(text: str, span: Span) -> Span:
+    """A name a model read with the form's key before it ("École : groupe scolaire"): the
+    key and its colon stay as written, the value is the name."""
+    if span.type not in _NAME_TYPES and span.type is not EntityType.ADDRESS:
+        return span
+    m = _KEY_HEAD.match(text, span.start, span.end)
+    if m is None or m.end() >= span.end or _key_type(m.group("key"), text) is None:
+        return span
+    return Span(m.end(), span.end, span.type, span.score, span.views)
+
+
 def _without_address_label(text: str, span: Span) -> Span:
     """An address without the words in lower case before its number that name what it is
     ("Council tax account 50093127, property 3 Mill Lane"): the label stays as written."""
@@ -2173,7 +2188,8 @@ def _record_type(text: str, start: int) -> EntityType | None:
 #: A field's key right before a name-like value: "City: Leeds", '"city": "Leeds"',
 #: "town=Leeds", "| Postcode | LS1 4AP", "City - Leeds". Group ``key`` is the field's name.
 _NAME_FIELD = re.compile(
-    r"(?:^|[\n{,|\t]|[.!?][ \t])[ \t]*[-*•]?[ \t]*[\"']?(?P<key>[^\W\d_](?:[^\W\d]|[ \-/]){1,24}?)[\"']?"
+    # (fields on one line apart by " / ": "Nom : Martin / Prénom : Léa")
+    r"(?:^|[\n{,|\t]|[.!?][ \t]|[ \t]/(?=[ \t]))[ \t]*[-*•]?[ \t]*[\"']?(?P<key>[^\W\d_](?:[^\W\d]|[ \-/]){1,24}?)[\"']?"
     r"(?:[ \t]*[:=|\t]|[ \t]+[-–])[ \t]*[\"']?[ \t]*$"
 )
 #: What such a key says the value is (keys compared in lower case, "_" and "-" as spaces).
@@ -3564,7 +3580,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         span = _without_lower_tail(text, span, lexicon)
         span = _without_leading_term(text, _without_lower_head(text, span, lexicon), lexicon)
-        span = _without_address_label(text, _without_relation_head(text, span))
+        span = _without_field_key(text, _without_address_label(text, _without_relation_head(text, span)))
         value = text[span.start : span.end]
         misread = _misread(text, span, value, lexicon, cased)
         if misread is not None:

@@ -1015,3 +1015,52 @@ def test_a_centre_hospitalier_by_its_initials_and_a_pupils_school_after_the_clas
     text = "Mijn zoon Bram de Wit (groep 8, De Zonnewijzer) verhuist naar Spanje."
     # (the article stays as written)
     assert values(text, detector([], language="nl")).get("Zonnewijzer") is EntityType.ORG
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typ"),
+    [
+        # Registrations by each country's format.
+        ("Je conteste l'amende pour le véhicule immatriculé AB-123-CD le 3 octobre.", "AB-123-CD", EntityType.ID),
+        ("Mijn auto met kenteken 12-ABC-3 is gisteren gestolen.", "12-ABC-3", EntityType.ID),
+        ("Mein Auto mit dem Kennzeichen B-AB 1234 wurde abgeschleppt.", "B-AB 1234", EntityType.ID),
+        # A firm by its trade and its owner's name; a hospital named after its founder in lower case.
+        ("Ik heb een eenmanszaak, Schildersbedrijf Van Leeuwen, in Apeldoorn.", "Schildersbedrijf Van Leeuwen", EntityType.ORG),
+        ("soll ich in die notaufnahme der cnopfschen kinderklinik fahren?", "cnopfschen kinderklinik", EntityType.ORG),
+    ],
+)
+def test_registrations_firms_and_hospitals_of_the_locales(text: str, value: str, typ: EntityType) -> None:
+    got = values(text, light_detector([]))
+    assert got.get(value) is typ, got
+
+
+def test_a_common_adjective_names_no_hospital_and_a_label_stays() -> None:
+    got = values("Sie liegt in der orthopädischen klinik und danach in der städtischen klinik.", light_detector([]))
+    assert not got, got
+    got = values("Mein Auto mit dem Kennzeichen B-AB 1234 wurde abgeschleppt.", light_detector([("Kennzeichen B", EntityType.ADDRESS)]))
+    assert "Kennzeichen" not in got, got
+    # "Art 5", "Nr 12" are no registrations.
+    assert not any(v.startswith(("Art", "Nr")) for v in values("Siehe Art 5 und Nr 12.", light_detector([])))
+
+
+def test_a_lower_case_child_after_a_relation_word_is_a_person() -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    det = default_detector(Settings())
+    for text, name in [
+        ("hallo, meine tochter lea-sophie ist 6 und hat seit montag fieber.", "lea-sophie"),
+        ("hoi, mijn zoontje daan (3) heeft sinds gisteren 40 graden koorts.", "daan"),
+    ]:
+        found = {text[s.start : s.end]: s.type for s in det.analyze(text)}
+        assert found.get(name) is EntityType.PERSON, found
+
+
+def test_fields_on_one_line_apart_by_slashes_take_their_keys_types() -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    det = default_detector(Settings())
+    text = "Fiche d'inscription / Nom : Martin / Prénom : Léa / Né le : 03/05/2018 / Allergies : arachides"
+    found = {text[s.start : s.end]: s.type for s in det.analyze(text)}
+    assert found.get("Léa") is EntityType.PERSON and found.get("Martin") is EntityType.PERSON, found

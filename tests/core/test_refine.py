@@ -175,9 +175,13 @@ def test_the_thing_a_code_is_on_stays_as_written(text: str, span: str, value: st
 
 
 def test_in_a_text_in_lower_case_the_word_before_a_code_may_be_a_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "i paid at quillmore #2147 last week"
+    out = refine(text, [s(text, "quillmore #2147", EntityType.ID)], lex)
+    assert values(text, out) == [("quillmore #2147", "ID")]
+    # An airline the gazetteer knows, then its flight: the airline (public) and the code.
     text = "i got back from mauritius on emirates ek703 last week"
     out = refine(text, [s(text, "emirates ek703", EntityType.ID)], lex)
-    assert values(text, out) == [("emirates ek703", "ID")]
+    assert values(text, out) == [("emirates", "ORG"), ("ek703", "ID")]
 
 
 def test_a_span_loses_the_zone_and_keeps_the_rest(lex) -> None:  # type: ignore[no-untyped-def]
@@ -3222,3 +3226,13 @@ def test_a_homes_size_is_a_quantity(lex) -> None:  # type: ignore[no-untyped-def
 def test_a_name_and_ampersand_and_a_word_are_one_shop(text: str, found: str, whole: str, lex) -> None:  # type: ignore[no-untyped-def]
     got = values(text, refine(text, [s(text, found, EntityType.PERSON)], lex))
     assert (whole, "ORG") in got, got
+
+
+def test_a_forms_key_read_into_a_name_stays_as_written(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Né le : 03/05/2018 / École : groupe scolaire Jean Moulin, Villeurbanne"
+    out = refine(text, [s(text, "École : groupe scolaire", EntityType.ORG, 0.9)], lex)
+    assert values(text, out) == [("groupe scolaire", "ORG")]
+    # A colon inside a name that is no form's key stays in it.
+    text = "We watched Star Wars: Andor last night."
+    out = refine(text, [s(text, "Star Wars: Andor", EntityType.ORG, 0.9)], lex)
+    assert values(text, out) == [("Star Wars: Andor", "ORG")]

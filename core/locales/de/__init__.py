@@ -38,6 +38,21 @@ def steuer_id_valid(value: str) -> bool:
     return check == int(d[10])
 
 
+def plate_valid(value: str) -> bool:
+    """A registration's district has a hyphen after it, or the letters and the number are
+    written apart: "B-AB 1234", "M XY 123"; "Art 5" and "Nr 12" are no registration."""
+    district, _, rest = value.replace("-", " ", 1).partition(" ")
+    return "-" in value or (district.isupper() and rest[:1].isupper() and " " in rest)
+
+
+def rare_adjective(value: str) -> bool:
+    """The first word is no common German word (Zipf below 3): a founder's name made an
+    adjective ("cnopfschen"), not "städtischen" or "evangelischen"."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(value.split()[0], "de") < 3.0
+
+
 def plz_town_valid(value: str) -> bool:
     """A postcode and its town, not a year and a noun: "1995 Präsidentin" (as in "von 1990
     bis 1995 Präsidentin") is no Austrian or Swiss postcode. A number that reads as a year
@@ -106,6 +121,16 @@ RULES = [
         0.9,
         flags=0,
     ),
+    # A hospital named after its founder, written in lower case: "der cnopfschen
+    # kinderklinik" (a common adjective, "der städtischen klinik", names none).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])([a-zäöüß]{2,}[a-hj-zäöüß]sch(?:e|en|er)[ \t]+(?:kinder)?(?:klinik|klinikum|krankenhaus))(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+        validate=rare_adjective,
+    ),
     # "12 345 678 901": the Steuer-ID as it is often written, checked like presidio's.
     Rule(
         EntityType.SSN,
@@ -153,6 +178,15 @@ RULES = [
         0.85,
         flags=0,
         validate=plz_town_valid,
+    ),
+    # A car's registration (Kennzeichen): "B-AB 1234", "M XY 123E", "HH-K 42".
+    Rule(
+        EntityType.ID,
+        r"(?<![\w-])([A-ZÄÖÜ]{1,3}[- ][A-Z]{1,2}[ \t]?\d{1,4}[EH]?)(?![\w-])",
+        1,
+        0.8,
+        flags=0,
+        validate=plate_valid,
     ),
     *month_date_rules(w.MONTHS, day=r"\d{1,2}\.?"),
 ]

@@ -63,6 +63,8 @@ NEGATIVES = NEGATIVES | words("Raum Zimmer Saal Etage Flur")
 # the labels of an account and a phone line in an IT message ("Benutzer j.mueller konnte
 # sich nicht anmelden", "Durchwahl 0711 98765-23"): no one's name
 NEGATIVES = NEGATIVES | words("Benutzer Benutzername Nutzer Nutzername Kennung Durchwahl Passwort Kennwort")
+# a car's registration's label ("mit dem Kennzeichen B-AB 1234"): no place's name
+NEGATIVES = NEGATIVES | words("Kennzeichen Autokennzeichen Nummernschild Fahrgestellnummer")
 # relation words in the genitive or a weak noun's form ("meines Vaters Klaus Berger",
 # "unseres Nachbarn Herrn Kaya"): relations, and never a name's first word
 GENITIVE_RELATIONS = (

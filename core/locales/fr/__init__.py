@@ -143,6 +143,14 @@ RULES = [
         0.85,
         flags=0,
     ),
+    # A car's registration (SIV, since 2009): "AB-123-CD" (no I, O or U).
+    Rule(
+        EntityType.ID,
+        r"(?<![\w-])([A-HJ-NP-TV-Z]{2}[- ]\d{3}[- ][A-HJ-NP-TV-Z]{2})(?![\w-])",
+        1,
+        0.9,
+        flags=0,
+    ),
     *month_date_rules(w.MONTHS, day=r"(?:1er|\d{1,2})"),
 ]
 

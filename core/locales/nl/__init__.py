@@ -67,8 +67,19 @@ RULES = [
     Rule(
         EntityType.ORG,
         r"(?<![\w-])(?:basisschool|school|kinderopvang|kinderdagverblijf|bso|peuterspeelzaal|"
-        r"verpleeghuis|zorgcentrum|woonzorgcentrum)[ \t]+((?:(?:De|Het|'t)[ \t]+)?[A-Z][\w'-]+"
+        r"verpleeghuis|verzorgingshuis|zorgcentrum|woonzorgcentrum)[ \t]+((?:(?:De|Het|'t)[ \t]+)?[A-Z][\w'-]+"
         r"(?:[ \t]+[A-Z][\w'-]+)?)(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
+    # A firm by its trade and its owner's name: "Schildersbedrijf Van Leeuwen",
+    # "Installatiebedrijf De Groot", "Bakkerij Visser".
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])([A-Z][a-z]*(?:bedrijf|handel|techniek|bouw|installaties|onderhoud|transport|"
+        r"makelaardij|bakkerij|slagerij|kapsalon|adviesbureau|administratiekantoor|hoveniers)"
+        r"[ \t]+(?:(?:van|de|der|den|Van|De|Der|Den)[ \t]+){0,2}[A-Z][\w'-]+)(?![\w-])",
         1,
         0.85,
         flags=0,
@@ -113,6 +124,17 @@ RULES = [
         r"(?![\w])",
         1,
         0.9,
+        flags=0,
+    ),
+    # A car's registration (kenteken) by its side codes: "12-ABC-3", "AB-123-C", "1-ABC-23",
+    # "XX-99-99" (three groups of letters and digits, six in all).
+    Rule(
+        EntityType.ID,
+        r"(?<![\w-])((?:[A-Z]{2}-\d{2}-\d{2}|\d{2}-\d{2}-[A-Z]{2}|\d{2}-[A-Z]{2}-\d{2}|[A-Z]{2}-\d{2}-[A-Z]{2}|"
+        r"[A-Z]{2}-[A-Z]{2}-\d{2}|\d{2}-[A-Z]{2}-[A-Z]{2}|\d{2}-[A-Z]{3}-\d|\d-[A-Z]{3}-\d{2}|[A-Z]{2}-\d{3}-[A-Z]|"
+        r"[A-Z]-\d{3}-[A-Z]{2}|[A-Z]{3}-\d{2}-[A-Z]|[A-Z]-\d{2}-[A-Z]{3}|\d-[A-Z]{2}-\d{3}|\d{3}-[A-Z]{2}-\d))(?![\w-])",
+        1,
+        0.85,
         flags=0,
     ),
     *month_date_rules(w.MONTHS, day=r"\d{1,2}"),

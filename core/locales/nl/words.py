@@ -53,6 +53,10 @@ RELATIONS = [
     "mijn verhuurder", "mijn buurman", "mijn buurvrouw", "onze zoon", "onze dochter",
     "zijn zoon", "haar dochter", "de patiënt", "de werknemer", "mijn behandelaar",
     "mijn fysiotherapeut", "mijn tandarts", "mijn werkgever",
+    # diminutives and in-laws: "mijn zoontje daan", "ons dochtertje"
+    "mijn zoontje", "mijn dochtertje", "ons zoontje", "ons dochtertje", "onze kleinzoon",
+    "mijn kleinzoon", "mijn kleindochter", "mijn schoonmoeder", "mijn schoonvader",
+    "mijn zwager", "mijn schoonzus", "mijn neef", "mijn nicht",
 ]
 
 PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op", "'t", "van de",
