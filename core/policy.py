@@ -386,7 +386,12 @@ class TypePolicy:
             return Decision(True, Family.DIRECT, "on your always-private list", None)
         if (
             span.type is EntityType.LOCATION
-            and (RECORD in span.views or _contact_line(text, span) or _home_of_contact(text, span))
+            and (
+                RECORD in span.views
+                or _contact_line(text, span)
+                or _home_of_contact(text, span)
+                or _HOUSE_AND_STREET_BEFORE.search(text, max(0, span.start - 60), span.start) is not None
+            )
             and not self._country_or_state(value)
         ):
             # "City: Leeds" in a form, the city column of a table of people: where a
@@ -995,6 +1000,14 @@ _HOME_CUE = re.compile(
 #: Sixteen digits in groups (or 13 to 19 in a row): a payment card's number.
 _CARD_NUMBER = re.compile(r"(?<!\d)(?:\d{4}[ \-]?){3}\d{1,7}(?!\d)")
 _DATE_LIKE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
+
+
+#: A house's number and its street, then a comma, right before a town: "visit to 14
+#: Fjordvegen, Bergen" (the town of an address; a year is no house number).
+_HOUSE_AND_STREET_BEFORE = re.compile(
+    r"(?<![\w.,/-])(?!(?:19|20)\d\d\b)\d{1,5}[a-zA-Z]?,?[ \t]+[A-ZÀ-Þ][\w'’\-]*"
+    r"(?:[ \t]+[A-ZÀ-Þa-z][\w'’\-]*){0,3},[ \t]*$"
+)
 
 
 def _contact_line(text: str, span: Span) -> bool:

@@ -486,6 +486,28 @@ def _misread(
     if _with_a_drug(value, span, lexicon):
         # "Toma Sintrom 4 mg" ("takes Sintrom") read as a name: a drug's name is in it.
         return []
+    if (
+        span.type in (EntityType.PERSON, EntityType.ORG, EntityType.OTHER)
+        and lexicon is not None
+        and "/" in value
+        and all(
+            part and (lexicon.is_term(part.lower()) or lexicon.public_kind(part) in ("nationality", "country"))
+            for part in (p.strip() for p in value.split("/"))
+        )
+    ):
+        # "Bilingual (English/Tagalog)": languages listed with a slash, no one's name.
+        return []
+    if (
+        span.type in (EntityType.PERSON, EntityType.ORG)
+        and lexicon is not None
+        and value[:1].isupper()
+        and _CONDITION.fullmatch(value.lower())
+        and not (lexicon.is_given(value.lower()) or lexicon.is_surname(value.lower()))
+        and _first_in_sentence(text, span.start)
+    ):
+        # "Angiogram showed LAD stenosis": a test's or a condition's name by its ending,
+        # capitalized because it begins the sentence.
+        return []
     if span.type in _CODE_TYPES and _NUMBER_LABEL.fullmatch(value):
         # "My A-number is A213-456-789": the label's letter read as a code, the word with it.
         return []
@@ -1195,7 +1217,7 @@ _CONDITION = re.compile(
     r"[a-z]{3,}(?:itis|osis|iasis|pox|a?emia|algia|ectomy|otomy|ostomy|oplasty|opathy|virus|"
     # "haematuria", "dysphagia", "tachycardia", "haemoptysis", "splenomegaly", "dyspnoea"
     r"uria|rrh(?:o|a)?ea|penia|plegia|paresis|pnoea|pnea|trophy|megaly|scopy|graphy|rrhage|"
-    r"ptysis|emesis|phagia|phasia|cardia|lysis|stasis|thorax|oedema)"
+    r"ptysis|emesis|phagia|phasia|cardia|lysis|stasis|thorax|oedema|ogram)"
     r"|[a-z]*(?:carcin|melan|lymph|myel|glauc|sarc|aden|mening|gli|lip|fibr|ha?emat)oma"
 )
 

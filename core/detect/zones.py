@@ -72,7 +72,11 @@ _ISO_CURRENCY = (
 _CURRENCY_LETTERS = rf"(?-i:R|Rs\.?|Rp\.?|RM|NT\$|MX\$|S/\.?|{_ISO_CURRENCY})|kr\.?|kč|zł|ft|lei"
 _MONEY_WORDS = r"dollars?|euros?|pounds?|pence|cents?|yen|yuan|rupees?|francs?|bucks|quid|usd|eur|gbp|元|円|원|块"
 _SCALE = r"(?:\s?(?:k|m|bn|mn|million|billion|thousand|grand))?"
-_PER = r"(?:\s?(?:/|per\s|a\s)(?:day|night|week|month|year|hr|hour|yr|mo|wk|person|pp|kg|unit|head|seat|year)\b)?"
+_PER = (
+    r"(?:\s?(?:/|per\s|a\s)(?:day|night|week|month|year|hr|hour|yr|mo|wk|person|pp|kg|unit|head|seat|year)\b"
+    # "£1,495 pcm", "£350 pw", "£32,000 pa", "£90 pppn"
+    r"|\s(?:pcm|pw|pa|p\.a\.|pppn|ppn)\b)?"
+)
 
 _SECTION_WORDS = (
     r"sections?|secs?\.?|§§?|ss?\.|articles?|arts?\.|chapters?|ch\.|rules?|clauses?|paragraphs?|"

@@ -420,6 +420,14 @@ def test_a_brand_and_its_region_is_the_brands_own(policy: TypePolicy) -> None:
     assert not d.protect
 
 
+def test_the_town_after_a_house_and_its_street_is_the_addresss(policy: TypePolicy) -> None:
+    text = "She wants an engineer visit to 14 Fjordvegen, Bergen, after the update that broke her bike."
+    assert decide(policy, text, "Bergen", T.LOCATION, 5.0).protect
+    # A year and a city are no house and street.
+    text = "In 2019 Paris, Lyon and Nice hosted the games, a great summer for everyone involved."
+    assert not decide(policy, text, "Lyon", T.LOCATION, 5.0).protect
+
+
 def test_a_school_someone_goes_to_is_protected(policy: TypePolicy) -> None:
     text = "She's 16 and goes to St Bede's Catholic College in Bristol."
     assert decide(policy, text, "St Bede's Catholic College", T.ORG, 5.0).protect

@@ -381,6 +381,15 @@ def test_a_sport_in_lower_case_is_no_organisation(detector: Detector) -> None:
     assert "at camogie on" in outbound(detector, text)
 
 
+def test_languages_a_test_at_a_sentences_start_and_rent_per_month_stay(detector: Detector) -> None:
+    text = "Improve my CV summary: Bilingual (English/Tagalog) registered nurse with 6 years in ICU."
+    assert outbound(detector, text) == text
+    text = "Mrs Philomena Daly was admitted with a NSTEMI. Angiogram showed LAD stenosis; PCI with DES performed."
+    assert "Angiogram showed LAD stenosis" in outbound(detector, text)
+    text = "The Tenant shall pay the Rent of £1,495 pcm to the Landlord on the 1st of each month."
+    assert "£1,495 pcm" in outbound(detector, text)
+
+
 def test_a_postcode_after_its_town_is_an_address_never_a_product(detector: Detector) -> None:
     from core.policy import TypePolicy
 
