@@ -1704,6 +1704,8 @@ def _airline_then_flight(text: str, span: Span, value: str, lexicon: Lexicon | N
             and head
             and f.start() > len(head)
             and lexicon.public_kind(head) in ("brand", "company", "org")
+            # an airline's, not a car's: "Mercedes-Benz GLC 300" is a model
+            and flight_context(text, span.start + f.start())
         ):
             return span.start + len(head)
     return None

@@ -40,6 +40,13 @@ NAME = "rules"
 #: its extent and type are exact, whatever a model reads in or around it.
 MARKER = "marker"
 
+#: US states' and Canadian provinces' codes written in lower case ("newark nj"), less
+#: those that are English words ("in", "or", "me", "hi", "oh", "ok", "on"...).
+_STATE_CODES_LOWER = (
+    "ak|az|ar|ca|ct|fl|ga|ia|ks|ky|md|mn|ms|mt|ne|nv|nh|nj|nm|ny|nc|nd|ri|sc|sd|tn|tx|ut|vt|"
+    "va|wa|wv|wi|wy|dc|qc|bc|mb|sk|ns|nb|pe"
+)
+
 _offline_lock = threading.Lock()
 _offline_done = False
 
@@ -213,7 +220,7 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         r"(?:,?\s+(?:apt|apartment|unit|suite|ste|#)\.?\s*[a-z0-9-]+)?"
         # A town and a state's code, in capitals: ", Springfield, IL 62704" (", Chorlton on
         # 31 October" names no state).
-        r"(?:,[ \t]*[a-z .]+,?[ \t]+(?-i:[A-Z]{2})(?:[ \t]+\d{5}(?:-\d{4})?)?\b)?)",
+        r"(?:,[ \t]*[a-z .]+,?[ \t]+(?:(?-i:[A-Z]{2})|(?-i:" + _STATE_CODES_LOWER + r"))(?:[ \t]+\d{5}(?:-\d{4})?)?\b)?)",
         1,
         0.85,
     ),

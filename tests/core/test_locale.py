@@ -1064,3 +1064,16 @@ def test_fields_on_one_line_apart_by_slashes_take_their_keys_types() -> None:
     text = "Fiche d'inscription / Nom : Martin / Prénom : Léa / Né le : 03/05/2018 / Allergies : arachides"
     found = {text[s.start : s.end]: s.type for s in det.analyze(text)}
     assert found.get("Léa") is EntityType.PERSON and found.get("Martin") is EntityType.PERSON, found
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Soy abogada laboralista. Mi cliente, Rafael Domínguez Peña, fue despedido sin carta.", "Rafael Domínguez Peña"),
+        ("Ik ben ZZP'er. Contactpersoon is Lotte van den Heuvel, zij reageert niet.", "Lotte van den Heuvel"),
+        ("Je suis avocate. Ma cliente, Sandrine Morel, a été licenciée sans préavis.", "Sandrine Morel"),
+    ],
+)
+def test_a_client_and_a_contact_person_are_people(text: str, name: str) -> None:
+    got = values(text, light_detector([]))
+    assert got.get(name) is EntityType.PERSON, got

@@ -90,7 +90,7 @@ RELATIONS = [
     "Vorgesetzter", "Vorgesetzte", "Hausarzt", "Hausärztin", "Arzt", "Ärztin", "Zahnarzt",
     "Anwalt", "Anwältin", "Vermieter", "Vermieterin", "Nachbar", "Nachbarin", "Patient",
     "Patientin", "Sachbearbeiter", "Sachbearbeiterin", "Therapeut", "Therapeutin",
-    "Steuerberater", "Steuerberaterin", "Lehrerin", "Lehrer",
+    "Steuerberater", "Steuerberaterin", "Lehrerin", "Lehrer", "Mandant", "Mandantin",
     # the genitive and the weak nouns' forms ("meines Vaters Klaus Berger")
     *GENITIVE_RELATIONS,
 ]

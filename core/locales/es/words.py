@@ -51,7 +51,8 @@ RELATIONS = [
     "mi compañero", "mi compañera", "mi compañero de piso", "mi compañera de piso",
     "la madre de", "el padre de", "la mamá de", "el papá de", "la tutora de", "el tutor de", "mi supervisor", "mi supervisora", "mi médico",
     "mi médica", "mi abogado", "mi abogada", "mi casero", "mi casera", "mi vecino",
-    "mi vecina", "mi asesor", "mi asesora", "nuestro hijo", "nuestra hija", "su hijo",
+    "mi vecina", "mi asesor", "mi asesora", "mi cliente", "mi clienta", "nuestro cliente",
+    "nuestra clienta", "nuestro hijo", "nuestra hija", "su hijo",
     "su hija", "el paciente", "la paciente", "el trabajador", "la trabajadora",
     "mi médico de cabecera", "mi responsable", "mi encargado", "mi encargada",
 ]

@@ -64,7 +64,7 @@ RELATIONS = [
     "ma collègue", "mon supérieur", "ma supérieure", "mon médecin", "mon médecin traitant",
     "mon avocat", "mon avocate", "mon propriétaire", "ma propriétaire", "mon voisin",
     "ma voisine", "mon conseiller", "ma conseillère", "notre fils", "notre fille",
-    "son fils", "sa fille", "le patient", "la patiente", "notre client", "le salarié",
+    "son fils", "sa fille", "le patient", "la patiente", "notre client", "mon client", "ma cliente", "notre cliente", "le salarié",
     "la salariée", "mon manager", "ma manager", "ma responsable", "mon responsable",
 ]
 

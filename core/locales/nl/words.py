@@ -57,11 +57,12 @@ RELATIONS = [
     "mijn zoontje", "mijn dochtertje", "ons zoontje", "ons dochtertje", "onze kleinzoon",
     "mijn kleinzoon", "mijn kleindochter", "mijn schoonmoeder", "mijn schoonvader",
     "mijn zwager", "mijn schoonzus", "mijn neef", "mijn nicht",
+    "mijn klant", "onze klant", "mijn cliënt", "onze cliënt",
 ]
 
 PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op", "'t", "van de",
              "van der", "van den"]
-INTROS = ["mijn naam is", "ik heet", "ik ben", "Naam:", "Patiënt:", "Werknemer:",
+INTROS = ["mijn naam is", "ik heet", "ik ben", "contactpersoon is", "Contactpersoon:", "Naam:", "Patiënt:", "Werknemer:",
           "Ondertekend:"]
 GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", "Goedemiddag",
              "Goedenavond", "Goedendag", "Dag"]
