@@ -2726,6 +2726,14 @@ def _person_read_as_place(text: str, span: Span, lexicon: Lexicon | None) -> Spa
     if (
         _CAPITALIZED_WORD.fullmatch(value)
         and lexicon.is_given(value)
+        and _RELATIVE_WORD_BEFORE.search(text, max(0, span.start - 24), span.start)
+    ):
+        # "Mum (Kerry) worried", "Emergency contact: me, Clare, 07981 ...": a given name
+        # after a relative's word or the writer's "me," is a person, though a county too.
+        return Span(span.start, span.end, EntityType.PERSON, span.score, span.views)
+    if (
+        _CAPITALIZED_WORD.fullmatch(value)
+        and lexicon.is_given(value)
         and not lexicon.is_plain(value)
         and lexicon.public_kind(value) is None
         and not _PLACE_AFTER.match(text, span.end)
@@ -2827,6 +2835,10 @@ def _home_town(text: str, span: Span) -> Span:
 #: A school's class or house, a project or a system named like a person: "class Willow",
 #: "the Halvorsen migration".
 _GROUP_BEFORE = re.compile(r"(?<![\w-])(?:class|form|house)[ \t]+$")
+#: A school's year before a class's name and the word "class" after it: "(Year 4, Hazel class)".
+_CLASS_AFTER = re.compile(r"[ \t]+class\b")
+_NAMED_CLASS = re.compile(r"[A-Z][a-z]+[ \t]+class")
+_SCHOOL_YEAR_BEFORE = re.compile(r"\b(?:Year|Grade|Reception|P|Primary)[ \t]*\d{0,2},?[ \t]+$")
 _PROJECT_AFTER = re.compile(
     r"[ \t]+(?:migration|rollout|roll-out|upgrade|integration|project|programme|program|"
     r"implementation|deployment|release|launch|account|contract|deal|tender|bid|pitch|"
@@ -2905,14 +2917,23 @@ def _group_or_project(text: str, span: Span) -> Span:
     ("missed the deadline for the Halvorsen migration"): an organisation's name, still
     protected, and the cloud reads no second person."""
     if (
+        span.type is EntityType.PERSON
+        and _NAMED_CLASS.fullmatch(text, span.start, span.end)
+        and _SCHOOL_YEAR_BEFORE.search(text, max(0, span.start - 16), span.start)
+    ):
+        # "(Year 4, Hazel class)" read as a person with the word "class": the class's name.
+        return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
+    if (
         span.type is not EntityType.PERSON
         or not _model_only(span)
         or not _CAPITALIZED_WORD.fullmatch(text, span.start, span.end)
     ):
         return span
-    if _GROUP_BEFORE.search(text, max(0, span.start - 8), span.start) or (
-        _THE_BEFORE.search(text, max(0, span.start - 6), span.start)
-        and _PROJECT_AFTER.match(text, span.end)
+    if (
+        _GROUP_BEFORE.search(text, max(0, span.start - 8), span.start)
+        # "(Year 4, Hazel class)": a school's class named after a tree or a bird
+        or (_CLASS_AFTER.match(text, span.end) and _SCHOOL_YEAR_BEFORE.search(text, max(0, span.start - 16), span.start))
+        or (_THE_BEFORE.search(text, max(0, span.start - 6), span.start) and _PROJECT_AFTER.match(text, span.end))
     ):
         return Span(span.start, span.end, EntityType.ORG, span.score, span.views)
     return span
@@ -4340,7 +4361,12 @@ def _given_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None
 
 
 #: A relative's or a baby's word right before a name: "baby Zara", "my son Leo".
-_RELATIVE_WORD_BEFORE = re.compile(rf"\b(?:{_RELATION_WORD}|baby|newborn|twins?)[ \t]+$", re.IGNORECASE)
+_RELATIVE_WORD_BEFORE = re.compile(
+    rf"\b(?:{_RELATION_WORD}|baby|newborn|twins?)[ \t]*\(?[ \t]*$"
+    # the writer naming themself in apposition: "Emergency contact: me, Clare, 07981 ..."
+    r"|\b(?:me|myself),[ \t]+$",
+    re.IGNORECASE,
+)
 #: How rare in English text a given name must be to be a person's wherever it stands
 #: inside a sentence ("Navjot"; not "Austin", "Brooklyn"), and first in one ("Lupe").
 _RARE_GIVEN_ZIPF = 3.0

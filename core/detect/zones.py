@@ -220,6 +220,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Public holidays: "Boxing Day", "Good Friday", "Easter Monday".
     ("period", r"\b(?:Boxing Day|Christmas (?:Day|Eve)|New Year['’]s (?:Day|Eve)|Good Friday|Easter (?:Sunday|Monday)|"
      r"Thanksgiving|Labor Day|Memorial Day|Bank Holiday Monday|Whit Monday|Hogmanay)\b", 0),
+    # A season's festival before a common word: "the Christmas grotto team", "Easter holidays".
+    ("period", r"\b(?:Christmas|Easter|Halloween|Thanksgiving)(?=[ \t]+[a-z])", 0),
     # Percentages: "8.4%", "15 percent".
     ("percentage", rf"(?<![\w.,]){_SIGNED}\s?(?:%|per ?cent\b|pct\b)", re.IGNORECASE),
     # An obstetric history and a gestation: "G2P1", "G3P2+1", "34+2 weeks".
@@ -239,7 +241,7 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # An eponym names a sign, a test or a syndrome, not a person: "Babinski sign",
     # "O'Sullivan test", "Guillain-Barré syndrome". Without a possessive: "Maria's test"
     # is a person's.
-    ("eponym", r"(?<!['’])\b[A-Z][a-z]+(?:['’][A-Z][a-z]+)?(?:-[A-Z][a-zé]+)?\s(?:sign|syndrome|test|reflex|manoeuvre|maneuver|criteria|palsy|fracture|phenomenon|triad)\b", 0),
+    ("eponym", r"(?<!['’])\b[A-Z][a-z]+(?:['’][A-Z][a-z]+)?(?:-[A-Z][a-zé]+)?\s(?:sign|syndrome|test|reflex|manoeuvre|maneuver|criteria|palsy|fracture|phenomenon|triad|score|scale)\b", 0),
     # Compound units without their number: "unit: mmol/L", "mU/L", "mL/min/1.73m2".
     ("quantity", r"(?<![\w/])(?:[mµunpkd]?(?:mol|g|l|u|iu|eq|osm)|mm|cm|km|m)/(?:[mµudk]?(?:mol|l|g|min|h|kg|s|m2|m))(?:/[\d.]*m2)?(?![\w/])", re.IGNORECASE),
     # School years, quarters, tax years: "Year 9", "Q1", "2023-24".
@@ -401,7 +403,8 @@ _UNIT_RE = re.compile(
 
 #: Words that say the number after them identifies something (then no zone applies to it).
 ID_CONTEXT = re.compile(
-    r"\b(?:(?:sort|zip|postal|post|area|security|access|verification|promo|discount|"
+    # (a domain's ending is no label: "ola@fjordtech.no). React 18.2")
+    r"(?<![.@/])\b(?:(?:sort|zip|postal|post|area|security|access|verification|promo|discount|"
     r"booking|reference|confirmation)\s+code|"
     r"account|acct|a/c|number|no|num|nr|#|id|mrn|chart|record|patient|member|policy|"
     r"claim|case|ticket|order|invoice|ref|reference|booking|confirmation|passport|licen[cs]e|"

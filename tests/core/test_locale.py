@@ -1077,3 +1077,10 @@ def test_fields_on_one_line_apart_by_slashes_take_their_keys_types() -> None:
 def test_a_client_and_a_contact_person_are_people(text: str, name: str) -> None:
     got = values(text, light_detector([]))
     assert got.get(name) is EntityType.PERSON, got
+
+
+def test_a_school_named_after_two_people_and_a_dutch_school_year() -> None:
+    got = values("Mi hija estudia en el IES Ramón y Cajal de Zaragoza y sufre acoso escolar.", light_detector([]))
+    assert any(v.startswith("IES Ramón y Cajal") and t is EntityType.ORG for v, t in got.items()), got
+    got = values("Onze dochter zit in groep 4 en leest graag.", light_detector([("groep 4", EntityType.ADDRESS)]))
+    assert "groep 4" not in got and "4" not in got, got

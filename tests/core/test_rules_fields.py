@@ -390,6 +390,39 @@ def test_languages_a_test_at_a_sentences_start_and_rent_per_month_stay(detector:
     assert "£1,495 pcm" in outbound(detector, text)
 
 
+def test_an_eponymous_score_and_a_festivals_word_stay(detector: Detector) -> None:
+    text = "Seen in ED with croup, Westley score 3, given dexamethasone 0.15 mg/kg."
+    assert "Westley score 3" in outbound(detector, text)
+    text = "Reliable, great with customers, led the Christmas grotto team."
+    assert outbound(detector, text) == text
+
+
+def test_a_given_name_after_mum_or_me_is_a_person_though_a_county_too(detector: Detector) -> None:
+    for text, name in [
+        ("4yo seen in ED with croup. Mum (Kerry) worried about night-time symptoms.", "Kerry"),
+        ("She has asthma and carries a blue inhaler. Emergency contact: me, Clare, 07981 334 502.", "Clare"),
+    ]:
+        assert (name, EntityType.PERSON) in _found(detector, text)
+
+
+def test_a_schools_class_named_after_a_tree_is_no_person(detector: Detector) -> None:
+    text = "My daughter Imogen Featherstone-Clarke (Year 4, Hazel class) can go on the trip."
+    found = _found(detector, text)
+    assert ("Imogen Featherstone-Clarke", EntityType.PERSON) in found
+    assert not any(t is EntityType.PERSON and "Hazel" in v for v, t in found), found
+
+
+def test_a_version_after_an_email_address_ending_in_no_stays(detector: Detector) -> None:
+    # ".no" of a Norwegian address is no "no." label before a number.
+    text = "for user id 88412 (ola.nordmann@fjordtech.no). React 18.2. What's the likely cause?"
+    assert "React 18.2." in outbound(detector, text)
+
+
+def test_a_sole_traders_business_by_its_trade_is_an_organisation(detector: Detector) -> None:
+    text = "I'm a sole trader (Jade Whitlock Photography, UTR 1234567890)."
+    assert ("Jade Whitlock Photography", EntityType.ORG) in _found(detector, text)
+
+
 def test_a_postcode_after_its_town_is_an_address_never_a_product(detector: Detector) -> None:
     from core.policy import TypePolicy
 

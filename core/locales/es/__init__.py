@@ -55,7 +55,8 @@ RULES = [
         # The kind may be written in lower case ("la guardería Los Pitufos"), the name not.
         r"(?<![\w-])((?:CEIP|CEIPSO|IES|CEI|CPEIP|CRA|(?i:colegio|escuela(?:[ \t]+infantil)?|instituto|"
         r"guardería|guarderia))[ \t]+(?:(?:Los|Las|El|La|San|Santa|de|del|de la)[ \t]+)*[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+"
-        r"(?:[ \t]+(?:de[ \t]+|del[ \t]+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+){0,2})(?![\w-])",
+        # (a name of two joined by "y": "IES Ramón y Cajal")
+        r"(?:[ \t]+(?:de[ \t]+|del[ \t]+|y[ \t]+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+){0,2})(?![\w-])",
         1,
         0.85,
         flags=0,

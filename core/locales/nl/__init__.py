@@ -66,7 +66,7 @@ RULES = [
     # "kinderopvang Het Kabouterhuis", "verpleeghuis De Hooge Weide".
     Rule(
         EntityType.ORG,
-        r"(?<![\w-])(?:basisschool|school|kinderopvang|kinderdagverblijf|bso|peuterspeelzaal|"
+        r"(?<![\w-])(?:basisschool|school|kinderopvang|kinderdagverblijf|bso|peuterspeelzaal|OBS|CBS|RKBS|PCBS|"
         r"verpleeghuis|verzorgingshuis|zorgcentrum|woonzorgcentrum)[ \t]+((?:(?:De|Het|'t)[ \t]+)?[A-Z][\w'-]+"
         r"(?:[ \t]+[A-Z][\w'-]+)?)(?![\w-])",
         1,
@@ -141,6 +141,8 @@ RULES = [
 ]
 
 ZONES = [
+    # A pupil's school year: "groep 4", "groep 8b" (the school's name may follow).
+    r"\bgroep[ \t]+[1-8][a-z]?\b",
     # An eponym names a test or a disease, not a person: "ziekte van Crohn", "syndroom van Down", "test van Romberg".
     r"\b(?i:ziekte|syndroom|test|teken|score|schaal|criteria|reflex|manoeuvre|fractuur|classificatie)\s+van\s+[A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+(?:[-\s][A-ZÁÉÍÓÚÑÄÖÜ][\w'’]+)?",
     # "artikel 7:669 BW", "art. 7:611 BW", "artikel 6 lid 1 AVG".
