@@ -4059,7 +4059,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         out.append(span)
     out = _join_titled_names(text, _join_initials(text, [_read_again(text, x, lexicon) for x in out]))
-    out = _with_final_initial(text, _vehicles(text, out, lexicon))
+    out = _with_final_surname(text, _with_final_initial(text, _vehicles(text, out, lexicon)), lexicon)
     out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
     out = _join_unit_words(text, out)
@@ -4162,6 +4162,38 @@ def _with_final_initial(text: str, spans: list[Span]) -> list[Span]:
         else x
         for x in spans
     ]
+
+
+#: A capitalized word closing a line or a clause after a given name: "- Rhiannon Price".
+_DAY_OR_MONTH_WORD = re.compile(
+    r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|May|June|July|"
+    r"August|September|October|November|December"
+)
+_FINAL_SURNAME = re.compile(r"[ \t]+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?=[ \t]*(?:$|[\n,.;!?)]))", re.MULTILINE)
+
+
+def _with_final_surname(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A given name alone takes the surname written right after it where the name ends a
+    line or a clause ("Make it polite but firm. - Rhiannon Price": "Price", a plain word,
+    left alone would leave in clear beside the placeholder)."""
+    if lexicon is None:
+        return spans
+    starts = {x.start for x in spans}
+    out = []
+    for x in spans:
+        m = _FINAL_SURNAME.match(text, x.end) if x.type is EntityType.PERSON else None
+        if (
+            m is not None
+            and m.start(1) not in starts
+            and " " not in text[x.start : x.end]
+            and lexicon.is_given(text[x.start : x.end].lower())
+            and lexicon.is_surname(m.group(1).lower())
+            and lexicon.public_kind(m.group(1)) is None
+            and not _DAY_OR_MONTH_WORD.fullmatch(m.group(1))
+        ):
+            x = Span(x.start, m.end(1), x.type, x.score, x.views)
+        out.append(x)
+    return out
 
 
 #: An initial's full stop and the space before the surname.

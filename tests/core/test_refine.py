@@ -3236,3 +3236,15 @@ def test_a_forms_key_read_into_a_name_stays_as_written(lex) -> None:  # type: ig
     text = "We watched Star Wars: Andor last night."
     out = refine(text, [s(text, "Star Wars: Andor", EntityType.ORG, 0.9)], lex)
     assert values(text, out) == [("Star Wars: Andor", "ORG")]
+
+
+def test_a_given_name_takes_the_surname_that_ends_its_line(lex) -> None:  # type: ignore[no-untyped-def]
+    # "Price", a plain word and a surname, after a given name closing the message.
+    text = "Make it polite but firm. - Rhiannon Price"
+    out = refine(text, [s(text, "Rhiannon", EntityType.PERSON, 0.99)], lex)
+    assert values(text, out) == [("Rhiannon Price", "PERSON")]
+    # A day after a name is no surname; a word that goes on is none either.
+    text = "Ask Tom Monday."
+    assert values(text, refine(text, [s(text, "Tom", EntityType.PERSON, 0.99)], lex)) == [("Tom", "PERSON")]
+    text = "I gave Anna Price lists yesterday."
+    assert values(text, refine(text, [s(text, "Anna", EntityType.PERSON, 0.99)], lex)) == [("Anna", "PERSON")]
