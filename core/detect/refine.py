@@ -2625,34 +2625,33 @@ def _fold_ascii(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
+def _persons_as_accounts(text: str, spans: list[Span], accounts: set[str]) -> list[Span]:
+    """Every person whose text is one of ``accounts``, as an identifier."""
+    if not accounts:
+        return spans
+    return [
+        Span(x.start, x.end, EntityType.ID, x.score, x.views)
+        if x.type is EntityType.PERSON and text[x.start : x.end] in accounts
+        else x
+        for x in spans
+    ]
+
+
 def _one_type_per_name(text: str, spans: list[Span]) -> list[Span]:
     """A name the model read as a person in one place and as an organisation or a thing in
     another ("Siobhán Ní Cheallaigh" after "policyholder" and above her e-mail address) is
     one name, a person's: two types made two placeholders for one name. (An animal's name
     leaves as written: :func:`_without_pets`.)"""
     accounts = {v for x in spans if x.type is EntityType.ID and (v := text[x.start : x.end]).islower()}
-    if accounts:
-        # "user=akowalski ... Account locked: akowalski": an account's name in lower case
-        # found as such once is the same account wherever a model read a person.
-        spans = [
-            Span(x.start, x.end, EntityType.ID, x.score, x.views)
-            if x.type is EntityType.PERSON and text[x.start : x.end] in accounts
-            else x
-            for x in spans
-        ]
+    # "user=akowalski ... Account locked: akowalski": an account's name in lower case
+    # found as such once is the same account wherever a model read a person.
+    spans = _persons_as_accounts(text, spans, accounts)
     persons = {text[x.start : x.end] for x in spans if x.type is EntityType.PERSON}
     if not persons:
         return spans
-    handles = {h for p in persons for h in _handles_of(p)}
-    if handles:
-        # "Bartholomew Quist (bquist, employee ID E-55102)": a login made of the person's
-        # name in lower case is their account, no second person.
-        spans = [
-            Span(x.start, x.end, EntityType.ID, x.score, x.views)
-            if x.type is EntityType.PERSON and text[x.start : x.end] in handles
-            else x
-            for x in spans
-        ]
+    # "Bartholomew Quist (bquist, employee ID E-55102)": a login made of the person's name
+    # in lower case is their account, no second person.
+    spans = _persons_as_accounts(text, spans, {h for p in persons for h in _handles_of(p)})
     # The surnames of the people named in full: "passengers Lorcan Devaney and Siofra
     # Devaney" names two of one family, whatever the model read the first as.
     families = {p.split()[-1] for p in persons if GIVEN_AND_SURNAME.fullmatch(p)}

