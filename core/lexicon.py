@@ -46,6 +46,13 @@ PET_BEFORE = re.compile(
 #: An animal's word or breed ("cocker spaniel"): the router's plain words.
 PET_WORD = re.compile(rf"(?:cocker|springer|king[ \t]+charles|{PET})s?", re.IGNORECASE)
 
+#: A connection string with a password: "postgres://app_user:Tr0ub4dor@pg-main.int.example:5432/ledger".
+CONNECTION = re.compile(
+    r"\b[a-z][a-z0-9+.\-]{1,20}://(?P<user>[^\s:/@\"'<>]+):(?P<password>[^\s@/\"'<>]+)@"
+    r"(?P<host>\[[0-9a-f:.]+\]|[^\s/:\"'<>?#@,;]+)",
+    re.IGNORECASE,
+)
+
 #: A program's part named in CamelCase by what it is ("AuthService", "PaymentGateway",
 #: "UserRepository"): a word of code in a log line or a stack trace, no one's name.
 COMPONENT_NAME = re.compile(

@@ -90,7 +90,8 @@ class Fusion(Detector):
         spans = _cut_at_addresses(
             text,
             markers_win(
-                [s for group in proposals.values() for s in group if s.score >= self.min_score]
+                [s for group in proposals.values() for s in group if s.score >= self.min_score],
+                text,
             ),
         )
         spans = _extent_between_names(

@@ -31,13 +31,15 @@ from core.detect.fields import card_grouping, fields
 from core.detect.hosts import host_names
 from core.domain.en import US_STATE_CODES
 from core.entities import EntityType, canonical_type
+from core.lexicon import CONNECTION
 from core.spans import Span
 
 log = logging.getLogger(__name__)
 
 NAME = "rules"
-#: The view of an anonymization marker already in the text (``<PRESIDIO_ANONYMIZED_URL>``):
-#: its extent and type are exact, whatever a model reads in or around it.
+#: The view of a value whose extent and type are exact by its pattern, whatever a model reads
+#: in or around it: an anonymization marker already in the text (``<PRESIDIO_ANONYMIZED_URL>``),
+#: a connection string's user, password and host.
 MARKER = "marker"
 
 #: US states' and Canadian provinces' codes written in lower case ("newark nj"), less
@@ -331,9 +333,46 @@ SECRET = [
     r"(?-i:\bAIza[0-9A-Za-z_\-]{35})",
     # A private key block.
     r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]{0,8000}?-----END [A-Z ]*PRIVATE KEY-----",
-    # A connection string with a password: "postgres://admin:pw@db.acme.io/prod".
-    r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@\"']+:[^\s@/\"']+@[^\s/\"'<>]+[^\s\"'<>]*",
+    # A connection string with a password ("postgres://admin:pw@db.acme.io/prod") is found by
+    # its parts (:func:`connection_parts`): its scheme, port and database stay.
 ]
+
+#: A database's or a broker's default account, which names no one ("postgres://postgres:...").
+_DEFAULT_USERS = frozenset(
+    "root admin administrator postgres user username sa guest default mysql redis rabbitmq "
+    "mongo mongodb elastic".split()
+)
+#: A template's stand-in for a value ("USER:PASSWORD@HOST", "${DB_PASS}", "<password>").
+_STAND_IN = re.compile(r"(?-i:[A-Z_]+)|\$\{?[\w.\-]+\}?|<[^<>]+>|\{[^{}]+\}|%\(?\w+\)?s?|x+|\*+", re.IGNORECASE)
+_STAND_IN_WORDS = frozenset("password passwd pass pw pwd secret user username host hostname".split())
+#: A machine on this computer or a container's service name: names no one ("@localhost",
+#: "@db:5432").
+_LOCAL_HOST = re.compile(r"localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\]|[a-z][a-z0-9_\-]*", re.IGNORECASE)
+
+
+def _stand_in(value: str) -> bool:
+    return value.lower() in _STAND_IN_WORDS or (
+        _STAND_IN.fullmatch(value) is not None and not any(c.isdigit() for c in value)
+    )
+
+
+def connection_parts(text: str) -> list[Span]:
+    """The user, the password and the host of each connection string in ``text``: an
+    account, an identifier and a web address (an IP address where the host is one). The
+    scheme, the port and the database stay as written, which the cloud needs to answer
+    ("postgres://[ACCOUNT_1]:[ID_1]@[URL_1]:5432/ledger"); a default account ("postgres"),
+    a template's stand-in ("PASSWORD", "${DB_PASS}") and a local host stay too."""
+    spans = []
+    for m in CONNECTION.finditer(text):
+        user, password, host = m.group("user"), m.group("password"), m.group("host")
+        if not _stand_in(user) and user.lower() not in _DEFAULT_USERS:
+            spans.append(Span(*m.span("user"), EntityType.ACCOUNT, 1.0, {NAME: 0.9, MARKER: 1.0}))
+        if not _stand_in(password):
+            spans.append(Span(*m.span("password"), EntityType.ID, 1.0, {NAME: 0.9, MARKER: 1.0}))
+        if not _LOCAL_HOST.fullmatch(host) and not _stand_in(host):
+            typ = EntityType.IP if re.fullmatch(r"[\d.]+|\[[0-9a-f:.]+\]", host, re.IGNORECASE) else EntityType.URL
+            spans.append(Span(*m.span("host"), typ, 1.0, {NAME: 0.9, MARKER: 1.0}))
+    return spans
 
 
 _EXTENT_RECOGNIZER = "ProperNameExtentRecognizer"
@@ -464,6 +503,9 @@ class RulesView:
         for a, b in host_names(text):
             # A machine of a private or company network ("db-prod-3.internal.acme-corp.com").
             spans.append(Span(a, b, EntityType.URL, HOST_SCORE, {NAME: HOST_SCORE}))
+        # A connection string's parts: exact, whatever an e-mail's or a link's pattern makes
+        # of "user:pw@host" (:func:`markers_win`).
+        spans.extend(connection_parts(text))
         for field in fields(text):
             # A value after its label ("SSN: ...", "CVV 123"): the label's type, checked.
             value = text[field.start : field.end]
@@ -505,14 +547,19 @@ def link_end(text: str, start: int, end: int) -> int:
     return end
 
 
-def markers_win(spans: list[Span]) -> list[Span]:
-    """``spans`` without those overlapping an anonymization marker (the marker stays).
+def markers_win(spans: list[Span], text: str | None = None) -> list[Span]:
+    """``spans`` without those overlapping an anonymization marker or another exact value
+    (:data:`MARKER`; the marker stays).
 
     A model reads "<PRESIDIO_ANONYMIZED_PHONE_NUMBER>" as a person and a phone, or
     "linkedin <PRESIDIO_ANONYMIZED_URL" as one link; merged with the marker they would
-    give it their type and extent.
+    give it their type and extent. Given ``text``, a connection string is exact from its
+    scheme to its host: a model's "postgresql" before "://[ACCOUNT_1]" is no value, and
+    snapped to its atom it would take the user's placeholder with it.
     """
     marks = [(s.start, s.end) for s in spans if MARKER in s.views]
+    if text is not None and marks:
+        marks += [(m.start(), m.end("host")) for m in CONNECTION.finditer(text)]
     if not marks:
         return spans
     return [

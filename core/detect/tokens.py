@@ -19,6 +19,8 @@ end on:
 * a single ``=`` separates a key from its value (``API_KEY=abc123`` is two
   atoms, so a secret's value can go without its name); ``==``, ``>=`` and the
   like do not;
+* a connection string's user, password and host are atoms of their own
+  (``postgres://app_user:pw@db.example:5432/app``);
 * an IPv4 address and its port are two atoms (``10.4.2.17`` and ``:6379``), so the
   address can go without the port that says which service it is;
 * a comma or a semicolon separates the cells of a CSV row
@@ -35,10 +37,12 @@ breaks, which a value never crosses.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from core.lexicon import CONNECTION
 from core.spans import Span
 
 #: Punctuation that wraps a token without belonging to it.
@@ -162,6 +166,16 @@ def _add_atoms(text: str, a: int, b: int, starts: list[int], ends: list[int]) ->
         # 'value="Sarah' is no part of the name ("_mongodb._tcp" keeps its underscore).
         x, y = _unwrapped(text, x, y, _QUOTES_LEFT, _QUOTES_RIGHT)
         if x >= y:
+            continue
+        link = CONNECTION.match(text, x, y)
+        if link is not None:
+            # "postgres://app_user:pw@db.example:5432/app": the user, the password and the
+            # host are atoms of their own, so each can go without the scheme and the port.
+            cuts = [x, *(i for g in ("user", "password", "host") for i in link.span(g)), y]
+            for c, d in itertools.pairwise(cuts):
+                if c < d:
+                    starts.append(c)
+                    ends.append(d)
             continue
         port = _IPV4_PORT.fullmatch(text, x, y)
         if port is not None:

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from core.entities import EntityType
-from core.lexicon import CLINICAL_SERVICE, CODE_FILE
+from core.lexicon import CLINICAL_SERVICE, CODE_FILE, CONNECTION
 from core.spans import Sentence, Span
 
 #: The most words a courtesy sentence has ("Thank you so much for your help").
@@ -33,7 +33,10 @@ WORDS = frozenset(
     "yours faithfully truly good morning afternoon evening day night ok okay great perfect "
     "wonderful awesome nice got it sure yes no noted understood appreciated that's helpful "
     "greetings there everyone team folks i i'm hope you're are is doing having how how's "
-    "going well fine quick question assistant trust this finds email message "
+    "going well fine quick question assistant trust this finds email message respected "
+    "ma'am ma’am sir madam thanking "
+    # te reo Māori, in New Zealand's English: "Kia ora", "Ngā mihi"
+    "kia ora ngā nga mihi "
     # German
     "hallo zusammen guten tag morgen abend liebe lieber geehrte geehrter sehr damen und herren danke "
     "vielen dank schön schöne grüße gruß grüßen viele beste besten freundlichen freundliche "
@@ -108,6 +111,13 @@ def is_values_only(
         covered[a:b] = [True] * (b - a)
     if not any(covered):
         return False
+    # A connection string whose user, password or host were found: its scheme, its port
+    # and its database are part of the value ("postgres://[ACCOUNT_1]:[ID_1]@[URL_1]:5432/shop").
+    for m in CONNECTION.finditer(sentence.text):
+        if any(covered[i] for g in ("user", "password", "host") for i in range(*m.span(g))):
+            end = _TOKEN_END.search(sentence.text, m.end())
+            b = end.start() if end is not None else len(sentence.text)
+            covered[m.start() : b] = [True] * (b - m.start())
     if keys:
         # The keys of the values ("POSTGRES_USER: [ID_1]", "Secrets: AWS_ACCESS_KEY_ID=
         # [ID_2]"): a configuration's constant, or common words that name no one, right
@@ -317,6 +327,20 @@ def _roles_after_people(text: str, offset: int, entities: Sequence[Span]) -> lis
     return out
 
 
+#: A link to this machine, which names no one.
+_LOCAL_LINK = re.compile(
+    r"\b[a-z][a-z0-9+.\-]{1,20}://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d{1,5})?(?:/[^\s\"'<>()]*)?",
+    re.IGNORECASE,
+)
+#: Where a connection string's token ends: a space, a quote, a bracket.
+_TOKEN_END = re.compile(r"[\s\"'<>()\[\]]|[.,;]?(?:\s|$)")
+
+#: In a text without capitals a given name may stand in a sentence the rules send only as
+#: a word this frequent ("will" 6.4; "may" 5.9, "mercy", "byron" leave the sentence to the
+#: policy), a surname only as a common word ("her", "back", "fine"; not "kaczmarek").
+LOWER_GIVEN_ZIPF = 6.0
+LOWER_SURNAME_ZIPF = 4.0
+
 #: The most digits a bare number outside the detected values may have: a count, a year, a
 #: time ("14:12"); longer runs may be an identifier the detector missed.
 MAX_BARE_DIGITS = 4
@@ -331,12 +355,14 @@ def is_plain_remainder(
     great at practicals". Sent anonymized, such a sentence carries nothing but what the
     type policy decides value by value: no name, place or number the detector could
     have missed is left in it (a common word is no one's name: the lexicon's plain words
-    exclude every given name and surname). Only in a text written with ordinary
-    capitals, where a name the detector missed would show by its capital; a word with
-    a capital is allowed only first in the sentence, as "I", or as a title. Withheld,
-    the sentence is lost to the cloud for nothing (issue: needless withheld sentences)."""
-    if not text_is_cased:
-        return False
+    exclude every given name and surname). In a text written with ordinary capitals a
+    name the detector missed would show by its capital: a word with a capital is allowed
+    only first in the sentence, as "I", or as a title. Withheld,
+    the sentence is lost to the cloud for nothing (issue: needless withheld sentences).
+
+    In a text written all in lower case ("results r hba1c 49 mmol/mol, ldl 4.0") a missed
+    name shows by no capital, so there no word may be a given name or a surname unless it
+    is a term or one of the language's most frequent words (:data:`LOWER_GIVEN_ZIPF`)."""
     from core.lexicon import COMPONENT_NAME, PET_BEFORE, PET_WORD, lexicon
 
     words = lexicon()
@@ -350,6 +376,16 @@ def is_plain_remainder(
     # decided by the type policy (:func:`is_values_only` reads them the same way).
     for a, b in _value_occurrences(text, values):
         masked[a:b] = [" "] * (b - a)
+    # A connection string whose user, password or host are values: its scheme, its port
+    # and its database name no one ("postgres://[ACCOUNT_1]:[ID_1]@[URL_1]:5432/ledger").
+    for m in CONNECTION.finditer(text):
+        if any(masked[i] == " " and not text[i].isspace() for g in ("user", "password", "host") for i in range(*m.span(g))):
+            end = _TOKEN_END.search(text, m.end())
+            b = end.start() if end is not None else len(text)
+            masked[m.start() : b] = [" "] * (b - m.start())
+    # A link to this machine ("redis://localhost:6379", "http://127.0.0.1:8000/docs").
+    for m in _LOCAL_LINK.finditer(text):
+        masked[m.start() : m.end()] = [" "] * (m.end() - m.start())
     rest = "".join(masked)
     if "@" in rest or "://" in rest:
         return False
@@ -402,12 +438,19 @@ def is_plain_remainder(
     rest = COMPONENT_NAME.sub(lambda m: " " * len(m.group()), rest)
     found = list(_LETTERS.finditer(rest))
     if not found:
-        return False
+        # Values, their keys and small numbers only ("DATABASE_URL=postgres://[ACCOUNT_1]:
+        # [ID_1]@[URL_1]:5432/ehr\nREDIS_URL=redis://localhost:6379"): nothing else to read.
+        return any(c == " " and not t.isspace() for c, t in zip(masked, text, strict=True))
     first = _LETTERS.search(text)
     for m in found:
         w = m.group()
         low = w.lower()
         named = words.is_given(low) or words.is_surname(low)
+        if not text_is_cased and not words.is_term(low) and (
+            (words.is_given(low) and _frequency(low) < LOWER_GIVEN_ZIPF)
+            or (words.is_surname(low) and _frequency(low) < LOWER_SURNAME_ZIPF)
+        ):
+            return False
         public = _public_word(low, words)
         if w[:1].isupper():
             if len(w) >= 2 and w.isupper():

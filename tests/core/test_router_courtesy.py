@@ -235,10 +235,22 @@ def test_a_sentence_of_common_words_around_its_values_goes(text: str, values: li
     assert is_plain_remainder(sentence, spans, text_is_cased=True) is goes
 
 
-def test_in_a_text_without_capitals_the_policy_decides() -> None:
-    # A name in lower case cannot be told from a word there ("byron", "mercy urgent care").
-    sentence, spans = _sentence("her results came back normal and she feels chatty again.", [])
-    assert not is_plain_remainder(sentence, spans, text_is_cased=False)
+@pytest.mark.parametrize(
+    ("text", "goes"),
+    [
+        ("results r hba1c 49 mmol/mol, cholesterol 6.1, ldl 4.0, egfr 58, alt 62.", True),
+        ("her results came back normal and she feels fine again.", True),
+        # A name in lower case cannot be told from a word there ("byron", "mercy urgent
+        # care", "may"): a word people carry as a name leaves it to the policy, unless it is
+        # one of the most frequent words ("her", "back", "will").
+        ("we went to mercy urgent care on the way back.", False),
+        ("byron came back normal and feels chatty again.", False),
+        ("may says the results came back normal.", False),
+    ],
+)
+def test_in_a_text_without_capitals_no_word_may_be_a_name(text: str, goes: bool) -> None:
+    sentence, spans = _sentence(text, [])
+    assert is_plain_remainder(sentence, spans, text_is_cased=False) is goes
 
 
 def test_the_rules_the_router_and_its_evaluation_share() -> None:
@@ -319,3 +331,16 @@ def test_a_value_found_elsewhere_and_a_config_file_are_no_unknown_words() -> Non
     # Without knowing that "svc_payroll" was found in another sentence, the policy decides.
     assert not is_plain_remainder(sentence, spans, text_is_cased=True)
     assert is_plain_remainder(sentence, spans, text_is_cased=True, values=["svc_payroll"])
+
+
+def test_a_connection_strings_scheme_port_and_database_and_a_local_link_name_no_one() -> None:
+    text = "DATABASE_URL=postgres://app_user:Xk9$mPq2@db.staging.example:5432/ledger\nREDIS_URL=redis://localhost:6379"
+    sentence, spans = _sentence(text, ["app_user", "Xk9$mPq2", "db.staging.example"])
+    assert is_plain_remainder(sentence, spans, text_is_cased=True)
+    assert is_values_only(sentence, spans, keys=True) is False  # the local link is no value
+    line = "DATABASE_URL=postgres://app_user:Xk9$mPq2@db.staging.example:5432/ledger"
+    sentence, spans = _sentence(line, ["app_user", "Xk9$mPq2", "db.staging.example"])
+    assert is_values_only(sentence, spans, keys=True)
+    # Without a value found in it, a connection string is read like any other text.
+    sentence, spans = _sentence("See postgres://app_user:Xk9$mPq2@db.staging.example:5432/ledger now.", [])
+    assert not is_plain_remainder(sentence, spans, text_is_cased=True)

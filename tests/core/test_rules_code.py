@@ -113,7 +113,16 @@ def test_public_names(value: str, public: bool) -> None:
             "try nas.local or printer.lan or vault.internal",
             "try [URL] or [URL] or [URL]",
         ),
-        ("DATABASE_URL=postgres://admin:s3cretPw@db.acme.io/prod", "DATABASE_URL=[URL]"),
+        # A connection string's user, password and host; its scheme, port and database stay.
+        ("DATABASE_URL=postgres://admin:s3cretPw@db.acme.io/prod", "DATABASE_URL=postgres://admin:[ID]@[URL]/prod"),
+        (
+            'psql "postgresql://reporting_ro:Tr0ub4dor&3@10.20.4.17:5432/finance" -c "select 1"',
+            'psql "postgresql://[ACCOUNT]:[ID]@[IP]:5432/finance" -c "select 1"',
+        ),
+        (
+            "DATABASE_URL=postgres://app_user:Xk9$mPq2@pg-main.int.kestrelpay.example:5432/ledger",
+            "DATABASE_URL=postgres://[ACCOUNT]:[ID]@[URL]:5432/ledger",
+        ),
         ("export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "export AWS_ACCESS_KEY_ID=[ID]"),
         (
             'token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 and api_key: "Zm9vYmFyYmF6cXV4MTIz"',
@@ -158,7 +167,6 @@ def test_code_and_logs_outbound(detector: Detector, text: str, expected: str) ->
         ),
         ("id AKIAIOSFODNN7EXAMPLE here", "AKIAIOSFODNN7EXAMPLE"),
         ("gh token ghp_abcdefghijklmnopqrstuvwxyz0123456789 here", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
-        ("url postgres://admin:pw1234@db.acme.io/prod now", "postgres://admin:pw1234@db.acme.io/prod"),
     ],
 )
 def test_keys_tokens_and_connection_strings_by_their_shape(
@@ -166,6 +174,23 @@ def test_keys_tokens_and_connection_strings_by_their_shape(
 ) -> None:
     found = {text[s.start : s.end] for s in rules_view.analyze(text)}
     assert secret in found
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("url postgres://dbadmin2:pw1234@db.acme.io/prod now", ["dbadmin2", "pw1234", "db.acme.io"]),
+        ("amqp://svc_orders:Zq7!x@[2001:db8::5]:5672/", ["svc_orders", "Zq7!x", "[2001:db8::5]"]),
+        # A default account, a template's stand-ins and a machine on this computer name no one.
+        ("postgres://postgres:s3cretPw@db:5432/app", ["s3cretPw"]),
+        ("mysql://USER:PASSWORD@HOST/db", []),
+        ("redis://default:${REDIS_PASSWORD}@localhost:6379", []),
+    ],
+)
+def test_connection_string_parts(text: str, parts: list[str]) -> None:
+    from core.detect.rules import connection_parts
+
+    assert [text[s.start : s.end] for s in connection_parts(text)] == parts
 
 
 @pytest.mark.parametrize(
