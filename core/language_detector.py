@@ -37,7 +37,7 @@ from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
 from core.language import ENGLISH, UNKNOWN, Languages, detect
 from core.locales import CODES, Locale, locale, view
-from core.locales.base import ELIDED_NAME, FUNCTION_ZIPF, NOUN_ZIPF
+from core.locales.base import ELIDED_NAME, FUNCTION_ZIPF, INNER_PARTICLES, NOUN_ZIPF
 from core.spans import Span
 
 log = logging.getLogger(__name__)
@@ -126,6 +126,7 @@ class LanguageDetector(Detector):
             s for s in spans if LEXICON_VIEW not in s.views or langs.at(s.start) in (ENGLISH, UNKNOWN)
         ]
         spans = _persons_named_again(text, self._zones(text, langs, spans))
+        spans = _with_nickname(text, langs, spans, self.lexicon)
         spans = _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
         return _places_by_article(text, langs, _companies_typed(text, spans))
 
@@ -259,7 +260,11 @@ class LanguageDetector(Detector):
             # "mijn werkgever, Vermeulen Installatietechniek B.V.": the company's form wins.
             names.extend(
                 s
-                for s in [*lv.names(text), *lv.lower_names(text, self.lexicon)]
+                for s in [
+                    *lv.names(text),
+                    *lv.lower_names(text, self.lexicon),
+                    *lv.lower_places(text, self.lexicon),
+                ]
                 if langs.at(s.start) == code and not any(_overlaps(s, f) for f in found)
             )
         return formats + names, formats
@@ -597,6 +602,56 @@ def _with_direction(text: str, spans: list[Span]) -> list[Span]:
     placeholder tells where the bank is)."""
     out = _taking(text, spans, EntityType.ORG, _DIRECTION, lambda s: True)
     return _taking(text, out, EntityType.LOCATION, _DIRECTION, lambda s: True)
+
+
+#: A nickname in brackets after a given name, and the surname after it: "Cornelis (Kees)
+#: van 't Hof", "Encarnación (Encarni) Sánchez Hurtado".
+_NICKNAME = re.compile(r"[ \t]*\(([A-ZÀ-ÖØ-Þ][a-zà-öø-ÿß'’-]+)\)")
+_SURNAME_AFTER = re.compile(
+    r"[ \t]+((?:(?:[a-z]{1,3}|'t)[ \t]+){0,3}[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿß'’-]+(?:[ \t]+[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿß'’-]+)?)"
+)
+#: A word this rare in its language may be a nickname no list knows ("Encarni").
+_NICKNAME_ZIPF = 3.0
+
+
+def _with_nickname(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """A person's name with the nickname in brackets after it and the surname after that,
+    as one name: the English refinement reads "(Kees)" as a word and "van 't Hof" as
+    nothing. The nickname is a name people carry or a word the language does not know
+    ("Lotta (6)", "Herr Brandt (Vermieter)" take nothing)."""
+    spans = sorted(spans, key=lambda x: x.start)
+    out: list[Span] = []
+    skip_to = -1
+    for k, s in enumerate(spans):
+        if s.start < skip_to:
+            continue
+        m = _NICKNAME.match(text, s.end) if s.type is EntityType.PERSON else None
+        lc = locale(langs.at(s.start)) if m is not None else None
+        if m is None or lc is None:
+            out.append(s)
+            continue
+        nick = m.group(1)
+        known = lc.is_known_name(nick) or lexicon.is_given(nick.lower()) or lexicon.is_surname(nick.lower())
+        if lc.is_negative(nick) or not (known or lc.zipf(nick.lower()) < _NICKNAME_ZIPF):
+            out.append(s)
+            continue
+        end = m.end()
+        after = _SURNAME_AFTER.match(text, end)
+        if after is not None:
+            words = after.group(1).split()
+            capitals = [w for w in words if w[:1].isupper()]
+            particles_ok = all(w[:1].isupper() or w.lower() in INNER_PARTICLES for w in words)
+            if particles_ok and not any(lc.is_negative(w) for w in capitals):
+                end = after.end()
+        # The spans the widened name now holds (a model's "Sánchez") are part of it.
+        for t in spans[k + 1 :]:
+            if t.start >= end:
+                break
+            if t.type is EntityType.PERSON:
+                end = max(end, t.end)
+        skip_to = end
+        out.append(Span(s.start, end, s.type, s.score, dict(s.views)))
+    return out
 
 
 def _with_suffix(text: str, spans: list[Span]) -> list[Span]:

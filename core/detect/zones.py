@@ -394,9 +394,10 @@ _TAX_CODE_CUE = re.compile(r"\btax[ \t]+codes?\b", re.IGNORECASE)
 #: A lab test's name alone ("creatinine"): a generic term, like those of the lexicon.
 _ANALYTE_WORD = re.compile(_ANALYTES, re.IGNORECASE)
 
-#: A unit after a number: "180 L/min", "9.8 mmol/L", "39.2 °C", "6 weeks", "20p".
+#: A unit after a number: "180 L/min", "9.8 mmol/L", "39.2 °C", "6 weeks", "20p". Not a
+#: Dutch postcode before its town, whose letters may read as a unit ("1016 KJ Amsterdam").
 _UNIT_RE = re.compile(
-    rf"(?<![\w.,]){_SIGNED}(?:\s?(?:-|–|to)\s?{_NUM})?(?:\s?(?:{'|'.join(re.escape(u) for u in _UNITS_SPACED)})"
+    rf"(?<![\w.,])(?!(?-i:[1-9]\d{{3}}[ \t]?[A-Z]{{2}}[ \t]+[A-Z][a-z]))(?<![\w.,]){_SIGNED}(?:\s?(?:-|–|to)\s?{_NUM})?(?:\s?(?:{'|'.join(re.escape(u) for u in _UNITS_SPACED)})"
     rf"|(?:{'|'.join(_UNITS_ATTACHED)}))(?![\w])(?![- ]olds?\b)",
     re.IGNORECASE,
 )

@@ -80,6 +80,15 @@ _LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")
 #: A word in lower case this frequent in the language is a word there, not a name
 #: ("laufen", "piso"); a given name as frequent as "sergio" (4.3) or "kees" still counts.
 LOWER_NAME_ZIPF = 4.5
+#: After a title a name may be this frequent a word ("dr. kaiser" 4.7, "la doctora paz" 5.3;
+#: "will" 6.0 is German's "wants"); a surname after a given name this frequent ("wolf" 4.6).
+TITLED_NAME_ZIPF = 5.5
+SURNAME_AFTER_NAME_ZIPF = 5.0
+#: A title this frequent as a word ("me" 6.3, "m" 6.3; "frau" 5.7, "dr" 4.6) needs its dot.
+TITLE_WORD_ZIPF = 6.0
+#: A word after a place's kind this rare in the language is its name ("barbastro", "vaart").
+PLACE_NAME_ZIPF = 3.5
+PLACE_AFTER_ARTICLE_ZIPF = 5.0
 _TOKEN = re.compile(r"[\w'’.-]+|\S")
 #: A word with its capital.
 _CAPITALIZED = re.compile(r"(?<![\w'’-])[A-ZÀ-Ý][\w'’-]*")
@@ -95,6 +104,11 @@ class Rule:
     score: float = 0.9
     flags: int = re.IGNORECASE
     validate: Callable[[str], bool] | None = None
+
+
+def lc_zipf(locale: Locale, word: str) -> float:
+    """``word``'s frequency in ``locale``'s language, case-folded."""
+    return locale.zipf(word.casefold())
 
 
 def words(text: str) -> frozenset[str]:
@@ -148,6 +162,14 @@ class Locale:
     #: of them (adjectives may come between) is a noun, not a name. German only:
     #: elsewhere nouns are not capitalized, and "de" starts Dutch surnames.
     determiners: Sequence[str] = ()
+    #: Kinds of a small place of care or business whose own name follows, as typed in lower
+    #: case ("centro de salud", "gezondheidscentrum", "maison de santé", "kapsalon").
+    place_kinds: Sequence[str] = ()
+    #: Words between such a kind and its name ("de", "du", "van", "het").
+    place_links: Sequence[str] = ()
+    #: Those of them that are articles: the name follows ("apotheek het witte kruis"), and
+    #: may be a word of the language as frequent as "vaart".
+    place_articles: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         titles = {t.casefold() for t in self.titles}
@@ -289,6 +311,18 @@ class LocaleView:
             ),
         ]
         self._zones = [re.compile(z, re.MULTILINE) for z in lc.zones]
+        #: Another name joined to one: ", Léa", " et Léa", " und Mia", " y Lucía", " en Daan".
+        self._joined_name = re.compile(rf"(?:[ \t]*,[ \t]*|[ \t]+(?:et|und|y|e|en|and|&)[ \t]+)({NAME_WORD})")
+        self._place_kinds = (
+            re.compile(
+                rf"(?<![\w-]){alternation(lc.place_kinds)}[ \t]+"
+                rf"(?:{alternation(lc.place_links)}[ \t]+)?(?={LOWER_WORD})"
+                if lc.place_links
+                else rf"(?<![\w-]){alternation(lc.place_kinds)}[ \t]+(?={LOWER_WORD})"
+            )
+            if lc.place_kinds
+            else None
+        )
         # The same contexts before a name written in lower case ("mon patron m. garnier",
         # "mijn buurman kees van der laan"): see :meth:`lower_names`.
         self._lower_contexts = [
@@ -346,9 +380,17 @@ class LocaleView:
     def names(self, text: str) -> list[Span]:
         """Names found in context, trimmed of words that are never names."""
         out: list[Span] = []
-        for rx in self._names:
+        for k, rx in enumerate(self._names):
             for m in rx.finditer(text):
-                for a, b in self.name_runs(text, *m.span(1)):
+                ends = [m.span(1)]
+                if k == 1:
+                    # "nos filles Inès et Léa", "unsere Kinder Ben und Mia": the names joined
+                    # to the one after a relation word are the relatives too.
+                    pos = m.end(1)
+                    while (more := self._joined_name.match(text, pos)) is not None:
+                        ends.append(more.span(1))
+                        pos = more.end(1)
+                for a, b in (r for span in ends for r in self.name_runs(text, *span)):
                     out.append(Span(a, b, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
 
@@ -359,14 +401,23 @@ class LocaleView:
         or the lexicon's given names and surnames) and no frequent word of the language,
         particles allowed between them."""
         out: list[Span] = []
-        for rx in self._lower_contexts:
+        for k, rx in enumerate(self._lower_contexts):
             for m in rx.finditer(text):
-                run = self._lower_run(text, m.end(), lexicon)
+                # After a title ("dr. kaiser", "la doctora paz") a name as frequent as a word
+                # of the language still counts: no one writes "Dr." before a noun.
+                title = m.group().split()[-1] if k == 0 and m.group().split() else ""
+                # "me payer" (French "me", a pronoun; "Me" is a lawyer's title): a title
+                # that is one of the language's most frequent words, written without its
+                # dot, is no evidence.
+                titled = k == 0 and (title.endswith(".") or lc_zipf(self.locale, title) < TITLE_WORD_ZIPF)
+                run = self._lower_run(text, m.end(), lexicon, titled=titled)
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
 
-    def _lower_run(self, text: str, pos: int, lexicon: Any) -> tuple[int, int] | None:
+    def _lower_run(
+        self, text: str, pos: int, lexicon: Any, *, titled: bool = False
+    ) -> tuple[int, int] | None:
         lc = self.locale
         start = end = None
         pending_particle = False
@@ -378,10 +429,16 @@ class LocaleView:
             if lc.is_particle(word):
                 pending_particle = True
                 continue
-            named = lc.is_known_name(word) or lexicon.is_given(word) or lexicon.is_surname(word)
-            if not named or lc.is_negative(word) or (
-                not pending_particle and lc.zipf(word) >= LOWER_NAME_ZIPF
-            ):
+            named = self._named(word, lexicon)
+            # A surname after a given name ("oma luise wolf") and a name after a title may
+            # be a word of the language too, though not one as frequent as "will" or "hat".
+            if titled and start is None:
+                limit = TITLED_NAME_ZIPF
+            elif start is not None and (lc.is_known_name(word) or lexicon.is_surname(word)):
+                limit = SURNAME_AFTER_NAME_ZIPF
+            else:
+                limit = LOWER_NAME_ZIPF
+            if not named or lc.is_negative(word) or (not pending_particle and lc.zipf(word) >= limit):
                 break
             start = m.start(1) if start is None else start
             end = m.end(1)
@@ -389,6 +446,47 @@ class LocaleView:
             if m.group(2) is None:
                 break
         return (start, end) if start is not None and end is not None else None
+
+    def lower_places(self, text: str, lexicon: Any) -> list[Span]:
+        """A small place of care or business by its kind and its name, typed in lower case
+        ("centro de salud de barbastro", "gezondheidscentrum de vaart", "kapsalon haarstudio
+        linda"): the kind and up to three words after it, each a rare word of the language
+        (Zipf below :data:`PLACE_NAME_ZIPF`) or a name people carry, and no word that is
+        never a name ("la doctora del centro de salud no tiene cita" names none)."""
+        if self._place_kinds is None:
+            return []
+        lc = self.locale
+        out: list[Span] = []
+        articles = {a.casefold() for a in lc.place_articles}
+        for m in self._place_kinds.finditer(text):
+            end = None
+            pos = m.end()
+            before = m.group().split()
+            limit = PLACE_AFTER_ARTICLE_ZIPF if before and before[-1].casefold() in articles else PLACE_NAME_ZIPF
+            for k, w in enumerate(_LOWER_TOKEN.finditer(text, pos)):
+                if w.start() != pos or k >= 3:
+                    break
+                word = w.group(1)
+                if lc.is_negative(word) or lc.is_particle(word) or not (
+                    lc.zipf(word) < limit or self._named(word, lexicon)
+                ):
+                    break
+                end = w.end(1)
+                pos = w.end()
+                if w.group(2) is None:
+                    break
+            if end is not None:
+                out.append(Span(m.start(), end, EntityType.ORG, NAME_SCORE, {VIEW: NAME_SCORE}))
+        return out
+
+    def _named(self, word: str, lexicon: Any) -> bool:
+        """A name people carry: the language's list or the lexicon's given names and
+        surnames; a hyphenated one when each part is ("jana-marie", "sommer-kaiser")."""
+        lc = self.locale
+        parts = re.split(r"[-'’]", word) if "-" in word else [word]
+        return all(
+            p and (lc.is_known_name(p) or lexicon.is_given(p) or lexicon.is_surname(p)) for p in parts
+        )
 
     def name_runs(
         self,

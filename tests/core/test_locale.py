@@ -1084,3 +1084,67 @@ def test_a_school_named_after_two_people_and_a_dutch_school_year() -> None:
     assert any(v.startswith("IES Ramón y Cajal") and t is EntityType.ORG for v, t in got.items()), got
     got = values("Onze dochter zit in groep 4 en leest graag.", light_detector([("groep 4", EntityType.ADDRESS)]))
     assert "groep 4" not in got and "4" not in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typ"),
+    [
+        # After a title a name may be a word of the language too; a surname after a given name.
+        ("hallo, meine oma luise wolf ist 92. ihr hausarzt dr. kaiser meint das passt", "luise wolf", EntityType.PERSON),
+        ("hallo, meine oma luise wolf ist 92. ihr hausarzt dr. kaiser meint das passt", "dr. kaiser", EntityType.PERSON),
+        ("su pediatra, la doctora paz, no tiene cita hasta el lunes y estoy preocupada", "paz", EntityType.PERSON),
+        ("die chefin frau dr. sommer-kaiser will das ich meinen resturlaub nehme", "dr. sommer-kaiser", EntityType.PERSON),
+        ("help, ze heet linda van rooij en ze zei dat ik geen transitievergoeding krijg", "linda van rooij", EntityType.PERSON),
+        # A small place of care or business by its kind and its name, in lower case.
+        ("hola, su pediatra del centro de salud de barbastro no tiene cita hasta el lunes", "centro de salud de barbastro", EntityType.ORG),
+        ("hoi, onze huisarts van gezondheidscentrum de vaart is pas morgen weer bereikbaar", "gezondheidscentrum de vaart", EntityType.ORG),
+        ("mijn baas van kapsalon haarstudio linda heeft me vandaag op staande voet ontslagen", "kapsalon haarstudio linda", EntityType.ORG),
+        ("notre médecin à la maison de santé de pornic est fermé le samedi, c'est grave ?", "maison de santé de pornic", EntityType.ORG),
+        ("die apothekerin in der rosen-apotheke meinte das wär gefährlich mit dem marcumar", "rosen-apotheke", EntityType.ORG),
+        ("Je suis pharmacienne à la Pharmacie de la Place, et une patiente m'apporte une ordonnance.", "Pharmacie de la Place", EntityType.ORG),
+        # A nickname in brackets and the surname after it are one name.
+        ("Ik ben apothekersassistent. Meneer Cornelis (Kees) van 't Hof, 90 jaar, komt zijn herhaalrecept ophalen.", "Cornelis (Kees) van 't Hof", EntityType.PERSON),
+        ("Ik ben apothekersassistent. Meneer Cornelis (Kees) van 't Hof, 90 jaar, komt zijn herhaalrecept ophalen.", "90", EntityType.AGE),
+        # A Dutch postcode whose letters read as a unit ("KJ") before its town.
+        ("In de badkamer van mijn woning aan de Bloemgracht 77-3, 1016 KJ Amsterdam zit al sinds augustus schimmel.", "1016 KJ Amsterdam", EntityType.ADDRESS),
+        ("Titulaire de la ligne depuis 2019 (n° client 4012 7789 13), j'ai demandé la résiliation de mon forfait.", "4012 7789 13", EntityType.ACCOUNT),
+    ],
+)
+def test_lower_case_names_places_of_care_and_nicknames(text: str, value: str, typ: EntityType) -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+    assert found.get(value) is typ, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A word after a place's kind that the language writes often is no name.
+        "hola, la doctora del centro de salud no tiene cita hasta el lunes, que hago",
+        "onze huisarts van het gezondheidscentrum in de buurt is pas morgen bereikbaar",
+        # A role after "Madame la" is no one's name.
+        "Madame la Principale, notre fils est en 5e B depuis la rentrée scolaire.",
+    ],
+)
+def test_a_places_kind_and_a_role_alone_name_no_one(text: str) -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+    assert not any(t in (EntityType.PERSON, EntityType.ORG) for t in found.values()), found
+
+
+def test_names_joined_to_a_relatives_name_are_relatives_and_a_pronoun_is_no_title() -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    det = default_detector(Settings())
+    text = "Mon ex-mari ne verse plus la pension de 450 € pour nos filles Inès et Léa depuis août, et le jugement est clair."
+    found = {text[s.start : s.end]: s.type for s in det.analyze(text)}
+    assert found.get("Inès") is EntityType.PERSON and found.get("Léa") is EntityType.PERSON, found
+    # French "me" before a verb is a pronoun, though "Me" is a lawyer's title.
+    text = "salut, mon patron m. garnier refuse de me payer mes heures sup depuis septembre. c'est légal ?"
+    found = {text[s.start : s.end]: s.type for s in det.analyze(text)}
+    assert "payer" not in found and found.get("garnier") is EntityType.PERSON, found

@@ -121,6 +121,15 @@ RULES = [
         0.9,
         flags=0,
     ),
+    # A pharmacy or a practice by its own name joined with a hyphen: "die Rosen-Apotheke",
+    # "in der rosen-apotheke", "Hirsch-Apotheke" (not a mail-order one).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?!(?i:versand|online|internet|notdienst|gemeinschafts)-)[A-Za-zÄÖÜäöüß]{3,}-(?i:apotheke|praxis))(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
     # A hospital named after its founder, written in lower case: "der cnopfschen
     # kinderklinik" (a common adjective, "der städtischen klinik", names none).
     Rule(
@@ -227,6 +236,8 @@ LOCALE = Locale(
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
+    place_kinds=("praxis", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon"),
+    place_links=("am", "an der", "im", "zum", "zur", "von"),
     determiners=w.DETERMINERS,
     noun_suffixes=w.NOUN_SUFFIXES,
     presidio=_presidio,

@@ -86,7 +86,7 @@ TITLES = [
 RELATIONS = [
     "Vater", "Mutter", "Mitbewohner", "Mitbewohnerin", "Sohn", "Tochter", "Bruder", "Schwester", "Mann", "Ehemann", "Ehefrau",
     "Partner", "Partnerin", "Oma", "Opa", "Großvater", "Großmutter", "Onkel", "Tante",
-    "Enkel", "Enkelin", "Freund", "Freundin", "Chef", "Chefin", "Kollege", "Kollegin",
+    "Enkel", "Enkelin", "Kinder", "Töchter", "Söhne", "Enkelkinder", "Freund", "Freundin", "Chef", "Chefin", "Kollege", "Kollegin",
     "Vorgesetzter", "Vorgesetzte", "Hausarzt", "Hausärztin", "Arzt", "Ärztin", "Zahnarzt",
     "Anwalt", "Anwältin", "Vermieter", "Vermieterin", "Nachbar", "Nachbarin", "Patient",
     "Patientin", "Sachbearbeiter", "Sachbearbeiterin", "Therapeut", "Therapeutin",
@@ -96,7 +96,7 @@ RELATIONS = [
 ]
 
 PARTICLES = ["von", "van", "der", "den", "zu", "zur", "vom", "de", "di", "da", "del"]
-INTROS = ["ich heiße", "ich bin", "mein Name ist", "mein Name lautet", "Name:", "Patient:",
+INTROS = ["ich heiße", "ich bin", "sie heißt", "er heißt", "mein Name ist", "mein Name lautet", "Name:", "Patient:",
           "Patientin:", "Mitarbeiter:", "Mitarbeiterin:", "Absender:", "Unterschrift:"]
 GREETINGS = ["Hallo", "Hi", "Liebe", "Lieber", "Sehr geehrte", "Sehr geehrter", "Guten Tag",
              "Guten Morgen", "Moin", "Servus"]

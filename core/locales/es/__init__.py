@@ -118,7 +118,8 @@ RULES = [
         rf"(?<![\w-])({_STREET}\s*(?:(?i:de la|de los|de las|del|de)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*"
         r"(?:\s+(?:(?i:de la|de los|de las|del|de|y)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*){0,3}"
         r",?\s+(?:(?i:n[º°o])\.?\s*)?\d{1,4}(?:\s?[A-Za-z])?"
-        r"(?:,?\s+\d{1,2}\s?[º°ª]\s?(?:[A-Z]|(?i:izq(?:uierda|da)?\.?|dcha\.?|derecha|centro))?)?)",
+        r"(?:,?\s+(?:\d{1,2}\s?[º°ª]|(?i:bajo|entresuelo|entlo\.?|ático|atico|principal|pral\.?))"
+        r"\s?(?:[A-Z]\b|(?i:izq(?:uierda|da)?\.?|dcha\.?|derecha|centro))?)?)",
         1,
         0.9,
         flags=0,
@@ -169,5 +170,8 @@ LOCALE = Locale(
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
+    place_kinds=("centro de salud", "centro médico", "consultorio", "ambulatorio", "farmacia", "clínica", "clinica", "residencia", "guardería", "guarderia", "peluquería", "peluqueria", "gestoría", "gestoria", "taller"),
+    place_links=("de la", "del", "de", "los", "las", "el", "la"),
+    place_articles=("los", "las", "el", "la"),
     presidio=_presidio,
 )

@@ -52,14 +52,14 @@ RELATIONS = [
     "la madre de", "el padre de", "la mamá de", "el papá de", "la tutora de", "el tutor de", "mi supervisor", "mi supervisora", "mi médico",
     "mi médica", "mi abogado", "mi abogada", "mi casero", "mi casera", "mi vecino",
     "mi vecina", "mi asesor", "mi asesora", "mi cliente", "mi clienta", "nuestro cliente",
-    "nuestra clienta", "nuestro hijo", "nuestra hija", "su hijo",
+    "nuestra clienta", "nuestro hijo", "nuestra hija", "su hijo", "mis hijos", "mis hijas", "nuestros hijos", "nuestras hijas", "mis nietos", "sus hijos",
     "su hija", "el paciente", "la paciente", "el trabajador", "la trabajadora",
     "mi médico de cabecera", "mi responsable", "mi encargado", "mi encargada",
 ]
 
 PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]
-INTROS = ["me llamo", "mi nombre es", "soy", "Nombre:", "Paciente:", "Trabajador:",
-          "Trabajadora:", "Firmado:", "Fdo.:", "Fdo."]
+INTROS = ["me llamo", "mi nombre es", "soy", "se llama", "Nombre:", "Paciente:", "Trabajador:",
+          "Trabajadora:", "Firmado:", "Fdo.:", "Fdo.", "a nombre de"]
 GREETINGS = ["Hola", "Buenos días", "Buenas tardes", "Buenas noches", "Estimado", "Estimada",
              "Querido", "Querida"]
 CLOSINGS = ["Saludos", "Un saludo", "Saludos cordiales", "Atentamente", "Cordialmente",

@@ -76,6 +76,19 @@ RULES = [
         0.85,
         flags=0,
     ),
+    # A small business by its kind, with its capital, and its own name: "la Pharmacie de la
+    # Place", "l'Agence du Vieux-Port", "la Boulangerie Martin" (the kind alone is a word).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?:Pharmacie|Agence|Boulangerie|Boucherie|Librairie|Garage|Cabinet|Crèche|"
+        r"Maison[ \t]+de[ \t]+santé|Maison[ \t]+médicale|Centre[ \t]+médical|Centre[ \t]+de[ \t]+santé|"
+        r"Salon[ \t]+de[ \t]+coiffure|Auto-école|Menuiserie|Plomberie|Épicerie)"
+        r"(?:[ \t]+(?:de[ \t]+la|de[ \t]+l['’]|du|des|de|d['’]))?[ \t]*"
+        r"[A-ZÀ-Ý][\w'’-]*(?:[ \t-]+(?:et[ \t]+)?[A-ZÀ-Ý][\w'’-]*){0,3})",
+        1,
+        0.85,
+        flags=0,
+    ),
     # The employer after work words: "en CDI depuis 2017 chez Altima Conseil", "je
     # travaille chez Dupont Frères". A public company found here is sent by the type policy.
     Rule(
@@ -104,7 +117,7 @@ RULES = [
         r"est",
     ),
     code_after(
-        r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat|commande|facture",
+        r"num[ée]ro(?:\s+[^\W\d]+){0,4}|n°(?:\s+[^\W\d]+){0,2}|identifiant(?:\s+client)?|r[ée]f[ée]rence(?:\s+de\s+dossier)?|dossier|contrat|commande|facture",
         r"est",
     ),
     Rule(
@@ -185,4 +198,6 @@ LOCALE = Locale(
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
+    place_kinds=("maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage"),
+    place_links=("de la", "de l'", "du", "des", "de", "d'"),
 )

@@ -38,6 +38,11 @@ NEGATIVES = words(
 
 # holidays ("mes congés de Noël", "les vacances de Pâques"): no one's name here
 NEGATIVES = NEGATIVES | words("Noël Pâques Toussaint Pentecôte Réveillon")
+# A role after "Madame la", "Monsieur le": no name ("Madame la Principale").
+NEGATIVES = NEGATIVES | words(
+    "principale principal directrice directeur proviseure proviseur maire présidente président "
+    "inspectrice inspecteur conseillère principale maîtresse institutrice juge procureure procureur"
+)
 # medical, legal and everyday acronyms that are terms, not organisations ("une IRM")
 NEGATIVES = NEGATIVES | words("IRM TDM ECG EEG RSA SMIC TVA CDI CDD RTT HLM PDF DRH RH")
 # school years ("en CM2", "elle entre en 6e"): a class every child passes through
@@ -64,12 +69,12 @@ RELATIONS = [
     "ma collègue", "mon supérieur", "ma supérieure", "mon médecin", "mon médecin traitant",
     "mon avocat", "mon avocate", "mon propriétaire", "ma propriétaire", "mon voisin",
     "ma voisine", "mon conseiller", "ma conseillère", "notre fils", "notre fille",
-    "son fils", "sa fille", "le patient", "la patiente", "notre client", "mon client", "ma cliente", "notre cliente", "le salarié",
+    "son fils", "sa fille", "nos filles", "nos fils", "nos enfants", "mes enfants", "mes filles", "mes fils", "ses enfants", "nos petits-enfants", "mes petits-enfants", "le patient", "la patiente", "notre client", "mon client", "ma cliente", "notre cliente", "le salarié",
     "la salariée", "mon manager", "ma manager", "ma responsable", "mon responsable",
 ]
 
 PARTICLES = ["de", "du", "des", "de la", "d'", "le", "la", "van", "von", "di", "da"]
-INTROS = ["je m'appelle", "je m’appelle", "je suis", "mon nom est", "au nom de", "Nom :", "Nom:",
+INTROS = ["je m'appelle", "je m’appelle", "elle s'appelle", "il s'appelle", "elle s’appelle", "il s’appelle", "je suis", "mon nom est", "au nom de", "Nom :", "Nom:",
           "Patient :", "Patiente :", "Salarié :", "Signé"]
 GREETINGS = ["Bonjour", "Bonsoir", "Salut", "Cher", "Chère", "Coucou", "Madame", "Monsieur"]
 CLOSINGS = ["Cordialement", "Bien cordialement", "Bien à vous", "Amicalement", "Merci",

@@ -117,6 +117,8 @@ RULES = [
         0.9,
         flags=0,
     ),
+    # An age of 90 or more, which identifies ("90 jaar", "94 jaar oud"): HIPAA's Safe Harbor.
+    Rule(EntityType.AGE, r"(?<![\d,.])((?:9\d|1[01]\d))[ \t]+jaar\b(?![ \t]+(?:geleden|lang|later))", 1, 0.85),
     # Postcode: "1016 GV", "1016GV Amsterdam"; Belgian "1000 Brussel".
     Rule(
         EntityType.ADDRESS,
@@ -169,4 +171,7 @@ LOCALE = Locale(
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
+    place_kinds=("gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage"),
+    place_links=("de", "het", "'t", "van", "van de", "van het"),
+    place_articles=("de", "het", "'t"),
 )

@@ -50,7 +50,7 @@ RELATIONS = [
     "mijn man", "mijn vrouw", "mijn partner", "mijn opa", "mijn oma", "mijn oom", "mijn tante",
     "mijn vriend", "mijn vriendin", "mijn baas", "mijn leidinggevende", "mijn manager",
     "mijn collega", "mijn huisarts", "onze huisarts", "mijn arts", "mijn advocaat",
-    "mijn verhuurder", "mijn buurman", "mijn buurvrouw", "onze zoon", "onze dochter",
+    "mijn verhuurder", "mijn buurman", "mijn buurvrouw", "onze zoon", "onze dochter", "onze kinderen", "mijn kinderen", "onze dochters", "onze zonen", "mijn kleinkinderen",
     "zijn zoon", "haar dochter", "de patiënt", "de werknemer", "mijn behandelaar",
     "mijn fysiotherapeut", "mijn tandarts", "mijn werkgever",
     # diminutives and in-laws: "mijn zoontje daan", "ons dochtertje"
@@ -62,7 +62,7 @@ RELATIONS = [
 
 PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op", "'t", "van de",
              "van der", "van den"]
-INTROS = ["mijn naam is", "ik heet", "ik ben", "contactpersoon is", "Contactpersoon:", "Naam:", "Patiënt:", "Werknemer:",
+INTROS = ["mijn naam is", "ik heet", "ik ben", "ze heet", "zij heet", "hij heet", "contactpersoon is", "Contactpersoon:", "Naam:", "Patiënt:", "Werknemer:",
           "Ondertekend:"]
 GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", "Goedemiddag",
              "Goedenavond", "Goedendag", "Dag"]
