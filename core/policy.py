@@ -329,6 +329,22 @@ _SWEEP_DATE = re.compile(
     re.IGNORECASE,
 )
 
+#: Words before a score written with a slash ("pain 7/10", "MRC power 4/5", "rated 3/10").
+_SCORE_BEFORE = re.compile(
+    r"\b(?:pain|score[ds]?|rated|rating|scale|severity|vas|nrs|grade[ds]?|power|strength|mrc|gcs|"
+    r"apgar|intensity|out[ \t]+of)[ \t]*(?:of|is|was|at|=|:)?[ \t]*$",
+    re.IGNORECASE,
+)
+#: A day and a month the British way, after a word that says a date follows ("Review 18/11",
+#: "seen on 3/2", "discharged 28/10"): no score out of ten ("pain 7/10"), no weeks of a
+#: year ("6/52").
+_SWEEP_SHORT_DATE = re.compile(
+    r"\b(?:review(?:ed)?|seen|on|from|until|till|by|due|appt|appointment|booked|discharged|"
+    r"admitted|since|clinic|follow[- ]?up|f/u|op|surgery|scan|bloods)[ \t]+(?:on[ \t]+)?"
+    rf"({_DAY}/(?:0?[1-9]|1[0-2]))(?![/\d])",
+    re.IGNORECASE,
+)
+
 
 def merge_swept(spans: Sequence[Span], swept: Sequence[Span]) -> list[Span]:
     """The detected spans and the swept ones, without a detected span inside a swept one."""
@@ -575,7 +591,11 @@ class TypePolicy:
             out.append(Span(a, b, t, _SWEEP_SCORE, {"safe-harbor": _SWEEP_SCORE}))
 
         for m in _SWEEP_DATE.finditer(text):
+            if "/" in m.group() and _SCORE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+                continue  # "pain 7/10", "power 4/5": a score, no date
             add(m.start(), m.end(), EntityType.DATE)
+        for m in _SWEEP_SHORT_DATE.finditer(text):
+            add(m.start(1), m.end(1), EntityType.DATE)
         for start in after_locatives(text):
             words = [w for w in _SWEEP_WORD.finditer(text, start, min(len(text), start + 60))][:3]
             if not words or words[0].start() != start:

@@ -93,7 +93,10 @@ class Segmenter:
                 start, end = _trim(text, start, end)
                 if start < end:
                     if out and (
-                        _inside_a_code(text, out[-1].end, start)
+                        # "alt 62. he" | "s 66 and ...": the tokenizer read "hes" as "he's";
+                        # a sentence never begins inside a word.
+                        (out[-1].end == start and text[start - 1].isalnum() and text[start].isalnum())
+                        or _inside_a_code(text, out[-1].end, start)
                         or _after_a_marker(text, out[-1], start, a)
                         or _continues(text, out[-1], start, a)
                     ):

@@ -241,16 +241,53 @@ def _public_kind(name: str) -> str | None:
     return shared_lexicon().public_kind(name)
 
 
+#: A given name, a nickname in brackets or quotes, and a surname: 'Reginald "Reg" Pocock',
+#: 'Bronisława ("Bronia") Kaczmarek', "Cornelis (Kees) Smit".
+NICKNAMED = re.compile(
+    r"(?P<first>[A-ZÀ-ÖØ-Þ][\w'’-]+)[ \t]+"
+    r"(?:\([ \t]*[\"'“‘]?(?P<nick>[A-ZÀ-ÖØ-Þ][\w'’-]*[\w])[\"'”’]?[ \t]*\)|[\"'“‘](?P<quoted>[A-ZÀ-ÖØ-Þ][\w'’-]*[\w])[\"'”’])"
+    r"[ \t]+(?P<last>[A-ZÀ-ÖØ-Þ][\w'’-]+)"
+)
+
+
+def _nicknamed(text: str, spans: list[Span]) -> list[Span]:
+    """A person's name with a nickname between the given name and the surname, as one
+    name: pieces the model read as two or three people ("Bronisława" | "Bronia" |
+    "Kaczmarek") that the box would count apart. The given name and the surname must
+    each be a person's piece already."""
+    persons = [s for s in spans if s.type is EntityType.PERSON]
+    if len(persons) < 2 or not any(c in text for c in "(\"“‘'"):
+        return spans
+    for m in NICKNAMED.finditer(text):
+        first = [s for s in persons if s.start <= m.start("first") < s.end]
+        last = [s for s in persons if s.start <= m.start("last") < s.end]
+        if not first or not last or first[0] is last[0]:
+            continue
+        start, end = min(s.start for s in first), max(s.end for s in last)
+        inside = [s for s in spans if s.start < end and start < s.end]
+        if any(s.type not in (EntityType.PERSON, EntityType.OTHER) for s in inside):
+            continue
+        views: dict[str, float] = {}
+        for s in inside:
+            for k, v in s.views.items():
+                views[k] = max(v, views.get(k, 0.0))
+        merged = Span(start, end, EntityType.PERSON, max(s.score for s in inside), views)
+        spans = sorted([s for s in spans if s not in inside] + [merged], key=lambda x: x.start)
+        persons = [s for s in spans if s.type is EntityType.PERSON]
+    return spans
+
+
 def join_names(text: str, spans: list[Span]) -> list[Span]:
     """One name, one span: "QUARTEY-MENSAH, E." and pieces one space apart.
 
     The model sometimes starts a new entity at each word of a name
     ("Κωνσταντίνος" + "Παπαδόπουλος", "Clínica" + "Dental Sonrisa Azul"); two
     name pieces separated by a single space are one name. A surname followed
-    by ", E." keeps its initials.
+    by ", E." keeps its initials. A nickname between a given name and a surname is part
+    of the name (:func:`_nicknamed`).
     """
     out: list[Span] = []
-    for span in spans:
+    for span in _nicknamed(text, spans):
         if span.type in _NAME_JOIN_TYPES:
             start, end = span.start, span.end
             m = _INITIALS_AFTER.match(text, end) if span.type is EntityType.PERSON else None
@@ -422,6 +459,8 @@ NO_MACHINE = re.compile(
 _CLOCK_TIME = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 
 
+#: "he's" or "I'm" typed without the apostrophe, then an age: "hes 66", "shes 71", "im 34".
+_CONTRACTED_AGE = re.compile(r"(?i:hes|shes|im)[ \t]+(\d{1,3})")
 #: An age and a sex as a clinical note writes them: "58F", "72M".
 _AGE_SEX_VALUE = re.compile(r"\d{1,3}[FM]")
 #: Words that say someone lives or works in a place, then "in", right before a name.
@@ -474,6 +513,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         ):
             a = span.start + len(kv.group(1))
             return Span(a, span.end, t, span.score, span.views) if a < span.end else None
+    elif t in (EntityType.PHONE, EntityType.ID) and (age := _CONTRACTED_AGE.fullmatch(value)) is not None:
+        # "hes 66 and takes ramipril": "he's" typed without its apostrophe, then an age.
+        return Span(span.start + age.start(1), span.end, EntityType.AGE, span.score, span.views)
     elif t in (EntityType.PHONE, EntityType.ID) and "rules" in span.views and _AGE_SEX_VALUE.fullmatch(value):
         # "referral letter: 58F, DOB ...": a clinical note's age and sex, which the rules
         # read there, whatever a model typed the digits and the letter.

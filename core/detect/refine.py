@@ -57,6 +57,7 @@ from core.detect.names import (
     ITEM_SEPARATOR,
     JOB_TITLE,
     KINSHIP,
+    NICKNAMED,
     NO_MACHINE,
     ORG_WORDS,
     TITLE_CASE_NAME,
@@ -357,7 +358,16 @@ def _split_two_firms(text: str, a: int, b: int) -> list[tuple[int, int]]:
 
 def _split_separators(text: str, span: Span) -> list[tuple[int, int]]:
     pieces, pos = [], span.start
+    # The brackets of a nickname inside a person's name separate nothing ("Bronisława
+    # ("Bronia") Kaczmarek").
+    nicknames = (
+        [(m.end("first"), m.start("last")) for m in NICKNAMED.finditer(text, span.start, span.end) if m.group("nick")]
+        if span.type is EntityType.PERSON
+        else []
+    )
     for m in _SEPARATORS.finditer(text, span.start, span.end):
+        if any(a <= m.start() < b for a, b in nicknames):
+            continue
         pieces.append((pos, m.start()))
         pos = m.end()
     pieces.append((pos, span.end))
@@ -3577,6 +3587,41 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
     return sorted(out, key=lambda x: x.start)
 
 
+#: A code in a table's cell: digits in groups ("06-0254-0719938-00", "049-091-850").
+_CELL_CODE = re.compile(r"[A-Z]{0,4}[-\s]?\d[\d\-/. ]{3,30}[\dA-Z]", re.IGNORECASE)
+#: The last word of a column's key that says its cells identify ("bank_account", "ird_number").
+_NUMBER_KEY_END = frozenset(("account", "number", "no", "id", "iban", "ref", "reference", "passport"))
+
+
+def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
+    """The cells of a table's column of numbers that identify ("bank_account", "ird_number",
+    "policy_no") that no view found: a model unsure of one row of a CSV passes over it,
+    though the column's key says what every row holds. Amounts' and dates' columns are
+    left to the views (a date may be an event)."""
+    if not tables.cells:
+        return spans
+    out = list(spans)
+    for a, b, key in tables.cells:
+        name = _key_name(key)
+        if name in MONEY_KEYS:
+            continue
+        vt = VALUE_FIELD_TYPES.get(name)
+        if vt is None and name.rsplit(" ", 1)[-1] in _NUMBER_KEY_END:
+            vt = EntityType.ACCOUNT
+        if vt is None or vt is EntityType.DATE:
+            continue
+        value = text[a:b]
+        lead = len(value) - len(value.lstrip())
+        code = value.strip()
+        if not _CELL_CODE.fullmatch(code) or sum(c.isdigit() for c in code) < 5:
+            continue
+        start, end = a + lead, a + lead + len(code)
+        if any(x.start < end and start < x.end for x in out):
+            continue
+        out.append(Span(start, end, checked_type(code, vt), 0.9, {RECORD: 1.0}))
+    return sorted(out, key=lambda x: x.start)
+
+
 #: An IPv4 address's port at the end of its span: group 1 is the colon and the port.
 _IPV4_PORT = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(:\d{1,5})$")
 
@@ -3590,7 +3635,7 @@ def _without_port(text: str, a: int, b: int) -> int:
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
     # Touching pieces are one token's (the model reads "北京" one character at a time).
-    spans = _whole_flights(text, join_names(text, _addressed(text, merge_spans(markers_win(list(spans))))))
+    spans = _whole_flights(text, join_names(text, _addressed(text, merge_spans(markers_win(list(spans), text)))))
     if not spans and not _keyed_values(text, [], lexicon):
         # Nothing found: only the public names the model passed over, outside the zones.
         brands = known_brands(text, [], lexicon)
@@ -3709,6 +3754,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     kept = _role_cells(
         text, _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables), tables
     )
+    kept = _number_cells(text, kept, tables)
     kept = _keyed_values(text, _home_folders(text, kept), lexicon)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]

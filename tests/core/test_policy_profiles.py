@@ -277,6 +277,8 @@ def test_detection_always_names_a_real_profile(text: str, types: list[str]) -> N
         ("Sie kommt aus Göttingen und ist gestürzt.", "Göttingen", T.LOCATION),
         # A rare town's name with its capital anywhere inside a sentence.
         ("Sufrió un accidente laboral en la obra de Getafe.", "Getafe", T.LOCATION),
+        # A day and a month the British way after a word that says a date follows.
+        ("No running until LSI >80% and cleared at 12/52. Review 18/11 in clinic.", "18/11", T.DATE),
     ],
 )
 def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
@@ -295,6 +297,8 @@ def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
     "text",
     [
         "I may 2 times a day take 5 mg amlodipine.",
+        # A score out of ten and weeks of a year are no dates.
+        "Pain 7/10 on movement, 6/52 post op, seen by physio.",
         "In reading the leaflet I saw the dose.",
         "Her TSH was 2.1 mU/L in March.",
         "We flew home to France and then in Texas the fever came back.",

@@ -499,8 +499,9 @@ def test_a_town_in_a_persons_record_is_protected_at_every_level(lex) -> None:  #
 
     text = "id,last_name,city\n46683,Peterson,West Barrymouth\n"
     out = refine(text, [s(text, "Peterson", EntityType.LOCATION), s(text, "West Barrymouth", EntityType.PERSON)], lex)
-    assert values(text, out) == [("Peterson", "PERSON"), ("West Barrymouth", "LOCATION")]
-    town = out[1]
+    # (the record's number in its "id" column is an identifier: see _number_cells)
+    assert values(text, out) == [("46683", "ID"), ("Peterson", "PERSON"), ("West Barrymouth", "LOCATION")]
+    town = out[2]
     policy = TypePolicy()
     for level in (0.0, 5.0, 10.0):
         assert policy.decide(text, town, level).protect
@@ -604,10 +605,12 @@ def test_a_long_csv_table_is_read_once_for_all_its_spans(lex, monkeypatch) -> No
     spans += [Span(m.start(), m.end(), EntityType.PERSON, 0.9, {"ner": 0.9}) for m in re.finditer("West Barrymouth", text)]
     out = refine(text, spans, lex)
     assert len(calls) == 1
-    typed = values(text, out)
+    # (each row's number in the "id" column is an identifier: see _number_cells)
+    typed = [(v, t) for v, t in values(text, out) if t != "ID"]
     assert {t for _, t in typed} == {"PERSON", "LOCATION"}
     assert [t for _, t in typed[:2]] == ["PERSON", "LOCATION"]
     assert [t for _, t in typed[-2:]] == ["PERSON", "LOCATION"]
+    assert sum(t == "ID" for _, t in values(text, out)) == 2000
 
 
 @pytest.mark.parametrize(
@@ -2418,6 +2421,23 @@ def test_a_surname_column_of_one_word_cells_holds_persons(lex) -> None:  # type:
     text = "id,first_name,last_name,email\n1042,Tariq,Mahmood,tmahmood88@yahoo.co.uk\n"
     out = values(text, refine(text, [s(text, "Mahmood", EntityType.EMAIL, 0.99)], lex))
     assert ("Mahmood", "PERSON") in out
+
+
+def test_an_age_after_a_contraction_typed_without_its_apostrophe(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "results r normal. hes 66 and takes ramipril 2.5mg."
+    assert values(text, refine(text, [s(text, "hes 66", EntityType.ID, 0.6)], lex)) == [("66", "AGE")]
+
+
+def test_a_column_of_numbers_that_identify_holds_them_all(lex) -> None:  # type: ignore[no-untyped-def]
+    # A model unsure of one row's bank account: the column's key says what it holds.
+    text = (
+        "emp_id,first_name,ird_number,bank_account,gross_fortnight\n"
+        "E1043,Jordan,136-410-132,06-0254-0719938-00,2980.00\n"
+    )
+    out = values(text, refine(text, [s(text, "Jordan", EntityType.PERSON, 0.9)], lex))
+    assert ("06-0254-0719938-00", "ACCOUNT") in out and ("136-410-132", "ACCOUNT") in out
+    # An amount's column stays.
+    assert not any(v == "2980.00" for v, _ in out)
 
 
 @pytest.mark.parametrize("value", ["999 or 111", "911", "112"])

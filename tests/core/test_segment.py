@@ -183,3 +183,10 @@ def test_a_numbers_abbreviated_label_ends_no_sentence(segmenter: Segmenter) -> N
 def test_a_persons_abbreviated_title_ends_no_sentence(segmenter: Segmenter) -> None:
     got = texts(segmenter, "The room was never cleaned. The manager, Sr. Duarte Pinto, was rude.")
     assert got == ["The room was never cleaned.", "The manager, Sr. Duarte Pinto, was rude."]
+
+
+def test_a_sentence_never_begins_inside_a_word(segmenter: Segmenter) -> None:
+    # The tokenizer reads "hes" as "he's" and the senter may start a sentence at its "s".
+    text = "results r hba1c 49 mmol/mol, ldl 4.0, egfr 58, alt 62. hes 66 and takes ramipril 2.5mg. is any of this bad??"
+    for s in segmenter.segment(text):
+        assert s.start == 0 or not (text[s.start - 1].isalnum() and text[s.start].isalnum()), s
