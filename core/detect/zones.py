@@ -165,6 +165,19 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A lab result after its test: "HbA1c 58", "CRP: 120", "platelets 250" (the test's
     # name is a term, the number its value).
     ("lab", rf"\b(?:{_ANALYTES})(?:[\s:=]{{1,3}}|\s(?:is|was|of|at)\s)(?P<zone>(?:[<>≤≥~]\s?)?\d{{1,4}}(?:[.,]\d{{1,3}})?%?)(?![\w/\-]|\.\w|,\d)", re.IGNORECASE),
+    # A mark out of a total: "she got 18/20 in her spelling test", "scored 45/50", "a mark of
+    # 7/10" (the second number no smaller than the first, checked in zones()).
+    ("mark", r"\b(?:got|gets|scored|scores|scoring|achieved|marks?(?:\s(?:of|was|is))?|result(?:\s(?:of|was))?)\s"
+     r"(?P<zone>\d{1,3}/\d{1,3})\b(?!/)", re.IGNORECASE),
+    # A program's numeric code in JSON or a log: '"code":21211', "status=503", "errno: 111".
+    ("code", r"[\"']?\b(?:code|error_?code|errorCode|status|status_?code|statusCode|errno|exit_?code)[\"']?"
+     r"\s?[:=]\s?(?P<zone>\d{1,6})\b", re.IGNORECASE),
+    # A UK act's section by its abbreviation and year: "s.142 IHTA 1984", "s 103A ERA 1996".
+    ("law", r"\bss?\.?\s?\d{1,4}[A-Z]{0,2}(?:\(\w{1,4}\))*\s(?-i:[A-Z]{2,8})\s(?:18|19|20)\d{2}\b", re.IGNORECASE),
+    # A plan's, a tier's or a support level's name: "Plan: Business Pro", "Escalated to L2".
+    ("product", r"(?m)\b(?:Plan|Tier|Package|Subscription|Edition)\s?:\s?(?P<zone>[A-Z][\w+]*(?:\s[A-Z][\w+]*){0,2})", 0),
+    ("code", r"\b(?:escalated|escalate|passed|transferred|routed)\s(?:it\s)?to\s(?P<zone>(?-i:L[1-4]))\b", re.IGNORECASE),
+    ("code", r"\b(?-i:L[1-4])(?=\s(?:support|team|engineer|queue|agent))", re.IGNORECASE),
     # A score and its value: "CRS score is 478", "credit score of 720", "IELTS score 7.5".
     ("quantity", r"\bscores?\s(?:is\s|was\s|of\s|=\s?|:\s?)?(?P<zone>\d{1,4}(?:\.\d)?)\b(?![.,]\d)", re.IGNORECASE),
     # A reported case, its name and its law report: "Donoghue v Stevenson [1932] AC 562",
@@ -539,6 +552,11 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 reason = "quantity"
             if reason == "years" and not _plausible_years(text, m):
                 continue
+            if reason == "mark":
+                got, _, total = m.group("zone").partition("/")
+                if int(got) > int(total) or int(total) == 0:
+                    continue  # "got 18/11": a date, no mark
+                reason = "quantity"
             if reason == "reading":
                 if not _METER.search(text, max(0, m.start() - 80), m.end()):
                     continue

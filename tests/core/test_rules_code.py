@@ -124,6 +124,15 @@ def test_public_names(value: str, public: bool) -> None:
             "DATABASE_URL=postgres://[ACCOUNT]:[ID]@[URL]:5432/ledger",
         ),
         ("export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "export AWS_ACCESS_KEY_ID=[ID]"),
+        # A program's numeric code, a mark out of a total, a UK act by its abbreviation, a
+        # plan's name and a support level stay as written.
+        (
+            '{"twilio":{"code":21211,"message":"Invalid To Phone Number"}}',
+            '{"twilio":{"code":21211,"message":"Invalid To Phone Number"}}',
+        ),
+        ("She got 18/20 in her spelling test.", "She got 18/20 in her spelling test."),
+        ("Can he use a deed of variation under s.142 IHTA 1984 here?", "Can he use a deed of variation under s.142 IHTA 1984 here?"),
+        ("Plan: Business Pro | Escalated to L2 today", "Plan: Business Pro | Escalated to L2 today"),
         (
             'token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 and api_key: "Zm9vYmFyYmF6cXV4MTIz"',
             'token=[ID] and api_key: "[ID]"',
