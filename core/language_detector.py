@@ -263,6 +263,7 @@ class LanguageDetector(Detector):
                 for s in [
                     *lv.names(text),
                     *lv.lower_names(text, self.lexicon),
+                    *lv.lower_given_names(text, self.lexicon),
                     *lv.lower_places(text, self.lexicon),
                 ]
                 if langs.at(s.start) == code and not any(_overlaps(s, f) for f in found)

@@ -179,7 +179,8 @@ def _add_atoms(text: str, a: int, b: int, starts: list[int], ends: list[int]) ->
             continue
         port = _IPV4_PORT.fullmatch(text, x, y)
         if port is not None:
-            starts += [x, port.start(1)]
+            # The colon is neither's: a port taken for a value keeps it ("0.0.0.0:[ID_1]").
+            starts += [x, port.start(1) + 1]
             ends += [port.start(1), y]
             continue
         elided = _ELISION.match(text, x, y)

@@ -84,6 +84,12 @@ LOWER_NAME_ZIPF = 4.5
 #: "will" 6.0 is German's "wants"); a surname after a given name this frequent ("wolf" 4.6).
 TITLED_NAME_ZIPF = 5.5
 SURNAME_AFTER_NAME_ZIPF = 5.0
+#: A word this rare in the language after a relation word is a name ("conchi" 2.2).
+RARE_NAME_ZIPF = 2.5
+#: A given name alone in a lower-case message counts when the language writes it this
+#: rarely as a word ("sandra" 4.0, "nathan" 4.0; not "paz" 5.3, "rose" 4.7, "jan" 5.1).
+LOWER_GIVEN_ZIPF = 4.2
+_LOWER_WORD_ALONE = re.compile(rf"(?<![\w'’-]){LOWER_WORD}(?![\w'’-])")
 #: A title this frequent as a word ("me" 6.3, "m" 6.3; "frau" 5.7, "dr" 4.6) needs its dot.
 TITLE_WORD_ZIPF = 6.0
 #: A word after a place's kind this rare in the language is its name ("barbastro", "vaart").
@@ -410,13 +416,13 @@ class LocaleView:
                 # that is one of the language's most frequent words, written without its
                 # dot, is no evidence.
                 titled = k == 0 and (title.endswith(".") or lc_zipf(self.locale, title) < TITLE_WORD_ZIPF)
-                run = self._lower_run(text, m.end(), lexicon, titled=titled)
+                run = self._lower_run(text, m.end(), lexicon, titled=titled, related=k == 1)
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
 
     def _lower_run(
-        self, text: str, pos: int, lexicon: Any, *, titled: bool = False
+        self, text: str, pos: int, lexicon: Any, *, titled: bool = False, related: bool = False
     ) -> tuple[int, int] | None:
         lc = self.locale
         start = end = None
@@ -431,13 +437,28 @@ class LocaleView:
                 continue
             named = self._named(word, lexicon)
             # A surname after a given name ("oma luise wolf") and a name after a title may
-            # be a word of the language too, though not one as frequent as "will" or "hat".
+            # be a word of the language too, though not one as frequent as "will" or "hat";
+            # after a title a word no list knows is a name too ("frau sonne", "dr. kranich").
             if titled and start is None:
                 limit = TITLED_NAME_ZIPF
+                named = named or (
+                    len(word) >= 3 and not pending_particle and text[m.end(1) : m.end(1) + 1] != "."
+                )
             elif start is not None and (lc.is_known_name(word) or lexicon.is_surname(word)):
                 limit = SURNAME_AFTER_NAME_ZIPF
+            elif lc.is_known_name(word):
+                limit = SURNAME_AFTER_NAME_ZIPF  # the language's own given name: "mein mann jürgen"
             else:
                 limit = LOWER_NAME_ZIPF
+                # A word the language hardly writes, right after the relation word, is the
+                # relative's name no list knows ("mi suegra conchi").
+                named = named or (
+                    related
+                    and start is None
+                    and len(word) >= 3
+                    and lc.zipf(word) < RARE_NAME_ZIPF
+                    and text[m.end(1) : m.end(1) + 1] != "."  # "Dr. med.": a title's part
+                )
             if not named or lc.is_negative(word) or (not pending_particle and lc.zipf(word) >= limit):
                 break
             start = m.start(1) if start is None else start
@@ -446,6 +467,32 @@ class LocaleView:
             if m.group(2) is None:
                 break
         return (start, end) if start is not None and end is not None else None
+
+    def lower_given_names(self, text: str, lexicon: Any) -> list[Span]:
+        """In a message written all in lower case, a given name the language's list and
+        the lexicon both know and the language rarely writes as a word ("sandra aus der
+        lohnbuchhaltung", "2 enfants lou 9 ans et nathan 6 ans"), with the surname after
+        it: no context word is needed where no capital can show a name."""
+        from core.lexicon import is_cased
+
+        if is_cased(text):
+            return []
+        lc = self.locale
+        out: list[Span] = []
+        for m in _LOWER_WORD_ALONE.finditer(text):
+            word = m.group()
+            if (
+                len(word) < 3
+                or not lc.is_known_name(word)
+                or not lexicon.is_given(word)
+                or lc.is_negative(word)
+                or lc.zipf(word) >= LOWER_GIVEN_ZIPF
+            ):
+                continue
+            run = self._lower_run(text, m.start(), lexicon, titled=True)
+            if run is not None:
+                out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
+        return out
 
     def lower_places(self, text: str, lexicon: Any) -> list[Span]:
         """A small place of care or business by its kind and its name, typed in lower case
@@ -476,7 +523,8 @@ class LocaleView:
                 if w.group(2) is None:
                     break
             if end is not None:
-                out.append(Span(m.start(), end, EntityType.ORG, NAME_SCORE, {VIEW: NAME_SCORE}))
+                # The kind stays as written ("ehpad [ORG_1]"): it says what the place is.
+                out.append(Span(m.end(), end, EntityType.ORG, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
 
     def _named(self, word: str, lexicon: Any) -> bool:

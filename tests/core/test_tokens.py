@@ -39,7 +39,7 @@ def words(text: str) -> list[str]:
         ('from "Dmitri Volkov <dvolkov@example.com>" today', ["from", "Dmitri", "Volkov", "dvolkov@example.com", "today"]),
         ("API_KEY=abc123 numpy==1.26.4", ["API_KEY", "abc123", "numpy==1.26.4"]),
         # An IPv4 address and its port: the address can go without the port.
-        ("at 10.4.2.17:6379, v1.2.3:45", ["at", "10.4.2.17", ":6379", "v1.2.3:45"]),
+        ("at 10.4.2.17:6379, v1.2.3:45", ["at", "10.4.2.17", "6379", "v1.2.3:45"]),
         ("陈建国说", ["陈", "建", "国", "说"]),
         ("C532742,Gina Brown,+1 703", ["C532742", "Gina", "Brown", "+1", "703"]),
         ("ORD-045687,2024-09-17;x", ["ORD-045687", "2024-09-17", "x"]),

@@ -45,7 +45,7 @@ TITLES = [
 ]
 
 RELATIONS = [
-    "mi padre", "mi madre", "mi hijo", "mi hija", "mi hermano", "mi hermana", "mi marido",
+    "mi padre", "mi madre", "mi suegra", "mi suegro", "mi cuñada", "mi cuñado", "mi nuera", "mi yerno", "mi hijo", "mi hija", "mi hermano", "mi hermana", "mi marido",
     "mi esposo", "mi esposa", "mi mujer", "mi pareja", "mi abuelo", "mi abuela", "mi tío",
     "mi tía", "mi novio", "mi novia", "mi amigo", "mi amiga", "mi jefe", "mi jefa",
     "mi compañero", "mi compañera", "mi compañero de piso", "mi compañera de piso",

@@ -198,6 +198,7 @@ LOCALE = Locale(
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
-    place_kinds=("maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage"),
-    place_links=("de la", "de l'", "du", "des", "de", "d'"),
+    place_kinds=("hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage"),
+    place_links=("de la", "de l'", "du", "des", "de", "d'", "les", "le", "la"),
+    place_articles=("les", "le", "la"),
 )

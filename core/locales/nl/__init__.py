@@ -171,7 +171,7 @@ LOCALE = Locale(
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
-    place_kinds=("gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage"),
+    place_kinds=("obs", "cbs", "basisschool", "ggz", "gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage"),
     place_links=("de", "het", "'t", "van", "van de", "van het"),
     place_articles=("de", "het", "'t"),
 )
