@@ -3587,6 +3587,45 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
     return sorted(out, key=lambda x: x.start)
 
 
+#: A line of a chat app's export and its sender: "[28/11/2026, 19:04] Kofi: ..." (iOS) or
+#: "28/11/2026, 19:04 - Sunny: ..." (Android). The date and the time are apart by a comma,
+#: which a log line's timestamp ("[2026-11-30 09:14:02] ERROR: ...") never is.
+_CHAT_LINE = re.compile(
+    r"(?m)^[ \t]*(?:\[[^\]\n]{1,12},[ \t]?\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[ \t]?[APap][Mm])?\]"
+    r"|[\d./-]{6,10},[ \t]?\d{1,2}[:.]\d{2}(?:[ \t]?[APap][Mm])?[ \t]+-)"
+    r"[ \t]+(?P<sender>[^\W\d_][\w'’.\- ]{0,40}?)[ \t]*(?:[^\w\s:][^:\n]{0,6})?:"
+)
+
+
+def _chat_senders(text: str, spans: list[Span]) -> list[Span]:
+    """The senders of a chat app's export are people ("[28/11/2026, 19:06] Kofi: i can do
+    tues"), whatever the model made of a name at a line's start; "You", "Mum" and the
+    other senders of :data:`_NO_ONE_SENDS` name no one."""
+    if "," not in text or ":" not in text:
+        return spans
+    out = list(spans)
+    for m in _CHAT_LINE.finditer(text):
+        a, b = m.span("sender")
+        if text[a:b].strip().casefold() in _NO_ONE_SENDS:
+            continue
+        over = [x for x in out if x.start < b and a < x.end]
+        if any(x.type is EntityType.PERSON for x in over):
+            continue
+        # A model's span run into the sender from the time before it ("19:09 - Kwame" read
+        # as a date): the time stays a time, the sender is a person.
+        out = [x for x in out if x not in over] + [
+            Span(x.start, a - 3 if text[a - 3 : a] == " - " else a, x.type, x.score, x.views)
+            for x in over
+            if x.start < a and text[x.start : a].strip(" -")
+        ]
+        out.append(Span(a, b, EntityType.PERSON, 0.9, {RECORD: 1.0}))
+    return sorted(out, key=lambda x: x.start)
+
+
+#: Senders of a chat export who name no one.
+_NO_ONE_SENDS = frozenset("you me mum mom dad mummy daddy mam nan nana gran granny grandma grandpa".split())
+
+
 #: A code in a table's cell: digits in groups ("06-0254-0719938-00", "049-091-850").
 _CELL_CODE = re.compile(r"[A-Z]{0,4}[-\s]?\d[\d\-/. ]{3,30}[\dA-Z]", re.IGNORECASE)
 #: The last word of a column's key that says its cells identify ("bank_account", "ird_number").
@@ -3645,7 +3684,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             brands = [x for x in brands if not found.overlapping(x.start, x.end)]
         flights = _flights_found(text, brands, lexicon)
         named = brands + flights + _word_names_found(text, brands + flights, lexicon)
-        return merge_spans(named + _given_names_found(text, named, lexicon))
+        named += _given_names_found(text, named, lexicon)
+        return merge_spans(named + _relatives_in_lower_case(text, named, lexicon))
     spans += other_script_names(text, spans)
     tables = csv_tables(text)
     # A table's cells are atoms of their own, whatever their separator glues together.
@@ -3755,7 +3795,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         text, _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables), tables
     )
     kept = _number_cells(text, kept, tables)
-    kept = _keyed_values(text, _home_folders(text, kept), lexicon)
+    kept = _chat_senders(text, _keyed_values(text, _home_folders(text, kept), lexicon))
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)
@@ -4119,6 +4159,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined += _flights_found(text, joined, lexicon)
     joined += _word_names_found(text, joined, lexicon)
     joined += _given_names_found(text, joined, lexicon)
+    joined += _relatives_in_lower_case(text, joined, lexicon)
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
@@ -4395,6 +4436,38 @@ def _word_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None)
         ):
             continue
         out.append(Span(m.start(), m.end(), EntityType.PERSON, 0.6, {NAME_WORD_VIEW: 0.6}))
+    return out
+
+
+#: "my sister nomvula", "our son kai-jordan": a possessive and a relative's word in lower
+#: case, then the word to judge.
+_MY_RELATIVE = re.compile(
+    rf"\b(?:my|our|his|her|their)[ \t]+(?:little[ \t]+|older[ \t]+|younger[ \t]+|big[ \t]+)?{_RELATION_WORD}[ \t]+"
+    r"([a-z][a-z'’-]{2,})\b"
+)
+#: A word this rare in English text after a relative's word is the relative's name.
+_RARE_RELATIVE_ZIPF = 2.0
+
+
+def _relatives_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
+    """In a message written in lower case, a relative's name right after "my sister", "our
+    son"... that no list knows ("my sister nomvula"): a word English hardly writes (no
+    dictionary word, term or drug) where the model found nothing."""
+    if lexicon is None or is_cased(text) or message_language(text) != ENGLISH:
+        return []
+    out = []
+    for m in _MY_RELATIVE.finditer(text):
+        a, b = m.span(1)
+        word = m.group(1)
+        if (
+            any(s.start < b and a < s.end for s in spans)
+            or lexicon.is_plain(word)
+            or lexicon.is_term(word)
+            or lexicon.public_kind(word) is not None
+            or lexicon.zipf(word) >= _RARE_RELATIVE_ZIPF
+        ):
+            continue
+        out.append(Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
     return out
 
 

@@ -2423,6 +2423,25 @@ def test_a_surname_column_of_one_word_cells_holds_persons(lex) -> None:  # type:
     assert ("Mahmood", "PERSON") in out
 
 
+def test_a_relatives_name_no_list_knows_in_a_lower_case_message(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "what helps is my sister nomvula coming round, and my son loves it when my dad calls"
+    assert values(text, refine(text, [], lex)) == [("nomvula", "PERSON")]
+    text = "My sister nomvula comes round."  # a text with capitals: the model's to read
+    assert refine(text, [], lex) == []
+
+
+def test_a_chat_exports_senders_are_people_and_a_log_level_is_not(lex) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "[28/11/2026, 19:06] Kofi: i can do tues\n[28/11/2026, 19:07] Sunny \U0001f33b: weekends are mine\n"
+        "[28/11/2026, 19:08] Mum: thanks all\n28/11/2026, 19:09 - Kwame Mensah: fine by me\n"
+        "[2026-11-30 09:14:02] ERROR: db down"
+    )
+    found = values(text, refine(text, [s(text, "19:09 - Kwame", EntityType.DATE, 0.7)], lex))
+    persons = [v for v, t in found if t == "PERSON"]
+    assert persons == ["Kofi", "Sunny", "Kwame Mensah"], found
+    assert ("19:09", "DATE") in found
+
+
 def test_an_age_after_a_contraction_typed_without_its_apostrophe(lex) -> None:  # type: ignore[no-untyped-def]
     text = "results r normal. hes 66 and takes ramipril 2.5mg."
     assert values(text, refine(text, [s(text, "hes 66", EntityType.ID, 0.6)], lex)) == [("66", "AGE")]
