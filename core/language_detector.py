@@ -36,6 +36,7 @@ from core.detect.rules import NAME as RULES
 from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
 from core.language import ENGLISH, UNKNOWN, Languages, detect
+from core.lexicon import is_cased
 from core.locales import CODES, Locale, locale, view
 from core.locales.base import ELIDED_NAME, FUNCTION_ZIPF, INNER_PARTICLES, NOUN_ZIPF
 from core.spans import Span
@@ -263,7 +264,7 @@ class LanguageDetector(Detector):
                 for s in [
                     *lv.names(text),
                     *lv.lower_names(text, self.lexicon),
-                    *lv.lower_given_names(text, self.lexicon),
+                    *lv.lower_given_names(text, self.lexicon, is_cased(text)),
                     *lv.lower_places(text, self.lexicon),
                 ]
                 if langs.at(s.start) == code and not any(_overlaps(s, f) for f in found)

@@ -468,14 +468,13 @@ class LocaleView:
                 break
         return (start, end) if start is not None and end is not None else None
 
-    def lower_given_names(self, text: str, lexicon: Any) -> list[Span]:
+    def lower_given_names(self, text: str, lexicon: Any, cased: bool) -> list[Span]:
         """In a message written all in lower case, a given name the language's list and
         the lexicon both know and the language rarely writes as a word ("sandra aus der
         lohnbuchhaltung", "2 enfants lou 9 ans et nathan 6 ans"), with the surname after
-        it: no context word is needed where no capital can show a name."""
-        from core.lexicon import is_cased
-
-        if is_cased(text):
+        it: no context word is needed where no capital can show a name. ``cased`` says the
+        text uses capitals the ordinary way (``core.lexicon.is_cased``): then none is found."""
+        if cased:
             return []
         lc = self.locale
         out: list[Span] = []
