@@ -112,11 +112,6 @@ class Rule:
     validate: Callable[[str], bool] | None = None
 
 
-def lc_zipf(locale: Locale, word: str) -> float:
-    """``word``'s frequency in ``locale``'s language, case-folded."""
-    return locale.zipf(word.casefold())
-
-
 def words(text: str) -> frozenset[str]:
     """A word table from whitespace-separated words (case-folded)."""
     return frozenset(w.casefold() for w in text.split())
@@ -415,7 +410,7 @@ class LocaleView:
                 # "me payer" (French "me", a pronoun; "Me" is a lawyer's title): a title
                 # that is one of the language's most frequent words, written without its
                 # dot, is no evidence.
-                titled = k == 0 and (title.endswith(".") or lc_zipf(self.locale, title) < TITLE_WORD_ZIPF)
+                titled = k == 0 and (title.endswith(".") or self.locale.zipf(title.casefold()) < TITLE_WORD_ZIPF)
                 run = self._lower_run(text, m.end(), lexicon, titled=titled, related=k == 1)
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))

@@ -113,11 +113,8 @@ def is_values_only(
         return False
     # A connection string whose user, password or host were found: its scheme, its port
     # and its database are part of the value ("postgres://[ACCOUNT_1]:[ID_1]@[URL_1]:5432/shop").
-    for m in CONNECTION.finditer(sentence.text):
-        if any(covered[i] for g in ("user", "password", "host") for i in range(*m.span(g))):
-            end = _TOKEN_END.search(sentence.text, m.end())
-            b = end.start() if end is not None else len(sentence.text)
-            covered[m.start() : b] = [True] * (b - m.start())
+    for a, b in _found_connections(sentence.text, covered):
+        covered[a:b] = [True] * (b - a)
     if keys:
         # The keys of the values ("POSTGRES_USER: [ID_1]", "Secrets: AWS_ACCESS_KEY_ID=
         # [ID_2]"): a configuration's constant, or common words that name no one, right
@@ -327,6 +324,15 @@ def _roles_after_people(text: str, offset: int, entities: Sequence[Span]) -> lis
     return out
 
 
+def _found_connections(text: str, found: Sequence[bool]) -> Iterator[tuple[int, int]]:
+    """The extent of each connection string in ``text`` (scheme to the end of its token:
+    port and database too) whose user, password or host holds a found character."""
+    for m in CONNECTION.finditer(text):
+        if any(found[i] for g in ("user", "password", "host") for i in range(*m.span(g))):
+            end = _TOKEN_END.search(text, m.end())
+            yield m.start(), end.start() if end is not None else len(text)
+
+
 #: A link to this machine, which names no one.
 _LOCAL_LINK = re.compile(
     r"\b[a-z][a-z0-9+.\-]{1,20}://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d{1,5})?(?:/[^\s\"'<>()]*)?",
@@ -378,11 +384,9 @@ def is_plain_remainder(
         masked[a:b] = [" "] * (b - a)
     # A connection string whose user, password or host are values: its scheme, its port
     # and its database name no one ("postgres://[ACCOUNT_1]:[ID_1]@[URL_1]:5432/ledger").
-    for m in CONNECTION.finditer(text):
-        if any(masked[i] == " " and not text[i].isspace() for g in ("user", "password", "host") for i in range(*m.span(g))):
-            end = _TOKEN_END.search(text, m.end())
-            b = end.start() if end is not None else len(text)
-            masked[m.start() : b] = [" "] * (b - m.start())
+    found_here = [c == " " and not t.isspace() for c, t in zip(masked, text, strict=True)]
+    for a, b in _found_connections(text, found_here):
+        masked[a:b] = [" "] * (b - a)
     # A link to this machine ("redis://localhost:6379", "http://127.0.0.1:8000/docs").
     for m in _LOCAL_LINK.finditer(text):
         masked[m.start() : m.end()] = [" "] * (m.end() - m.start())

@@ -1166,11 +1166,7 @@ def test_names_joined_to_a_relatives_name_are_relatives_and_a_pronoun_is_no_titl
     ],
 )
 def test_names_in_lower_case_messages(text: str, value: str, typ: EntityType) -> None:
-    from core.assembly import default_detector
-    from core.settings import Settings
-
-    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
-    assert found.get(value) is typ, found
+    test_lower_case_names_places_of_care_and_nicknames(text, value, typ)
 
 
 def test_a_rare_word_after_an_introduction_is_no_name() -> None:
