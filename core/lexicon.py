@@ -109,6 +109,7 @@ class Lexicon:
     surnames: frozenset[str] = frozenset()
     word_names: frozenset[str] = frozenset()  # names that are also everyday words ("hope")
     public_people: frozenset[str] = frozenset()  # full names of people in public life
+    named_towns: frozenset[str] = frozenset()  # towns people carry the name of ("kiel")
 
     def zipf(self, word: str) -> float:
         """The word's Zipf frequency in English (0 when rare or unknown)."""
@@ -139,6 +140,11 @@ class Lexicon:
         """Whether a word is a surname people carry ("Bertrand", "Okafor")."""
         return word.casefold() in self.surnames
 
+    def is_named_town(self, name: str) -> bool:
+        """Whether a name is a town's that people carry too ("Kiel", "Lindau", "Tyler"):
+        no public place wherever a name may stand, a town where only a town can."""
+        return normalize_name(name) in self.named_towns
+
     def is_word_name(self, word: str) -> bool:
         """Whether a name is also an everyday word, far more often the word in lower case
         ("hope", "will", "grace"; not "anna")."""
@@ -165,7 +171,9 @@ class Lexicon:
         people = frozenset(
             line.partition("\t")[0] for line in people_file.read_text("utf-8").splitlines() if line
         ) if people_file.exists() else frozenset()
-        return cls(common, public, terms, money, plain, given, surnames, word_names, people)
+        towns_file = folder / "named_towns.txt"
+        towns = frozenset(towns_file.read_text("utf-8").splitlines()) if towns_file.exists() else frozenset()
+        return cls(common, public, terms, money, plain, given, surnames, word_names, people, towns)
 
 
 _lock = threading.Lock()

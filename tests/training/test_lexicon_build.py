@@ -94,3 +94,15 @@ def test_the_shipped_lexicon_knows_small_towns_as_places() -> None:
     assert lexicon.public_kind("Market Harborough") == "place"
     # A company's word keeps its kind ("Murata" is a town and a company's name).
     assert lexicon.public_kind("Murata") != "place"
+
+
+def test_the_shipped_lexicon_keeps_towns_named_like_people_apart() -> None:
+    from core.detect.names import shared_lexicon
+
+    lexicon = shared_lexicon()
+    # Left out of the public places (people carry the name), kept as towns for the places
+    # only a town can stand: after a postcode, after "in" in a health message.
+    assert lexicon.public_kind("Kiel") is None and lexicon.is_named_town("Kiel")
+    assert lexicon.is_named_town("lindau")
+    assert not lexicon.is_named_town("Emmendingen")  # a public place already
+    assert not lexicon.is_named_town("reading")  # a word first

@@ -470,9 +470,14 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
         for word, z in sorted(common.items()):
             fh.write(f"{word}\t{z:.2f}\n")
     words = company_words(public, common)
-    for key in towns(given | surnames | concentrated_surnames()):
+    kept_towns = towns(given | surnames | concentrated_surnames())
+    for key in kept_towns:
         if key not in words and key not in drugs:
             public.setdefault(key, ("place", "geonames"))
+    # Towns named like people ("Kiel", "Lindau", "Tyler"): no public place where a name may
+    # stand, but a town after a postcode or after "in" in a health message.
+    named_towns = sorted(set(towns(())) - set(kept_towns) - public.keys())
+    (folder / "named_towns.txt").write_text("\n".join(named_towns) + "\n", "utf-8")
     with (folder / "public.tsv").open("w", encoding="utf-8") as fh:
         for name, (kind, source) in sorted(public.items()):
             fh.write(f"{name}\t{kind}\t{source}\n")
@@ -496,7 +501,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
         "name": ARTIFACT,
         "files": [
             "common_en.tsv", "public.tsv", "terms.txt", "currencies.txt", "plain_en.txt",
-            "given.txt", "surnames.txt", "word_names.txt", "public_people.tsv",
+            "given.txt", "surnames.txt", "word_names.txt", "public_people.tsv", "named_towns.txt",
         ],
         "rebuild_command": "python -m training.lexicon build",
         "training_command": "python -m training.lexicon build",
@@ -525,6 +530,8 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             f"{MAX_NAMESAKES:g} namesakes by the 1990 US census's shares of the given name and "
             "the surname and those with a surname a large share of China, Taiwan, Japan, Korea "
             "or Vietnam carries (Faker's romanized lists, a curated Korean one)",
+            "named_towns.txt": "towns of the same GeoNames list that public.tsv leaves out "
+            "because people carry their name (\"Kiel\", \"Lindau\", \"Tyler\")",
             "word_names.txt": "names that are also everyday words, matched with their capital "
             "only (curated: training/lexicon/word_names.txt, less those no name list knows)",
         },
@@ -549,6 +556,7 @@ def build(out: str | Path | None = None, data: str | Path = "../shared/data") ->
             "given_names": len(given),
             "surnames": len(surnames),
             "public_people": len(people),
+            "named_towns": len(named_towns),
         },
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
