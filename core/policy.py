@@ -325,7 +325,10 @@ _SWEEP_DATE = re.compile(
     # "may 2 times a day" is no date: before a day, May counts only capitalised.
     rf"|\b(?!may\b){_MONTH_WORD}\.?\s+{_DAY}(?:st|nd|rd|th)?\b(?!\s*(?:mg|ml|%|°))"
     rf"|\b(?-i:May)\s+{_DAY}(?:st|nd|rd|th)?\b"
-    rf"|\b{_DAY}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_WORD}\b",
+    rf"|\b{_DAY}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_WORD}\b"
+    # a month and its year: "since February 2026" (the month is a date's element too;
+    # "may 2026" only capitalised)
+    rf"|\b(?!may\b){_MONTH_WORD}\.?,?\s+(?:19|20)\d\d\b|\b(?-i:May)\s+(?:19|20)\d\d\b",
     re.IGNORECASE,
 )
 
@@ -627,7 +630,10 @@ class TypePolicy:
         first = value.split()[0]
         if len(value) < 4 or not_a_place(first) or state_level(value):
             return False
-        if self.lexicon.public_kind(value) not in ("place", "region"):
+        if self.lexicon.public_kind(value) not in ("place", "region") and not (
+            # a town people carry the name of ("in lindau"), where a town stands
+            self.lexicon.is_named_town(value) and not self.lexicon.is_given(first)
+        ):
             return False
         # "in reading", "in light of": a frequent word is no town unless capitalised.
         limit = 5.5 if value[:1].isupper() else 4.5

@@ -1329,6 +1329,29 @@ def _without_field_key(text: str, span: Span) -> Span:
     return Span(m.end(), span.end, span.type, span.score, span.views)
 
 
+#: A number's first token: a word with a digit in it.
+_DIGIT_TOKEN = re.compile(r"(?<!\S)[^\s]*\d")
+_IS_TAIL = re.compile(r"\s+(?:is|was|:)\s*$", re.IGNORECASE)
+
+
+def _without_record_label(text: str, span: Span) -> Span:
+    """A record's number without the label a model read with it ("tenancy ref TR/4471/22",
+    "DPS, tenancy ref TR/4471/22", "employee number is 00917-LDS"): the label and what
+    stands before it stay as written, the number is the value."""
+    if span.type not in (EntityType.ID, EntityType.ACCOUNT, EntityType.MRN):
+        return span
+    m = _DIGIT_TOKEN.search(text, span.start, span.end)
+    if m is None or m.start() <= span.start:
+        return span
+    head = text[span.start : m.start()]
+    if DIGITS.search(head):
+        return span
+    head = _IS_TAIL.sub(" ", head)
+    if _RECORD_LABEL.search(head) is None and _RECORD_LABEL_OTHER.search(head) is None:
+        return span
+    return Span(m.start(), span.end, span.type, span.score, span.views)
+
+
 def _without_address_label(text: str, span: Span) -> Span:
     """An address without the words in lower case before its number that name what it is
     ("Council tax account 50093127, property 3 Mill Lane"): the label stays as written."""
@@ -1996,14 +2019,58 @@ def _skip_space(text: str, i: int) -> int:
     return i
 
 
-def _terms_and_words(value: str, lexicon: Lexicon) -> bool:
+_ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)[ \t]+$")
+
+
+def _plain_line_head(text: str, span: Span, value: str, lexicon: Lexicon) -> bool:
+    """Two or more dictionary words (no one's name) at a line's start, capitalized only
+    there: "Brand identity package", "Website copy"."""
+    words = value.split()
+    line_start = span.start == 0 or text[span.start - 1] == "\n"
+    return (
+        line_start
+        and len(words) >= 2
+        and words[0][:1].isupper()
+        and all(w.islower() for w in words[1:])
+        and all(w.isalpha() and lexicon.is_plain(w.lower()) for w in words)
+        and lexicon.public_kind(value) is None
+    )
+#: Two numbers joined by a slash or a colon, as a date or a time would be.
+_PAIR = re.compile(r"(\d{1,2})([/:])(\d{1,2})")
+
+
+def _no_date(value: str) -> bool:
+    """Two numbers no day and month can be, either way round ("26/30": a score), or a
+    ratio no clock shows ("1:1", "2:1": a meeting, a degree's class)."""
+    m = _PAIR.fullmatch(value)
+    if m is None:
+        return False
+    a, sep, b = m.group(1), m.group(2), m.group(3)
+    if sep == ":":
+        return len(b) == 1
+    x, y = int(a), int(b)
+    return not ((1 <= x <= 31 and 1 <= y <= 12) or (1 <= x <= 12 and 1 <= y <= 31))
+
+
+def _terms_and_words(value: str, lexicon: Lexicon, *, chat: bool = False) -> bool:
     """Terms of the lexicon ("IAM", "HbA1c", "MRI") and lower-case dictionary words, at
-    least one term: "IAM policy", "MRI scan"."""
+    least one term: "IAM policy", "MRI scan". With ``chat``, also a chat message's
+    shorthand around an illness ("off 3 days w norovirus mon to wed"), and the term is no
+    title ("dr mon" may be someone)."""
     words = re.findall(r"[^\W_]+", value)
     terms = [w for w in words if lexicon.is_term(w.casefold())]
+    if chat:
+        terms = [w for w in terms if w.casefold() not in _TITLE_TERMS]
     return bool(terms) and all(
-        w in terms or (w.islower() and lexicon.is_plain(w)) for w in words
+        w in terms or (w.islower() and (lexicon.is_plain(w) or (chat and w in _CHAT_SHORTHAND)))
+        for w in words
     )
+
+
+#: Titles among the lexicon's terms.
+_TITLE_TERMS = frozenset("mr mrs ms miss mx dr prof sir madam sr jr cllr sgt cpl insp supt revd capt".split())
+#: A chat message's shorthand: "w" (with), the days of the week.
+_CHAT_SHORTHAND = frozenset("w mon tue tues wed weds thu thur thurs fri".split())
 
 
 def _small_number(value: str) -> bool:
@@ -3323,8 +3390,8 @@ def _outside(text: str, span: Span, a: int, b: int) -> list[Span]:
         a = lead.end()  # "and John Smith"
     if b <= a or not re.search(r"[A-Z0-9]", text[a:b]):
         return []
-    if re.fullmatch(r"[a-z]+\d{1,2}", text[a:b]):
-        return []  # a command with its version: "python3", "pip3", "node18"
+    if re.fullmatch(r"[a-z]+\d{1,2}|v?\d+(?:\.\d+){1,3}", text[a:b]):
+        return []  # a command with its version: "python3", "pip3", "node18"; "v20.11.1"
     return [Span(a, b, span.type, span.score, span.views)]
 
 
@@ -3591,7 +3658,7 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
 #: "28/11/2026, 19:04 - Sunny: ..." (Android). The date and the time are apart by a comma,
 #: which a log line's timestamp ("[2026-11-30 09:14:02] ERROR: ...") never is.
 _CHAT_LINE = re.compile(
-    r"(?m)^[ \t]*(?:\[[^\]\n]{1,12},[ \t]?\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[ \t]?[APap][Mm])?\]"
+    r"(?m)^[ \t]*(?:\[[^\]\n]{1,12}(?:,[ \t]?|[ \t])\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[ \t]?[APap][Mm])?\]"
     r"|[\d./-]{6,10},[ \t]?\d{1,2}[:.]\d{2}(?:[ \t]?[APap][Mm])?[ \t]+-)"
     r"[ \t]+(?P<sender>[^\W\d_][\w'’.\- ]{0,40}?)[ \t]*(?:[^\w\s:][^:\n]{0,6})?:"
 )
@@ -3609,8 +3676,9 @@ def _chat_senders(text: str, spans: list[Span]) -> list[Span]:
         if text[a:b].strip().casefold() in _NO_ONE_SENDS:
             continue
         over = [x for x in out if x.start < b and a < x.end]
-        if any(x.type is EntityType.PERSON for x in over):
+        if any(x.type is EntityType.PERSON and x.start <= a and b <= x.end for x in over):
             continue
+        # (a part of the sender's name found, "Jan" of "Jan Hoekstra": the whole name)
         # A model's span run into the sender from the time before it ("19:09 - Kwame" read
         # as a date): the time stays a time, the sender is a person.
         out = [x for x in out if x not in over] + [
@@ -3620,6 +3688,64 @@ def _chat_senders(text: str, spans: list[Span]) -> list[Span]:
         ]
         out.append(Span(a, b, EntityType.PERSON, 0.9, {RECORD: 1.0}))
     return sorted(out, key=lambda x: x.start)
+
+
+#: The user an authentication log names: "Failed password for invalid user deploy",
+#: "Accepted publickey for tnakashima from", "sudo: tnakashima : TTY=pts/1",
+#: "session opened for user ana by".
+_LOG_USER = re.compile(
+    r"\b(?:(?:password|publickey|keyboard-interactive/pam|hostbased)[ \t]+for[ \t]+(?:invalid[ \t]+user[ \t]+)?"
+    r"|session[ \t]+(?:opened|closed)[ \t]+for[ \t]+user[ \t]+|sudo:[ \t]+)"
+    r"(?P<user>[a-z_][a-z0-9_.\-]{1,31})(?=[ \t]+(?:from\b|by\b|:)|\(|$)",
+    re.MULTILINE,
+)
+
+
+def _log_users(text: str, spans: list[Span]) -> list[Span]:
+    """The user names of an authentication log are accounts: a model reads one as a
+    person ("tnakashima"), another as nothing; a service's user ("root", "deploy") is
+    everyone's and stays. The log's words mark the value (:data:`MARKER`: kept whole)."""
+    if "for" not in text and "sudo:" not in text:
+        return spans
+    out = list(spans)
+    for m in _LOG_USER.finditer(text):
+        a, b = m.span("user")
+        if m.group("user") in _SERVICE_USERS:
+            continue
+        over = [x for x in out if x.start < b and a < x.end]
+        if any(x.start < a or x.end > b for x in over):
+            continue  # a wider span (an address) is the views' to judge
+        out = [x for x in out if x not in over]
+        out.append(Span(a, b, EntityType.ACCOUNT, 0.9, {MARKER: 0.9}))
+    return sorted(out, key=lambda x: x.start)
+
+
+#: An SSH key's fingerprint ("ED25519 SHA256:q3Vx8kLm..."): the key, and so its owner,
+#: across every machine that logs it.
+_KEY_FINGERPRINT = re.compile(r"(?<![\w/+])SHA256:[A-Za-z0-9+/]{43}(?![\w+/])")
+
+
+def _key_fingerprints(text: str, spans: list[Span]) -> list[Span]:
+    """Each key's fingerprint is one identifier, whatever the model made of it (a date
+    run on from the next line's time)."""
+    if "SHA256:" not in text:
+        return spans
+    out = list(spans)
+    for m in _KEY_FINGERPRINT.finditer(text):
+        a, b = m.span()
+        out = [x for x in out if not (x.start < b and a < x.end)] + [
+            Span(x.start, a, x.type, x.score, x.views) for x in out
+            if x.start < a < x.end and text[x.start : a].strip()
+        ]
+        out.append(Span(a, b, EntityType.ID, 0.9, {MARKER: 0.9}))
+    return sorted(out, key=lambda x: x.start)
+
+
+#: Users of a machine's services, not of a person.
+_SERVICE_USERS = frozenset(
+    "root deploy admin administrator ubuntu ec2-user git www-data nobody postgres mysql "
+    "oracle test guest user pi ftp backup daemon".split()
+)
 
 
 #: Senders of a chat export who name no one.
@@ -3710,6 +3836,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         span = _without_lower_tail(text, span, lexicon)
         span = _without_leading_term(text, _without_lower_head(text, span, lexicon), lexicon)
         span = _without_field_key(text, _without_address_label(text, _without_relation_head(text, span)))
+        span = _without_record_label(text, span)
         value = text[span.start : span.end]
         misread = _misread(text, span, value, lexicon, cased)
         if misread is not None:
@@ -3795,7 +3922,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         text, _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables), tables
     )
     kept = _number_cells(text, kept, tables)
-    kept = _chat_senders(text, _keyed_values(text, _home_folders(text, kept), lexicon))
+    kept = _key_fingerprints(text, kept)
+    kept = _log_users(text, _chat_senders(text, _keyed_values(text, _home_folders(text, kept), lexicon)))
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)
@@ -3873,6 +4001,10 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 (span.type is EntityType.ID and value.isalpha()
                  and (value.islower() or (value.istitle() and value.lower() not in _ADDRESS_LEADS))
                  and lexicon.is_plain(value.lower()))
+                # "protected with the dps": a scheme's acronym in lower case after an
+                # article is a thing, no one's identifier.
+                or (span.type is EntityType.ID and value.isalpha() and value.islower() and len(value) <= 5
+                    and _ARTICLE_BEFORE.search(text, max(0, span.start - 6), span.start) is not None)
                 # "IAM policy", "HbA1c test": terms and common words, no one's name; "TIA
                 # clinic", "MRI department": a service by its kind, no organisation's name.
                 or (span.type is EntityType.OTHER and _terms_and_words(value, lexicon))
@@ -3880,8 +4012,19 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
                 # lower case is a name).
                 or (span.type is EntityType.ORG and cased and value.split()[-1].islower()
                     and _terms_and_words(value, lexicon))
+                # "Brand identity package   £2,400.00": an invoice's line of dictionary
+                # words, capitalized only where the line begins.
+                or (span.type in (EntityType.ORG, EntityType.PERSON) and cased
+                    and _plain_line_head(text, span, value, lexicon))
+                # "w norovirus mon" in a message typed in lower case: an illness, no place
+                # (an organisation of terms and words is a practice's name: "sunrise
+                # pediatrics", "riverside gp practice").
+                or (span.type in (EntityType.LOCATION, EntityType.PERSON) and not cased
+                    and _terms_and_words(value, lexicon, chat=True))
             )
         ):
+            continue
+        if span.type in (EntityType.DATE, EntityType.ID) and _no_date(value):
             continue
         if (
             span.type in (EntityType.URL, EntityType.EMAIL)
@@ -4442,11 +4585,18 @@ def _word_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None)
 #: "my sister nomvula", "our son kai-jordan": a possessive and a relative's word in lower
 #: case, then the word to judge.
 _MY_RELATIVE = re.compile(
-    rf"\b(?:my|our|his|her|their)[ \t]+(?:little[ \t]+|older[ \t]+|younger[ \t]+|big[ \t]+)?{_RELATION_WORD}[ \t]+"
+    rf"\b(?:my|our|his|her|their)[ \t]+(?:little[ \t]+|older[ \t]+|younger[ \t]+|big[ \t]+)?"
+    rf"(?:{_RELATION_WORD}|twins|kids|sons|daughters|boys|girls)[ \t]+"
     r"([a-z][a-z'’-]{2,})\b"
 )
 #: A word this rare in English text after a relative's word is the relative's name.
 _RARE_RELATIVE_ZIPF = 2.0
+#: Given names that are also verbs or modals a relative's word is often followed by ("my
+#: son will", "my sister rose to"): after a relative's word they are the word.
+_VERB_NAMES = frozenset(
+    "will may can mark bill rose grant chase sue pat drew hunter faith said rob nick "
+    "bob jack jean gene art dean ray june august".split()
+)
 
 
 def _relatives_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
@@ -4459,9 +4609,13 @@ def _relatives_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon 
     for m in _MY_RELATIVE.finditer(text):
         a, b = m.span(1)
         word = m.group(1)
-        if (
-            any(s.start < b and a < s.end for s in spans)
-            or lexicon.is_plain(word)
+        if any(s.start < b and a < s.end for s in spans):
+            continue
+        # A given name people carry, even one that is a word too ("my daughter hope",
+        # "my twins summer and tiago"), unless it is a verb after a relative's word.
+        given = lexicon.is_given(word) and word not in _VERB_NAMES
+        if not given and (
+            lexicon.is_plain(word)
             or lexicon.is_term(word)
             or lexicon.public_kind(word) is not None
             or lexicon.zipf(word) >= _RARE_RELATIVE_ZIPF

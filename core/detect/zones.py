@@ -145,6 +145,9 @@ _AI_FAMILY = (
     r"code|Code|coder|Coder|R1|V3|o1|4o"
 )
 
+#: A container's published port on every address of the machine: "0.0.0.0:6380->6379/tcp".
+_PORT_MAP_PATTERN = r"(?:\b(?:0\.0\.0\.0|127\.0\.0\.1):|:::?)?\d{2,5}->\d{2,5}(?:/(?:tcp|udp))?\b"
+
 #: (reason, pattern) of every zone; patterns run over the whole text.
 _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # Money: "$2,400", "£3,850.00", "35 EUR", "EUR 35", "USD 1.2m", "2,400 dollars".
@@ -267,7 +270,11 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A version "1.26.4", never an IP address nor a date written with dots ("29.03.1954").
     ("version", r"(?<![\w.])(?!\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))"
      r"(?!(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:19|20)?\d\d(?![\w.]))v?\d+(?:\.\d+){2,3}(?:[-.+]?(?:a|b|rc|alpha|beta|dev|post|final|lts)\d*)?(?!\w|\.\w)", re.IGNORECASE),
-    ("version", r"[\w.\-\[\]]+(?:===?|~=|!=|>=|<=|@)\s?v?\d[\w.*+\-]*", 0),
+    ("version", r"[\w.\-\[\]/]+(?:===?|~=|!=|>=|<=|@)\s?v?\d[\w.*+\-]*", 0),
+    # A CI runner's image: "runs-on: ubuntu-22.04", "windows-2022", "macos-14".
+    ("version", r"\b(?:ubuntu|windows|macos|debian|alpine)-(?:latest|\d{2,4}(?:\.\d{2})?)\b", re.IGNORECASE),
+    # A container's published port: "0.0.0.0:6380->6379/tcp".
+    ("code", _PORT_MAP_PATTERN, 0),
     ("version", r"\b(?:version|ver\.?|release|v|build|firmware|patch)\s?#?\d+(?:\.\d+)*[\w.\-]*", re.IGNORECASE),
     # An Android release's build number, written alone: "UP1A.231005.007" (every phone
     # of that release shows it; inside a device's fingerprint it stays that fingerprint's).
@@ -322,7 +329,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b", 0),
     # camelCase: "getUserName", "maxRetries()"; one letter before the capital is a brand's
     # or a handle's way ("iPhone", "eBay", "iDubbbz"), unless called.
-    ("code", r"(?<![\w@/.])(?:[a-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?:\(\))?|[a-z](?:[A-Z][a-z0-9]*)+\(\))(?![\w@])", 0),
+    # (six humps at most: "q3Vx8kLmN2pR7tYwZc4H..." is a key's fingerprint, no program's name)
+    ("code", r"(?<![\w@/.])(?:[a-z][a-z0-9]+(?:[A-Z][a-z0-9]*){1,6}(?:\(\))?|[a-z](?:[A-Z][a-z0-9]*){1,6}\(\))(?![\w@+/])", 0),
     ("code", r"(?<![\w@/.])[A-Za-z_][\w.]*\(\)", 0),
     ("code", CODE_FILE, 0),
     # An image's tag ("python:3.12-slim"), not an ARN's account ("eu-west-2:493817260115:").
@@ -384,7 +392,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A possession notice's ground: "a section 8 notice on ground 8", "grounds 10 and 11".
     ("law", r"\bgrounds?\s\d{1,2}[A-Z]?(?:\s(?:and|&)\s\d{1,2}[A-Z]?)?\b", re.IGNORECASE),
     # A roman numeral needs its space ("Part II", "section iv"; "Parti" is no "Part I").
-    ("law", rf"(?:{_SECTION_WORDS})(?:\s?\d+[\w.]*(?:\(\w{{1,4}}\))*|\s(?-i:[IVXLC]+|[ivxlc]+)\b)(?:\s?(?:,|and|or|-|–|to)\s?\d+[\w.]*(?:\(\w{{1,4}}\))*)*", re.IGNORECASE),
+    # (not inside a word: "00917-LDS. I want" is no section "s. I")
+    ("law", rf"(?<![^\W\d_])(?:{_SECTION_WORDS})(?:\s?\d+[\w.]*(?:\(\w{{1,4}}\))*|\s(?-i:[IVXLC]+|[ivxlc]+)\b)(?:\s?(?:,|and|or|-|–|to)\s?\d+[\w.]*(?:\(\w{{1,4}}\))*)*", re.IGNORECASE),
     ("law", r"\b\d+\s?(?:U\.?S\.?C\.?|C\.?F\.?R\.?)\s?§*\s?\d+[\w.]*", 0),
     # EU acts by number: "Directive 2006/112/EC", "Regulation (EU) 2016/679", "261/2004".
     ("law", r"\b(?:Directive|Regulation|Decision)\s+(?:\((?:EU|EC|EEC)\)\s+)?(?:No\.?\s+)?"
@@ -443,7 +452,8 @@ _NAMESPACE = re.compile(
     r"\b(?:ghcr\.io|docker\.io|quay\.io|github\.com|gitlab\.com|bitbucket\.org)/[A-Za-z0-9]"
 )
 _FORGE_REMOTE = re.compile(r"\bgit@(?:github|gitlab|bitbucket|codeberg|gitea)\.(?:com|org)\b")
-EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
+#: (the domain ends in letters: "slack-github-action@v1.25.0" is a version)
+EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*\.[\w\-]*[^\W\d_][\w\-]*")
 URL = re.compile(r"(?:https?|wss?|ftps?|sftp|ssh|s3|gs|[a-z][a-z0-9+.\-]{1,20})://\S+|www\.[\w\-]+\.[a-z]{2,}\S*", re.IGNORECASE)
 IP = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){4,7}\b")
 
@@ -483,6 +493,9 @@ def text_before(text: str, start: int, n: int = 24) -> str:
 _YEARS = re.compile(r"((?:19|20)\d\d)\s?[-–]\s?((?:19|20)\d\d)")
 
 
+_PORT_MAP = re.compile(_PORT_MAP_PATTERN)
+
+
 def _format_ok(text: str, span: Span) -> bool:
     """True when the span's text has the shape of an identifier format (then zones never cut it).
 
@@ -491,7 +504,7 @@ def _format_ok(text: str, span: Span) -> bool:
     seven digits or more; a street address a number and a word.
     """
     value = text[span.start : span.end]
-    if _FORGE_REMOTE.search(value):
+    if _FORGE_REMOTE.search(value) or _PORT_MAP.fullmatch(value):
         return False
     if EMAIL.search(value) or URL.search(value) or IP.search(value):
         return True

@@ -279,6 +279,10 @@ def test_detection_always_names_a_real_profile(text: str, types: list[str]) -> N
         ("Sufrió un accidente laboral en la obra de Getafe.", "Getafe", T.LOCATION),
         # A day and a month the British way after a word that says a date follows.
         ("No running until LSI >80% and cleared at 12/52. Review 18/11 in clinic.", "18/11", T.DATE),
+        # A month and its year are a date's elements too.
+        ("Since February 2026 she has been forgetting her tablets.", "February 2026", T.DATE),
+        # A town people carry the name of, after "in", in lower case.
+        ("ihr hausarzt in lindau hat ihr ibuprofen aufgeschrieben", "lindau", T.LOCATION),
     ],
 )
 def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
@@ -303,6 +307,8 @@ def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
         "Her TSH was 2.1 mU/L in March.",
         "We flew home to France and then in Texas the fever came back.",
         "She is in hospital and in bed since Tuesday.",
+        # "may" before a year only capitalised; a month alone is left.
+        "I may 2026 be wrong about the dose taken in March.",
         # A town's name first in a sentence, a common word, someone's name: not swept.
         "Getafe is where it happened. The Reading clinic and Dr Preston saw him.",
     ],

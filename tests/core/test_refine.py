@@ -3287,3 +3287,90 @@ def test_a_given_name_takes_the_surname_that_ends_its_line(lex) -> None:  # type
     assert values(text, refine(text, [s(text, "Tom", EntityType.PERSON, 0.99)], lex)) == [("Tom", "PERSON")]
     text = "I gave Anna Price lists yesterday."
     assert values(text, refine(text, [s(text, "Anna", EntityType.PERSON, 0.99)], lex)) == [("Anna", "PERSON")]
+
+
+def test_a_given_name_that_is_a_word_after_a_relatives_word_in_lower_case(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "my daughter hope is in year 4 and keeps getting the red card. hope says a boy starts it"
+    assert ("hope", "PERSON") in values(text, refine(text, [], lex))
+    text = "my twins summer and tiago were off 3 days"
+    assert ("summer", "PERSON") in values(text, refine(text, [], lex))
+    # A name that is a verb after a relative's word is the verb.
+    text = "my son will start school in september and my sister rose to the occasion"
+    assert values(text, refine(text, [], lex)) == []
+
+
+def test_an_illness_in_a_lower_case_message_is_no_name_or_place(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "dr patel said croup and gave him dexamethasone. they were off 3 days w norovirus mon to wed"
+    spans = [s(text, "croup", EntityType.PERSON, 0.8), s(text, "w norovirus mon", EntityType.LOCATION, 0.86)]
+    assert values(text, refine(text, spans, lex)) == []
+
+
+def test_a_records_label_read_into_its_number_stays_as_written(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "it was protected with the DPS, tenancy ref TR/4471/22. What next"
+    out = values(text, refine(text, [s(text, "DPS, tenancy ref TR/4471/22", EntityType.ID, 0.9)], lex))
+    assert out == [("TR/4471/22", "ID")]
+    text = "landlord never protected it with the dps, sadly"
+    assert values(text, refine(text, [s(text, "dps", EntityType.ID, 0.6)], lex)) == []
+
+
+@pytest.mark.parametrize(("value", "typ"), [("26/30", EntityType.DATE), ("1:1", EntityType.ID), ("2:1", EntityType.DATE)])
+def test_two_numbers_no_date_can_be_are_no_date_or_identifier(value: str, typ: EntityType, lex) -> None:  # type: ignore[no-untyped-def]
+    text = f"Her MMSE was {value} and we met in my 1-to-1 today, got a {value} overall"
+    assert values(text, refine(text, [s(text, value, typ, 0.9)], lex)) == []
+    text = "Seen on 12/11 again"
+    assert values(text, refine(text, [s(text, "12/11", EntityType.DATE, 0.9)], lex)) == [("12/11", "DATE")]
+
+
+def test_an_auth_logs_users_are_accounts_and_a_keys_fingerprint_an_identifier(lex) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "Apr 22 03:14:07 bastion sshd[21877]: Failed password for invalid user deploy from 203.0.113.47 port 51122 ssh2\n"
+        "Apr 22 03:15:41 bastion sshd[21902]: Accepted publickey for tnakashima from 198.51.100.87 port 40210 ssh2: "
+        "ED25519 SHA256:q3Vx8kLmN2pR7tYwZc4HbA0eJfUo9sDgI1nKrXy5Qm8\n"
+        "Apr 22 03:16:02 bastion sudo: mwojcik : TTY=pts/1 ; PWD=/srv ; USER=root ; COMMAND=/usr/bin/ls"
+    )
+    spans = [s(text, "tnakashima", EntityType.PERSON, 0.99), s(text, "q3Vx8kLmN2pR7tYwZc4HbA0eJfUo9sDgI1nKrXy5Qm8", EntityType.DATE, 0.7)]
+    out = values(text, refine(text, spans, lex))
+    assert ("tnakashima", "ACCOUNT") in out and ("mwojcik", "ACCOUNT") in out, out
+    assert ("SHA256:q3Vx8kLmN2pR7tYwZc4HbA0eJfUo9sDgI1nKrXy5Qm8", "ID") in out, out
+    assert not any(v == "deploy" for v, _ in out)  # a service's user is everyone's
+
+
+def test_a_chat_exports_sender_is_whole_and_the_time_may_follow_the_date_without_a_comma(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "[03-10-2026 09:12] Wim Hoekstra: Goedemorgen, de aanbetaling is binnen.\n[04-10-2026 10:00] Mia: oké"
+    out = values(text, refine(text, [s(text, "Wim", EntityType.PERSON, 0.9)], lex))
+    assert ("Wim Hoekstra", "PERSON") in out and ("Mia", "PERSON") in out, out
+
+
+def test_a_version_beside_a_home_folder_stays(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "the repo is in /home/kofi.mensah/projects/ledgerbot. node v20.11.1, ioredis 5.3.2. what am i missing"
+    span = s(text, "/home/kofi.mensah/projects/ledgerbot. node v20.11.1", EntityType.ID, 0.9)
+    assert values(text, refine(text, [span], lex)) == [("/home/kofi.mensah/projects/ledgerbot", "ID")]
+
+
+def test_zones_of_a_ci_file_a_containers_port_and_a_section_not_read_across_a_sentence(lex) -> None:  # type: ignore[no-untyped-def]
+    def zoned(text: str) -> list[tuple[str, str]]:
+        return [(text[a:b], r) for a, b, r in zones(text, lex)]
+
+    text = "runs-on: ubuntu-22.04\n  - uses: slackapi/slack-github-action@v1.25.0\ndocker ps shows 0.0.0.0:6380->6379/tcp"
+    got = zoned(text)
+    assert ("ubuntu-22.04", "version") in got, got
+    assert ("slackapi/slack-github-action@v1.25.0", "version") in got, got
+    assert ("0.0.0.0:6380->6379/tcp", "code") in got, got
+    # "LDS. I want" is no section "s. I"; "s. 94" and "section IV" are.
+    got = zoned("My employee number is 00917-LDS. I want to cite s. 94 and section IV.")
+    assert ("S. I", "law") not in got and ("s. 94", "law") in got and ("section IV", "law") in got, got
+    # A key's fingerprint is no program's camelCase name; "getUserById" is.
+    got = zoned("ED25519 SHA256:q3Vx8kLmN2pR7tYwZc4HbA0eJfUo9sDgI1nKrXy5Qm8 from getUserById")
+    assert ("getUserById", "code") in got and not any("q3Vx" in v for v, _ in got), got
+
+
+def test_a_version_after_an_at_sign_is_no_email_address(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "Our workflow uses slackapi/slack-github-action@v1.25.0 and mails dorota@lumenfold.example."
+    spans = [s(text, "slackapi/slack-github-action@v1.25.0", EntityType.OTHER, 0.79)]
+    assert values(text, refine(text, spans, lex)) == []
+
+
+def test_a_practice_named_with_a_term_in_a_lower_case_message_stays_an_organisation(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "my wife is a nurse in a gp practice, riverside gp practice, and i take her to sunrise pediatrics"
+    spans = [s(text, "riverside gp practice", EntityType.ORG, 0.9), s(text, "sunrise pediatrics", EntityType.ORG, 0.9)]
+    assert values(text, refine(text, spans, lex)) == [("riverside gp practice", "ORG"), ("sunrise pediatrics", "ORG")]

@@ -168,11 +168,11 @@ def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router):
     from core.settings import Settings
 
     # (A sentence of common words around its values goes whatever the policy says: the
-    # street after the name leaves this one to the policy.)
+    # reinsurer's words after the name leave this one to the policy.)
     text = (
         "Can you make this firmer? Income protection claim IP-0093381, policyholder "
-        "Siobhán Ní Cheallaigh of Brackenfield Mews. I have been signed off work with "
-        "depression since 19 February."
+        "Siobhán Ní Cheallaigh of Brackenfield Mews, reinsured via Lloyd's syndicate. I have "
+        "been signed off work with depression since 19 February."
     )
     sents = Segmenter().segment(text)
     ents = assign(sents, default_detector(Settings()).analyze(text))
