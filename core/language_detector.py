@@ -32,8 +32,8 @@ from typing import Any
 from core.detect.base import DetectionView, Detector, _deny_spans
 from core.detect.fusion import Fusion
 from core.detect.refine import LEXICON_VIEW
+from core.detect.rules import MARKER, NAME_EXTENT
 from core.detect.rules import NAME as RULES
-from core.detect.rules import NAME_EXTENT
 from core.entities import EntityType
 from core.language import ENGLISH, UNKNOWN, Languages, detect
 from core.lexicon import is_cased
@@ -127,7 +127,7 @@ class LanguageDetector(Detector):
             s for s in spans if LEXICON_VIEW not in s.views or langs.at(s.start) in (ENGLISH, UNKNOWN)
         ]
         spans = _persons_named_again(text, self._zones(text, langs, spans))
-        spans = _with_nickname(text, langs, spans, self.lexicon)
+        spans = _bracketed_names(text, langs, _with_nickname(text, langs, spans, self.lexicon), self.lexicon)
         spans = _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
         return _places_by_article(text, langs, _companies_typed(text, spans))
 
@@ -266,6 +266,12 @@ class LanguageDetector(Detector):
                     *lv.lower_names(text, self.lexicon),
                     *lv.lower_given_names(text, self.lexicon, is_cased(text)),
                     *lv.lower_places(text, self.lexicon),
+                    *lv.inner_names(text, self.lexicon),
+                    # (the English zones read "3512 pg" as a quantity: the match is kept whole)
+                    *(
+                        Span(a.start, a.end, a.type, a.score, {**a.views, MARKER: a.score})
+                        for a in lv.lower_addresses(text, self.lexicon, is_cased(text))
+                    ),
                 ]
                 if langs.at(s.start) == code and not any(_overlaps(s, f) for f in found)
             )
@@ -628,16 +634,22 @@ def _with_nickname(text: str, langs: Languages, spans: list[Span], lexicon: Any)
         if s.start < skip_to:
             continue
         m = _NICKNAME.match(text, s.end) if s.type is EntityType.PERSON else None
-        lc = locale(langs.at(s.start)) if m is not None else None
-        if m is None or lc is None:
+        # A name that already holds its nickname ("Encarnación (Encarni) Sánchez") may
+        # still have a surname after it ("Hurtado").
+        inside = _NICKNAME.search(text, s.start, s.end) if s.type is EntityType.PERSON else None
+        lc = locale(langs.at(s.start)) if (m or inside) is not None else None
+        if lc is None:
             out.append(s)
             continue
+        if m is None:
+            m = inside
+            assert m is not None
         nick = m.group(1)
         known = lc.is_known_name(nick) or lexicon.is_given(nick.lower()) or lexicon.is_surname(nick.lower())
         if lc.is_negative(nick) or not (known or lc.zipf(nick.lower()) < _NICKNAME_ZIPF):
             out.append(s)
             continue
-        end = m.end()
+        end = max(m.end(), s.end)
         after = _SURNAME_AFTER.match(text, end)
         if after is not None:
             words = after.group(1).split()
@@ -654,6 +666,34 @@ def _with_nickname(text: str, langs: Languages, spans: list[Span], lexicon: Any)
         skip_to = end
         out.append(Span(s.start, end, s.type, s.score, dict(s.views)))
     return out
+
+
+#: A full name in brackets after a name: "el dueño, paco (francisco jimenez), me ha dicho".
+_FULL_NAME_AFTER = re.compile(r"[ \t]*\(((?:[^\W\d_][\w'’-]+)(?:[ \t]+[^\W\d_][\w'’-]+){1,3})\)")
+
+
+def _bracketed_names(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """The full name in brackets after a person's name ("paco (francisco jimenez)") is
+    that person's too, in any case, when each of its words is a name people carry (the
+    language's list or the lexicon's) and none is a word that is never a name."""
+    out = list(spans)
+    for s in spans:
+        if s.type is not EntityType.PERSON:
+            continue
+        m = _FULL_NAME_AFTER.match(text, s.end)
+        if m is None or any(t.start < m.end(1) and m.start(1) < t.end for t in spans):
+            continue
+        lc = locale(langs.at(s.start))
+        if lc is None:
+            continue
+        words = m.group(1).split()
+        if all(
+            not lc.is_negative(w)
+            and (lc.is_known_name(w) or lexicon.is_given(w.lower()) or lexicon.is_surname(w.lower()))
+            for w in words
+        ):
+            out.append(Span(m.start(1), m.end(1), EntityType.PERSON, s.score, dict(s.views)))
+    return sorted(out, key=lambda x: x.start)
 
 
 def _with_suffix(text: str, spans: list[Span]) -> list[Span]:

@@ -75,6 +75,22 @@ NAME_WORD = (
     r"(?:[-'’][A-ZÀ-ÖØ-Þa-zà-öø-ÿß\u0100-\u017f]+)*"
 )
 #: A word in lower case, and one with the spaces after it (for names typed in lower case).
+#: A capitalized word inside a sentence: a letter or a comma and a space before it.
+_INNER_CAPITAL = re.compile(
+    r"(?<![\w'’-])(?P<before>[a-zà-öø-ÿ]+)[ \t]([A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]{2,})(?![\w'’-])(?![ \t]+[A-ZÀ-ÖØ-Þ])"
+)
+#: Words after which a capitalized word is a place or a firm as often as a person ("chez
+#: Dupont", "in Ede", "de Getafe", "bij Albert").
+_PLACE_WORDS = frozenset(
+    "chez à a au aux en in de del du des d van bij op te uit naar la le les el los las het der den "
+    "aan voor sur dans por para con y et und und of from at to near bei nach aus von zu".split()
+)
+#: Such a name is no word of the language this frequent.
+INNER_NAME_ZIPF = 4.5
+#: A word after a postcode this rare in the language is its town.
+TOWN_ZIPF = 2.5
+#: Articles that begin a town's name ("A Coruña", "Le Havre", "Den Haag").
+_TOWN_ARTICLES = frozenset("a la le el les los den 's".split())
 LOWER_WORD = r"[a-zà-öø-ÿß]{2,}(?:[-'’][a-zà-öø-ÿß]+)*"
 _LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")
 #: A word in lower case this frequent in the language is a word there, not a name
@@ -84,6 +100,9 @@ LOWER_NAME_ZIPF = 4.5
 #: "will" 6.0 is German's "wants"); a surname after a given name this frequent ("wolf" 4.6).
 TITLED_NAME_ZIPF = 5.5
 SURNAME_AFTER_NAME_ZIPF = 5.0
+#: ... and one set apart after its title ("dr petit,").
+TITLED_APART_ZIPF = 6.5
+_APART = re.compile(r"[ \t]*(?:[,;)]|\Z)")
 #: A word this rare in the language after a relation word is a name ("conchi" 2.2).
 RARE_NAME_ZIPF = 2.5
 #: A given name alone in a lower-case message counts when the language writes it this
@@ -171,6 +190,13 @@ class Locale:
     #: Those of them that are articles: the name follows ("apotheek het witte kruis"), and
     #: may be a word of the language as frequent as "vaart".
     place_articles: Sequence[str] = ()
+    #: A postcode of the country ("\\d{5}", "\\d{4} ?[A-Za-z]{2}"): before a town any list
+    #: knows it is an address in any case ("24105 kiel", "15003 A Coruña").
+    postcode: str | None = None
+    #: A street line as typed in lower case, the house number with it ("12 allee des pins",
+    #: "lange nieuwstraat 44-bis"): read only in a text without capitals, where the
+    #: rules' capitals are missing.
+    lower_street: str | None = None
 
     def __post_init__(self) -> None:
         titles = {t.casefold() for t in self.titles}
@@ -324,6 +350,18 @@ class LocaleView:
             if lc.place_kinds
             else None
         )
+        # A postcode and the words after it that may be its town ("45879 gelsenkirchen",
+        # "15003 A Coruña", "3512 pg utrecht").
+        self._postcode = (
+            re.compile(
+                rf"(?<![\w.,/-])(?:{lc.postcode})[ \t]+(?P<town>(?:(?:a|la|le|el|les|los|den|'s)[ \t]+)?"
+                r"[^\W\d_][\w'’-]*(?:[ \t][^\W\d_][\w'’-]*){0,2})",
+                re.IGNORECASE,
+            )
+            if lc.postcode
+            else None
+        )
+        self._lower_street = re.compile(lc.lower_street) if lc.lower_street else None
         # The same contexts before a name written in lower case ("mon patron m. garnier",
         # "mijn buurman kees van der laan"): see :meth:`lower_names`.
         self._lower_contexts = [
@@ -332,6 +370,12 @@ class LocaleView:
                 rf"(?<![\w-])(?i:{alternation(lc.relations)})\s*,?\s+(?:{title}\s+)*(?={LOWER_WORD})"
             ),
             re.compile(rf"(?<![\w-])(?i:{alternation(lc.intros)})\s+(?:{title}\s+)*(?={LOWER_WORD})"),
+            # A closing typed in lower case, the writer's name after it at the message's end:
+            # "mvg bart", "lg anna & tom", "saludos, maite".
+            re.compile(
+                rf"(?<![\w-])(?i:{alternation(lc.closings)})[ \t]*[,.!]?[ \t]+"
+                rf"(?={LOWER_WORD}(?:[ \t]+{LOWER_WORD})?[ \t]*(?:(?:&|\+|en|und|et|y|and)[^\n]{{0,40}})?[.!]?[ \t]*\Z)"
+            ),
         ]
 
     def _presidio(self) -> list[Any]:
@@ -411,7 +455,7 @@ class LocaleView:
                 # that is one of the language's most frequent words, written without its
                 # dot, is no evidence.
                 titled = k == 0 and (title.endswith(".") or self.locale.zipf(title.casefold()) < TITLE_WORD_ZIPF)
-                run = self._lower_run(text, m.end(), lexicon, titled=titled, related=k == 1)
+                run = self._lower_run(text, m.end(), lexicon, titled=titled, related=k in (1, 3))
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
@@ -435,12 +479,15 @@ class LocaleView:
             # be a word of the language too, though not one as frequent as "will" or "hat";
             # after a title a word no list knows is a name too ("frau sonne", "dr. kranich").
             if titled and start is None:
-                limit = TITLED_NAME_ZIPF
+                # "la dentiste, dr petit, au cabinet": a title's word set apart by commas is
+                # a name however common the word is.
+                limit = TITLED_APART_ZIPF if _APART.match(text, m.end(1)) else TITLED_NAME_ZIPF
                 named = named or (
                     len(word) >= 3 and not pending_particle and text[m.end(1) : m.end(1) + 1] != "."
                 )
             elif start is not None and (lc.is_known_name(word) or lexicon.is_surname(word)):
-                limit = SURNAME_AFTER_NAME_ZIPF
+                # ("la profe dolores paz, no le deja": set apart, "paz" is her surname)
+                limit = TITLED_APART_ZIPF if _APART.match(text, m.end(1)) else SURNAME_AFTER_NAME_ZIPF
             elif lc.is_known_name(word):
                 limit = SURNAME_AFTER_NAME_ZIPF  # the language's own given name: "mein mann jürgen"
             else:
@@ -519,6 +566,62 @@ class LocaleView:
             if end is not None:
                 # The kind stays as written ("ehpad [ORG_1]"): it says what the place is.
                 out.append(Span(m.end(), end, EntityType.ORG, NAME_SCORE, {VIEW: NAME_SCORE}))
+        return out
+
+    def inner_names(self, text: str, lexicon: Any) -> list[Span]:
+        """A given name or surname of the language's list written with its capital inside
+        a sentence ("le informo de que Consuelo se ha caído"), in a language that writes its
+        nouns in lower case: no word of the language is capitalized there. Not German, not
+        a word the language writes often ("Rosa" the colour is, "Consuelo" is not), not a
+        place or a company the lexicon knows."""
+        lc = self.locale
+        if lc.code == "de":
+            return []
+        out: list[Span] = []
+        for m in _INNER_CAPITAL.finditer(text):
+            word = m.group(2)
+            if (
+                m.group("before") not in _PLACE_WORDS
+                and lc.is_known_name(word)
+                and not lc.is_negative(word)
+                and lc.zipf(word.casefold()) < INNER_NAME_ZIPF
+                and lexicon.public_kind(word) is None
+            ):
+                out.append(Span(m.start(2), m.end(2), EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
+        return out
+
+    def lower_addresses(self, text: str, lexicon: Any, cased: bool) -> list[Span]:
+        """A postcode before a town the lexicon knows, in any case ("wir wohnen in 45879
+        gelsenkirchen", "3512 pg utrecht"), and in a text without capitals a street line
+        of :attr:`Locale.lower_street` ("on habite au 12 allee des pins")."""
+        out: list[Span] = []
+        if self._postcode is not None:
+            for m in self._postcode.finditer(text):
+                words = list(re.finditer(r"\S+", text[: m.end("town")][m.start("town") :]))
+                for n in range(len(words), 0, -1):
+                    end = m.start("town") + words[n - 1].end()
+                    town = text[m.start("town") : end]
+                    if lexicon.public_kind(town) in ("place", "region") or lexicon.is_named_town(town):
+                        out.append(Span(m.start(), end, EntityType.ADDRESS, 0.85, {VIEW: 0.85}))
+                        break
+                else:
+                    # A town no list holds (the lists leave out towns named like people,
+                    # "Kiel"): a word the language hardly writes, after an article or not
+                    # ("15003 A Coruña"; "12000 euros", "10000 schritte" are words).
+                    k = 1 if len(words) > 1 and words[0].group().casefold() in _TOWN_ARTICLES else 0
+                    if k < len(words):
+                        word = words[k].group().strip(",.;:!?")
+                        if (
+                            word.isalpha()
+                            and not self.locale.is_negative(word)
+                            and self.locale.zipf(word.casefold()) < TOWN_ZIPF
+                        ):
+                            end = m.start("town") + words[k].start() + len(word)
+                            out.append(Span(m.start(), end, EntityType.ADDRESS, 0.85, {VIEW: 0.85}))
+        if self._lower_street is not None and not cased:
+            for m in self._lower_street.finditer(text):
+                a, b = m.span(1)
+                out.append(Span(a, b, EntityType.ADDRESS, 0.85, {VIEW: 0.85}))
         return out
 
     def _named(self, word: str, lexicon: Any) -> bool:

@@ -1105,6 +1105,7 @@ def test_a_school_named_after_two_people_and_a_dutch_school_year() -> None:
         # A nickname in brackets and the surname after it are one name.
         ("Ik ben apothekersassistent. Meneer Cornelis (Kees) van 't Hof, 90 jaar, komt zijn herhaalrecept ophalen.", "Cornelis (Kees) van 't Hof", EntityType.PERSON),
         ("Ik ben apothekersassistent. Meneer Cornelis (Kees) van 't Hof, 90 jaar, komt zijn herhaalrecept ophalen.", "90", EntityType.AGE),
+        ("mi movil 634 12 87 09. la direccion es c/ Pintor Sorolla 12, bajo B, 30005 Murcia, a nombre de Encarnación (Encarni) Sánchez Hurtado. me pueden descontar los dias sin servicio?", "Encarnación (Encarni) Sánchez Hurtado", EntityType.PERSON),
         # A Dutch postcode whose letters read as a unit ("KJ") before its town.
         ("In de badkamer van mijn woning aan de Bloemgracht 77-3, 1016 KJ Amsterdam zit al sinds augustus schimmel.", "1016 KJ Amsterdam", EntityType.ADDRESS),
         ("Titulaire de la ligne depuis 2019 (n° client 4012 7789 13), j'ai demandé la résiliation de mon forfait.", "4012 7789 13", EntityType.ACCOUNT),
@@ -1176,3 +1177,56 @@ def test_a_rare_word_after_an_introduction_is_no_name() -> None:
     text = "hoi, ik ben van odido naar simyo overgestapt met nummerbehoud en heb geen bereik"
     found = {text[s.start : s.end] for s in default_detector(Settings()).analyze(text)}
     assert "odido" not in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typ"),
+    [
+        # A German mobile written in pairs.
+        ("hey, meine nummer falls der sachbearbeiter fragt: 0157 32 84 19 06. lg", "0157 32 84 19 06", EntityType.PHONE),
+        # A DNI whose letter reads like litres ("25918374L") is no quantity (typed an
+        # identifier: the model's reading wins over the locale's SSN here).
+        ("hola, a mi tio anselmo le robaron la cartera. su dni es 25918374L y el telefono q dio es el 916 55 48 21.", "25918374L", EntityType.ID),
+        # A postcode before a town in lower case, one the lists leave out as a surname too.
+        ("mein sohn wird geschubst. wir wohnen in 45879 gelsenkirchen falls das wichtig is. mfg", "45879 gelsenkirchen", EntityType.ADDRESS),
+        ("wir wohnen seit 2016 in der hafenstraße 3, 2. og links, 24105 kiel. darf er das?", "24105 kiel", EntityType.ADDRESS),
+        ("we huren een middenhuurwoning aan de lange nieuwstraat 44-bis, 3512 pg utrecht, nu 1.150 euro per maand.", "3512 pg utrecht", EntityType.ADDRESS),
+        ("we huren een middenhuurwoning aan de lange nieuwstraat 44-bis, 3512 pg utrecht, nu 1.150 euro per maand.", "lange nieuwstraat 44-bis", EntityType.ADDRESS),
+        ("tu peux m'aider a ecrire un mail stp ? on habite au 12 allee des pins, 33600 pessac si besoin", "12 allee des pins", EntityType.ADDRESS),
+        # Names typed in lower case: a title's word set apart, a surname set apart, a closing's
+        # signature, a colleague's name, a full name in brackets; a name's capital inside a
+        # Spanish sentence.
+        ("slt, ma fille a vu la dentiste, dr petit, au cabinet pour une carie", "dr petit", EntityType.PERSON),
+        ("buenas tardes, su tutora, la profe dolores paz, no le deja levantarse", "dolores paz", EntityType.PERSON),
+        ("mag dat idd zomaar? we kregen de brief pas vorige week. mvg bart", "bart", EntityType.PERSON),
+        ("volgens mij is het 8% van je brutoloon. mijn collega's priya en fatima krijgen het idd ook niet.", "priya", EntityType.PERSON),
+        ("trabajo en un bar y el dueño, paco (francisco jimenez), me ha dicho q desde enero me baja el contrato", "francisco jimenez", EntityType.PERSON),
+        ("Buenas tardes, le informo de que Consuelo se ha caído en el baño esta tarde.", "Consuelo", EntityType.PERSON),
+    ],
+)
+def test_lower_case_addresses_numbers_and_names_of_the_four_languages(text: str, value: str, typ: EntityType) -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+    assert found.get(value) is typ, found
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # A number and a word of the language after it: no postcode and town.
+        ("hij eet 2000 kj per dag en is onderweg 2 uur naar zijn werk", "2000 kj per"),
+        ("wir haben 12000 euros gespart und gehen 10000 schritte", "12000 euros"),
+        # A firm or a town after "chez", "in": no person by its capital alone.
+        ("Je suis RH chez Boulangeries Tessier à Nantes. Un salarié conteste son solde.", "Tessier"),
+        ("De huisarts in Ede zegt dat het migraine is.", "Ede"),
+    ],
+)
+def test_a_number_before_a_word_and_a_capital_after_a_preposition_are_no_address_or_person(text: str, value: str) -> None:
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+    assert found.get(value) not in (EntityType.ADDRESS, EntityType.PERSON), found
+    assert not any(v.startswith("onderweg") for v in found), found

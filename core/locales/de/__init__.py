@@ -158,7 +158,8 @@ RULES = [
     ),
     Rule(
         EntityType.PHONE,
-        r"(?<![\w+.,])(\(?0\d{2,5}\)?[\s/-]?\d{3,8}(?:[\s-]?\d{2,6}){0,2})(?![\w.,]\d)",
+        # (a mobile in pairs too: "0157 32 84 19 06")
+        r"(?<![\w+.,])(\(?0\d{2,5}\)?(?:[\s/-]?\d{3,8}(?:[\s-]?\d{2,6}){0,2}|(?:[\s-]\d{2}){3,5}))(?![\w.,]\d)",
         1,
         0.75,
         validate=lambda v: 8 <= len(digits_of(v)) <= 13,
@@ -236,6 +237,8 @@ LOCALE = Locale(
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
+    postcode=r"\d{5}",
+    lower_street=r"(?<![\w-])((?:[a-zäöüß]+-)*[a-zäöüß]{3,}(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)[ \t]+\d{1,4}[a-z]?)(?![\w])",
     place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon"),
     place_links=("am", "an der", "im", "zum", "zur", "von"),
     place_articles=("am", "an der"),

@@ -55,6 +55,9 @@ RELATIONS = [
     "nuestra clienta", "nuestro hijo", "nuestra hija", "su hijo", "mis hijos", "mis hijas", "nuestros hijos", "nuestras hijas", "mis nietos", "sus hijos",
     "su hija", "el paciente", "la paciente", "el trabajador", "la trabajadora",
     "mi médico de cabecera", "mi responsable", "mi encargado", "mi encargada",
+    # a school's staff, typed without accents too: "la profe dolores paz"
+    "la profe", "el profe", "la profesora", "el profesor", "su tutora", "su tutor",
+    "mi tio", "mi tia", "mi compañero de trabajo", "mi medico", "el dueño", "la dueña",
 ]
 
 PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]

@@ -198,6 +198,8 @@ LOCALE = Locale(
     zones=ZONES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
+    postcode=r"\d{5}",
+    lower_street=r"(?<![\w-])(\d{1,4}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|allee|allée|avenue|av\.|boulevard|bd|chemin|impasse|place|quai|route|cours|square)[ \t]+[a-zà-ÿ'’-]+(?:[ \t]+[a-zà-ÿ'’-]+){0,3}?)(?=[ \t]*(?:[,.;!?\n]|$|\d{5}))",
     place_kinds=("hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage"),
     place_links=("de la", "de l'", "du", "des", "de", "d'", "les", "le", "la"),
     place_articles=("les", "le", "la"),

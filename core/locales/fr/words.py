@@ -71,6 +71,10 @@ RELATIONS = [
     "ma voisine", "mon conseiller", "ma conseillère", "notre fils", "notre fille",
     "son fils", "sa fille", "nos filles", "nos fils", "nos enfants", "mes enfants", "mes filles", "mes fils", "ses enfants", "nos petits-enfants", "mes petits-enfants", "le patient", "la patiente", "notre client", "mon client", "ma cliente", "notre cliente", "le salarié",
     "la salariée", "mon manager", "ma manager", "ma responsable", "mon responsable",
+    # a team lead, a school's staff, typed without accents too: "mon chef d'equipe kevin"
+    "mon chef d'équipe", "mon chef d'equipe", "ma cheffe d'équipe", "ma cheffe d'equipe",
+    "mon chef d’équipe", "la maîtresse", "la maitresse", "le maître", "le prof", "la prof",
+    "mon collegue", "ma collegue", "mon medecin", "mon proprietaire", "ma proprietaire",
 ]
 
 PARTICLES = ["de", "du", "des", "de la", "d'", "le", "la", "van", "von", "di", "da"]

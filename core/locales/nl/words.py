@@ -58,6 +58,8 @@ RELATIONS = [
     "mijn kleinzoon", "mijn kleindochter", "mijn schoonmoeder", "mijn schoonvader",
     "mijn zwager", "mijn schoonzus", "mijn neef", "mijn nicht",
     "mijn klant", "onze klant", "mijn cliënt", "onze cliënt",
+    # plural possessive and "a certain": "mijn collega's priya en ...", "ene k. de boer"
+    "mijn collega's", "mijn collega’s", "ene", "de juf", "juf", "meester", "de meester",
 ]
 
 PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op", "'t", "van de",
