@@ -597,7 +597,7 @@ class LocaleView:
         out: list[Span] = []
         if self._postcode is not None:
             for m in self._postcode.finditer(text):
-                words = list(re.finditer(r"\S+", text[: m.end("town")][m.start("town") :]))
+                words = list(re.finditer(r"\S+", m.group("town")))
                 for n in range(len(words), 0, -1):
                     end = m.start("town") + words[n - 1].end()
                     town = text[m.start("town") : end]

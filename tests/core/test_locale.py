@@ -1086,6 +1086,14 @@ def test_a_school_named_after_two_people_and_a_dutch_school_year() -> None:
     assert "groep 4" not in got and "4" not in got, got
 
 
+def _found(text: str) -> dict[str, EntityType]:
+    """What the product's own detector finds in ``text``, value -> type."""
+    from core.assembly import default_detector
+    from core.settings import Settings
+
+    return {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+
+
 @pytest.mark.parametrize(
     ("text", "value", "typ"),
     [
@@ -1112,10 +1120,7 @@ def test_a_school_named_after_two_people_and_a_dutch_school_year() -> None:
     ],
 )
 def test_lower_case_names_places_of_care_and_nicknames(text: str, value: str, typ: EntityType) -> None:
-    from core.assembly import default_detector
-    from core.settings import Settings
-
-    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+    found = _found(text)
     assert found.get(value) is typ, found
 
 
@@ -1130,10 +1135,7 @@ def test_lower_case_names_places_of_care_and_nicknames(text: str, value: str, ty
     ],
 )
 def test_a_places_kind_and_a_role_alone_name_no_one(text: str) -> None:
-    from core.assembly import default_detector
-    from core.settings import Settings
-
-    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+    found = _found(text)
     assert not any(t in (EntityType.PERSON, EntityType.ORG) for t in found.values()), found
 
 
@@ -1205,10 +1207,7 @@ def test_a_rare_word_after_an_introduction_is_no_name() -> None:
     ],
 )
 def test_lower_case_addresses_numbers_and_names_of_the_four_languages(text: str, value: str, typ: EntityType) -> None:
-    from core.assembly import default_detector
-    from core.settings import Settings
-
-    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+    found = _found(text)
     assert found.get(value) is typ, found
 
 
@@ -1224,9 +1223,6 @@ def test_lower_case_addresses_numbers_and_names_of_the_four_languages(text: str,
     ],
 )
 def test_a_number_before_a_word_and_a_capital_after_a_preposition_are_no_address_or_person(text: str, value: str) -> None:
-    from core.assembly import default_detector
-    from core.settings import Settings
-
-    found = {text[s.start : s.end]: s.type for s in default_detector(Settings()).analyze(text)}
+    found = _found(text)
     assert found.get(value) not in (EntityType.ADDRESS, EntityType.PERSON), found
     assert not any(v.startswith("onderweg") for v in found), found
