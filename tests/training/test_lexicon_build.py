@@ -106,3 +106,16 @@ def test_the_shipped_lexicon_keeps_towns_named_like_people_apart() -> None:
     assert lexicon.is_named_town("lindau")
     assert not lexicon.is_named_town("Emmendingen")  # a public place already
     assert not lexicon.is_named_town("reading")  # a word first
+
+
+def test_a_subdivisions_other_names_are_places_of_their_own() -> None:
+    from core.detect.names import shared_lexicon
+
+    lexicon = shared_lexicon()
+    # ISO 3166-2 writes "A Coruña [La Coruña]", "Cardiff [Caerdydd GB-CRD]": each name is
+    # looked up alone, the code is no name, and no key keeps a bracket.
+    assert lexicon.public_kind("A Coruña") == "place"
+    assert lexicon.public_kind("La Coruña") == "place"
+    assert lexicon.public_kind("Caerdydd") == "place"
+    assert lexicon.public_kind("Cardiff") == "place"  # WikiANN's kind stays
+    assert not any(" [" in key for key, kind in lexicon.public.items() if kind == "region")

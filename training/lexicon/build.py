@@ -88,6 +88,10 @@ def common_words() -> dict[str, float]:
 _FUNCTION_WORD_ZIPF = 6.0
 
 
+#: A subdivision's ISO 3166-2 code inside its bracketed other names ("GB-CRD", "SE-10").
+_SUBDIVISION_CODE = re.compile(r"\b[A-Z]{2}-[A-Z0-9]{1,3}\b")
+
+
 def public_names(data: Path) -> dict[str, tuple[str, str]]:
     """normalized name -> (kind, source)."""
     names: dict[str, tuple[str, str]] = {}
@@ -122,8 +126,19 @@ def public_names(data: Path) -> dict[str, tuple[str, str]]:
                   "United Nations", "Europe", "Asia", "Africa", "North America",
                   "South America", "Latin America", "Middle East", "Scandinavia"):
         add(extra, "country", "curated")
+    # A subdivision's other names come in brackets with its code ("A Coruña [La Coruña]",
+    # "Cardiff [Caerdydd GB-CRD]"): most are a province or a county named after its town,
+    # so each name is a place, read after the other sources (a name they know keeps its kind).
+    bracketed: list[str] = []
     for sub in pycountry.subdivisions:
-        add(sub.name, "region", "pycountry")
+        main, _, rest = sub.name.partition(" [")
+        if rest:
+            bracketed.append(main)
+            alternate = _SUBDIVISION_CODE.sub("", rest.rstrip("]")).strip()
+            if alternate and alternate.casefold() != "city":
+                bracketed.append(alternate)
+        else:
+            add(sub.name, "region", "pycountry")
 
     # Wikipedia-linked organisations and places (WikiANN): a surface form that
     # WikiANN mostly tags as a person is left out.
@@ -155,6 +170,9 @@ def public_names(data: Path) -> dict[str, tuple[str, str]]:
     for line in (HERE / "demonyms.txt").read_text("utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             names[normalize_name(line)] = ("nationality", "curated")
+
+    for name in bracketed:
+        add(name, "place", "pycountry")
 
     # A brand's name as its website writes it, its words run together: "bestbuy.com",
     # "britishairways.com" (a company's site is public; its name alone is too).
