@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from core.detect.fields import checked_type, field_at, fields
 from core.detect.hosts import host_names, host_shaped, public_name
 from core.detect.names import (
+    CA_POSTCODE,
     FLIGHT,
     GIVEN_AND_SURNAME,
     HANDLE,
@@ -2052,6 +2053,48 @@ def _no_date(value: str) -> bool:
     return not ((1 <= x <= 31 and 1 <= y <= 12) or (1 <= x <= 12 and 1 <= y <= 31))
 
 
+#: A British registration ("WR19 KXT"): the model may cut it in two.
+_UK_PLATE_AROUND = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}[ \t]?[A-Z]{3}(?![A-Za-z0-9])")
+_ORDINAL_HEAD = re.compile(r"(\d{1,3})(?:st|nd|rd|th)\b", re.IGNORECASE)
+#: A label or a key right before a code: "ref", "no.", "#", "ID:", "number is".
+_CODE_KEY_BEFORE = re.compile(r"(?:#|:|=|\b(?:id|no|nr|ref|code|number|num)\.?(?:[ \t]+is)?)[ \t]*$", re.IGNORECASE)
+
+
+def _short_unlabelled_code(text: str, span: Span, value: str, spans: Sequence[Span]) -> bool:
+    """A short code only the model read as an identifier, with no label before it: fewer
+    than four digits and at most five letters and digits ("an N12 notice", "my T5
+    application", "file a T1-OVP", "my m2 mac", "ipv6", "node 17+", "booked tmrw 8-1").
+    A form's, a ticket's or an account's number has a label, or more digits; a booking's
+    code has six ("QX7P2L"); a piece beside another value is part of it ("Flat 12" before
+    its street, "WR19" | "KXT" of a registration)."""
+    evidence = _evidence(span)
+    if span.type is not EntityType.ID or "ner" not in evidence or not value[:1].isalnum():
+        return False  # ("@billo": a handle)
+    if any(v > 0.4 for k, v in evidence.items() if k != "ner"):
+        return False
+    alnum = [c for c in value if c.isalnum()]
+    digits = sum(c.isdigit() for c in alnum)
+    # (no digit: a name the model typed as a code, "Li Na", which the types below mend)
+    if not 1 <= digits < 4 or len(alnum) > 5 or len(value) > 8:
+        return False
+    if UK_POSTCODE.fullmatch(value.upper()) or CA_POSTCODE.fullmatch(value.upper()):
+        return False  # a postcode ("L5B 1H7", "m19 2pq")
+    if _UK_PLATE_AROUND.search(text, max(0, span.start - 5), min(len(text), span.end + 5)):
+        return False
+    for x in spans:
+        if x is not span and (
+            (0 <= span.start - x.end <= 2 and not text[x.end : span.start].strip(" ,"))
+            or (0 <= x.start - span.end <= 2 and not text[span.end : x.start].strip(" ,"))
+        ):
+            return False
+    before = text[max(0, span.start - 40) : span.start]
+    return not (
+        _CODE_KEY_BEFORE.search(before)
+        or _RECORD_LABEL.search(before)
+        or _RECORD_LABEL_OTHER.search(before)
+    )
+
+
 def _terms_and_words(value: str, lexicon: Lexicon, *, chat: bool = False) -> bool:
     """Terms of the lexicon ("IAM", "HbA1c", "MRI") and lower-case dictionary words, at
     least one term: "IAM policy", "MRI scan". With ``chat``, also a chat message's
@@ -3720,6 +3763,36 @@ def _log_users(text: str, spans: list[Span]) -> list[Span]:
     return sorted(out, key=lambda x: x.start)
 
 
+#: A key whose value is a record of a person ("mkhan": {"email": ..., "age": ...}): the
+#: key is who the record is of (a user name), no field's label.
+_RECORD_KEY = re.compile(r"""(?P<q>["'])(?P<key>[A-Za-z][\w.-]{2,40})(?P=q)[ \t]*:[ \t]*\{(?P<body>[^{}]{0,300})\}""")
+_PERSON_FIELDS = re.compile(
+    r"""["'](?:e-?mail|name|full_?name|first_?name|last_?name|phone|mobile|age|dob|"""
+    r"""date_?of_?birth|address|ssn|username)["'][ \t]*:""",
+    re.IGNORECASE,
+)
+
+
+def _record_keys(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A mapping's key whose value holds a person's fields is that person's user name,
+    whatever the labels of the record made of it (a program's name: "mkhan"); a word
+    is the record's kind ("users", "customer": {...})."""
+    if "{" not in text or lexicon is None:
+        return spans
+    out = list(spans)
+    for m in _RECORD_KEY.finditer(text):
+        key = m.group("key")
+        if _PERSON_FIELDS.search(m.group("body")) is None or any(
+            lexicon.is_plain(w) or lexicon.zipf(w) >= 3.0 for w in re.split(r"[._-]+", key.lower()) if w
+        ):
+            continue
+        a, b = m.span("key")
+        if any(x.start < b and a < x.end for x in out):
+            continue
+        out.append(Span(a, b, EntityType.ID, 0.85, {MARKER: 0.85}))
+    return sorted(out, key=lambda x: x.start)
+
+
 #: An SSH key's fingerprint ("ED25519 SHA256:q3Vx8kLm..."): the key, and so its owner,
 #: across every machine that logs it.
 _KEY_FINGERPRINT = re.compile(r"(?<![\w/+])SHA256:[A-Za-z0-9+/]{43}(?![\w+/])")
@@ -3924,6 +3997,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     kept = _number_cells(text, kept, tables)
     kept = _key_fingerprints(text, kept)
     kept = _log_users(text, _chat_senders(text, _keyed_values(text, _home_folders(text, kept), lexicon)))
+    kept = _record_keys(text, kept, lexicon)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]
     persons = sorted(x.end for x in kept if x.type is EntityType.PERSON)
@@ -4025,6 +4099,25 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         if span.type in (EntityType.DATE, EntityType.ID) and _no_date(value):
+            continue
+        if _short_unlabelled_code(text, span, value, kept):
+            continue
+        if (
+            span.type in (EntityType.ID, EntityType.OTHER)
+            and lexicon is not None
+            and (m := _ORDINAL_HEAD.match(value)) is not None
+            and int(m.group(1)) < 90
+            and all(lexicon.is_plain(w) for w in value[m.end() :].split())
+        ):
+            # "will's 40th", "his 40th party": an ordinal is no identifier (an age of 90
+            # or more is one: "her 94th" stays).
+            continue
+        if (
+            span.type is EntityType.DATE
+            and (m := _ORDINAL_HEAD.fullmatch(value)) is not None
+            and 31 < int(m.group(1)) < 90
+        ):
+            # "his 40th": no month has that day.
             continue
         if (
             span.type in (EntityType.URL, EntityType.EMAIL)
@@ -4585,9 +4678,9 @@ def _word_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None)
 #: "my sister nomvula", "our son kai-jordan": a possessive and a relative's word in lower
 #: case, then the word to judge.
 _MY_RELATIVE = re.compile(
-    rf"\b(?:my|our|his|her|their)[ \t]+(?:little[ \t]+|older[ \t]+|younger[ \t]+|big[ \t]+)?"
-    rf"(?:{_RELATION_WORD}|twins|kids|sons|daughters|boys|girls)[ \t]+"
-    r"([a-z][a-z'’-]{2,})\b"
+    rf"\b(?:my|our|his|her|their)[ \t]+(?:little[ \t]+|older[ \t]+|younger[ \t]+|big[ \t]+|best[ \t]+)?"
+    rf"(?:{_RELATION_WORD}|twins|kids|sons|daughters|boys|girls|mate)[ \t]+"
+    r"([a-z][a-z'’-]{2,}?)(['’]s)?\b"
 )
 #: A word this rare in English text after a relative's word is the relative's name.
 _RARE_RELATIVE_ZIPF = 2.0
@@ -4613,7 +4706,8 @@ def _relatives_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon 
             continue
         # A given name people carry, even one that is a word too ("my daughter hope",
         # "my twins summer and tiago"), unless it is a verb after a relative's word.
-        given = lexicon.is_given(word) and word not in _VERB_NAMES
+        # ("my best mate will's 40th": a name's possessive is no verb's).
+        given = lexicon.is_given(word) and (word not in _VERB_NAMES or m.group(2) is not None)
         if not given and (
             lexicon.is_plain(word)
             or lexicon.is_term(word)

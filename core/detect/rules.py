@@ -201,6 +201,14 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # after a word that dates an event: a score ("pain 7/10", "GCS 14/15", "power 4/5")
     # and a fraction stand after other words.
     (EntityType.DATE, _DAY_MONTH, 1, 0.75),
+    # A weekday and the day of the month, as chat writes it: "since tues 4th", "Sat 21st".
+    (
+        EntityType.DATE,
+        r"(?i:\b((?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\.?"
+        r"[ \t]+(?:the[ \t]+)?(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th))\b)",
+        1,
+        0.8,
+    ),
     # A time of day: "8:30 pm", "9am", "14:15".
     (EntityType.DATE, r"(?<![\d:.])(\d{1,2}(?::[0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.))(?![\w])", 1, 0.7),
     (EntityType.PHONE, r"(?<!\w)(\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})(?!\w)", 1, 0.85),

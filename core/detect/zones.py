@@ -386,7 +386,9 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("quantity", r"(?<![\w.])\d+(?:\.\d+)?(?:ms|µs|us|ns)(?![\w])", 0),
     # Laws and their sections: "Texas Property Code section 92.103", "Article 17 GDPR",
     # "the Landlord and Tenant Act 1985", "§ 1983", "Title VII".
-    ("law", rf"\b(?:[A-Z][\w.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
+    # (a law's name has no digit in its words: "LTB-T-048213-25. Under the ... Act" is a
+    # code and the next sentence)
+    ("law", rf"\b(?:[A-Z][A-Za-zÀ-ÿ.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
     ("law", r"\b(?:[a-z]+\s+(?:and|of|for|&)\s+)?(?:[a-z]+\s+){0,2}[a-z]+\s+(?:act|code|regulations?|directive)\s+(?:of\s+)?\d{4}\b", 0),
     ("law", r"\b(?:schedule|form|annex|appendix|exhibit|part)\s[A-Z]\b", re.IGNORECASE),
     # A possession notice's ground: "a section 8 notice on ground 8", "grounds 10 and 11".

@@ -3374,3 +3374,76 @@ def test_a_practice_named_with_a_term_in_a_lower_case_message_stays_an_organisat
     text = "my wife is a nurse in a gp practice, riverside gp practice, and i take her to sunrise pediatrics"
     spans = [s(text, "riverside gp practice", EntityType.ORG, 0.9), s(text, "sunrise pediatrics", EntityType.ORG, 0.9)]
     assert values(text, refine(text, spans, lex)) == [("riverside gp practice", "ORG"), ("sunrise pediatrics", "ORG")]
+
+
+def _model_span(text: str, value: str, t: EntityType, views: dict[str, float]) -> Span:
+    a = text.index(value)
+    return Span(a, a + len(value), t, max(views.values()), views)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("My landlord served me an N12 saying his daughter is moving in.", "N12"),
+        ("The file number on my T5 application is long.", "T5"),
+        ("Do I need to file a T1-OVP this year?", "T1-OVP"),
+        ("localhost resolves to ipv6 on node 17+?? how do i fix", "ipv6"),
+        ("localhost resolves to ipv6 on node 17+?? how do i fix", "17+"),
+    ],
+)
+def test_a_short_code_only_the_model_read_without_a_label_is_no_identifier(lex, text: str, value: str) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [_model_span(text, value, EntityType.ID, {"ner": 0.6, "rules": 0.4})], lex)
+    assert value not in [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # A label before it, a handle, a postcode, four digits, a rule's strong evidence.
+        ("Employee ID E42 is on the rota.", "E42"),
+        ("staff no: K77 handed it in", "K77"),
+        ("[09:13] Bill Okereke (@billo): lol we all know", "@billo"),
+        ("Address: 1402-88 Dundas St W, Mississauga ON L5B 1H7", "L5B 1H7"),
+        ("booking AB1234 was cancelled", "AB1234"),
+    ],
+)
+def test_a_labelled_or_shaped_code_stays_an_identifier(lex, text: str, value: str) -> None:  # type: ignore[no-untyped-def]
+    out = refine(text, [_model_span(text, value, EntityType.ID, {"ner": 0.6, "rules": 0.4})], lex)
+    assert value in [text[s.start : s.end] for s in out]
+
+
+def test_an_ordinal_is_no_identifier_and_no_day_past_the_31st(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "a funny speech for my best mate's 40th, and for nana's 94th birthday"
+    out = refine(
+        text,
+        [
+            _model_span(text, "40th", EntityType.ID, {"ner": 0.6}),
+            _model_span(text, "94th", EntityType.DATE, {"ner": 0.7}),
+        ],
+        lex,
+    )
+    assert [text[s.start : s.end] for s in out] == ["94th"]
+    out = refine(text, [_model_span(text, "40th", EntityType.DATE, {"ner": 0.6})], lex)
+    assert out == []
+
+
+def test_a_verb_name_with_its_possessive_after_a_mate_is_a_name(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "can u write a short funny speech for my best mate will's birthday, party is in town"
+    assert [(text[s.start : s.end], s.type) for s in refine(text, [], lex)] == [("will", EntityType.PERSON)]
+    text = "my son will come too if its not raining"
+    assert refine(text, [], lex) == []
+
+
+def test_a_records_key_is_the_user_it_holds_and_a_word_is_its_kind(lex) -> None:  # type: ignore[no-untyped-def]
+    text = 'users = {"mkhan": {"email": "m.khan@example.org", "age": 34}, "config": {"port": 1}}'
+    out = refine(text, [_model_span(text, "m.khan@example.org", EntityType.EMAIL, {"ner": 0.99, "rules": 1.0})], lex)
+    assert ("mkhan", EntityType.ID) in [(text[s.start : s.end], s.type) for s in out]
+    text = '{"customer": {"email": "a@b.com"}}'
+    out = refine(text, [_model_span(text, "a@b.com", EntityType.EMAIL, {"ner": 0.99, "rules": 1.0})], lex)
+    assert [text[s.start : s.end] for s in out] == ["a@b.com"]
+
+
+def test_a_laws_name_does_not_take_in_a_code_before_it(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "The file number is LTB-T-048213-25. Under the Residential Tenancies Act, 2006, what can I claim?"
+    assert not covered(text, "LTB-T-048213-25", lex)
+    assert covered(text, "Residential Tenancies Act", lex)

@@ -43,6 +43,10 @@ from core.entities import EntityType
         ("admitted 12/11 with pneumonia. Discharged 18/11 on amoxicillin", "18/11", EntityType.DATE),
         ("seen on 3/4 by the registrar", "3/4", EntityType.DATE),
         ("rota for Tue 18/11 and Wed 19/11", "19/11", EntityType.DATE),
+        # A weekday and the day of the month, as chat writes it.
+        ("hes had d&v since tues 4th, about 5 loose stools a day", "tues 4th", EntityType.DATE),
+        ("party is on sat 21st at the red lion", "sat 21st", EntityType.DATE),
+        ("Thursday the 3rd works for the review", "Thursday the 3rd", EntityType.DATE),
         # An account's name after its key, with spaces around "=" (Terraform, HCL).
         ('username = "dbadmin_tk" password = "x"', "dbadmin_tk", EntityType.ID),
         # A configuration's user name.
