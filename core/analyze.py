@@ -214,11 +214,10 @@ class Analyzer:
         # The detector says which languages it judged (core.language_detector).
         languages = getattr(self.detector, "languages", None)
         langs = languages(text) if callable(languages) else None
-        applied, guess = resolve(
-            profile, text, (s.type for s in spans), langs.message if langs is not None else "en"
-        )
+        message = langs.message if langs is not None else "en"
+        applied, guess = resolve(profile, text, (s.type for s in spans), message)
         # What the profile's norm names and the detector left out ("since 13 march").
-        spans = merge_swept(spans, self.policy.sweep(text, spans, applied))
+        spans = merge_swept(spans, self.policy.sweep(text, spans, applied, message))
         per_sentence = assign(sentences, spans)
         codes = tuple(langs.at(s.start) for s in sentences) if langs is not None else ()
         probs = self.router.route(RouteInput(text, sentences, per_sentence, risk_lambda, codes))

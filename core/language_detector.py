@@ -129,6 +129,7 @@ class LanguageDetector(Detector):
         spans = _persons_named_again(text, self._zones(text, langs, spans))
         spans = _bracketed_names(text, langs, _with_nickname(text, langs, spans, self.lexicon), self.lexicon)
         spans = _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
+        spans = _with_particle_surname(text, langs, spans, self.lexicon)
         return _places_by_article(text, langs, _companies_typed(text, spans))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
@@ -252,6 +253,7 @@ class LanguageDetector(Detector):
         """All the locales' spans in their parts, and the format matches among them."""
         names: list[Span] = []
         formats: list[Span] = []
+        cased = is_cased(text)
         for code in sorted(langs.codes & set(CODES)):
             lv = view(code)
             if lv is None:
@@ -263,14 +265,20 @@ class LanguageDetector(Detector):
                 s
                 for s in [
                     *lv.names(text),
-                    *lv.lower_names(text, self.lexicon),
-                    *lv.lower_given_names(text, self.lexicon, is_cased(text)),
+                    # (German written with its capitals capitalizes names too: "meine
+                    # Schwiegermutter grob fahrlässig" names no one)
+                    *(
+                        s
+                        for s in lv.lower_names(text, self.lexicon)
+                        if not (cased and code == "de" and text[s.start].islower())
+                    ),
+                    *lv.lower_given_names(text, self.lexicon, cased),
                     *lv.lower_places(text, self.lexicon),
                     *lv.inner_names(text, self.lexicon),
                     # (the English zones read "3512 pg" as a quantity: the match is kept whole)
                     *(
                         Span(a.start, a.end, a.type, a.score, {**a.views, MARKER: a.score})
-                        for a in lv.lower_addresses(text, self.lexicon, is_cased(text))
+                        for a in lv.lower_addresses(text, self.lexicon, cased)
                     ),
                 ]
                 if langs.at(s.start) == code and not any(_overlaps(s, f) for f in found)
@@ -669,7 +677,10 @@ def _with_nickname(text: str, langs: Languages, spans: list[Span], lexicon: Any)
 
 
 #: A full name in brackets after a name: "el dueño, paco (francisco jimenez), me ha dicho".
-_FULL_NAME_AFTER = re.compile(r"[ \t]*\(((?:[^\W\d_][\w'’-]+)(?:[ \t]+[^\W\d_][\w'’-]+){1,3})\)")
+_FULL_NAME_AFTER = re.compile(
+    r"[ \t]*\((?:(?:eig\.|eigentlich|alias|dit|dite|née?|geb\.)[ \t]+)?"
+    r"((?:[^\W\d_][\w'’-]+)(?:[ \t]+[^\W\d_][\w'’-]+){0,3})[ \t]*[),]"
+)
 
 
 def _bracketed_names(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
@@ -687,13 +698,72 @@ def _bracketed_names(text: str, langs: Languages, spans: list[Span], lexicon: An
         if lc is None:
             continue
         words = m.group(1).split()
-        if all(
-            not lc.is_negative(w)
-            and (lc.is_known_name(w) or lexicon.is_given(w.lower()) or lexicon.is_surname(w.lower()))
-            for w in words
+        parts = [p for w in words for p in w.split("-")] if len(words) == 1 else words
+
+        def name(w: str, lc: Locale = lc) -> bool:
+            return not lc.is_negative(w) and (
+                lc.is_known_name(w) or lexicon.is_given(w.lower()) or lexicon.is_surname(w.lower())
+            )
+
+        # Each word a name, particles between ("ignacio del río sanz"), two at least
+        # (one hyphenated one: "kalle (eig. karl-heinz)"); an age may follow ("(sebastian
+        # fuchs, 46)").
+        if (
+            len(parts) >= 2
+            and name(parts[0])
+            and name(parts[-1])
+            and all(name(w) or lc.is_particle(w) for w in parts)
         ):
             out.append(Span(m.start(1), m.end(1), EntityType.PERSON, s.score, dict(s.views)))
     return sorted(out, key=lambda x: x.start)
+
+
+#: Particles a surname begins with, in lower case, then the surname with its capital:
+#: "ter Haar", "van der Zwaan", "von der Heydt", "del Río".
+_PARTICLES = r"(?:van|von|der|den|ter|ten|te|zu|zur|vom|de|del|la|du|des)"
+_PARTICLE_SURNAME = re.compile(
+    rf"[ \t]+(?:{_PARTICLES}[ \t]+){{1,3}}(?P<name>[A-ZÀ-Þ][a-zß-ÿ]+(?:-[A-ZÀ-Þ][a-zß-ÿ]+)?)(?![\w-])"
+)
+_INITIAL_SCORE = 0.9
+#: An initial and a surname with its particles: "W. ter Borg", "J. van Dijk".
+_INITIAL_PARTICLE_SURNAME = re.compile(
+    rf"(?<![\w.])[A-Z]\.[ \t]*(?:{_PARTICLES}[ \t]+){{1,3}}[A-ZÀ-Þ][a-zß-ÿ]+(?:-[A-ZÀ-Þ][a-zß-ÿ]+)?(?![\w-])"
+)
+
+
+def _with_particle_surname(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """A person's name with the surname after it that begins with particles ("Joost" |
+    "ter Haar": the language's words judge "Haar" a word and cut it off), and an initial
+    before such a surname ("W. ter Borg"). Not a place the lexicon knows ("Pedro de
+    Madrid": from Madrid), not a word of the language that is never a name ("von Montag")."""
+
+    def surname(word: str, at: int, *, initial: bool = False) -> bool:
+        lc = locale(langs.at(at))
+        if lc is None:
+            return False
+        # (after an initial it is a name whatever else it may be: "W. ter Borg")
+        if not initial and lexicon.public_kind(word) in ("place", "region", "country", "company"):
+            return False
+        if lc.code == "de":
+            # German capitalizes its nouns: "von Montag", "zu Hause" are no surnames.
+            return not lc.is_negative(word) and (lc.is_known_name(word) or lc.zipf(word.casefold()) < NOUN_ZIPF)
+        # Elsewhere a capital after a particle is a surname's ("ter Haar", "de la Fuente").
+        return True
+
+    out = _taking(
+        text,
+        spans,
+        EntityType.PERSON,
+        _PARTICLE_SURNAME,
+        lambda s: (m := _PARTICLE_SURNAME.match(text, s.end)) is not None and surname(m.group("name"), s.end),
+    )
+    extra = [
+        Span(m.start(), m.end(), EntityType.PERSON, _INITIAL_SCORE, {RULES: _INITIAL_SCORE})
+        for m in _INITIAL_PARTICLE_SURNAME.finditer(text)
+        if not any(s.start < m.end() and m.start() < s.end for s in out)
+        and surname(m.group().split()[-1], m.start(), initial=True)
+    ]
+    return sorted(out + extra, key=lambda s: s.start) if extra else out
 
 
 def _with_suffix(text: str, spans: list[Span]) -> list[Span]:

@@ -29,6 +29,7 @@ them next to the slider.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -51,7 +52,7 @@ from core.domain import (
 )
 from core.entities import DESCRIPTIONS, EntityType
 from core.lexicon import Lexicon
-from core.locales import month_names
+from core.locales import Locale, locale, month_names
 from core.spans import Span
 
 
@@ -211,7 +212,12 @@ _BIRTH = re.compile(
     r"\b(?:born(?:\s+(?:on|in))?|birth|dob|d\.o\.b|b\.|birthday|date of birth|geboren|né|née)\W{0,12}$"
     # The same in the locales' languages (core.locales).
     r"|\b(?:geb\.|geburtsdatum|geboren\s+(?:am|op)|née?\s+le|date de naissance|"
-    r"nacid[oa]\s+el|fecha de nacimiento|geboortedatum)\W{0,12}$",
+    r"nacid[oa]\s+el|fecha de nacimiento|geboortedatum)\W{0,12}$"
+    # A birth told by who gave it ("she gave birth on", "a accouché le", "dio a luz el",
+    # "hat am ... entbunden" is too far apart to read; "is bevallen op")
+    r"|\b(?:gave\s+birth(?:\s+on)?|(?:a|avait)\s+accouché\s+le|accouchement\s+(?:le|du)|"
+    r"(?:dio|ha\s+dado)\s+a\s+luz\s+el|parto\s+(?:el|del)|entbindung\s+am|"
+    r"(?:is|ben)\s+bevallen\s+op|bevalling\s+op)\W{0,12}$",
     re.IGNORECASE,
 )
 _MONTHS = (
@@ -347,6 +353,18 @@ _SWEEP_SHORT_DATE = re.compile(
     rf"({_DAY}/(?:0?[1-9]|1[0-2]))(?![/\d])",
     re.IGNORECASE,
 )
+
+
+#: A town typed in lower case in another language is no word of it this frequent (Zipf):
+#: "vénissieux" 2.8, "badalona" 3.1, "almere" 4.2; "vida" 6.0, "gauche" 5.3.
+TOWN_WORD_ZIPF = 4.4
+
+
+@functools.cache
+def _town_before(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Where a word starts right after one of ``words`` (an elided "d'" takes no space)."""
+    alts = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'’])(?:{alts})(?:(?<=['’])|[ \t]+)(?=[^\W\d_])", re.IGNORECASE)
 
 
 def merge_swept(spans: Sequence[Span], swept: Sequence[Span]) -> list[Span]:
@@ -557,7 +575,9 @@ class TypePolicy:
             return False
         return self.lexicon.public_kind(value) in ("place", "region") and not state_level(value)
 
-    def sweep(self, text: str, spans: Sequence[Span], profile: Profile) -> list[Span]:
+    def sweep(
+        self, text: str, spans: Sequence[Span], profile: Profile, language: str = "en"
+    ) -> list[Span]:
         """Values the profile's norm names that the detector left out, as spans to decide.
 
         Only the health profile has any: HIPAA Safe Harbor names every date with a
@@ -566,7 +586,10 @@ class TypePolicy:
         The sweep reads strict date patterns and gazetteer towns right after "in",
         "from", "near"... (never where a detected span already is, but over a date
         the detector cut short, which the caller then drops: :func:`merge_swept`);
-        the policy decides them like any other value. Linear in the text.
+        the policy decides them like any other value. In another language the words
+        its locale says a town follows count too (``Locale.town_before``: "a vénissieux",
+        "la residencia de alcoy"), the town's frequency read in that language. Linear in
+        the text.
         """
         if profile is not Profile.HEALTH:
             return []
@@ -611,6 +634,17 @@ class TypePolicy:
                 if self._town(value):
                     add(start, end, EntityType.LOCATION)
                     break
+        lc = locale(language) if language != "en" else None
+        if lc is not None and lc.town_before:
+            for m in _town_before(tuple(lc.town_before)).finditer(text):
+                start = m.end()
+                words = [w for w in _SWEEP_WORD.finditer(text, start, min(len(text), start + 60))][:3]
+                if not words or words[0].start() != start:
+                    continue
+                for n in (3, 2, 1):
+                    if len(words) >= n and self._town_in(text[start : words[n - 1].end()], lc):
+                        add(start, words[n - 1].end(), EntityType.LOCATION)
+                        break
         # A rare town's name with its capital anywhere inside a sentence ("en la obra de
         # Getafe", "the Bromsgrove clinic"): no word of the language, no one's name.
         for m in _CAPITAL_WORD.finditer(text):
@@ -638,6 +672,19 @@ class TypePolicy:
         # "in reading", "in light of": a frequent word is no town unless capitalised.
         limit = 5.5 if value[:1].isupper() else 4.5
         return self.lexicon.zipf(first) < limit
+
+    def _town_in(self, value: str, lc: Locale) -> bool:
+        """A gazetteer place smaller than a state in a message of ``lc``'s language: no
+        word of that language (a common one only when capitalised, "a lyon" is missed)."""
+        first = value.split()[0]
+        if len(value) < 4 or not_a_place(first) or state_level(value) or lc.is_negative(first):
+            return False
+        if self.lexicon.public_kind(value) not in ("place", "region") and not (
+            self.lexicon.is_named_town(value) and not self.lexicon.is_given(first)
+        ):
+            return False
+        limit = 5.5 if value[:1].isupper() else TOWN_WORD_ZIPF
+        return lc.zipf(first.casefold()) < limit
 
     def decide_all(
         self,

@@ -66,6 +66,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         # a specialist's appointment: "la cita", "el dentista"
         "cita", "dentista", "oftalmólogo", "oftalmóloga", "dermatólogo", "dermatóloga",
         "ginecólogo", "ginecóloga", "matrona",
+        # care in a nursing home: "una úlcera por presión", "apósitos", "encamada"
+        "úlcera", "ulcera", "úlceras", "escaras", "apósitos", "apositos", "encamada",
+        "encamado", "enfermería", "ambulatorio",
         # Dutch
         "huisarts", "dokter", "ziekenhuis", "kliniek", "patiënt", "diagnose",
         "behandeling", "medicijn", "medicijnen", "medicatie", "koorts", "pijn", "bloeddruk",

@@ -89,6 +89,8 @@ _PLACE_WORDS = frozenset(
 INNER_NAME_ZIPF = 4.5
 #: A word after a postcode this rare in the language is its town.
 TOWN_ZIPF = 2.5
+#: Titles written as abbreviations, never a word of their language ("mme", "sr.", "mevr.").
+_ABBREVIATED_TITLES = frozenset("mme mlle dr dra sr sra srta mevr dhr hr fr prof".split())
 #: Articles that begin a town's name ("A Coruña", "Le Havre", "Den Haag").
 _TOWN_ARTICLES = frozenset("a la le el les los den 's".split())
 LOWER_WORD = r"[a-zà-öø-ÿß]{2,}(?:[-'’][a-zà-öø-ÿß]+)*"
@@ -197,6 +199,10 @@ class Locale:
     #: "lange nieuwstraat 44-bis"): read only in a text without capitals, where the
     #: rules' capitals are missing.
     lower_street: str | None = None
+    #: Words a town follows as people type them, lower case and unaccented too ("a" for
+    #: "à", "de"): in a health message a town there is one the norm protects
+    #: (:meth:`core.policy.TypePolicy.sweep`).
+    town_before: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         titles = {t.casefold() for t in self.titles}
@@ -455,13 +461,25 @@ class LocaleView:
                 # that is one of the language's most frequent words, written without its
                 # dot, is no evidence.
                 titled = k == 0 and (title.endswith(".") or self.locale.zipf(title.casefold()) < TITLE_WORD_ZIPF)
-                run = self._lower_run(text, m.end(), lexicon, titled=titled, related=k in (1, 3))
+                # "la cpe mme petit", "sr. paz": a title's abbreviation is nothing else, so
+                # a name after it may be as frequent a word as one set apart by commas.
+                strong = titled and title.casefold().rstrip(".") in _ABBREVIATED_TITLES
+                run = self._lower_run(
+                    text, m.end(), lexicon, titled=titled, related=k in (1, 3), strong=strong
+                )
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
 
     def _lower_run(
-        self, text: str, pos: int, lexicon: Any, *, titled: bool = False, related: bool = False
+        self,
+        text: str,
+        pos: int,
+        lexicon: Any,
+        *,
+        titled: bool = False,
+        related: bool = False,
+        strong: bool = False,
     ) -> tuple[int, int] | None:
         lc = self.locale
         start = end = None
@@ -481,9 +499,14 @@ class LocaleView:
             if titled and start is None:
                 # "la dentiste, dr petit, au cabinet": a title's word set apart by commas is
                 # a name however common the word is.
-                limit = TITLED_APART_ZIPF if _APART.match(text, m.end(1)) else TITLED_NAME_ZIPF
+                apart = strong or _APART.match(text, m.end(1)) is not None
+                limit = TITLED_APART_ZIPF if apart else TITLED_NAME_ZIPF
+                # After a particle ("herr von der heydt") a word no list knows is a name
+                # when the language hardly writes it.
                 named = named or (
-                    len(word) >= 3 and not pending_particle and text[m.end(1) : m.end(1) + 1] != "."
+                    len(word) >= 3
+                    and (not pending_particle or lc.zipf(word) < RARE_NAME_ZIPF + 0.5)
+                    and text[m.end(1) : m.end(1) + 1] != "."
                 )
             elif start is not None and (lc.is_known_name(word) or lexicon.is_surname(word)):
                 # ("la profe dolores paz, no le deja": set apart, "paz" is her surname)
@@ -612,9 +635,10 @@ class LocaleView:
                     if k < len(words):
                         word = words[k].group().strip(",.;:!?")
                         if (
-                            word.isalpha()
+                            word.replace("-", "").isalpha()
                             and not self.locale.is_negative(word)
-                            and self.locale.zipf(word.casefold()) < TOWN_ZIPF
+                            # a compound's frequency is its parts' ("saint-romain-en-gal" 3.2)
+                            and self.locale.zipf(word.casefold()) < TOWN_ZIPF + ("-" in word)
                         ):
                             end = m.start("town") + words[k].start() + len(word)
                             out.append(Span(m.start(), end, EntityType.ADDRESS, 0.85, {VIEW: 0.85}))
@@ -629,8 +653,14 @@ class LocaleView:
         surnames; a hyphenated one when each part is ("jana-marie", "sommer-kaiser")."""
         lc = self.locale
         parts = re.split(r"[-'’]", word) if "-" in word else [word]
-        return all(
-            p and (lc.is_known_name(p) or lexicon.is_given(p) or lexicon.is_surname(p)) for p in parts
+        if all(p and (lc.is_known_name(p) or lexicon.is_given(p) or lexicon.is_surname(p)) for p in parts):
+            return True
+        # A compound given name whose other part the lists miss ("jean-eudes"): the first
+        # part a given name, the others words the language hardly writes.
+        return (
+            len(parts) > 1
+            and lc.is_known_name(parts[0])
+            and all(p and not lc.is_negative(p) and lc.zipf(p) < RARE_NAME_ZIPF + 1 for p in parts[1:])
         )
 
     def name_runs(
@@ -760,6 +790,20 @@ _CODE = (
     r"((?:[A-Z]{1,5}[-\s]?)?\d[\d/-]*(?:\s\d+)*\d(?:[-\s]?[A-Z]{1,2}\b)?"
     r"|(?=[A-Z0-9/-]*\d)[A-Z0-9][A-Z0-9/-]{3,24}[A-Z0-9])"
 )
+
+
+#: An age of 90 or more (Safe Harbor names it; a younger one is the policy's to weigh).
+_OLD_AGE = r"(9\d|1[01]\d)"
+
+
+def old_age_rules(before: str, unit: str) -> list[Rule]:
+    """An age of 90 or more told with the language's words ("de 90 años", "elle a 93 ans",
+    "(91 ans)", "92 Jahre alt", "is 90 jaar"): ``before`` the words before the number,
+    ``unit`` the word for years after it; the number is the value."""
+    return [
+        Rule(EntityType.AGE, rf"(?<![\w-])(?:{before})[ \t]+{_OLD_AGE}[ \t]*(?:{unit})(?![\w-])", 1, 0.9),
+        Rule(EntityType.AGE, rf"\({_OLD_AGE}[ \t]*(?:{unit})\)", 1, 0.9),
+    ]
 
 
 def code_after(words: str, verbs: str) -> Rule:

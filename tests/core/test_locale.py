@@ -1226,3 +1226,49 @@ def test_a_number_before_a_word_and_a_capital_after_a_preposition_are_no_address
     found = _found(text)
     assert found.get(value) not in (EntityType.ADDRESS, EntityType.PERSON), found
     assert not any(v.startswith("onderweg") for v in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "typ"),
+    [
+        # A postcode before a compound town no list holds.
+        ("on habite au 12 bis chemin des vignes, 69560 saint-romain-en-gal. la mairie nous renvoie", "69560 saint-romain-en-gal", EntityType.ADDRESS),
+        # An age of 90 or more told with the language's words (Safe Harbor names it).
+        ("Mi paciente, doña Pilar Ortega, de 90 años, está con insulina glargina.", "90", EntityType.AGE),
+        ("bjr, mon pere (91 ans) est sorti hier de la clinique apres la pose d'un pacemaker", "91", EntityType.AGE),
+        ("Meine Großmutter ist 92 Jahre alt und lebt noch allein in ihrer Wohnung.", "92", EntityType.AGE),
+        # A full name in brackets after a nickname: with an age, after "eig.", with particles.
+        ("hallo, mein freund basti (sebastian fuchs, 46) hat seit vorgestern nen dicken zeh", "sebastian fuchs", EntityType.PERSON),
+        ("mein schwager kalle (eig. karl-heinz) meint, die dürfen das auto behalten", "karl-heinz", EntityType.PERSON),
+        ("ese dia lo llevaba mi cuñado nacho (ignacio del río sanz), yo estaba en el trabajo", "ignacio del río sanz", EntityType.PERSON),
+        # A surname that begins with particles after a given name; an initial before one.
+        ("Bij onze wijkverpleegkundige Joost ter Haar is afgelopen nacht brand uitgebroken.", "Joost ter Haar", EntityType.PERSON),
+        ("Kunt u dit nakijken?\nMet vriendelijke groet,\nW. ter Borg", "W. ter Borg", EntityType.PERSON),
+        # A title's abbreviation before a frequent word; a rare word after particles.
+        ("la cpe mme petit nous a appelés et le principal lui a mis 3 jours d'exclusion", "mme petit", EntityType.PERSON),
+        ("der klassenlehrer herr von der heydt will bis 15. januar 289 € für die klassenfahrt", "heydt", EntityType.PERSON),
+        # Schools named after people, businesses by their kind, a registration after its word.
+        ("unser sohn geht in die 3c der astrid-lindgren-schule in wuppertal-ronsdorf", "astrid-lindgren-schule", EntityType.ORG),
+        ("mon fils est en 4e b au collège jean-moulin à bron depuis la rentrée", "jean-moulin", EntityType.ORG),
+        ("hee, ik werk sinds maart 2023 bij kwekerij van der zwaan in aalsmeer", "zwaan", EntityType.ORG),
+        ("hab meinen golf zur inspektion ins autohaus gebracht (kennzeichen pir-je 418). gestern", "pir-je 418", EntityType.ID),
+    ],
+)
+def test_ages_full_names_particles_schools_and_plates_of_the_four_languages(text: str, value: str, typ: EntityType) -> None:
+    found = _found(text)
+    assert found.get(value) is typ, found
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # German written with capitals capitalizes names: a lower-case word after a
+        # relative's word is a word.
+        ("Die Bank lehnt ab, weil meine Schwiegermutter grob fahrlässig gehandelt habe.", "grob"),
+        # A weekday after "von" is no surname.
+        ("Sabine arbeitet von Montag bis Freitag bei uns in der Firma.", "Sabine von Montag"),
+    ],
+)
+def test_words_and_weekdays_are_left(text: str, value: str) -> None:
+    found = _found(text)
+    assert value not in found, found

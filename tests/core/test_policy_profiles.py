@@ -298,6 +298,54 @@ def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
 
 
 @pytest.mark.parametrize(
+    ("text", "language", "value"),
+    [
+        # A town after the words the message's language puts before one, typed as chat
+        # types them ("a" for "à"), its frequency read in that language.
+        ("le dentiste du cabinet des lilas a vénissieux, le dr blanc, peut me prendre", "fr", "vénissieux"),
+        ("mon père vit a l'ehpad les tilleuls a bourg-en-bresse depuis mars", "fr", "bourg-en-bresse"),
+        ("mi suegra esta en la residencia los almendros de alcoy y tiene una ulcera", "es", "alcoy"),
+    ],
+)
+def test_the_health_sweep_reads_a_town_after_the_languages_own_words(
+    policy: TypePolicy, text: str, language: str, value: str
+) -> None:
+    found = policy.sweep(text, [], Profile.HEALTH, language)
+    assert [(text[s.start : s.end], s.type) for s in found] == [(value, T.LOCATION)]
+    # Not in English ("a" is an article there), not outside the health profile.
+    assert value not in [text[s.start : s.end] for s in policy.sweep(text, [], Profile.HEALTH)]
+    assert policy.sweep(text, [], Profile.GENERAL, language) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        # Words of the language after "a", "de": no towns.
+        ("molaire en bas a gauche, et la joue est gonflée depuis 3 jours", "fr"),
+        ("tiene ganas de vida y de salud, dice la enfermera", "es"),
+        # English: "a" is an article ("a barking cough").
+        ("she has a barking cough and a fever since the weekend", "en"),
+    ],
+)
+def test_the_languages_town_words_leave_their_common_words(policy: TypePolicy, text: str, language: str) -> None:
+    assert policy.sweep(text, [], Profile.HEALTH, language) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Son épouse, Camille Morel, a accouché le 30 novembre et il commence son congé.", "30 novembre"),
+        ("My wife gave birth on 3 March, so I need paternity leave.", "3 March"),
+        ("Mi mujer dio a luz el 5 de mayo y pido el permiso.", "5 de mayo"),
+        ("Mijn vrouw is bevallen op 12 mei en ik wil verlof.", "12 mei"),
+    ],
+)
+def test_a_birth_told_by_who_gave_it_dates_a_birth(policy: TypePolicy, text: str, value: str) -> None:
+    d = decide(policy, text, value, T.DATE, profile=Profile.GENERAL)
+    assert d.protect and d.family is Family.DIRECT and d.kind == "date of birth"
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "I may 2 times a day take 5 mg amlodipine.",

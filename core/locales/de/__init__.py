@@ -14,6 +14,7 @@ from core.locales.base import (
     company_rule,
     digits_of,
     month_date_rules,
+    old_age_rules,
     phone_after,
     record_after,
 )
@@ -89,6 +90,17 @@ _STREET = (
 _HOUSE = r"\d{1,4}(?:\s?[a-zA-Z])?(?:\s?[-/]\s?\d{1,4}[a-zA-Z]?)?"
 
 RULES = [
+    # an age of 90 or more, which Safe Harbor names
+    *old_age_rules(r"ist|wird|war|mit|von", r"Jahre(?:[ \t]+alt)?|J\."),
+    # a school named after people, in any case: "die astrid-lindgren-schule",
+    # "Max-Planck-Gymnasium" (two words at least before the school's kind)
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?:[a-zäöüß]{2,}-){2,3}(?:schule|grundschule|realschule|gesamtschule|"
+        r"oberschule|gymnasium|kita|kindergarten|förderschule))(?![\w-])",
+        1,
+        0.85,
+    ),
     record_after(r"Fallnummer|Patientennummer|Patienten-ID|Patientenkennung", r"ist|lautet"),
     company_rule(
         r"GmbH(?:\s*&\s*Co\.\s*KG)?|AG|KG|OHG|e\.\s?K\.|e\.\s?V\.|SE|UG(?:\s*\(haftungsbeschränkt\))?"
@@ -198,6 +210,15 @@ RULES = [
         flags=0,
         validate=plate_valid,
     ),
+    # ... typed in lower case after its word: "(kennzeichen pir-je 418)"
+    Rule(
+        EntityType.ID,
+        r"(?i:kennzeichen|nummernschild|kfz-kennzeichen|kennz\.)[ \t:]*"
+        r"((?-i:[a-zäöü]{1,3})[- ](?-i:[a-z]{1,2})[ \t]?\d{1,4}[eh]?)(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+    ),
     *month_date_rules(w.MONTHS, day=r"\d{1,2}\.?"),
 ]
 
@@ -239,6 +260,7 @@ LOCALE = Locale(
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])((?:[a-zäöüß]+-)*[a-zäöüß]{3,}(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)[ \t]+\d{1,4}[a-z]?)(?![\w])",
+    town_before=("in", "aus", "bei", "nach"),
     place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon"),
     place_links=("am", "an der", "im", "zum", "zur", "von"),
     place_articles=("am", "an der"),

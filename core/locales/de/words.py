@@ -91,13 +91,20 @@ RELATIONS = [
     "Anwalt", "Anwältin", "Vermieter", "Vermieterin", "Nachbar", "Nachbarin", "Patient",
     "Patientin", "Sachbearbeiter", "Sachbearbeiterin", "Therapeut", "Therapeutin",
     "Steuerberater", "Steuerberaterin", "Lehrerin", "Lehrer", "Mandant", "Mandantin",
+    # in-laws, cousins, a mate, a class's teacher ("mein schwager kalle", "der klassenlehrer")
+    "Schwager", "Schwägerin", "Schwiegermutter", "Schwiegervater", "Schwiegersohn",
+    "Schwiegertochter", "Cousin", "Cousine", "Neffe", "Nichte", "Kumpel", "Stiefvater",
+    "Stiefmutter", "Verlobter", "Verlobte", "Klassenlehrer", "Klassenlehrerin", "Erzieher",
+    "Erzieherin",
     # the genitive and the weak nouns' forms ("meines Vaters Klaus Berger")
     *GENITIVE_RELATIONS,
 ]
 
 PARTICLES = ["von", "van", "der", "den", "zu", "zur", "vom", "de", "di", "da", "del"]
 INTROS = ["ich heiße", "ich bin", "sie heißt", "er heißt", "mein Name ist", "mein Name lautet", "Name:", "Patient:",
-          "Patientin:", "Mitarbeiter:", "Mitarbeiterin:", "Absender:", "Unterschrift:"]
+          "Patientin:", "Mitarbeiter:", "Mitarbeiterin:", "Absender:", "Unterschrift:",
+          # someone named in passing: "ein herr namens kevin", "verkäufer nannte sich kevin"
+          "namens", "nannte sich", "nennt sich"]
 GREETINGS = ["Hallo", "Hi", "Liebe", "Lieber", "Sehr geehrte", "Sehr geehrter", "Guten Tag",
              "Guten Morgen", "Moin", "Servus"]
 CLOSINGS = ["Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße", "Beste Grüße",

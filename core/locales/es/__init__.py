@@ -12,6 +12,7 @@ from core.locales.base import (
     code_after,
     company_rule,
     month_date_rules,
+    old_age_rules,
     phone_after,
     record_after,
 )
@@ -48,6 +49,8 @@ _STREET = (
 )
 
 RULES = [
+    # an age of 90 or more, which Safe Harbor names
+    *old_age_rules(r"de|tiene|tenía|con|cumple|cumplió", r"años"),
     # A school named after its kind: "CEIP Los Almendros", "IES Miguel Hernández",
     # "Colegio San José", "Escuela Infantil Los Pitufos".
     Rule(
@@ -172,7 +175,8 @@ LOCALE = Locale(
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|plaza|pza\.?|paseo|camino|ronda|travesía|travesia)[ \t]+[a-zà-ÿñ'-]+(?:[ \t]+[a-zà-ÿñ'-]+){0,3}?,?[ \t]+(?:n[ºo°][ \t]*)?\d{1,4}(?:[ \t]*,?[ \t]*\d{1,2}[ºo°][ \t]*[a-z]?\b)?)(?![\w])",
-    place_kinds=("centro de salud", "centro médico", "consultorio", "ambulatorio", "farmacia", "clínica", "clinica", "residencia", "guardería", "guarderia", "peluquería", "peluqueria", "gestoría", "gestoria", "taller"),
+    town_before=("en", "de", "cerca de"),
+    place_kinds=("centro de salud", "centro médico", "consultorio", "ambulatorio", "farmacia", "clínica", "clinica", "residencia", "guardería", "guarderia", "peluquería", "peluqueria", "gestoría", "gestoria", "taller", "fincas", "administración de fincas", "administracion de fincas", "inmobiliaria", "cafetería", "cafeteria", "restaurante"),
     place_links=("de la", "del", "de", "los", "las", "el", "la"),
     place_articles=("los", "las", "el", "la"),
     presidio=_presidio,

@@ -62,7 +62,9 @@ RELATIONS = [
 
 PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]
 INTROS = ["me llamo", "mi nombre es", "soy", "se llama", "Nombre:", "Paciente:", "Trabajador:",
-          "Trabajadora:", "Firmado:", "Fdo.:", "Fdo.", "a nombre de"]
+          "Trabajadora:", "Firmado:", "Fdo.:", "Fdo.", "a nombre de",
+          # someone named in passing: "un tal paco", "una chica llamada rosa"
+          "un tal", "una tal", "llamado", "llamada", "se llamaba"]
 GREETINGS = ["Hola", "Buenos días", "Buenas tardes", "Buenas noches", "Estimado", "Estimada",
              "Querido", "Querida"]
 CLOSINGS = ["Saludos", "Un saludo", "Saludos cordiales", "Atentamente", "Cordialmente",

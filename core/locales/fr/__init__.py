@@ -12,6 +12,7 @@ from core.locales.base import (
     code_after,
     company_rule,
     month_date_rules,
+    old_age_rules,
     phone_after,
     record_after,
 )
@@ -60,6 +61,8 @@ def _carries_a_name(value: str) -> bool:
 
 
 RULES = [
+    # an age of 90 or more, which Safe Harbor names
+    *old_age_rules(r"de|a|avait|âgée?|agée?", r"ans"),
     _LIVES_IN,
     record_after(r"IPP|num[ée]ro\s+(?:de\s+dossier\s+)?patient|dossier\s+m[ée]dical", r"est"),
     company_rule(r"SAS|SASU|SARL|SA|S\.A\.|SNC|SCI|EURL|SCOP"),
@@ -200,7 +203,8 @@ LOCALE = Locale(
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])(\d{1,4}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|allee|allée|avenue|av\.|boulevard|bd|chemin|impasse|place|quai|route|cours|square)[ \t]+[a-zà-ÿ'’-]+(?:[ \t]+[a-zà-ÿ'’-]+){0,3}?)(?=[ \t]*(?:[,.;!?\n]|$|\d{5}))",
-    place_kinds=("hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage"),
+    town_before=("à", "a", "de", "d'", "près de", "vers"),
+    place_kinds=("hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage", "collège", "college", "lycée", "lycee", "école", "ecole", "groupe scolaire"),
     place_links=("de la", "de l'", "du", "des", "de", "d'", "les", "le", "la"),
     place_articles=("les", "le", "la"),
 )

@@ -75,11 +75,17 @@ RELATIONS = [
     "mon chef d'équipe", "mon chef d'equipe", "ma cheffe d'équipe", "ma cheffe d'equipe",
     "mon chef d’équipe", "la maîtresse", "la maitresse", "le maître", "le prof", "la prof",
     "mon collegue", "ma collegue", "mon medecin", "mon proprietaire", "ma proprietaire",
+    # a line manager, in-laws, cousins, a mate ("mon n+1 bastien", "mon beau-frère")
+    "mon n+1", "ma n+1", "mon beau-frère", "ma belle-sœur", "ma belle-soeur", "mon beau-père",
+    "ma belle-mère", "mon cousin", "ma cousine", "mon neveu", "ma nièce", "mon copain",
+    "ma copine", "mon pote",
 ]
 
 PARTICLES = ["de", "du", "des", "de la", "d'", "le", "la", "van", "von", "di", "da"]
 INTROS = ["je m'appelle", "je m’appelle", "elle s'appelle", "il s'appelle", "elle s’appelle", "il s’appelle", "je suis", "mon nom est", "au nom de", "Nom :", "Nom:",
-          "Patient :", "Patiente :", "Salarié :", "Signé"]
+          "Patient :", "Patiente :", "Salarié :", "Signé",
+          # someone named in passing: "un certain kevin", "une dame nommée rose"
+          "un certain", "une certaine", "nommé", "nommée", "prénommé", "prénommée"]
 GREETINGS = ["Bonjour", "Bonsoir", "Salut", "Cher", "Chère", "Coucou", "Madame", "Monsieur"]
 CLOSINGS = ["Cordialement", "Bien cordialement", "Bien à vous", "Amicalement", "Merci",
             "Merci d'avance", "Bonne journée", "Sincères salutations", "Salutations"]

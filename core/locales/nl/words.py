@@ -65,7 +65,9 @@ RELATIONS = [
 PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op", "'t", "van de",
              "van der", "van den"]
 INTROS = ["mijn naam is", "ik heet", "ik ben", "ze heet", "zij heet", "hij heet", "contactpersoon is", "Contactpersoon:", "Naam:", "Patiënt:", "Werknemer:",
-          "Ondertekend:"]
+          "Ondertekend:",
+          # someone named in passing: "een man genaamd kees"
+          "genaamd", "noemde zich", "noemt zich"]
 GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", "Goedemiddag",
              "Goedenavond", "Goedendag", "Dag"]
 CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
