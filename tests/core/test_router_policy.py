@@ -157,10 +157,15 @@ def test_default_router_is_the_policy_when_built_else_the_heuristic(monkeypatch,
     assert "python -m training.router build" in caplog.text
 
 
-def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router):
+def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router, monkeypatch):
     """The shipped policy was trained on English: a German, French, Spanish or Dutch
     sentence (judged by its own rules) goes anonymized; English and a language without
-    rules keep the policy's decision."""
+    rules keep the policy's decision. (The shipped policy keeps almost nothing below the
+    slider's top, so the policy's own output is replaced here by one that keeps every
+    sentence: what is tested is the language's override, not the policy.)"""
+    import numpy as np
+
+    monkeypatch.setattr(router, "route_features", lambda emb, det, lam: np.zeros(len(det), dtype=np.float32))
     from core.analyze import assign
     from core.assembly import default_detector
     from core.router.policy import rules_send, top_holds
@@ -176,11 +181,11 @@ def test_a_sentence_in_a_language_the_policy_never_saw_goes_anonymized(router):
     )
     sents = Segmenter().segment(text)
     ents = assign(sents, default_detector(Settings()).analyze(text))
-    # Just below the slider's top, where the policy decides alone (core.router.policy.top_holds).
+    # Below the slider's top, where the policy decides alone (core.router.policy.top_holds).
     lam = 9.0
     english = router.route(RouteInput(text, sents, ents, lam, ("en",) * len(sents)))
     kept = [i for i, p in enumerate(english) if p < 0.5]
-    assert kept  # high on the slider the policy keeps some of it here
+    assert kept  # the policy keeps what the rules do not send
     assert router.route(RouteInput(text, sents, ents, lam)) == english
     assert router.route(RouteInput(text, sents, ents, lam, ("und",) * len(sents))) == english
     for lang in ("de", "fr", "es", "nl"):
