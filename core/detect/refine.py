@@ -2056,11 +2056,15 @@ def _no_date(value: str) -> bool:
 #: A British registration ("WR19 KXT"): the model may cut it in two.
 _UK_PLATE_AROUND = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}[ \t]?[A-Z]{3}(?![A-Za-z0-9])")
 _ORDINAL_HEAD = re.compile(r"(\d{1,3})(?:st|nd|rd|th)\b", re.IGNORECASE)
+_VERB_BEFORE = re.compile(r"[ \t]+(?:is|was|are|were)[ \t]*$")
+_LAST_WORD = re.compile(r"(?<![\w'’-])([a-z]{3,})[ \t]+$")
 #: A label or a key right before a code: "ref", "no.", "#", "ID:", "number is".
 _CODE_KEY_BEFORE = re.compile(r"(?:#|:|=|\b(?:id|no|nr|ref|code|number|num)\.?(?:[ \t]+is)?)[ \t]*$", re.IGNORECASE)
 
 
-def _short_unlabelled_code(text: str, span: Span, value: str, spans: Sequence[Span]) -> bool:
+def _short_unlabelled_code(
+    text: str, span: Span, value: str, spans: Sequence[Span], lexicon: Lexicon | None
+) -> bool:
     """A short code only the model read as an identifier, with no label before it: fewer
     than four digits and at most five letters and digits ("an N12 notice", "my T5
     application", "file a T1-OVP", "my m2 mac", "ipv6", "node 17+", "booked tmrw 8-1").
@@ -2070,6 +2074,8 @@ def _short_unlabelled_code(text: str, span: Span, value: str, spans: Sequence[Sp
     evidence = _evidence(span)
     if span.type is not EntityType.ID or "ner" not in evidence or not value[:1].isalnum():
         return False  # ("@billo": a handle)
+    if value.isdigit():
+        return False  # a bare number is the other rules' ("Room 12", "My daughter, 7,")
     if any(v > 0.4 for k, v in evidence.items() if k != "ner"):
         return False
     alnum = [c for c in value if c.isalnum()]
@@ -2087,11 +2093,17 @@ def _short_unlabelled_code(text: str, span: Span, value: str, spans: Sequence[Sp
             or (0 <= x.start - span.end <= 2 and not text[span.end : x.start].strip(" ,"))
         ):
             return False
-    before = text[max(0, span.start - 40) : span.start]
+    before = _VERB_BEFORE.sub("", text[max(0, span.start - 40) : span.start])
+    if _CODE_KEY_BEFORE.search(before) or _RECORD_LABEL.search(before) or _RECORD_LABEL_OTHER.search(before):
+        return False  # "My membership is K475"
+    # The thing a code is on, a noun in lower case ("forklift FL-07"), says it names one.
+    noun = _LAST_WORD.search(before)
     return not (
-        _CODE_KEY_BEFORE.search(before)
-        or _RECORD_LABEL.search(before)
-        or _RECORD_LABEL_OTHER.search(before)
+        noun is not None
+        and lexicon is not None
+        and any(c.isupper() for c in value)
+        and _common_noun(noun.group(1), lexicon)
+        and lexicon.zipf(noun.group(1)) < 5.0
     )
 
 
@@ -4100,7 +4112,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             continue
         if span.type in (EntityType.DATE, EntityType.ID) and _no_date(value):
             continue
-        if _short_unlabelled_code(text, span, value, kept):
+        if _short_unlabelled_code(text, span, value, kept, lexicon):
             continue
         if (
             span.type in (EntityType.ID, EntityType.OTHER)
