@@ -265,12 +265,13 @@ class LanguageDetector(Detector):
                 s
                 for s in [
                     *lv.names(text),
-                    # (German written with its capitals capitalizes names too: "meine
-                    # Schwiegermutter grob fahrlässig" names no one)
+                    # (German written with its capitals capitalizes names too: after a
+                    # capitalized word, "meine Schwiegermutter grob fahrlässig", a word in
+                    # lower case names no one; "ich bin detlef fuchs" still does)
                     *(
                         s
                         for s in lv.lower_names(text, self.lexicon)
-                        if not (cased and code == "de" and text[s.start].islower())
+                        if not (cased and code == "de" and text[s.start].islower() and _after_capital(text, s.start))
                     ),
                     *lv.lower_given_names(text, self.lexicon, cased),
                     *lv.lower_places(text, self.lexicon),
@@ -681,6 +682,12 @@ _FULL_NAME_AFTER = re.compile(
     r"[ \t]*\((?:(?:eig\.|eigentlich|alias|dit|dite|née?|geb\.)[ \t]+)?"
     r"((?:[^\W\d_][\w'’-]+)(?:[ \t]+[^\W\d_][\w'’-]+){0,3})[ \t]*[),]"
 )
+
+
+def _after_capital(text: str, start: int) -> bool:
+    """Whether the word before ``start`` begins with a capital."""
+    words = text[max(0, start - 40) : start].split()
+    return bool(words) and words[-1][:1].isupper()
 
 
 def _bracketed_names(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:

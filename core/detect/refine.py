@@ -3896,7 +3896,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         flights = _flights_found(text, brands, lexicon)
         named = brands + flights + _word_names_found(text, brands + flights, lexicon)
         named += _given_names_found(text, named, lexicon)
-        return merge_spans(named + _relatives_in_lower_case(text, named, lexicon))
+        named += _relatives_in_lower_case(text, named, lexicon)
+        return merge_spans(named + _given_before_compound_surname(text, named, lexicon))
     spans += other_script_names(text, spans)
     tables = csv_tables(text)
     # A table's cells are atoms of their own, whatever their separator glues together.
@@ -4408,9 +4409,35 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined += _word_names_found(text, joined, lexicon)
     joined += _given_names_found(text, joined, lexicon)
     joined += _relatives_in_lower_case(text, joined, lexicon)
+    joined += _given_before_compound_surname(text, joined, lexicon)
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
+
+
+#: A given name in lower case, then a surname of two parts joined by an apostrophe or a
+#: hyphen ("faith o'donoghue-mensah", "joy adjei-mensah").
+_GIVEN_COMPOUND = re.compile(r"(?<![\w'’-])([a-z]{3,})[ \t]+([a-z]+(?:['’][a-z]+|-[a-z]+)+)(?![\w'’-])")
+
+
+def _given_before_compound_surname(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
+    """In a message written in lower case, a given name before a compound surname is a
+    person, however the model read the surname (as a code run on to the next values:
+    "faith o'donoghue-mensah 81f, hosp no ..."); the name is whole when nothing holds the
+    surname, else the given name alone, beside what does."""
+    if lexicon is None or is_cased(text) or message_language(text) != ENGLISH:
+        return []
+    out: list[Span] = []
+    for m in _GIVEN_COMPOUND.finditer(text):
+        given = m.group(1)
+        if not lexicon.is_given(given) or lexicon.zipf(given) >= 5.5:
+            continue
+        (a, b), (c, d) = m.span(1), m.span(2)
+        if any(x.start < b and a < x.end for x in spans):
+            continue
+        held = any(x.start < d and c < x.end for x in spans)
+        out.append(Span(a, b if held else d, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
+    return out
 
 
 #: The word for a vehicle before its make and model: "my car (Ford Focus", "our van, a".

@@ -1252,6 +1252,8 @@ def test_a_number_before_a_word_and_a_capital_after_a_preposition_are_no_address
         ("mon fils est en 4e b au collège jean-moulin à bron depuis la rentrée", "jean-moulin", EntityType.ORG),
         ("hee, ik werk sinds maart 2023 bij kwekerij van der zwaan in aalsmeer", "zwaan", EntityType.ORG),
         ("hab meinen golf zur inspektion ins autohaus gebracht (kennzeichen pir-je 418). gestern", "pir-je 418", EntityType.ID),
+        # A name in lower case after an introduction in a text with some capitals.
+        ("zählernummer 123, ich bin detlef fuchs, erreichbar unter 0151. laut § 41 Abs. 5 EnWG müssen die das", "detlef fuchs", EntityType.PERSON),
     ],
 )
 def test_ages_full_names_particles_schools_and_plates_of_the_four_languages(text: str, value: str, typ: EntityType) -> None:

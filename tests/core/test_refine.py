@@ -3447,3 +3447,15 @@ def test_a_laws_name_does_not_take_in_a_code_before_it(lex) -> None:  # type: ig
     text = "The file number is LTB-T-048213-25. Under the Residential Tenancies Act, 2006, what can I claim?"
     assert not covered(text, "LTB-T-048213-25", lex)
     assert covered(text, "Residential Tenancies Act", lex)
+
+
+def test_a_given_name_before_a_compound_surname_in_lower_case_is_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "bay 4 bed 2, faith o'donoghue-mensah 81f, hosp no rk4471920, admitted sat"
+    code = "o'donoghue-mensah 81f, hosp no rk4471920"
+    out = refine(text, [_model_span(text, code, EntityType.ID, {"ner": 0.77, "rules": 0.4})], lex)
+    assert ("faith", EntityType.PERSON) in [(text[s.start : s.end], s.type) for s in out]
+    # Nothing holds the surname: the name is whole. A common word before a compound is none.
+    text = "her name is joy adjei-mensah and she is off sick"
+    assert ("joy adjei-mensah", EntityType.PERSON) in [(text[s.start : s.end], s.type) for s in refine(text, [], lex)]
+    text = "i use a well-known brand from the co-op"
+    assert refine(text, [], lex) == []
