@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
@@ -622,29 +622,22 @@ class TypePolicy:
             add(m.start(), m.end(), EntityType.DATE)
         for m in _SWEEP_SHORT_DATE.finditer(text):
             add(m.start(1), m.end(1), EntityType.DATE)
-        for start in after_locatives(text):
-            words = [w for w in _SWEEP_WORD.finditer(text, start, min(len(text), start + 60))][:3]
-            if not words or words[0].start() != start:
-                continue
-            for n in (3, 2, 1):
-                if len(words) < n:
-                    continue
-                end = words[n - 1].end()
-                value = text[start:end]
-                if self._town(value):
-                    add(start, end, EntityType.LOCATION)
-                    break
-        lc = locale(language) if language != "en" else None
-        if lc is not None and lc.town_before:
-            for m in _town_before(tuple(lc.town_before)).finditer(text):
-                start = m.end()
+        def towns_at(starts: Iterable[int], is_town: Callable[[str], bool]) -> None:
+            # The longest of the next three words that is a town, from each start.
+            for start in starts:
                 words = [w for w in _SWEEP_WORD.finditer(text, start, min(len(text), start + 60))][:3]
                 if not words or words[0].start() != start:
                     continue
                 for n in (3, 2, 1):
-                    if len(words) >= n and self._town_in(text[start : words[n - 1].end()], lc):
+                    if len(words) >= n and is_town(text[start : words[n - 1].end()]):
                         add(start, words[n - 1].end(), EntityType.LOCATION)
                         break
+
+        towns_at(after_locatives(text), self._town)
+        lc = locale(language) if language != "en" else None
+        if lc is not None and lc.town_before:
+            starts = (m.end() for m in _town_before(tuple(lc.town_before)).finditer(text))
+            towns_at(starts, lambda value: self._town_in(value, lc))
         # A rare town's name with its capital anywhere inside a sentence ("en la obra de
         # Getafe", "the Bromsgrove clinic"): no word of the language, no one's name.
         for m in _CAPITAL_WORD.finditer(text):
