@@ -38,7 +38,13 @@ from core.entities import EntityType
 from core.language import ENGLISH, UNKNOWN, Languages, detect
 from core.lexicon import is_cased
 from core.locales import CODES, Locale, locale, view
-from core.locales.base import ELIDED_NAME, FUNCTION_ZIPF, INNER_PARTICLES, NOUN_ZIPF
+from core.locales.base import (
+    ELIDED_NAME,
+    FUNCTION_ZIPF,
+    INNER_PARTICLES,
+    LOWER_NAME_ZIPF,
+    NOUN_ZIPF,
+)
 from core.spans import Span
 
 log = logging.getLogger(__name__)
@@ -128,6 +134,7 @@ class LanguageDetector(Detector):
         ]
         spans = _persons_named_again(text, self._zones(text, langs, spans))
         spans = _bracketed_names(text, langs, _with_nickname(text, langs, spans, self.lexicon), self.lexicon)
+        spans = _other_names_in_brackets(text, langs, spans, self.lexicon)
         spans = _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
         spans = _with_particle_surname(text, langs, spans, self.lexicon)
         return _places_by_article(text, langs, _companies_typed(text, spans))
@@ -225,6 +232,11 @@ class LanguageDetector(Detector):
                     if _name_like(text, r, lv.locale)
                     and not _common_term(text, r, lv.locale, light=light)
                 ]
+            if light and s.type is EntityType.PERSON and s.score >= LOWER_MODEL_SCORE and not is_cased(text):
+                # A message typed without capitals: the model, sure, and a name people carry.
+                lower = _lower_names(text, s, lv.locale, self.lexicon)
+                if lower:
+                    return lower
             runs = _runs(text, lang, s, foreign=light)
             if light:
                 # "au Japon" read as a person: a country or region is a place.
@@ -319,6 +331,58 @@ class LanguageDetector(Detector):
             else:
                 out.extend(_outside(text, s, inside))
         return out
+
+
+#: How rare in the language a name of another language's list must be to count in lower case.
+_FOREIGN_NAME_ZIPF = 3.0
+_ARABIC_PARTICLES = frozenset({"el", "al", "ben", "bin", "ibn", "abu", "ould", "ait", "bou"})
+#: A word this frequent in the language at the start of a model's person is no part of it.
+_EDGE_WORD_ZIPF = 4.0
+#: How sure the languages NER must be of a person in a text typed without capitals.
+LOWER_MODEL_SCORE = 0.9
+_LOWER_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
+    """In a message typed without capitals, the model's person when every word of it is a
+    name people carry (the language's list, the lexicon's given names and surnames; its
+    particles between them), no frequent word of the language and none the language never
+    takes for a name ("2 enfants dont kenza qui a 3 ans"); a span with another word in it
+    ("kapsalon haarstudio linda") is left to the other rules."""
+    words = [m for m in _LOWER_NAME_WORD.finditer(text, s.start, s.end)]
+    # A frequent word at an edge is the sentence's, not the name's ("amie anne-sophie").
+    while words and lc.zipf(words[0].group()) >= _EDGE_WORD_ZIPF and not lc.is_known_name(words[0].group()):
+        words = words[1:]
+
+    def particle(word: str) -> bool:
+        # ("yassine el amrani", "karim ben salah": the particles of Arabic names too)
+        return lc.is_particle(word) or word in INNER_PARTICLES or word in _ARABIC_PARTICLES
+
+    parts = [m for m in words if not particle(m.group())]
+    if not parts or particle(words[-1].group()):
+        return []
+    def name(word: str) -> bool:
+        # The language's own names as frequent as "julien"; another language's only when the
+        # language hardly writes the word ("brett" of "am schwarzen brett" is a board).
+        zipf = lc.zipf(word)
+        return (
+            len(word) >= 3
+            and not lc.is_negative(word)
+            and (
+                (lc.is_known_name(word) and zipf < LOWER_NAME_ZIPF)
+                or ((lexicon.is_given(word) or lexicon.is_surname(word)) and zipf < _FOREIGN_NAME_ZIPF)
+            )
+        )
+
+    for m in parts:
+        word = m.group()
+        # (a compound name is names joined: "anne-sophie", "moreau-diallo")
+        if not (word.islower() and (name(word) or all(name(w) for w in word.split("-")))):
+            return []
+    # (under the score of the language's own rules: "kapsalon haarstudio linda" stays the
+    # salon its kind names)
+    score = min(s.score, LOWER_MODEL_SCORE)
+    return [Span(parts[0].start(), parts[-1].end(), EntityType.PERSON, score, {k: min(v, score) for k, v in s.views.items()})]
 
 
 def _name_like(text: str, run: Span, lc: Locale) -> bool:
@@ -629,6 +693,50 @@ _SURNAME_AFTER = re.compile(
 )
 #: A word this rare in its language may be a nickname no list knows ("Encarni").
 _NICKNAME_ZIPF = 3.0
+
+
+#: A person's other name in brackets after the name: what they are really called ("(eig.
+#: marie-luise)", "(on l'appelle nanou)"), a nickname in quotes ("(in der Klasse nur
+#: „Luki“)"), the full name in lower case ("(daniel ferrer i soler)").
+_OTHER_NAME = re.compile(
+    r"[ \t]*\((?:(?P<cue>eig\.|eigentlich|genannt|alias|aka|on[ \t]+l['’]appelle|dite?|"
+    r"llamad[oa]|le[ \t]+dicen|roepnaam|oftewel)[ \t]+)?(?:[^()\n„\"“«]{0,40}?(?P<q>[„\"“«]))?"
+    r"(?P<name>[^\W\d_][\w'’-]+(?:[ \t]+[^\W\d_][\w'’-]*){0,3})[“\"”»]?\)"
+)
+
+
+def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """The other name a person goes by, in brackets right after their name (see
+    :data:`_OTHER_NAME`): after a word that says so, in quotes, or made only of names people
+    carry (particles between them), and no word the language never takes for a name."""
+    out = list(spans)
+    for s in spans:
+        if s.type is not EntityType.PERSON:
+            continue
+        m = _OTHER_NAME.match(text, s.end)
+        lc = locale(langs.at(s.start)) if m is not None else None
+        if m is None or lc is None:
+            continue
+        a, b = m.span("name")
+        inside = [t for t in spans if t.start < b and a < t.end]
+        if any(t.type is not EntityType.PERSON or t.start < a or t.end > b for t in inside):
+            continue
+        words = m.group("name").split()
+        if any(lc.is_negative(w) for w in words):
+            continue
+        # ("daniel ferrer i soler": "i" and "y" join a Catalan's and a Spaniard's surnames)
+        parts = [w for w in words if not lc.is_particle(w) and w.lower() not in (*INNER_PARTICLES, "i", "y")]
+        names = [
+            w
+            for w in parts
+            if lc.is_known_name(w) or lexicon.is_given(w.lower()) or lexicon.is_surname(w.lower())
+        ]
+        quoted = m.group("q") is not None and len(words) == 1 and lc.zipf(words[0].lower()) < _NICKNAME_ZIPF
+        told = m.group("cue") is not None and len(words) <= 3
+        if told or quoted or (names and len(names) == len(parts) and m.group("q") is None):
+            out = [t for t in out if t not in inside]
+            out.append(Span(a, b, EntityType.PERSON, s.score, dict(s.views)))
+    return sorted(out, key=lambda x: (x.start, x.end))
 
 
 def _with_nickname(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:

@@ -217,9 +217,19 @@ _BIRTH = re.compile(
     # "hat am ... entbunden" is too far apart to read; "is bevallen op")
     r"|\b(?:gave\s+birth(?:\s+on)?|(?:a|avait)\s+accouché\s+le|accouchement\s+(?:le|du)|"
     r"(?:dio|ha\s+dado)\s+a\s+luz\s+el|parto\s+(?:el|del)|entbindung\s+am|"
-    r"(?:is|ben)\s+bevallen\s+op|bevalling\s+op)\W{0,12}$",
+    r"(?:is|ben)\s+bevallen\s+op|bevalling\s+op)\W{0,12}$"
+    # A birthday's day: "turns 90 on (the 23rd)", "her bday is (the 4th)".
+    r"|\b(?:turn(?:s|ed|ing)?\s+\d{1,3}\s+on|(?:birthday|bday|b-day)\s+is(?:\s+on)?)\s+$"
+    # The same in the locales' languages: "cumple 50 el", "fête ses 40 ans le", "jarig op",
+    # "Geburtstag ist am".
+    r"|\b(?:cumple(?:\s+\d{1,3}(?:\s+años)?)?\s+el|cumpleaños\s+(?:es\s+)?el|"
+    r"fête\s+ses\s+\d{1,3}\s+ans\s+le|anniversaire\s+(?:est\s+)?le|(?:is\s+)?jarig\s+op|"
+    r"verjaardag\s+(?:is\s+)?op|geburtstag\s+(?:ist\s+)?am)\s+$",
     re.IGNORECASE,
 )
+#: "oma wird am 14. januar 90": the day someone becomes an age is a birthday.
+_BECOMES_ON = re.compile(r"\b(?:wird|werde|wirst|wordt|word)\s+(?:am|op)\s+$", re.IGNORECASE)
+_AGE_AFTER = re.compile(r"\.?\s+\d{1,3}\b(?![.,:]\d|\s*(?:uhr|%|€|euro|h\b))", re.IGNORECASE)
 _MONTHS = (
     r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
     rf"|{month_names()}(?![a-z]))"
@@ -477,6 +487,10 @@ class TypePolicy:
             return Decision(True, Family.DIRECT, "age of 90 or over", None)
         if span.type is EntityType.DATE and (
             _BIRTH.search(text[max(0, span.start - 24) : span.start])
+            or (
+                _BECOMES_ON.search(text, max(0, span.start - 12), span.start)
+                and _AGE_AFTER.match(text, span.end)
+            )
             or (
                 _DELIVERED.search(text, max(0, span.start - 60), span.start)
                 and _NEWBORN.search(text) is not None
@@ -1021,7 +1035,9 @@ _AFFILIATION = re.compile(
     # A verb of working, studying or earning, up to three words, then the preposition ...
     r"\b(?:work(?:s|ed|ing)?|employed|studying|studied|enrolled|graduat(?:e|ed|ing)|"
     r"interned|trained|qualified|apprenticed|teach(?:es|ing)?|taught|joined|hired|promoted|"
-    r"earn(?:s|ed|ing)?)\b"
+    r"earn(?:s|ed|ing)?|"
+    # the end or start of a shift there: "I finish at Asda at 5", "clock in at Tesco"
+    r"finish(?:es|ed|ing)?|clock(?:s|ed|ing)?[ \t]+(?:in|off|out|on))\b"
     # (the words between may hold a sum: "earn about $96,000 at")
     r"(?:\s+(?:[a-z\-]+|[$£€]?\d[\d,.]*[kK]?)){0,3}?"
     r"\s+(?:at|for|with|from|by|in|to)\s+(?:the\s+)?$"
@@ -1121,6 +1137,8 @@ _EMPLOYED_AT = re.compile(
     r"directrice|responsable)[ \t]+(?:[\w-]+[ \t]+)?chez[ \t]+$"
     r"|\b(?:trabajo|trabaja|trabajaba|trabajé|empleada?o?|jefe|jefa|responsable[ \t]+de[ \t]+\w+)"
     r"[ \t]+en[ \t]+(?:la[ \t]+|el[ \t]+)?$"
+    # the writer's job and where: "Soy técnica de RR. HH. en Talleres Arriaga"
+    r"|\b(?:soy|es|era)[ \t]+[\w-]+(?:[ \t]+de[ \t]+[\w.]+(?:[ \t]+[\w.]+)?)?[ \t]+en[ \t]+(?:la[ \t]+|el[ \t]+)?$"
     r"|\b(?:werk|werkt|werkte|werkzaam|[\w-]*adviseur|[\w-]*medewerker|[\w-]*manager)"
     r"[ \t]+(?:[\w-]+[ \t]+)?bij[ \t]+(?:de[ \t]+|het[ \t]+)?$",
     re.IGNORECASE,

@@ -383,6 +383,19 @@ def _compiled() -> list[tuple[FieldLabel, re.Pattern[str]]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _label_at_end() -> re.Pattern[str]:
+    alternation = "|".join(f"(?:{label.pattern})" for label in FIELD_LABELS)
+    return re.compile(rf"(?<![\w.@/\-])(?P<label>{alternation})(?![\w]){_SEP}$", re.IGNORECASE)
+
+
+def label_before(text: str, pos: int) -> tuple[int, int] | None:
+    """The extent of a field's label that ends right before ``pos`` ("My NIF is " before a
+    value already replaced by its placeholder), or None."""
+    m = _label_at_end().search(text, max(0, pos - 60), pos)
+    return m.span("label") if m is not None else None
+
+
 @lru_cache(maxsize=4)
 def fields(text: str) -> tuple[Field, ...]:
     """Every label followed by a value in ``text``, at most one per value (the first

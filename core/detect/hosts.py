@@ -16,9 +16,10 @@ leave as written. The rules (:func:`private_host`):
   ``s3.amazonaws.com`` the service;
 * a public service's domain and its sub-domains (:data:`PUBLIC_SERVICES`)
   are not private, nor the documentation domains themselves (``example.com``,
-  ``www.example.org``) and the reserved suffixes ``.test``, ``.example``,
-  ``.invalid`` and ``.localhost``; a machine under a documentation domain
-  (``jenkins.corp.example.net``) is treated as the real host it stands for;
+  ``www.example.org``) and the reserved suffixes ``.invalid`` and ``.localhost``; a
+  machine under a documentation domain (``jenkins.corp.example.net``) or under the
+  reserved ``.test`` and ``.example`` (``db-2.ops.acme.example``) is treated as the
+  real host it stands for;
 * any other name of three labels or more under a known top-level domain is a
   machine in someone's network (``vpn.acme-corp.com``), and so is a two-label
   name given with a port (``acme.io:5432``). A bare registered domain
@@ -160,13 +161,16 @@ def private_host(name: str, port: bool = False) -> bool:
         return False
     if _under(name, PRIVATE_SUFFIXES):
         return len(labels) >= 2 and labels[0] not in PRIVATE_SUFFIXES
-    if last in RESERVED_SUFFIXES:
+    if last in ("invalid", "localhost"):
         return False
     customer = _under(name, CUSTOMER_SUFFIXES)
     if customer is not None:
         before = labels[: len(labels) - len(customer.split("."))]
         return any(not _SERVICE_LABEL.fullmatch(label) for label in before)
-    if not (last in _COMMON_TLDS or (len(last) == 2 and last.isalpha())):
+    # ".test" and ".example" stand in for a real top-level domain in tests and write-ups:
+    # "pg-primary-02.ops.halvorsen-freight.example" is the company's database server it
+    # stands for, as "jenkins.corp.example.net" is; "foo.test" alone a company's domain.
+    if not (last in _COMMON_TLDS or last in RESERVED_SUFFIXES or (len(last) == 2 and last.isalpha())):
         return False
     registered = _registered(labels)
     if registered in PUBLIC_SERVICES or _government_site(name):

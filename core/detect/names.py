@@ -162,6 +162,12 @@ _INITIALS_AFTER = re.compile(r",\s?(?:[A-Z]\.\s?){1,3}")
 _TITLE_BEFORE_NAME = re.compile(
     r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme)\.?,?\s+$", re.IGNORECASE
 )
+#: A chat export's speaker, after the message's time: "[14:02] Will Adeyemi: ..." (the
+#: word before the surname the model found is the given name, whatever else it means).
+_SPEAKER_GIVEN_BEFORE = re.compile(
+    r"(?:^|\n)[ \t]*\[[^\]\n]{0,24}\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[APap][Mm])?\][ \t]*"
+    r"([A-Z][a-z]+(?:-[A-Z][a-z]+)?)[ \t]$"
+)
 _TITLE_WORD = re.compile(
     r"(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame|herr|frau|mme|lord|lady|rev|judge)", re.IGNORECASE
 )
@@ -305,6 +311,13 @@ def join_names(text: str, spans: list[Span]) -> list[Span]:
             before = _TITLE_BEFORE_NAME.search(text, max(0, start - 12), start)
             if before and span.type is EntityType.PERSON:
                 start = before.start()
+            speaker = (
+                _SPEAKER_GIVEN_BEFORE.search(text, max(0, start - 60), start)
+                if span.type is EntityType.PERSON and text[end : end + 1] == ":"
+                else None
+            )
+            if speaker is not None:
+                start = speaker.start(1)
             if (start, end) != (span.start, span.end):
                 span = Span(start, end, span.type, span.score, span.views)
         prev = out[-1] if out else None

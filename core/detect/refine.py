@@ -3897,7 +3897,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         named = brands + flights + _word_names_found(text, brands + flights, lexicon)
         named += _given_names_found(text, named, lexicon)
         named += _relatives_in_lower_case(text, named, lexicon)
-        return merge_spans(named + _given_before_compound_surname(text, named, lexicon))
+        named += _given_before_compound_surname(text, named, lexicon)
+        return merge_spans(named + _names_given_as_names(text, named, lexicon))
     spans += other_script_names(text, spans)
     tables = csv_tables(text)
     # A table's cells are atoms of their own, whatever their separator glues together.
@@ -4410,6 +4411,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined += _given_names_found(text, joined, lexicon)
     joined += _relatives_in_lower_case(text, joined, lexicon)
     joined += _given_before_compound_surname(text, joined, lexicon)
+    joined += _names_given_as_names(text, joined, lexicon)
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
@@ -4756,6 +4758,39 @@ def _relatives_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon 
             continue
         out.append(Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
     return out
+
+
+#: A name told as one: "the driver's name on the app was sunny", "her name is Hope".
+_NAME_WAS = re.compile(
+    r"\bname(?:[ \t]+on[ \t]+(?:the|his|her|their|my|your)[ \t]+[a-z]+)?[ \t]+(?:is|was)[ \t]+"
+    r"([A-Za-z][a-z'’-]{2,})\b(?![ \t]*[A-Z])"
+)
+
+
+def _names_given_as_names(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A given name told as someone's name ("the driver's name was sunny"): a person,
+    though the word is a common one too; a word no one is called ("the name was wrong")
+    is not. A name with a surname after it is the other views' to find."""
+    if lexicon is None or message_language(text) != ENGLISH:
+        return []
+    out = []
+    for m in _NAME_WAS.finditer(text):
+        a, b = m.span(1)
+        word = m.group(1)
+        if (
+            lexicon.is_given(word)
+            and word.lower() not in _NAME_IS_ADJECTIVES
+            and not any(s.start < b and a < s.end for s in spans)
+        ):
+            out.append(Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
+    return out
+
+
+#: What a name is said to be that some people are called too ("the name is long").
+_NAME_IS_ADJECTIVES = frozenset(
+    "long short ok okay new old pretty nice lovely cute unique common rare taken available "
+    "blank same different weird strange unusual fine wrong right correct".split()
+)
 
 
 def _given_names_found(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:

@@ -209,6 +209,14 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         1,
         0.8,
     ),
+    # A birthday's day, told without its month: "turns 90 on the 23rd", "her bday is the 4th".
+    (
+        EntityType.DATE,
+        r"(?i:\b(?:turn(?:s|ed|ing)?[ \t]+\d{1,3}|(?:birthday|bday|b-day)(?:[ \t]+is)?)[ \t]+(?:on[ \t]+)?"
+        r"((?:the[ \t]+)?(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th))\b)",
+        1,
+        0.8,
+    ),
     # A time of day: "8:30 pm", "9am", "14:15".
     (EntityType.DATE, r"(?<![\d:.])(\d{1,2}(?::[0-5]\d)?\s?(?:am|pm|a\.m\.|p\.m\.))(?![\w])", 1, 0.7),
     (EntityType.PHONE, r"(?<!\w)(\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})(?!\w)", 1, 0.85),
@@ -247,6 +255,10 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
     # A namespace on a forge or a registry is an account: "ghcr.io/mdobrescu/app", "github.com/jdoe".
     (EntityType.ID, r"\b(?:ghcr\.io|docker\.io|quay\.io|github\.com|gitlab\.com|bitbucket\.org|"
      r"hub\.docker\.com/u|pypi\.org/user|npmjs\.com/~)/([A-Za-z0-9][\w.\-]{1,38})", 1, 0.8),
+    # A forge's refusal names the repository's owner and the account refused: "remote:
+    # Permission to drewbie-dev/pantry-api.git denied to will-oconnor-97."
+    (EntityType.ID, r"\bPermission to ([A-Za-z0-9][\w.\-]{0,38})/[\w.\-]+ denied\b", 1, 0.8),
+    (EntityType.ID, r"\bPermission to [\w.\-]+/[\w.\-]+ denied to ([A-Za-z0-9][\w\-]{0,38})\b", 1, 0.8),
     # A court case: a neutral citation "[2023] EWHC 123 (KB)", "[2021] UKSC 5", a US
     # docket "2:24-cv-01234". An identifier of a case (and of the people in it), no phone.
     (EntityType.ID, _CITATION, 1, 0.9),

@@ -251,9 +251,11 @@ _JSON_SEP = re.compile(
     r'|(?:(?<=[\d\]}])|(?<=\bnull)|(?<=\btrue)|(?<=\bfalse))[ \t]*,[ \t]*"'
 )
 
-#: A call's or a subscript's opening bracket and quote, written against a name:
-#: ``smtp.login("billing@acme.co"``, ``row['email']``; the value is an atom of its own.
-_CALL = re.compile(r"(?<=\w)[(\[][\"']")
+#: A call's or a subscript's opening bracket and quote, written against a name or a
+#: subscript before it (``smtp.login("billing@acme.co"``, ``row['email']``,
+#: ``users["m.khan"]["email"]``), and a quote and closing bracket before the next
+#: subscript or call: the value is an atom of its own.
+_CALL = re.compile(r"(?<=[\w\])])[(\[][\"']|[\"'][)\]](?=[\[(.])")
 
 #: A cloud account's twelve digits between an ARN's colons
 #: ("arn:aws:iam::493817260115:role/billing-uploader"): an atom of their own.

@@ -99,8 +99,11 @@ DEGREES = (
 #: Namespaces of widely used libraries and platforms (a dotted name under one of them is
 #: code: "System.Windows.Media", "org.springframework.dao", "np.linalg.norm").
 _LIBRARIES = (
-    r"System|Microsoft|java|javax|android|androidx|kotlin|org\.springframework|org\.apache|"
-    r"org\.hibernate|o\.h|com\.google|com\.fasterxml|os|sys|re|json|np|numpy|pd|pandas|torch|tf|"
+    r"System|Microsoft|java|javax|jakarta|android|androidx|kotlin|kotlinx|org\.springframework|"
+    r"org\.apache|org\.hibernate|o\.h|o\.s|org\.postgresql|org\.mariadb|org\.junit|org\.slf4j|"
+    r"org\.mockito|org\.jboss|org\.eclipse|com\.mysql|com\.zaxxer|com\.mongodb|com\.amazonaws|"
+    r"software\.amazon|com\.microsoft|io\.netty|io\.grpc|io\.micrometer|io\.lettuce|ch\.qos|"
+    r"com\.google|com\.fasterxml|os|sys|re|json|np|numpy|pd|pandas|torch|tf|"
     r"psycopg2|sqlalchemy|django|flask|requests|urllib|asyncio|std|boost|React|Vue|angular|"
     r"document|window|console|Math|JSON|Object|Array|String|Promise|process|fs|path|http"
 )
@@ -308,6 +311,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     # A seat on a train, a coach or a plane ("coach C, seat 34", "seat 14A", "carriage 7"),
     # a ward's bed ("Bed 12", "bed 4A": a place in a ward, not a patient's number).
     ("seat", r"\b(?:coach|carriage)[ \t]+[A-Z0-9]\b|\b(?:seats?|beds?)[ \t]+\d{1,3}[A-K]?\b", re.IGNORECASE),
+    # An iCalendar's structure: "BEGIN:VEVENT", "END:VCALENDAR".
+    ("code", r"\b(?:BEGIN|END):V(?:CALENDAR|EVENT|TODO|JOURNAL|ALARM|TIMEZONE|CARD)\b", 0),
     # Payment terms: "(net 30)", "Net 60", "2/10 net 30": days to pay, no one's number.
     ("quantity", r"\b(?:\d{1,2}/\d{1,2}[ \t]+)?net[ \t]?(?:7|10|14|15|21|28|30|45|60|90|120)\b", re.IGNORECASE),
     # A setting's port: "port: 3306", "PORT=8080", '"port": 5432', "db_port = 6379".
@@ -349,7 +354,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"(?<![\w~./])/(?!/|home/|Users/|root/)(?:[\w.@\-]+/)+[\w.@\-]*(?![\w/])", 0),
     ("code", r"(?<![\w~])~?/?\.[\w\-]+(?:/[\w.\-]+)+", 0),  # "~/.ssh/id_ed25519", ".npm/_cacache"
     # Error and fault codes: "error E:24", "code 0x80070005".
-    ("code", r"\b(?:error|fault|status|exit)(?:\s+code)?\s+[A-Z]{0,3}[:\-]?\d{1,5}\b(?![\-/.:]\d)", re.IGNORECASE),
+    # (on one line: a table's last column "status" is no label of the next row's first cell)
+    ("code", r"\b(?:error|fault|status|exit)(?:[ \t]+code)?[ \t]+[A-Z]{0,3}[:\-]?\d{1,5}\b(?![\-/.:]\d)", re.IGNORECASE),
     # A cloud permission: "s3:PutObject", "iam:PassRole", "ec2:Describe*".
     ("code", r"\b[a-z][a-z0-9\-]{1,20}:[A-Z][A-Za-z]+\*?(?![\w/])", 0),
     # A device's display: "the dishwasher shows E24", "flashing F05".
@@ -449,6 +455,18 @@ _TITLE_RE = re.compile(
 DIGITS = re.compile(r"\d")
 
 
+#: What names an account right before it in an error message or a log ('for user
+#: "etl_reporter"', "Permission to drewbie-dev/...", "... denied to will-oconnor-97"): an
+#: account a rule found there is no code, even inside a command the person quoted.
+_ACCOUNT_BEFORE = re.compile(
+    r"(?:\b(?:user(?:name)?|login)[ \t]*[:=]?[ \t]*[\"'“]?"
+    r"|\bPermission[ \t]+to[ \t]+(?:[\w.\-]+/[\w.\-]+[ \t]+denied[ \t]+to[ \t]+)?)$",
+    re.IGNORECASE,
+)
+#: The score of a name a language's rules found in its context (``core.locales.base``).
+LOCALE_NAME_SCORE = 0.95
+#: Accounts every installation has, which name no one.
+_DEFAULT_ACCOUNTS = frozenset("root admin administrator postgres user guest ubuntu default".split())
 #: An account's namespace on a forge or a registry ("ghcr.io/mdobrescu/app").
 _NAMESPACE = re.compile(
     r"\b(?:ghcr\.io|docker\.io|quay\.io|github\.com|gitlab\.com|bitbucket\.org)/[A-Za-z0-9]"
@@ -515,6 +533,12 @@ def _format_ok(text: str, span: Span) -> bool:
         return True
     if host_names(value):
         return True  # a machine of someone's network: never code, never a version
+    if (
+        "rules" in span.views
+        and value.lower() not in _DEFAULT_ACCOUNTS
+        and _ACCOUNT_BEFORE.search(text, max(0, span.start - 80), span.start)
+    ):
+        return True  # an account named as one, even in a quoted command's output
     digits = len(DIGITS.findall(value))
     t = span.type
     if t in (EntityType.PHONE, EntityType.CREDIT_CARD, EntityType.SSN, EntityType.IBAN):
@@ -861,6 +885,15 @@ def _only_words(
         if b <= span.end and any(c.isalnum() for c in text[a:b])
     ]
     words = [(a, b) for a, b in inside if found.word_covers(a, b)]
+    if (
+        span.type is EntityType.PERSON
+        and span.views.get("rules", 0.0) >= LOCALE_NAME_SCORE
+        and words
+        and all(r == "drug" for a, b in words for _, _, r in found.overlapping(a, b) if r in _WORD_ZONES)
+    ):
+        # A name a language's rules read in its context ("lg tobi"): no one signs a
+        # message with a drug's brand.
+        return False
     rest = [
         (a, b)
         for a, b in inside

@@ -379,7 +379,7 @@ class LocaleView:
             # A closing typed in lower case, the writer's name after it at the message's end:
             # "mvg bart", "lg anna & tom", "saludos, maite".
             re.compile(
-                rf"(?<![\w-])(?i:{alternation(lc.closings)})[ \t]*[,.!]?[ \t]+"
+                rf"(?<![\w-])(?i:{alternation(lc.closings)})[ \t]*[,.!]{{0,3}}[ \t]+"
                 rf"(?={LOWER_WORD}(?:[ \t]+{LOWER_WORD})?[ \t]*(?:(?:&|\+|en|und|et|y|and)[^\n]{{0,40}})?[.!]?[ \t]*\Z)"
             ),
         ]
@@ -512,7 +512,9 @@ class LocaleView:
                 # ("la profe dolores paz, no le deja": set apart, "paz" is her surname)
                 limit = TITLED_APART_ZIPF if _APART.match(text, m.end(1)) else SURNAME_AFTER_NAME_ZIPF
             elif lc.is_known_name(word):
-                limit = SURNAME_AFTER_NAME_ZIPF  # the language's own given name: "mein mann jürgen"
+                # the language's own given name: "mein mann jürgen"; right after a relation
+                # word, as frequent as "josé" ("el encargado, josé luis, me dijo")
+                limit = TITLED_NAME_ZIPF if related and start is None else SURNAME_AFTER_NAME_ZIPF
             else:
                 limit = LOWER_NAME_ZIPF
                 # A word the language hardly writes, right after the relation word, is the
@@ -578,6 +580,11 @@ class LocaleView:
                 if w.start() != pos or k >= 3:
                     break
                 word = w.group(1)
+                if word.casefold() in _SURNAME_PARTICLES and w.group(2) is not None:
+                    # A surname's particle between the name's words ("bakkerij ten brinke"):
+                    # part of the name only when a name's word follows it.
+                    pos = w.end()
+                    continue
                 if lc.is_negative(word) or lc.is_particle(word) or not (
                     lc.zipf(word) < limit or self._named(word, lexicon)
                 ):
@@ -788,7 +795,9 @@ def digits_of(value: str) -> str:
 #: A code after its name: digits (in groups), or capitals and digits holding a digit.
 _CODE = (
     r"((?:[A-Z]{1,5}[-\s]?)?\d[\d/-]*(?:\s\d+)*\d(?:[-\s]?[A-Z]{1,2}\b)?"
-    r"|(?=[A-Z0-9/-]*\d)[A-Z0-9][A-Z0-9/-]{3,24}[A-Z0-9])"
+    r"|(?=[A-Z0-9/-]*\d)[A-Z0-9][A-Z0-9/-]{3,24}[A-Z0-9]"
+    # typed in lower case, letters and digits mixed: "localizador k7qzpm"
+    r"|(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,12}(?![\w-]))"
 )
 
 
@@ -796,13 +805,22 @@ _CODE = (
 _OLD_AGE = r"(9\d|1[01]\d)"
 
 
-def old_age_rules(before: str, unit: str) -> list[Rule]:
+#: Particles that only surnames carry after a business's kind ("bakkerij ten brinke",
+#: "spedition von der heydt"); "de" and "la" are also "of" and "the" ("la farmacia de la
+#: plaza" names no one).
+_SURNAME_PARTICLES = frozenset({"ten", "ter", "van", "von", "der", "den"})
+
+
+def old_age_rules(before: str, unit: str, adjective: str = "") -> list[Rule]:
     """An age of 90 or more told with the language's words ("de 90 años", "elle a 93 ans",
     "(91 ans)", "92 Jahre alt", "is 90 jaar"): ``before`` the words before the number,
-    ``unit`` the word for years after it; the number is the value."""
+    ``unit`` the word for years after it, ``adjective`` the word that makes the number an
+    adjective of age after a hyphen ("jarige", "jährige"); the number is the value."""
     return [
         Rule(EntityType.AGE, rf"(?<![\w-])(?:{before})[ \t]+{_OLD_AGE}[ \t]*(?:{unit})(?![\w-])", 1, 0.9),
         Rule(EntityType.AGE, rf"\({_OLD_AGE}[ \t]*(?:{unit})\)", 1, 0.9),
+        # The adjective of age: "op 90-jarige leeftijd", "der 92-jährige", "la 91-year-old".
+        *([Rule(EntityType.AGE, rf"(?<![\w-]){_OLD_AGE}-(?:{adjective})(?![\w-])", 1, 0.9)] if adjective else []),
     ]
 
 

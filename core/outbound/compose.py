@@ -19,6 +19,7 @@ from typing import Any
 from core.analyze import Analysis, Route, SentencePlan, detector_lexicon
 from core.box import PLACEHOLDER_RE, PrivacyBox
 from core.detect.base import Detector
+from core.detect.fields import label_before
 from core.detect.refine import csv_tables, ner_only_unsure
 from core.detect.tokens import Atoms, atoms, cut_at_cells
 from core.entities import EntityType
@@ -32,6 +33,7 @@ WITHHELD = "[private sentence withheld]"
 #: The reason of a value settling left in clear (see :func:`settle`).
 WEAK_REREAD = "read again without its context, only an unsure guess of the model"
 CLEAR_TAIL = "read again without its context, common words after a public name sent as written"
+LABEL_REREAD = "read again without its value, the label of a value already replaced"
 
 
 def compose_outbound(
@@ -377,8 +379,14 @@ def settle(
     public_patterns = [p for p, v in zip(clear_patterns, clear_values, strict=True) if v in public]
     for _ in range(passes):
         covered = [False] * len(outbound)
+        labels = [False] * len(outbound)
         for m in PLACEHOLDER_RE.finditer(outbound):
             covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+            # The label of the value a placeholder replaced stays as written ("My NIF is
+            # [ID_1]"): read again without its value, a model may take it for a name.
+            label = label_before(outbound, m.start())
+            if label is not None:  # the label and what joins it to the value ("is", ":")
+                labels[label[0] : m.start()] = [True] * (m.start() - label[0])
         for m in re.finditer(re.escape(WITHHELD), outbound):
             covered[m.start() : m.end()] = [True] * (m.end() - m.start())
         # A value sent in clear is not judged again in pieces ("LH" of the flight
@@ -403,6 +411,11 @@ def settle(
                 value = outbound[a:b]
                 key = value.casefold()
                 if key in clear or key in sent or key.strip(".") in TITLES:
+                    continue
+                if all(labels[a:b]):
+                    # Listed for the approval and consented for the guard, which reads the
+                    # payload again the same way.
+                    sent[key] = SentValue(value, span.type, LABEL_REREAD)
                     continue
                 if (
                     (extends_clear and weak and _model_tail(value))

@@ -1254,6 +1254,26 @@ def test_a_number_before_a_word_and_a_capital_after_a_preposition_are_no_address
         ("hab meinen golf zur inspektion ins autohaus gebracht (kennzeichen pir-je 418). gestern", "pir-je 418", EntityType.ID),
         # A name in lower case after an introduction in a text with some capitals.
         ("zählernummer 123, ich bin detlef fuchs, erreichbar unter 0151. laut § 41 Abs. 5 EnWG müssen die das", "detlef fuchs", EntityType.PERSON),
+        # A hospital named after a saint, a practice named after where it is, in lower case.
+        ("mein mann will direkt in die notaufnahme vom marienhospital, die praxis hat zu.", "marienhospital", EntityType.ORG),
+        ("die kinderärztin von der kinderarztpraxis am rosenhang hat ihm salbutamol verschrieben", "rosenhang", EntityType.ORG),
+        # A business by its kind and the owner's surname, particles included.
+        ("ich arbeite seit 2019 als staplerfahrer bei der spedition brinkhoff in bielefeld.", "brinkhoff", EntityType.ORG),
+        ("ik werk 32 uur bij bakkerij ten brinke in zwolle.", "ten brinke", EntityType.ORG),
+        # A name after a chat's closing, even one that is a drug's brand too; a nickname.
+        ("kann jeder von uns die 20 % nach § 35a estg auf seinen anteil ansetzen? danke!! tobi", "tobi", EntityType.PERSON),
+        ("hola, mi madre tiene herpes. la próxima cita es el lunes. grcs, vane", "vane", EntityType.PERSON),
+        # The age someone becomes on a birthday, an adjective of age.
+        ("meine oma gisela wird am 14. januar 90 und wir feiern im kleinen kreis.", "90", EntityType.AGE),
+        ("Onze buurman Henk is vorige week op 90-jarige leeftijd overleden.", "90-jarige", EntityType.AGE),
+        # Family words before a name without a possessive.
+        ("ze slikt metformine. tante ineke zegt steunkousen aan en been omhoog.", "ineke", EntityType.PERSON),
+        # The other name a person goes by, in brackets after the name.
+        ("Zwei Schüler, Lukas Brandt (in der Klasse nur „Luki“) und Tim, haben ein Foto verbreitet.", "Luki", EntityType.PERSON),
+        ("mi novio es dani (daniel ferrer i soler) x si hay q poner los dos nombres", "daniel ferrer i soler", EntityType.PERSON),
+        # A boss named by the job, a name as frequent as a word; a booking code in lower case.
+        ("la carta no pone nada. el encargado, josé luis, me dijo q si no firmo no cobro.", "josé luis", EntityType.PERSON),
+        ("íbamos mi novio y yo, localizador k7qzpm. nos recolocaron al día siguiente.", "k7qzpm", EntityType.ACCOUNT),
     ],
 )
 def test_ages_full_names_particles_schools_and_plates_of_the_four_languages(text: str, value: str, typ: EntityType) -> None:
@@ -1269,8 +1289,42 @@ def test_ages_full_names_particles_schools_and_plates_of_the_four_languages(text
         ("Die Bank lehnt ab, weil meine Schwiegermutter grob fahrlässig gehandelt habe.", "grob"),
         # A weekday after "von" is no surname.
         ("Sabine arbeitet von Montag bis Freitag bei uns in der Firma.", "Sabine von Montag"),
+        # A role in brackets after a name; generic hospitals; a place's common word.
+        ("Herr Brandt (Hausmeister) kommt morgen zu uns.", "Hausmeister"),
+        ("die uniklinik und das kreiskrankenhaus sind beide weit weg von uns", "kreiskrankenhaus"),
+        ("die praxis ist in der klinik am wochenende nicht erreichbar, sagt sie", "wochenende"),
+        # A business's kind before common words names none.
+        ("la farmacia de guardia y la bakkerij sind zu", "guardia"),
+        # "RR. HH." is Human Resources.
+        ("Buenos días. Soy técnica de RR. HH. en una empresa de montaje en Vitoria.", "HH"),
     ],
 )
 def test_words_and_weekdays_are_left(text: str, value: str) -> None:
     found = _found(text)
     assert value not in found, found
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "guess", "name"),
+    [
+        # Every word a name people carry: the model's sure person in a text without capitals.
+        ("fr", "j'ai 2 enfants dont kenza qui a 3 ans et personne pour la garder", "kenza", "kenza"),
+        ("fr", "je suis témoin de ma meilleure amie anne-sophie avec qui", "amie anne-sophie", "anne-sophie"),
+        ("fr", "mon ex, julien moreau-diallo, me verse 250 € par mois", "julien moreau-diallo", "julien moreau-diallo"),
+        # A word of the language another language's people are called ("brett"), or a span
+        # with a word that is no name ("kapsalon haarstudio linda"): left to the other rules.
+        ("de", "weder per mail noch am schwarzen brett. mein kollege meint", "brett", None),
+        ("nl", "mijn baas van kapsalon haarstudio linda heeft me ontslagen", "kapsalon haarstudio linda", None),
+    ],
+)
+def test_the_languages_ners_sure_person_in_lower_case(code: str, text: str, guess: str, name: str | None) -> None:
+    from core.language_detector import LOWER_MODEL_SCORE, _lower_names
+    from core.lexicon import lexicon
+
+    lc = locale(code)
+    assert lc is not None
+    start = text.index(guess)
+    got = _lower_names(text, Span(start, start + len(guess), EntityType.PERSON, 0.99, {"ner": 0.99}), lc, lexicon())
+    assert [text[s.start : s.end] for s in got] == ([name] if name else [])
+    # Under the score of the language's own rules, which type what they find in context.
+    assert all(s.score <= LOWER_MODEL_SCORE for s in got)

@@ -293,6 +293,8 @@ def test_a_brand_with_a_place_is_a_branch_not_a_product(policy: TypePolicy, valu
         ("I'm 34 and earn about $96,000 at Northrop Grumman.", "Northrop Grumman", T.ORG),
         # The hours, shifts and pay of a job there.
         ("Explain that my hours at Sainsbury's dropped from 30 to 16.", "Sainsbury", T.ORG),
+        # The end of a shift there.
+        ("I can do Mon and Wed evenings, I finish at Asda at 5.", "Asda", T.ORG),
         ("He's in the MSc Data Science programme at the University of Leeds.", "University of Leeds", T.ORG),
         ("I work at the Natural History Museum as a curator.", "Natural History Museum", T.OTHER),
     ],
@@ -405,6 +407,8 @@ def test_a_brand_and_its_town_is_a_branch_not_a_product(policy: TypePolicy) -> N
         ("Je suis DRH chez Boulangeries Perrin SAS à Dijon.", "Boulangeries Perrin SAS"),
         ("Soy responsable de RRHH en Construcciones Vidal S.A. y tengo dudas.", "Construcciones Vidal S.A."),
         ("Ik ben HR-adviseur bij Transportbedrijf De Groot B.V. in Venlo.", "Transportbedrijf De Groot B.V."),
+        # The writer's job and where ("soy técnica de RR. HH. en").
+        ("Soy técnica de RR. HH. en Mercadona desde 2019.", "Mercadona"),
     ],
 )
 def test_an_employer_in_another_language_is_protected(policy: TypePolicy, text: str, value: str) -> None:

@@ -338,6 +338,8 @@ def test_the_languages_town_words_leave_their_common_words(policy: TypePolicy, t
         ("My wife gave birth on 3 March, so I need paternity leave.", "3 March"),
         ("Mi mujer dio a luz el 5 de mayo y pido el permiso.", "5 de mayo"),
         ("Mijn vrouw is bevallen op 12 mei en ik wil verlof.", "12 mei"),
+        # A birthday's day, without its month.
+        ("my grandad turns 90 on the 23rd, can you write a poem?", "the 23rd"),
     ],
 )
 def test_a_birth_told_by_who_gave_it_dates_a_birth(policy: TypePolicy, text: str, value: str) -> None:

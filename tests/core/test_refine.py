@@ -1955,6 +1955,8 @@ def test_a_date_without_separators_has_six_or_eight_digits_of_a_calendar() -> No
         ("database:\n  port: 3306\n", "3306"),
         # A ward's bed.
         ("Handover: Bed 12: Mr Obi, 58, day 2 post lap chole.", "Bed 12"),
+        # An iCalendar's structure.
+        ("BEGIN:VEVENT\nSUMMARY:Investigation meeting\nEND:VEVENT", "BEGIN:VEVENT"),
         # A cron schedule and a shell's redirection.
         ("crontab -l shows:\n*/15 * * * * /home/ubuntu/backup.sh >> /var/log/b.log 2>&1\n", "*/15 * * * *"),
         ("crontab -l shows:\n*/15 * * * * /home/ubuntu/backup.sh >> /var/log/b.log 2>&1\n", "2>&1"),
@@ -3432,6 +3434,13 @@ def test_a_verb_name_with_its_possessive_after_a_mate_is_a_name(lex) -> None:  #
     assert [(text[s.start : s.end], s.type) for s in refine(text, [], lex)] == [("will", EntityType.PERSON)]
     text = "my son will come too if its not raining"
     assert refine(text, [], lex) == []
+
+
+def test_a_given_name_told_as_a_name_is_a_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "the driver's name on the app was sunny. no call, nothing."
+    assert [(text[s.start : s.end], s.type) for s in refine(text, [], lex)] == [("sunny", EntityType.PERSON)]
+    for text in ("The file name is long.", "the name was wrong on the form"):
+        assert refine(text, [], lex) == []
 
 
 def test_a_records_key_is_the_user_it_holds_and_a_word_is_its_kind(lex) -> None:  # type: ignore[no-untyped-def]

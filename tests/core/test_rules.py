@@ -47,6 +47,12 @@ from core.entities import EntityType
         ("hes had d&v since tues 4th, about 5 loose stools a day", "tues 4th", EntityType.DATE),
         ("party is on sat 21st at the red lion", "sat 21st", EntityType.DATE),
         ("Thursday the 3rd works for the review", "Thursday the 3rd", EntityType.DATE),
+        # A birthday's day without its month.
+        ("grandad turns 90 on the 23rd and we're doing a surprise do", "the 23rd", EntityType.DATE),
+        ("her bday is the 4th so book it", "the 4th", EntityType.DATE),
+        # A forge's refusal: the repository's owner and the account refused.
+        ("remote: Permission to drewbie-dev/pantry-api.git denied to oisin-97.", "drewbie-dev", EntityType.ID),
+        ("remote: Permission to drewbie-dev/pantry-api.git denied to oisin-97.", "oisin-97", EntityType.ID),
         # An account's name after its key, with spaces around "=" (Terraform, HCL).
         ('username = "dbadmin_tk" password = "x"', "dbadmin_tk", EntityType.ID),
         # A configuration's user name.

@@ -35,6 +35,8 @@ def outbound(detector: Detector, text: str) -> str:
     [
         "db-prod-3.internal.acme-corp.com",
         "jenkins.corp.example.net",
+        "pg-primary-02.ops.halvorsen-freight.example",
+        "ci.acme.test",
         "nas.local",
         "printer.lan",
         "vault.internal",
@@ -67,6 +69,8 @@ def test_machines_of_private_or_company_networks_are_private(name: str) -> None:
         "np.linalg.norm",
         "System.Net.Http",
         "foo.test",
+        "acme-corp.example",
+        "db.invalid",
     ],
 )
 def test_public_services_documentation_domains_files_and_code_are_not(name: str) -> None:
@@ -108,6 +112,11 @@ def test_public_names(value: str, public: bool) -> None:
         (
             "psycopg2.OperationalError: could not connect at host db-prod-3.internal.acme-corp.com:5432",
             "psycopg2.OperationalError: could not connect at host [URL]",
+        ),
+        # A public library's Java package is code; the host under ".example" a machine.
+        (
+            "Caused by: org.postgresql.util.PSQLException: Connection to pg-primary-02.ops.halvorsen-freight.example:5432 refused.",
+            "Caused by: org.postgresql.util.PSQLException: Connection to [URL] refused.",
         ),
         (
             "try nas.local or printer.lan or vault.internal",

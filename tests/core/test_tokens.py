@@ -52,6 +52,8 @@ def words(text: str) -> list[str]:
         # A call's or a subscript's quoted argument is an atom apart from the name before it.
         ('smtp.login("billing@acme.co", pwd)', ["smtp.login", "billing@acme.co", "pwd"]),
         ("row['email'] and more", ["row", "email", "and", "more"]),
+        # Subscripts in a row: each key is an atom ("m.khan" without '"]["email').
+        ('print(users["m.khan"]["email"])', ["print(users", "m.khan", "email"]),
         # A bracket opened inside a word closes it: "401(k)" is one atom.
         ("my 401(k) and a 403(b) (see Smith)", ["my", "401(k)", "and", "a", "403(b)", "see", "Smith"]),
         # An HTML form: the tags are no words, the quoted value after "=" is an atom.

@@ -362,3 +362,21 @@ def test_twins_named_by_words_are_both_protected(analyzer: Analyzer) -> None:
     )
     assert "Summer" not in out and "River" not in out, out
     assert "in September" in out, out
+
+
+def test_settling_leaves_the_label_of_a_value_already_replaced(segmenter: Segmenter) -> None:
+    """"My NIF is [ID_1]": read again without its value, "NIF is" may look like a name to
+    the model; the label of a replaced value stays as written."""
+    from core.detect.base import Detector
+    from core.lexicon import lexicon
+    from core.outbound.compose import settle
+    from core.policy import TypePolicy
+
+    text = "Is the transfer taxed in Portugal? My NIF is 287 643 190. Ask Tessa Wren."
+    analysis = Analyzer(segmenter, Detector([_Rereads({"287 643 190": ("ID", {"rules": 0.97})})])).analyze(text)  # type: ignore[list-item]
+    composed = text.replace("287 643 190", "[ID_1]")
+    rereads = _Rereads({"NIF is": ("OTHER", {"ner": 0.9}), "Tessa Wren": ("PERSON", {"ner": 0.9})})
+    out = settle(composed, PrivacyBox(), rereads, analysis, TypePolicy(lexicon()))  # type: ignore[arg-type]
+    assert "My NIF is [ID_1]." in out.text, out.text
+    # A name that is no label is still read again.
+    assert "Tessa Wren" not in out.text, out.text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,35 @@ def rare_adjective(value: str) -> bool:
     return zipf_frequency(value.split()[0], "de") < 3.0
 
 
+@lru_cache(maxsize=1)
+def _names() -> frozenset[str]:
+    """The locale's given names and surnames, in lower case."""
+    lines = Path(__file__).with_name("names.txt").read_text("utf-8").splitlines()
+    return frozenset(x.strip().lower() for x in lines if x.strip() and not x.startswith("#"))
+
+
+_CARE_KIND = re.compile(r"-?(?:hospital|krankenhaus|klinikum|klinik|stift)$")
+
+
+def named_hospital(value: str) -> bool:
+    """A hospital named after a saint or a founder, written as one word: "marienhospital",
+    "elisabethkrankenhaus", "st.-josef-hospital", "luisenklinik"; the generic ones
+    ("kreiskrankenhaus", "kinderklinik", "uniklinik") name no one's."""
+    head = _CARE_KIND.sub("", value.lower())
+    head = re.sub(r"^(?:st\.?-?|sankt-?)", "", head).strip("-")
+    return len(head) >= 3 and any(
+        head[: len(head) - k] in _names() for k in (0, 1, 2) if len(head) - k >= 3
+    )
+
+
+def rare_place_word(value: str) -> bool:
+    """The last word of "praxis am rosenhang" is a place's own name, no common word
+    ("klinik am wochenende", "praxis am montag")."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(value.split()[-1], "de") < 3.0
+
+
 def plz_town_valid(value: str) -> bool:
     """A postcode and its town, not a year and a noun: "1995 Präsidentin" (as in "von 1990
     bis 1995 Präsidentin") is no Austrian or Swiss postcode. A number that reads as a year
@@ -91,7 +122,9 @@ _HOUSE = r"\d{1,4}(?:\s?[a-zA-Z])?(?:\s?[-/]\s?\d{1,4}[a-zA-Z]?)?"
 
 RULES = [
     # an age of 90 or more, which Safe Harbor names
-    *old_age_rules(r"ist|wird|war|mit|von", r"Jahre(?:[ \t]+alt)?|J\."),
+    *old_age_rules(r"ist|wird|war|mit|von", r"Jahre(?:[ \t]+alt)?|J\.", r"jährige[nrm]?|Jährige[nrm]?"),
+    # the age someone becomes on their birthday: "oma wird am 14. januar 90"
+    Rule(EntityType.AGE, r"\bwird[ \t]+am[ \t]+\d{1,2}\.[ \t]*(?:[a-zäöü]{3,}\.?|\d{1,2}\.)[ \t]+(9\d|1[01]\d)(?![\w.,]\d|[\w])", 1, 0.9),
     # a school named after people, in any case: "die astrid-lindgren-schule",
     # "Max-Planck-Gymnasium" (two words at least before the school's kind)
     Rule(
@@ -132,6 +165,28 @@ RULES = [
         1,
         0.9,
         flags=0,
+    ),
+    # The same in lower case, where the place's word is no common one: "die
+    # kinderarztpraxis am rosenhang" ("in der klinik am wochenende" names none).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])([a-zäöüß]*(?:schule|gymnasium|kita|praxis|klinik|klinikum|krankenhaus|"
+        r"pflegeheim|seniorenheim)[ \t]+(?:am|an[ \t]+der|im|in[ \t]+der|auf[ \t]+der|zum|zur)"
+        r"[ \t]+[a-zäöüß][a-zäöüß-]{3,})(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+        validate=rare_place_word,
+    ),
+    # A hospital named after a saint or a founder, as one word in any case: "vom
+    # marienhospital", "ins Elisabeth-Krankenhaus" ("kreiskrankenhaus" is none).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?:[Ss]t\.?-?|[Ss]ankt-)?[A-Za-zäöüß]{3,}-?(?i:hospital|krankenhaus|klinikum|klinik|stift))(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+        validate=named_hospital,
     ),
     # A pharmacy or a practice by its own name joined with a hyphen: "die Rosen-Apotheke",
     # "in der rosen-apotheke", "Hirsch-Apotheke" (not a mail-order one).
@@ -261,7 +316,7 @@ LOCALE = Locale(
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])((?:[a-zäöüß]+-)*[a-zäöüß]{3,}(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)[ \t]+\d{1,4}[a-z]?)(?![\w])",
     town_before=("in", "aus", "bei", "nach"),
-    place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon"),
+    place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon", "spedition", "elektro", "bäckerei", "metzgerei", "autohaus", "malerbetrieb", "schreinerei", "tischlerei", "gärtnerei", "dachdeckerei", "fahrschule", "kfz-werkstatt", "werkstatt", "hausverwaltung", "steuerbüro", "kanzlei", "umzugsunternehmen"),
     place_links=("am", "an der", "im", "zum", "zur", "von"),
     place_articles=("am", "an der"),
     determiners=w.DETERMINERS,

@@ -65,6 +65,12 @@ NEGATIVES = NEGATIVES | words("Raum Zimmer Saal Etage Flur")
 NEGATIVES = NEGATIVES | words("Benutzer Benutzername Nutzer Nutzername Kennung Durchwahl Passwort Kennwort")
 # a car's registration's label ("mit dem Kennzeichen B-AB 1234"): no place's name
 NEGATIVES = NEGATIVES | words("Kennzeichen Autokennzeichen Nummernschild Fahrgestellnummer")
+# roles and trades written in brackets after a name: "Herr Brandt (Hausmeister)"
+NEGATIVES = NEGATIVES | words(
+    "Hausmeister Hausmeisterin Handwerker Handwerkerin Installateur Installateurin Monteur Monteurin "
+    "Elektriker Elektrikerin Vormund Gutachter Gutachterin Schulleiter Schulleiterin Vermieterin "
+    "Hausverwalter Hausverwalterin Makler Maklerin Notar Notarin Steuerberater Steuerberaterin"
+)
 # relation words in the genitive or a weak noun's form ("meines Vaters Klaus Berger",
 # "unseres Nachbarn Herrn Kaya"): relations, and never a name's first word
 GENITIVE_RELATIONS = (
@@ -108,7 +114,8 @@ INTROS = ["ich heiße", "ich bin", "sie heißt", "er heißt", "mein Name ist", "
 GREETINGS = ["Hallo", "Hi", "Liebe", "Lieber", "Sehr geehrte", "Sehr geehrter", "Guten Tag",
              "Guten Morgen", "Moin", "Servus"]
 CLOSINGS = ["Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße", "Beste Grüße",
-            "Liebe Grüße", "Herzliche Grüße", "Gruß", "Grüße", "MfG", "LG", "VG", "Danke"]
+            "Liebe Grüße", "Herzliche Grüße", "Gruß", "Grüße", "MfG", "LG", "VG", "Danke",
+            "Vielen Dank", "Danke schön", "Dankeschön", "Thx", "Ciao", "Tschüss"]
 
 ABBREVIATIONS = words(
     "Dr Prof Hr Fr Nr Str bzw z.B zB u.a usw ca ggf evtl vgl Abs Art S Tel Fax inkl zzgl "

@@ -34,7 +34,7 @@ NEGATIVES = words(
 )
 
 # medical, legal and everyday acronyms that are terms, not organisations ("un TAC")
-NEGATIVES = NEGATIVES | words("TAC RMN ECG IVA IRPF DNI NIE NIF ERE ERTE PDF RRHH")
+NEGATIVES = NEGATIVES | words("TAC RMN ECG IVA IRPF DNI NIE NIF ERE ERTE PDF RRHH RR HH")
 # lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
 NEGATIVES = NEGATIVES | words("Creatinina Hemoglobina Ferritina Potasio Sodio Urea Colesterol Triglicéridos Leucocitos Plaquetas Glucemia Glucosa Bilirrubina Albúmina Troponina Lactato Calcio Magnesio")
 
@@ -58,6 +58,9 @@ RELATIONS = [
     # a school's staff, typed without accents too: "la profe dolores paz"
     "la profe", "el profe", "la profesora", "el profesor", "su tutora", "su tutor",
     "mi tio", "mi tia", "mi compañero de trabajo", "mi medico", "el dueño", "la dueña",
+    # a workplace's boss named by the job ("el encargado, josé luis, me dijo"), a girl at a desk
+    "el encargado", "la encargada", "el jefe", "la jefa", "el supervisor", "la supervisora",
+    "una chica", "un chico", "una señora", "un señor",
 ]
 
 PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]
@@ -68,7 +71,8 @@ INTROS = ["me llamo", "mi nombre es", "soy", "se llama", "Nombre:", "Paciente:",
 GREETINGS = ["Hola", "Buenos días", "Buenas tardes", "Buenas noches", "Estimado", "Estimada",
              "Querido", "Querida"]
 CLOSINGS = ["Saludos", "Un saludo", "Saludos cordiales", "Atentamente", "Cordialmente",
-            "Muchas gracias", "Gracias", "Un abrazo", "Besos"]
+            "Muchas gracias", "Gracias", "Un abrazo", "Besos", "Grcs", "Grax", "Abrazos", "Bss", "Bsos",
+            "Mil gracias"]
 
 ABBREVIATIONS = words(
     "Sr Sra Srta Sres D Dña Dr Dra Lic Ldo Lda Ud Uds Vd Vds Avda Av C Pza Pl núm nº no art "

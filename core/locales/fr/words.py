@@ -88,7 +88,8 @@ INTROS = ["je m'appelle", "je m’appelle", "elle s'appelle", "il s'appelle", "e
           "un certain", "une certaine", "nommé", "nommée", "prénommé", "prénommée"]
 GREETINGS = ["Bonjour", "Bonsoir", "Salut", "Cher", "Chère", "Coucou", "Madame", "Monsieur"]
 CLOSINGS = ["Cordialement", "Bien cordialement", "Bien à vous", "Amicalement", "Merci",
-            "Merci d'avance", "Bonne journée", "Sincères salutations", "Salutations"]
+            "Merci d'avance", "Bonne journée", "Sincères salutations", "Salutations", "Bisous", "Bises",
+            "Merci bcp", "Merci beaucoup", "Bonne soirée", "A+"]
 
 ABBREVIATIONS = words(
     "M Mme Mlle MM Dr Pr Me St Ste av bd boul. n° no tél tel env p pp cf etc ex art al min "

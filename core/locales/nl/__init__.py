@@ -40,7 +40,7 @@ _STREET = (
 
 RULES = [
     # an age of 90 or more, which Safe Harbor names
-    *old_age_rules(r"is|wordt|van|was", r"jaar(?:[ \t]+oud)?"),
+    *old_age_rules(r"is|wordt|van|was", r"jaar(?:[ \t]+oud)?", r"jarige?"),
     record_after(r"pati[ëe]ntnummer|pati[ëe]nt-ID|dossiernummer\s+pati[ëe]nt", r"is"),
     company_rule(r"B\.V\.|BV|N\.V\.|NV|V\.O\.F\.|VOF|C\.V\."),
     phone_after(r"telefoonnummer|mobiele?\s+nummer|mobiel|telefoon|tel\.?|gsm(?:-nummer)?", r"is"),
@@ -177,7 +177,7 @@ LOCALE = Locale(
     postcode=r"\d{4}[ \t]?[A-Za-z]{2}",
     lower_street=r"(?<![\w-])((?:(?!de\b|het\b|een\b|aan\b|in\b|op\b|van\b|naar\b)[a-z]+[ \t])?(?!onderweg|halfweg|zijweg)[a-z]{3,}(?:straat|gracht|weg|laan|plein|kade|singel|dijk|steeg|dreef)[ \t]+\d{1,5}(?:-?(?:bis|hs|[a-z]\b|\d{1,3}))?)(?![\w])",
     town_before=("in", "uit", "bij", "te"),
-    place_kinds=("obs", "cbs", "basisschool", "ggz", "gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage", "kwekerij", "slagerij", "boerderij", "hoveniersbedrijf", "schildersbedrijf", "installatiebedrijf", "aannemersbedrijf", "transportbedrijf", "loonbedrijf", "makelaardij", "makelaarskantoor", "administratiekantoor"),
+    place_kinds=("obs", "cbs", "basisschool", "ggz", "gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage", "kwekerij", "slagerij", "boerderij", "hoveniersbedrijf", "schildersbedrijf", "installatiebedrijf", "aannemersbedrijf", "transportbedrijf", "loonbedrijf", "makelaardij", "makelaarskantoor", "administratiekantoor", "advocatenkantoor", "notariskantoor", "autobedrijf", "rijschool", "schoonmaakbedrijf"),
     place_links=("de", "het", "'t", "van", "van de", "van het", "van der", "van den"),
     place_articles=("de", "het", "'t", "der", "den"),
 )

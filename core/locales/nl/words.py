@@ -61,6 +61,10 @@ RELATIONS = [
     # plural possessive and "a certain": "mijn collega's priya en ...", "ene k. de boer"
     "mijn collega's", "mijn collega’s", "ene", "de juf", "juf", "meester", "de meester",
 ]
+# the same typed as chat abbreviates "mijn" ("mn moeder", "mn collega kevin"), and the
+# family words written before a name without a possessive ("tante ineke", "opa henk")
+RELATIONS += [f"mn {r[5:]}" for r in RELATIONS if r.startswith("mijn ")]
+RELATIONS += ["tante", "oom", "opa", "oma", "neef", "nicht", "zwager", "schoonzus"]
 
 PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op", "'t", "van de",
              "van der", "van den"]
@@ -72,7 +76,7 @@ GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", 
              "Goedenavond", "Goedendag", "Dag"]
 CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
             "Hartelijke groet", "Groeten", "Groetjes", "Groet", "Liefs", "Mvg", "Gr", "Alvast bedankt",
-            "Bedankt"]
+            "Bedankt", "Grtz", "Grt", "Thx", "Dank je", "Dankjewel", "Doei"]
 
 ABBREVIATIONS = words(
     "dhr mevr mw dr drs ir ing mr prof nr tel bijv bv o.a m.b.t i.v.m t.a.v d.w.z enz etc "
