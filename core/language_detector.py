@@ -349,7 +349,7 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
     particles between them), no frequent word of the language and none the language never
     takes for a name ("2 enfants dont kenza qui a 3 ans"); a span with another word in it
     ("kapsalon haarstudio linda") is left to the other rules."""
-    words = [m for m in _LOWER_NAME_WORD.finditer(text, s.start, s.end)]
+    words = list(_LOWER_NAME_WORD.finditer(text, s.start, s.end))
     # A frequent word at an edge is the sentence's, not the name's ("amie anne-sophie").
     while words and lc.zipf(words[0].group()) >= _EDGE_WORD_ZIPF and not lc.is_known_name(words[0].group()):
         words = words[1:]
@@ -361,6 +361,7 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
     parts = [m for m in words if not particle(m.group())]
     if not parts or particle(words[-1].group()):
         return []
+
     def name(word: str) -> bool:
         # The language's own names as frequent as "julien"; another language's only when the
         # language hardly writes the word ("brett" of "am schwarzen brett" is a board).
@@ -382,7 +383,8 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
     # (under the score of the language's own rules: "kapsalon haarstudio linda" stays the
     # salon its kind names)
     score = min(s.score, LOWER_MODEL_SCORE)
-    return [Span(parts[0].start(), parts[-1].end(), EntityType.PERSON, score, {k: min(v, score) for k, v in s.views.items()})]
+    views = {k: min(v, score) for k, v in s.views.items()}
+    return [Span(parts[0].start(), parts[-1].end(), EntityType.PERSON, score, views)]
 
 
 def _name_like(text: str, run: Span, lc: Locale) -> bool:
@@ -732,7 +734,13 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
             if lc.is_known_name(w) or lexicon.is_given(w.lower()) or lexicon.is_surname(w.lower())
         ]
         quoted = m.group("q") is not None and len(words) == 1 and lc.zipf(words[0].lower()) < _NICKNAME_ZIPF
-        told = m.group("cue") is not None and len(words) <= 3
+        # After a word that says so, each word a name or one the language hardly writes
+        # ("(dit le médecin)" names no one).
+        told = (
+            m.group("cue") is not None
+            and len(words) <= 3
+            and all(w in names or lc.zipf(w.lower()) < _NICKNAME_ZIPF for w in parts)
+        )
         if told or quoted or (names and len(names) == len(parts) and m.group("q") is None):
             out = [t for t in out if t not in inside]
             out.append(Span(a, b, EntityType.PERSON, s.score, dict(s.views)))

@@ -1328,3 +1328,8 @@ def test_the_languages_ners_sure_person_in_lower_case(code: str, text: str, gues
     assert [text[s.start : s.end] for s in got] == ([name] if name else [])
     # Under the score of the language's own rules, which type what they find in context.
     assert all(s.score <= LOWER_MODEL_SCORE for s in got)
+
+
+def test_a_word_after_a_cue_in_brackets_is_a_name_only_when_it_can_be_one() -> None:
+    found = _found("Marie Dupont (dit le médecin) doit revenir demain pour la prise de sang.")
+    assert "le médecin" not in found and "médecin" not in found, found
