@@ -23,6 +23,7 @@ from core.detect.tokens import Atoms, atoms, snap
 from core.documents.model import attached_names
 from core.entities import EntityType
 from core.lexicon import CODE_FILE, Lexicon
+from core.locales.base import NAME_SCORE as LOCALE_NAME_SCORE
 from core.spans import Span
 
 #: A lower-case word this frequent is a function word ("of", "and"): never a value.
@@ -463,8 +464,6 @@ _ACCOUNT_BEFORE = re.compile(
     r"|\bPermission[ \t]+to[ \t]+(?:[\w.\-]+/[\w.\-]+[ \t]+denied[ \t]+to[ \t]+)?)$",
     re.IGNORECASE,
 )
-#: The score of a name a language's rules found in its context (``core.locales.base``).
-LOCALE_NAME_SCORE = 0.95
 #: Accounts every installation has, which name no one.
 _DEFAULT_ACCOUNTS = frozenset("root admin administrator postgres user guest ubuntu default".split())
 #: An account's namespace on a forge or a registry ("ghcr.io/mdobrescu/app").
@@ -887,7 +886,7 @@ def _only_words(
     words = [(a, b) for a, b in inside if found.word_covers(a, b)]
     if (
         span.type is EntityType.PERSON
-        and span.views.get("rules", 0.0) >= LOCALE_NAME_SCORE
+        and span.views.get("rules", 0.0) >= LOCALE_NAME_SCORE  # found by a language's rules
         and words
         and all(r == "drug" for a, b in words for _, _, r in found.overlapping(a, b) if r in _WORD_ZONES)
     ):
