@@ -703,7 +703,11 @@ _NICKNAME_ZIPF = 3.0
 _OTHER_NAME = re.compile(
     r"[ \t]*\((?:(?P<cue>eig\.|eigentlich|genannt|alias|aka|on[ \t]+l['’]appelle|dite?|"
     r"llamad[oa]|le[ \t]+dicen|roepnaam|oftewel)[ \t]+)?(?:[^()\n„\"“«]{0,40}?(?P<q>[„\"“«]))?"
-    r"(?P<name>[^\W\d_][\w'’-]+(?:[ \t]+[^\W\d_][\w'’-]*){0,3})[“\"”»]?\)"
+    r"(?P<name>[^\W\d_][\w'’-]+(?:[ \t]+[^\W\d_][\w'’-]*){0,3}?)"
+    # ... or the words after it that say so: "(Purita para todas)", "(Jojo für alle)".
+    r"(?P<tail>[ \t]+(?:para[ \t]+(?:todos|todas|los[ \t]+amigos|la[ \t]+familia)|"
+    r"pour[ \t]+(?:les[ \t]+intimes|tout[ \t]+le[ \t]+monde|les[ \t]+amis)|"
+    r"für[ \t]+(?:alle|freunde)|voor[ \t]+(?:iedereen|vrienden)))?[“\"”»]?\)"
 )
 
 
@@ -737,7 +741,7 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
         # After a word that says so, each word a name or one the language hardly writes
         # ("(dit le médecin)" names no one).
         told = (
-            m.group("cue") is not None
+            (m.group("cue") is not None or m.group("tail") is not None)
             and len(words) <= 3
             and all(w in names or lc.zipf(w.lower()) < _NICKNAME_ZIPF for w in parts)
         )
@@ -905,11 +909,26 @@ def _taking(
     """Each span of ``typ`` that ``takes`` allows, widened over ``after`` matched right at
     its end when that stops before the next span."""
     out: list[Span] = []
+    skip = -1
     for k, s in enumerate(spans):
+        if k == skip:
+            continue
         m = after.match(text, s.end) if s.type is typ else None
-        nxt = spans[k + 1].start if k + 1 < len(spans) else len(text)
-        if m is not None and m.end() <= nxt and takes(s):
+        nxt = spans[k + 1] if k + 1 < len(spans) else None
+        if m is not None and (nxt is None or m.end() <= nxt.start) and takes(s):
             s = Span(s.start, m.end(), s.type, s.score, dict(s.views))
+        elif (
+            m is not None
+            and nxt is not None
+            and nxt.type is typ
+            and s.end <= nxt.start
+            and nxt.end <= m.end()
+            and takes(s)
+        ):
+            # The rest found as a name of its own ("Purificación Gil" | "Torre" of "Gil de la
+            # Torre"): one name with it.
+            s = Span(s.start, m.end(), s.type, max(s.score, nxt.score), {**nxt.views, **s.views})
+            skip = k + 1
         out.append(s)
     return out
 

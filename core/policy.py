@@ -38,7 +38,7 @@ from functools import cached_property
 
 from core.detect.hosts import site_label
 from core.detect.names import CA_POSTCODE, FLIGHT, JOB_TITLE, ORG_WORDS, UK_POSTCODE, flight_context
-from core.detect.refine import RECORD
+from core.detect.refine import PLATFORM_WORDS, RECORD
 from core.detect.zones import DEGREES, POSTCODE, STREET
 from core.domain import (
     Profile,
@@ -822,6 +822,10 @@ class TypePolicy:
             and self.lexicon.public_kind(head) in {"company", "company-word", "brand"}
         ):
             rest = value.split(None, 1)[1]
+            if _SHOP_ON.match(rest):
+                # "Etsy shop Little Loom Knits", "eBay store ...", "YouTube channel ...": a
+                # shop or a page someone runs on the brand's platform, theirs, no product.
+                return None
             if self.lexicon.public_kind(rest) == "place" or (
                 # "PureGym Leeds Kirkstall": a town and its district after the brand.
                 " " in rest and self.lexicon.public_kind(rest.split()[0]) in ("place", "region")
@@ -993,6 +997,10 @@ _BRANCH = re.compile(
     r"way|dr|drive|sq|square|pl|place|plaza|mall|centre|center|point|park|market)\.?$|\d+(?:st|nd|rd|th)\b",
     re.IGNORECASE,
 )
+
+
+#: A platform's word for what someone runs on it, then its name: "shop Little Loom Knits".
+_SHOP_ON = re.compile(rf"{PLATFORM_WORDS}[ \t]+\S", re.IGNORECASE)
 
 
 _MONTH_NAMES = (

@@ -498,6 +498,15 @@ def _known_place_after_in(text: str, span: Span, value: str, lexicon: Lexicon | 
     )
 
 
+#: A few letters, a hyphen or none, then digits: a code's shape ("P-0381", "INV0417").
+_LETTERS_THEN_DIGITS = re.compile(r"([A-Za-z]{1,3})[-_#]?\d{3,8}")
+#: Months' short names in the languages the product reads ("Nov-2023" is a date).
+_MONTH_ABBREVIATIONS = frozenset(
+    "jan feb mar apr may jun jul aug sep oct nov dec mär mai okt dez fév fev avr jui aoû "
+    "aou déc ene abr ago dic mrt mei".split()
+)
+
+
 def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span | None:
     """Give a span the type its own text shows; trim a secret's key; None drops it."""
     value = text[span.start : span.end]
@@ -533,6 +542,14 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
         # "referral letter: 58F, DOB ...": a clinical note's age and sex, which the rules
         # read there, whatever a model typed the digits and the letter.
         t = EntityType.AGE
+    elif (
+        t is EntityType.DATE
+        and (code := _LETTERS_THEN_DIGITS.fullmatch(value)) is not None
+        and code.group(1).casefold() not in _MONTH_ABBREVIATIONS
+    ):
+        # "P-0381" in a payroll's first column, read as a date: letters no month is called,
+        # then digits, are a code.
+        t = EntityType.ID
     elif t is not EntityType.ADDRESS and UK_POSTCODE.fullmatch(value):
         t = EntityType.ADDRESS
     elif (

@@ -88,6 +88,7 @@ from core.entities import EntityType
 from core.language import ENGLISH, message_language
 from core.lexicon import BREED, CLINICAL_SERVICE, COMPONENT_NAME, PET, PET_BEFORE, Lexicon, is_cased
 from core.locales import field_keys
+from core.locales.base import known_given, unaccented
 from core.spans import Span, merge_spans
 
 log = logging.getLogger(__name__)
@@ -219,6 +220,9 @@ _SEPARATORS = re.compile(
     # or abbreviates a county or a mountain before its name ("Ballina, Co. Mayo", "Mt. Hood").
     r"|(?<!\b[A-Z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|Co|Mt|Ft))(?<!\bMrs)(?<!\bProf)(?<!\w[ \t]\d)(?<!\w[ \t]\d\d)"
     r"\.\s+(?=[A-Z])"
+    # In lower case, a full stop after a word of three letters or more, then a word, ends a
+    # sentence ("ms o'callaghan. zain (yr 9) has ..."); a title's abbreviation does not.
+    r"|(?<=[a-z'’]{3})(?<!\b(?:mrs|rev|sgt|col|gen|gov|sen|rep|hon))(?<!\b(?:cllr|capt|supt|insp|prof))\.[ \t]+(?=[a-z]{2})"
     # The parties of a case: "Ms Rukhsana Begum v Tillbrook Foods Ltd", "Smith vs. Jones".
     r"|\s(?:v|vs|v\.|vs\.|versus)\s(?=[A-Z])"
 )
@@ -291,6 +295,40 @@ def _split_sentence_after_town(
         ):
             return [(a, m.start())]
     return [(a, b)]
+
+
+#: Two spaces or more between words: a column's gap in a table aligned with spaces.
+_COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
+
+
+#: A day and a month as a statement's date column writes them: "02 Oct", "3/11".
+_COLUMN_DATE = re.compile(
+    r"\d{1,2}[ \-](?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|\d{1,2}/\d{1,2}(?:/\d{2,4})?",
+    re.IGNORECASE,
+)
+
+
+def _aligned_columns(text: str) -> bool:
+    """Whether the text holds a table aligned with spaces (a bank statement, a report
+    pasted from a terminal): two lines or more, each with two gaps of two spaces or more."""
+    lines = 0
+    for line in text.splitlines():
+        if len(_COLUMN_GAP.findall(line)) >= 2:
+            lines += 1
+            if lines >= 2:
+                return True
+    return False
+
+
+def _cut_at_gaps(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``[a, b)`` cut at the column gaps inside it ("01 Oct  BALANCE": a date, then the
+    next column's word)."""
+    pieces, pos = [], a
+    for m in _COLUMN_GAP.finditer(text, a, b):
+        pieces.append((pos, m.start()))
+        pos = m.end()
+    pieces.append((pos, b))
+    return [(x, y) for x, y in pieces if x < y]
 
 
 def _plain_word(word: str, lexicon: Lexicon) -> bool:
@@ -621,6 +659,30 @@ def _misread(
         and not lexicon.is_surname(value)
     ):
         # "joins Caterpillars room from Monday": a nursery room's name.
+        return []
+    bare = re.sub(r"['’]s$", "", value)
+    if (
+        not cased
+        and span.type is EntityType.PERSON
+        and lexicon is not None
+        and bare.isalpha()
+        and bare.islower()
+        and message_language(text) == ENGLISH
+        and (
+            bare in _GREETING_WORDS
+            or (
+                lexicon.is_plain(bare)
+                # (a frequent word: "momo" and "desi" are what some people are called)
+                and lexicon.zipf(bare) >= _FREQUENT_WORD_ZIPF
+                and not known_given(lexicon, bare)
+                and not lexicon.is_surname(bare)
+                and not _TITLE_THEN_SPACE.search(text, max(0, span.start - 8), span.start)
+            )
+        )
+    ):
+        # In a message without capitals, a greeting ("hiya can u help") or a dictionary's
+        # word no one carries ("boiler's been broke since sat") that the model read as a
+        # name: the word.
         return []
     if cased and _lower_words_only(value, span, lexicon):
         # "hold ramipril" read as a name in a text written with capitals: a name is
@@ -1377,10 +1439,40 @@ def _without_relation_head(text: str, span: Span) -> Span:
     relation says who the person is to the writer, not who they are)."""
     if span.type is not EntityType.PERSON:
         return span
-    m = _RELATION_HEAD.match(text, span.start, span.end) or _ROLE_HEAD.match(text, span.start, span.end)
+    m = (
+        _RELATION_HEAD.match(text, span.start, span.end)
+        or _ROLE_HEAD.match(text, span.start, span.end)
+        or _HEAD_BEFORE_TITLE.match(text, span.start, span.end)
+    )
     if m is None or m.end() >= span.end:
         return span
     return Span(m.end(), span.end, span.type, span.score, span.views)
+
+
+#: A platform's word for what someone runs on it ("shop", "channel", "account"): the name
+#: after it is theirs (core.policy reads it too).
+PLATFORM_WORDS = r"(?:shop|store|storefront|page|channel|account|server|group|seller|listing|stall|boutique)"
+#: A public platform's name and its word for what someone runs there, before that one's
+#: name: "Etsy shop Little Loom Knits", "eBay store Vintage Finds 4U".
+_PLATFORM_HEAD = re.compile(rf"(\S+)[ \t]+{PLATFORM_WORDS}[ \t]+(?=[A-Z0-9])")
+
+
+def _without_platform_head(text: str, span: Span, lexicon: Lexicon | None) -> Span:
+    """An organisation's name without the platform it is on: the shop is someone's, the
+    platform ("Etsy") everyone's, and the task may need it."""
+    if span.type is not EntityType.ORG or lexicon is None:
+        return span
+    m = _PLATFORM_HEAD.match(text, span.start, span.end)
+    if m is None or m.end() >= span.end or lexicon.public_kind(m.group(1)) not in ("company", "brand", "company-word"):
+        return span
+    return Span(m.end(), span.end, span.type, span.score, span.views)
+
+
+#: Words in lower case before a title inside a name: "form tutor ms o'callaghan" is "ms
+#: o'callaghan" (a title begins a name; what comes before it says who the person is).
+_HEAD_BEFORE_TITLE = re.compile(
+    r"(?:[a-z][a-z'’\-]*[ \t]+){1,3}?(?=(?:mr|mrs|ms|miss|mx|dr|prof)\.?[ \t]+[A-Za-z])"
+)
 
 
 #: A role written with a capital before a name ("Patient A.K. reports", "Client Jane Moss"):
@@ -3301,6 +3393,8 @@ _COURTESY = re.compile(
     r"(?:yours[ \t]+)?(?:sincerely|faithfully|truly)|cheers|thank[ \t]+you|all[ \t]+the[ \t]+best",
     re.IGNORECASE,
 )
+#: Greetings a model may read as a name in a message without capitals.
+_GREETING_WORDS = frozenset("hi hii hiii hiya heya hey heyy hello helo hullo yo oi hola morning evening".split())
 #: A greeting a model took in with the name after it ("Hi Edward", "Dear Ms Patel").
 _GREETING_HEAD = re.compile(
     r"(?:hi|hello|hey|hiya|dear|good[ \t]+(?:morning|afternoon|evening)|morning)[ \t]*,?[ \t]+",
@@ -3897,6 +3991,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         named = brands + flights + _word_names_found(text, brands + flights, lexicon)
         named += _given_names_found(text, named, lexicon)
         named += _relatives_in_lower_case(text, named, lexicon)
+        named += _unseen_given_in_lower_case(text, named, lexicon)
+        named += _signed_given_name(text, named, lexicon)
         named += _given_before_compound_surname(text, named, lexicon)
         return merge_spans(named + _names_given_as_names(text, named, lexicon))
     spans += other_script_names(text, spans)
@@ -3904,6 +4000,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     # A table's cells are atoms of their own, whatever their separator glues together.
     table = cut_at_cells(atoms(text), [(a, b) for a, b, _ in tables.cells])
     cell_starts = [a for a, _, _ in tables.cells]
+    columns = _aligned_columns(text)
     found = Zones(
         [
             *((*table.covering(a, b), reason) for a, b, reason in zones(text, lexicon, table)),
@@ -3923,7 +4020,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         span = _without_lower_tail(text, span, lexicon)
         span = _without_leading_term(text, _without_lower_head(text, span, lexicon), lexicon)
         span = _without_field_key(text, _without_address_label(text, _without_relation_head(text, span)))
-        span = _without_record_label(text, span)
+        span = _without_platform_head(text, _without_record_label(text, span), lexicon)
         value = text[span.start : span.end]
         misread = _misread(text, span, value, lexicon, cased)
         if misread is not None:
@@ -3986,6 +4083,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             pieces = [q for a, b in pieces for q in _split_sentence_after_town(text, a, b, lexicon)]
         if tables.cells:
             pieces = [q for a, b in pieces for q in _cut_at_cells(a, b, tables.cells, cell_starts)]
+        if columns:
+            pieces = [q for a, b in pieces for q in _cut_at_gaps(text, a, b)]
         typed = (
             _split_addresses(text, pieces, span.type)
             if span.type is not EntityType.IP
@@ -3995,6 +4094,9 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
             typed = [q for a, b, t in typed for q in _name_before_address(text, a, b, t, lexicon)]
         if span.type in _NAME_TYPES and lexicon is not None:
             typed = [_party(text, a, b, t, lexicon, len(typed) > 1) for a, b, t in typed]
+        if columns and len(typed) > 1 and span.type is not EntityType.DATE:
+            # A table's date column cut from the words after it ("02 Oct  DD HALIFAX ...").
+            typed = [(a, b, EntityType.DATE if _COLUMN_DATE.fullmatch(text, a, b) else t) for a, b, t in typed]
         for k, (a, b, t) in enumerate(typed):
             if k > 0 and t is None and not holds_word(text, table, a, b):
                 # What ran past a separator into part of a word carries nothing.
@@ -4410,6 +4512,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined += _word_names_found(text, joined, lexicon)
     joined += _given_names_found(text, joined, lexicon)
     joined += _relatives_in_lower_case(text, joined, lexicon)
+    joined += _unseen_given_in_lower_case(text, joined, lexicon)
+    joined += _signed_given_name(text, joined, lexicon)
     joined += _given_before_compound_surname(text, joined, lexicon)
     joined += _names_given_as_names(text, joined, lexicon)
     return merge_spans(
@@ -4758,6 +4862,66 @@ def _relatives_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon 
             continue
         out.append(Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
     return out
+
+
+#: A word in lower case, alone (no part of an address, a path, a handle or a code).
+_LOWER_ALONE = re.compile(r"(?<![\w'’@./:\\-])([^\W\d_A-Z]{4,})(?![\w'’@/\\-]|\.\w)")
+
+
+def _unseen_given_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
+    """In a message written in lower case, a given name English hardly ever writes as a
+    word ("w/ her sinéad from people team", "dariusz", "itziar"): a person wherever it
+    stands, where no capital can show a name. No dictionary word, term, word that is a
+    name too ("grace", "will") or public name."""
+    # (a message that begins with a capital is written with capitals: the model's to read)
+    if lexicon is None or is_cased(text) or text.lstrip()[:1].isupper() or message_language(text) != ENGLISH:
+        return []
+    out = []
+    for m in _LOWER_ALONE.finditer(text):
+        a, b = m.span(1)
+        word = m.group(1)
+        if (
+            not known_given(lexicon, word)
+            or lexicon.zipf(word) > 0.0  # (the lexicon's Zipf is 0 below its frequent words)
+            or lexicon.zipf(unaccented(word)) > 0.0
+            or lexicon.is_plain(word)
+            or lexicon.is_term(word)
+            or lexicon.is_word_name(word)
+            or lexicon.public_kind(word) is not None
+            or any(s.start < b and a < s.end for s in spans)
+        ):
+            continue
+        out.append(Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
+    return out
+
+
+#: A message's last words: a thanks or a closing, then the writer's given name and
+#: nothing after it but kisses or a full stop ("thx - farah", "cheers, kieran x").
+_SIGNED = re.compile(
+    r"\b(?:thx|thanks|thank[ \t]+you|ta|cheers|regards|best|love|many[ \t]+thanks|tia)"
+    r"[ \t]*[,.!\-–—]*[ \t]*(?:\n[ \t]*)?([^\W\d_]{3,})[ \t]*(?:x+|[.!])?[ \t]*$",
+    re.IGNORECASE,
+)
+
+
+def _signed_given_name(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
+    """The given name that signs a message after its thanks ("... thx - farah"): the
+    writer's, though the word is a frequent one in English too ("kieran", "josie")."""
+    if lexicon is None or message_language(text) != ENGLISH:
+        return []
+    m = _SIGNED.search(text.rstrip(), max(0, len(text.rstrip()) - 60))
+    if m is None:
+        return []
+    a, b = m.span(1)
+    word = m.group(1)
+    if (
+        not known_given(lexicon, word)
+        or lexicon.is_plain(word)
+        or word.casefold() in _VERB_NAMES
+        or any(s.start < b and a < s.end for s in spans)
+    ):
+        return []
+    return [Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6})]
 
 
 #: A name told as one: "the driver's name on the app was sunny", "her name is Hope".

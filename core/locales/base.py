@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -68,6 +69,23 @@ ELISIONS = frozenset(
 #: A lower-case prefix joined to a capitalized name word: "d'Agincourt", "al-Maschani".
 ELIDED_NAME = re.compile(r"[a-zà-ÿ]{1,3}['’-][A-ZÀ-ÖØ-Þ]\w*")
 
+
+def unaccented(word: str) -> str:
+    """A word without its accents ("wójcik" -> "wojcik"): the lexicon's lists of names
+    are mostly written in ASCII."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def known_given(lexicon: Any, word: str) -> bool:
+    """Whether the lexicon holds ``word`` as a given name, with its accents or without."""
+    return bool(lexicon.is_given(word) or lexicon.is_given(unaccented(word)))
+
+
+def known_surname(lexicon: Any, word: str) -> bool:
+    """Whether the lexicon holds ``word`` as a surname, with its accents or without."""
+    return bool(lexicon.is_surname(word) or lexicon.is_surname(unaccented(word)))
+
+
 #: One capitalized word of a name (hyphenated first names and surnames too), with the
 #: letters of Latin Extended-A inside it ("Oğuz", "Aydın", "Wiśniewska", "Dvořák").
 NAME_WORD = (
@@ -107,6 +125,10 @@ TITLED_APART_ZIPF = 6.5
 _APART = re.compile(r"[ \t]*(?:[,;)]|\Z)")
 #: A word this rare in the language after a relation word is a name ("conchi" 2.2).
 RARE_NAME_ZIPF = 2.5
+#: ... and after a closing at the message's end ("vg jojo" 3.2).
+CLOSING_NAME_ZIPF = 3.5
+#: A word this rare after a given name is its surname ("johanna brüggemann" 2.9).
+SURNAME_RARE_ZIPF = 3.0
 #: A given name alone in a lower-case message counts when the language writes it this
 #: rarely as a word ("sandra" 4.0, "nathan" 4.0; not "paz" 5.3, "rose" 4.7, "jan" 5.1).
 LOWER_GIVEN_ZIPF = 4.2
@@ -380,7 +402,9 @@ class LocaleView:
             # "mvg bart", "lg anna & tom", "saludos, maite".
             re.compile(
                 rf"(?<![\w-])(?i:{alternation(lc.closings)})[ \t]*[,.!]{{0,3}}[ \t]+"
-                rf"(?={LOWER_WORD}(?:[ \t]+{LOWER_WORD})?[ \t]*(?:(?:&|\+|en|und|et|y|and)[^\n]{{0,40}})?[.!]?[ \t]*\Z)"
+                rf"(?={LOWER_WORD}(?:[ \t]+{LOWER_WORD})?[ \t]*(?:(?:&|\+|en|und|et|y|and)[^\n]{{0,40}})?"
+                # (a full name in brackets after a nickname: "vg jojo (johanna brüggemann)")
+                rf"(?:\([^()\n]{{1,40}}\))?[.!]?[ \t]*\Z)"
             ),
         ]
 
@@ -465,7 +489,7 @@ class LocaleView:
                 # a name after it may be as frequent a word as one set apart by commas.
                 strong = titled and title.casefold().rstrip(".") in _ABBREVIATED_TITLES
                 run = self._lower_run(
-                    text, m.end(), lexicon, titled=titled, related=k in (1, 3), strong=strong
+                    text, m.end(), lexicon, titled=titled, related=k in (1, 3), strong=strong, closing=k == 3
                 )
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
@@ -480,6 +504,7 @@ class LocaleView:
         titled: bool = False,
         related: bool = False,
         strong: bool = False,
+        closing: bool = False,
     ) -> tuple[int, int] | None:
         lc = self.locale
         start = end = None
@@ -508,7 +533,7 @@ class LocaleView:
                     and (not pending_particle or lc.zipf(word) < RARE_NAME_ZIPF + 0.5)
                     and text[m.end(1) : m.end(1) + 1] != "."
                 )
-            elif start is not None and (lc.is_known_name(word) or lexicon.is_surname(word)):
+            elif start is not None and (lc.is_known_name(word) or known_surname(lexicon, word)):
                 # ("la profe dolores paz, no le deja": set apart, "paz" is her surname)
                 limit = TITLED_APART_ZIPF if _APART.match(text, m.end(1)) else SURNAME_AFTER_NAME_ZIPF
             elif lc.is_known_name(word):
@@ -519,12 +544,17 @@ class LocaleView:
                 limit = LOWER_NAME_ZIPF
                 # A word the language hardly writes, right after the relation word, is the
                 # relative's name no list knows ("mi suegra conchi").
+                # The writer's name after a closing at the message's end may be a word the
+                # language writes now and then ("vg jojo"), and a surname after a given name
+                # one it hardly writes ("johanna brüggemann", "lucía fdez").
+                rare = CLOSING_NAME_ZIPF if closing else RARE_NAME_ZIPF
                 named = named or (
-                    related
-                    and start is None
-                    and len(word) >= 3
-                    and lc.zipf(word) < RARE_NAME_ZIPF
+                    len(word) >= 3
                     and text[m.end(1) : m.end(1) + 1] != "."  # "Dr. med.": a title's part
+                    and (
+                        (related and start is None and lc.zipf(word) < rare)
+                        or (start is not None and lc.zipf(word) < SURNAME_RARE_ZIPF)
+                    )
                 )
             if not named or lc.is_negative(word) or (not pending_particle and lc.zipf(word) >= limit):
                 break
@@ -545,10 +575,13 @@ class LocaleView:
             return []
         lc = self.locale
         out: list[Span] = []
+        # A place named after a person is the place's kind's ("l'hôpital edouard herriot").
+        after_kind = {k.end() for k in self._place_kinds.finditer(text)} if self._place_kinds else set()
         for m in _LOWER_WORD_ALONE.finditer(text):
             word = m.group()
             if (
                 len(word) < 3
+                or m.start() in after_kind
                 or not lc.is_known_name(word)
                 or not lexicon.is_given(word)
                 or lc.is_negative(word)
@@ -660,7 +693,10 @@ class LocaleView:
         surnames; a hyphenated one when each part is ("jana-marie", "sommer-kaiser")."""
         lc = self.locale
         parts = re.split(r"[-'’]", word) if "-" in word else [word]
-        if all(p and (lc.is_known_name(p) or lexicon.is_given(p) or lexicon.is_surname(p)) for p in parts):
+        if all(
+            p and (lc.is_known_name(p) or known_given(lexicon, p) or known_surname(lexicon, p))
+            for p in parts
+        ):
             return True
         # A compound given name whose other part the lists miss ("jean-eudes"): the first
         # part a given name, the others words the language hardly writes.

@@ -130,6 +130,8 @@ def test_an_exact_date_is_direct_a_partial_one_is_an_event(
         ("The item was a Garmin Forerunner 265 worth a lot.", "Garmin Forerunner 265", T.ID, True),
         ("My Toyota RAV4 was scratched.", "Toyota RAV4", T.ORG, True),
         ("My Tesla 5YJ3E1EA7KF317000 was towed.", "Tesla 5YJ3E1EA7KF317000", T.ID, False),
+        # A shop someone runs on a brand's platform is theirs, no product.
+        ("She ordered from our Etsy shop Little Loom Knits.", "Etsy shop Little Loom Knits", T.ORG, False),
     ],
 )
 def test_a_public_brands_product_passes_its_serial_number_does_not(

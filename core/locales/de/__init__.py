@@ -275,6 +275,15 @@ RULES = [
         flags=0,
     ),
     *month_date_rules(w.MONTHS, day=r"\d{1,2}\.?"),
+    # A day and a month without the year, as German writes them: "ab 20.11.", "bis einschl.
+    # 28.11." (the second dot is the date's; "Abschnitt 3.2." is a section).
+    Rule(
+        EntityType.DATE,
+        r"(?<![\w.,/-])(?<!Abschnitt )(?<!Kapitel )(?<!Version )(?<!Punkt )(?<!Ziffer )(?<!Absatz )"
+        r"(?<!Nr\. )(?<!§ )(?<!Nr )((?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.)(?![\d.,/-]|[ \t]*\d)",
+        1,
+        0.85,
+    ),
 ]
 
 ZONES = [
@@ -316,7 +325,7 @@ LOCALE = Locale(
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])((?:[a-zäöüß]+-)*[a-zäöüß]{3,}(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)[ \t]+\d{1,4}[a-z]?)(?![\w])",
     town_before=("in", "aus", "bei", "nach"),
-    place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon", "spedition", "elektro", "bäckerei", "metzgerei", "autohaus", "malerbetrieb", "schreinerei", "tischlerei", "gärtnerei", "dachdeckerei", "fahrschule", "kfz-werkstatt", "werkstatt", "hausverwaltung", "steuerbüro", "kanzlei", "umzugsunternehmen"),
+    place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon", "spedition", "elektro", "bäckerei", "metzgerei", "autohaus", "malerbetrieb", "schreinerei", "tischlerei", "gärtnerei", "dachdeckerei", "fahrschule", "kfz-werkstatt", "werkstatt", "hausverwaltung", "steuerbüro", "kanzlei", "umzugsunternehmen", "getränkemarkt", "supermarkt", "baumarkt", "blumenladen", "imbiss", "gaststätte", "gasthof", "landgasthof", "restaurant", "hotel", "pension", "reinigung", "druckerei", "schlosserei", "bauunternehmen", "baufirma", "grundschule", "gesamtschule", "realschule", "gymnasium", "hauptschule", "kindergarten", "physiopraxis", "tagespflege"),
     place_links=("am", "an der", "im", "zum", "zur", "von"),
     place_articles=("am", "an der"),
     determiners=w.DETERMINERS,

@@ -72,7 +72,9 @@ RULES = [
         r"(?<![\w-])((?i:hospital|clínica|clinica|centro[ \t]+de[ \t]+salud|residencia|ambulatorio)"
         r"(?:[ \t]+(?:Universitario|General|Clínico|Clinico|Provincial|Comarcal|de|del|de[ \t]+la|"
         r"la|el|los|las|San|Santa|Nuestra[ \t]+Señora[ \t]+de(?:[ \t]+la)?))*"
-        r"[ \t]+[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+(?:[ \t]+(?:(?:de|del|de[ \t]+la|y)[ \t]+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+){0,3})"
+        # (the joining words in capitals too: "CLÍNICA SANTA TERESA DE LOS LLANOS")
+        r"[ \t]+[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+"
+        r"(?:[ \t]+(?:(?i:de[ \t]+l[oa]s|de[ \t]+la|del|de|y)[ \t]+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]+){0,3})"
         r"(?![\w-])",
         1,
         0.85,
@@ -176,7 +178,7 @@ LOCALE = Locale(
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|plaza|pza\.?|paseo|camino|ronda|travesía|travesia)[ \t]+[a-zà-ÿñ'-]+(?:[ \t]+[a-zà-ÿñ'-]+){0,3}?,?[ \t]+(?:n[ºo°][ \t]*)?\d{1,4}(?:[ \t]*,?[ \t]*\d{1,2}[ºo°][ \t]*[a-z]?\b)?)(?![\w])",
     town_before=("en", "de", "cerca de"),
-    place_kinds=("centro de salud", "centro médico", "consultorio", "ambulatorio", "farmacia", "clínica", "clinica", "residencia", "guardería", "guarderia", "peluquería", "peluqueria", "gestoría", "gestoria", "taller", "fincas", "administración de fincas", "administracion de fincas", "inmobiliaria", "cafetería", "cafeteria", "restaurante", "logística", "logistica", "transportes", "talleres", "reformas", "construcciones", "panadería", "panaderia", "carnicería", "ferretería", "autoescuela", "asesoría", "asesoria", "bufete"),
+    place_kinds=("centro de salud", "centro médico", "consultorio", "ambulatorio", "farmacia", "clínica", "clinica", "residencia", "guardería", "guarderia", "peluquería", "peluqueria", "gestoría", "gestoria", "taller", "fincas", "administración de fincas", "administracion de fincas", "inmobiliaria", "cafetería", "cafeteria", "restaurante", "logística", "logistica", "transportes", "talleres", "reformas", "construcciones", "panadería", "panaderia", "carnicería", "ferretería", "autoescuela", "asesoría", "asesoria", "bufete", "bar", "ceip", "ies", "colegio", "instituto", "escuela", "academia", "tienda", "mesón", "meson", "hostal", "hotel", "supermercado", "frutería", "fruteria", "librería", "libreria", "despacho", "fábrica", "fabrica", "clínica dental", "clinica dental", "guardería infantil"),
     place_links=("de la", "del", "de", "los", "las", "el", "la"),
     place_articles=("los", "las", "el", "la"),
     presidio=_presidio,

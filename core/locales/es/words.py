@@ -35,6 +35,8 @@ NEGATIVES = words(
 
 # medical, legal and everyday acronyms that are terms, not organisations ("un TAC")
 NEGATIVES = NEGATIVES | words("TAC RMN ECG IVA IRPF DNI NIE NIF ERE ERTE PDF RRHH RR HH")
+# the verbs a clinical note begins a sentence with ("Ingresó en el Hospital ...")
+NEGATIVES = NEGATIVES | words("Ingresó Ingresa Ingresado Ingresada Acude Acudió Presenta Presentó Refiere Refirió")
 # lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
 NEGATIVES = NEGATIVES | words("Creatinina Hemoglobina Ferritina Potasio Sodio Urea Colesterol Triglicéridos Leucocitos Plaquetas Glucemia Glucosa Bilirrubina Albúmina Troponina Lactato Calcio Magnesio")
 

@@ -204,7 +204,7 @@ LOCALE = Locale(
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])(\d{1,4}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|allee|allée|avenue|av\.|boulevard|bd|chemin|impasse|place|quai|route|cours|square)[ \t]+[a-zà-ÿ'’-]+(?:[ \t]+[a-zà-ÿ'’-]+){0,3}?)(?=[ \t]*(?:[,.;!?\n]|$|\d{5}))",
     town_before=("à", "a", "de", "d'", "près de", "vers"),
-    place_kinds=("hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage", "collège", "college", "lycée", "lycee", "école", "ecole", "groupe scolaire"),
+    place_kinds=("hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage", "collège", "college", "lycée", "lycee", "école", "ecole", "groupe scolaire", "transports", "société", "societe", "entreprise", "boucherie", "restaurant", "brasserie", "hôtel", "hotel", "menuiserie", "plomberie", "pressing", "auto-école", "auto-ecole", "supérette", "superette", "boulangerie-pâtisserie", "épicerie", "epicerie", "fleuriste", "maternelle", "école maternelle", "école primaire"),
     place_links=("de la", "de l'", "du", "des", "de", "d'", "les", "le", "la"),
     place_articles=("les", "le", "la"),
 )

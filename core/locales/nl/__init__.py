@@ -20,6 +20,13 @@ from core.locales.money import money_zones, quantity_zones
 from core.locales.nl import words as w
 
 
+def _rare(word: str) -> bool:
+    """A word Dutch hardly writes (Zipf below 3.5): a name, where a name may stand."""
+    from wordfreq import zipf_frequency
+
+    return bool(zipf_frequency(word.casefold(), "nl") < 3.5)
+
+
 def bsn_valid(value: str) -> bool:
     """The Dutch citizen service number (BSN): 9 digits passing the 11-proef
     (9*d1 + 8*d2 + ... + 2*d8 - 1*d9 divisible by 11, and not zero)."""
@@ -143,6 +150,17 @@ RULES = [
         flags=0,
     ),
     *month_date_rules(w.MONTHS, day=r"\d{1,2}"),
+    # A pupil's school after the class ("zit in groep 5 bij juf marieke op de wegwijzer"):
+    # "op" and the school's name, which the language hardly writes as a word.
+    Rule(
+        EntityType.ORG,
+        r"(?i:\bgroep[ \t]+[1-8][a-z]?\b)[^.!?\n]{0,40}?[ \t]op[ \t]+(?:de|het|'t)[ \t]+"
+        r"((?i:[a-zà-ÿ][\wà-ÿ'-]+))(?![\w-])",
+        1,
+        0.8,
+        flags=0,
+        validate=_rare,
+    ),
 ]
 
 ZONES = [
@@ -177,7 +195,7 @@ LOCALE = Locale(
     postcode=r"\d{4}[ \t]?[A-Za-z]{2}",
     lower_street=r"(?<![\w-])((?:(?!de\b|het\b|een\b|aan\b|in\b|op\b|van\b|naar\b)[a-z]+[ \t])?(?!onderweg|halfweg|zijweg)[a-z]{3,}(?:straat|gracht|weg|laan|plein|kade|singel|dijk|steeg|dreef)[ \t]+\d{1,5}(?:-?(?:bis|hs|[a-z]\b|\d{1,3}))?)(?![\w])",
     town_before=("in", "uit", "bij", "te"),
-    place_kinds=("obs", "cbs", "basisschool", "ggz", "gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage", "kwekerij", "slagerij", "boerderij", "hoveniersbedrijf", "schildersbedrijf", "installatiebedrijf", "aannemersbedrijf", "transportbedrijf", "loonbedrijf", "makelaardij", "makelaarskantoor", "administratiekantoor", "advocatenkantoor", "notariskantoor", "autobedrijf", "rijschool", "schoonmaakbedrijf"),
+    place_kinds=("obs", "cbs", "basisschool", "ggz", "gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage", "kwekerij", "slagerij", "boerderij", "hoveniersbedrijf", "schildersbedrijf", "installatiebedrijf", "aannemersbedrijf", "transportbedrijf", "loonbedrijf", "makelaardij", "makelaarskantoor", "administratiekantoor", "advocatenkantoor", "notariskantoor", "autobedrijf", "rijschool", "schoonmaakbedrijf", "tuincentrum", "supermarkt", "bloemenwinkel", "winkel", "hotel", "camping", "restaurant", "eetcafé", "cafetaria", "snackbar", "bouwbedrijf", "groothandel", "zorgboerderij", "dagbesteding", "brede school", "kindcentrum", "ikc"),
     place_links=("de", "het", "'t", "van", "van de", "van het", "van der", "van den"),
     place_articles=("de", "het", "'t", "der", "den"),
 )
