@@ -553,7 +553,12 @@ class LocaleView:
                     and text[m.end(1) : m.end(1) + 1] != "."  # "Dr. med.": a title's part
                     and (
                         (related and start is None and lc.zipf(word) < rare)
-                        or (start is not None and lc.zipf(word) < SURNAME_RARE_ZIPF)
+                        or (
+                            start is not None
+                            and lc.zipf(word) < SURNAME_RARE_ZIPF
+                            # ("dokter brouwer van gezondheidscentrum de hoven": a place's kind)
+                            and not (self._place_kinds is not None and self._place_kinds.match(text, m.start(1)))
+                        )
                     )
                 )
             if not named or lc.is_negative(word) or (not pending_particle and lc.zipf(word) >= limit):

