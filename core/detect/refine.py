@@ -71,7 +71,7 @@ from core.detect.names import (
     words_not_a_name,
 )
 from core.detect.rules import MARKER, NAME_EXTENT, NINO, SECRET, markers_win
-from core.detect.tokens import ELIDED, atoms, cut_at_cells, snap
+from core.detect.tokens import ELIDED, atoms, cut_at, cut_at_cells, snap
 from core.detect.zones import (
     DIGITS,
     FUNCTION_ZIPF,
@@ -320,17 +320,6 @@ def _aligned_columns(text: str) -> bool:
     return False
 
 
-def _cut_at_gaps(text: str, a: int, b: int) -> list[tuple[int, int]]:
-    """``[a, b)`` cut at the column gaps inside it ("01 Oct  BALANCE": a date, then the
-    next column's word)."""
-    pieces, pos = [], a
-    for m in _COLUMN_GAP.finditer(text, a, b):
-        pieces.append((pos, m.start()))
-        pos = m.end()
-    pieces.append((pos, b))
-    return [(x, y) for x, y in pieces if x < y]
-
-
 def _plain_word(word: str, lexicon: Lexicon) -> bool:
     """A dictionary's word, a term, or a frequent word written in lower case that no one
     carries."""
@@ -343,12 +332,7 @@ def _plain_word(word: str, lexicon: Lexicon) -> bool:
 
 def _split_items(text: str, a: int, b: int) -> list[tuple[int, int]]:
     """``[a, b)`` cut at the separators of items on one line (" · ", " | ", " • ")."""
-    pieces, pos = [], a
-    for m in ITEM_SEPARATOR.finditer(text, a, b):
-        pieces.append((pos, m.start()))
-        pos = m.end()
-    pieces.append((pos, b))
-    return [(x, y) for x, y in pieces if x < y]
+    return cut_at(ITEM_SEPARATOR, text, a, b)
 
 
 #: A command line's option before its value: "-p 5432", "--user=ops", "-d ledger_prod".
@@ -4084,7 +4068,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if tables.cells:
             pieces = [q for a, b in pieces for q in _cut_at_cells(a, b, tables.cells, cell_starts)]
         if columns:
-            pieces = [q for a, b in pieces for q in _cut_at_gaps(text, a, b)]
+            # ("01 Oct  BALANCE": a date, then the next column's word)
+            pieces = [q for a, b in pieces for q in cut_at(_COLUMN_GAP, text, a, b)]
         typed = (
             _split_addresses(text, pieces, span.type)
             if span.type is not EntityType.IP

@@ -125,16 +125,22 @@ def atoms(text: str) -> Atoms:
 _TAG = re.compile(r"</?[a-z][a-z0-9:\-]*[ \t]*/?>|<[a-z][a-z0-9:\-]*$")
 
 
-def _between_tags(text: str, a: int, b: int) -> list[tuple[int, int]]:
-    """``text[a:b]`` without the tags written in it: the words between them."""
-    if "<" not in text[a:b]:
-        return [(a, b)]
+def cut_at(pattern: re.Pattern[str], text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``[a, b)`` cut at each match of ``pattern`` inside it (the matches dropped), the
+    empty pieces left out."""
     pieces, pos = [], a
-    for m in _TAG.finditer(text, a, b):
+    for m in pattern.finditer(text, a, b):
         pieces.append((pos, m.start()))
         pos = m.end()
     pieces.append((pos, b))
     return [(x, y) for x, y in pieces if x < y]
+
+
+def _between_tags(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``text[a:b]`` without the tags written in it: the words between them."""
+    if "<" not in text[a:b]:
+        return [(a, b)]
+    return cut_at(_TAG, text, a, b)
 
 
 def _unwrapped(text: str, a: int, b: int, left: str, right: str) -> tuple[int, int]:
