@@ -24,6 +24,7 @@ too (measured against the default "filter" in the README's Languages section).
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -37,13 +38,22 @@ from core.detect.rules import NAME as RULES
 from core.entities import EntityType
 from core.language import ENGLISH, UNKNOWN, Languages, detect
 from core.lexicon import is_cased
-from core.locales import CODES, Locale, locale, view
+from core.locales import CODES, Locale, LocaleView, field_keys, locale, view
 from core.locales.base import (
+    CLOSING_NAME_ZIPF,
     ELIDED_NAME,
     FUNCTION_ZIPF,
     INNER_PARTICLES,
     LOWER_NAME_ZIPF,
+    NAME_SCORE,
     NOUN_ZIPF,
+    RARE_NAME_ZIPF,
+    SURNAME_AFTER_NAME_ZIPF,
+    SURNAME_RARE_ZIPF,
+    TITLED_NAME_ZIPF,
+    alternation,
+    known_given,
+    known_surname,
 )
 from core.spans import Span
 
@@ -136,7 +146,12 @@ class LanguageDetector(Detector):
         spans = _bracketed_names(text, langs, _with_nickname(text, langs, spans, self.lexicon), self.lexicon)
         spans = _other_names_in_brackets(text, langs, spans, self.lexicon)
         spans = _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
+        spans = _joined_addresses(text, _street_before_postcode(text, langs, _street_from_label(text, spans)))
+        spans = _with_unit(text, langs, spans)
         spans = _with_particle_surname(text, langs, spans, self.lexicon)
+        spans = _places_named_by_kind(text, langs, spans, self.lexicon)
+        spans = _with_initials(text, langs, _people_together(text, langs, spans, self.lexicon))
+        spans = _surnames_again(text, langs, spans, self.lexicon)
         return _places_by_article(text, langs, _companies_typed(text, spans))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
@@ -232,6 +247,10 @@ class LanguageDetector(Detector):
                     if _name_like(text, r, lv.locale)
                     and not _common_term(text, r, lv.locale, light=light)
                 ]
+            if light and s.type is EntityType.PERSON and s.score >= RELATED_MODEL_SCORE and not is_cased(text):
+                related = _related_name(text, s, lv, self.lexicon)
+                if related:
+                    return related
             if light and s.type is EntityType.PERSON and s.score >= LOWER_MODEL_SCORE and not is_cased(text):
                 # A message typed without capitals: the model, sure, and a name people carry.
                 lower = _lower_names(text, s, lv.locale, self.lexicon)
@@ -294,7 +313,13 @@ class LanguageDetector(Detector):
                         for a in lv.lower_addresses(text, self.lexicon, cased)
                     ),
                 ]
-                if langs.at(s.start) == code and not any(_overlaps(s, f) for f in found)
+                if langs.at(s.start) == code
+                and not any(
+                    _overlaps(s, f)
+                    # (a postcode the format matched, its town after it: "1094 HE amsterdam")
+                    and not (s.type is f.type is EntityType.ADDRESS and s.start <= f.start and f.end <= s.end)
+                    for f in found
+                )
             )
         return formats + names, formats
 
@@ -340,7 +365,51 @@ _ARABIC_PARTICLES = frozenset({"el", "al", "ben", "bin", "ibn", "abu", "ould", "
 _EDGE_WORD_ZIPF = 4.0
 #: How sure the languages NER must be of a person in a text typed without capitals.
 LOWER_MODEL_SCORE = 0.9
+#: ... and of a word no list holds as a name.
+SURE_MODEL_SCORE = 0.97
 _LOWER_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+_OPEN_QUOTES = frozenset('"„“«\'')
+_CLOSE_QUOTES = frozenset('"“”»\'')
+#: How sure the languages NER must be of a person right after a relation word, in a text
+#: typed without capitals: the word itself may be one the language writes now and then.
+RELATED_MODEL_SCORE = 0.6
+
+
+def _related_name(text: str, s: Span, lv: LocaleView, lexicon: Any) -> list[Span]:
+    """In a message typed without capitals, the model's person right after a relation word
+    ("meine freundin malu", "ma collègue fatou dit que"): its first word when the language
+    writes it rarely (Zipf under :data:`CLOSING_NAME_ZIPF`: a nickname no list knows), with
+    the names after it. Two kinds of evidence: the model's and the relation's."""
+    lc = lv.locale
+    words = list(_LOWER_NAME_WORD.finditer(text, s.start, s.end))
+    if not words:
+        return []
+    # A name in quotes after the relation ("beim nachbarn „becker“") is one however often
+    # the language writes the word.
+    quoted = text[words[0].start() - 1 : words[0].start()] in _OPEN_QUOTES and text[
+        words[-1].end() : words[-1].end() + 1
+    ] in _CLOSE_QUOTES
+    at = words[0].start() - 1 if quoted else words[0].start()
+    if not lv.after_relation(text, at):
+        return []
+    first = words[0].group()
+    limit = TITLED_NAME_ZIPF if quoted else CLOSING_NAME_ZIPF
+    if len(first) < 3 or not first.islower() or lc.is_negative(first) or lc.zipf(first) >= limit:
+        return []
+    if lc.zipf(first) >= RARE_NAME_ZIPF and first.endswith(lc.describing_endings):
+        return []  # a word of the language that says what the relative is: "jubilada"
+    end = words[0].end()
+    for m in words[1:]:
+        w = m.group()
+        if text[end : m.start()].strip() or lc.is_negative(w):
+            break
+        if not (lc.is_known_name(w) or known_surname(lexicon, w) or lc.zipf(w) < SURNAME_RARE_ZIPF):
+            break
+        end = m.end()
+    score = min(s.score, LOWER_MODEL_SCORE)
+    return [Span(words[0].start(), end, EntityType.PERSON, score, {k: min(v, score) for k, v in s.views.items()})]
 
 
 def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
@@ -353,6 +422,9 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
     # A frequent word at an edge is the sentence's, not the name's ("amie anne-sophie").
     while words and lc.zipf(words[0].group()) >= _EDGE_WORD_ZIPF and not lc.is_known_name(words[0].group()):
         words = words[1:]
+    # ... and at its end ("piso ioana tambien": "ioana").
+    while words and lc.zipf(words[-1].group()) >= _EDGE_WORD_ZIPF and not lc.is_known_name(words[-1].group()):
+        words = words[:-1]
 
     def particle(word: str) -> bool:
         # ("yassine el amrani", "karim ben salah": the particles of Arabic names too)
@@ -372,6 +444,9 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
             and (
                 (lc.is_known_name(word) and zipf < LOWER_NAME_ZIPF)
                 or ((lexicon.is_given(word) or lexicon.is_surname(word)) and zipf < _FOREIGN_NAME_ZIPF)
+                # A name no list holds ("ioana"), the model sure of it, a word neither the
+                # language nor English writes.
+                or (s.score >= SURE_MODEL_SCORE and zipf < RARE_NAME_ZIPF and lexicon.zipf(word) < RARE_NAME_ZIPF)
             )
         )
 
@@ -623,6 +698,114 @@ def _with_house_number(text: str, spans: list[Span]) -> list[Span]:
     return _taking(text, spans, EntityType.ADDRESS, _HOUSE_NUMBER, street)
 
 
+_UNIT_GAP = r"[ \t]*,?[ \t]*"
+
+
+@functools.cache
+def _unit_after(code: str) -> re.Pattern[str] | None:
+    """The parts of a dwelling a street's line goes on with in ``code``'s language."""
+    lc = locale(code)
+    if lc is None or lc.address_unit is None:
+        return None
+    unit = lc.address_unit
+    return re.compile(rf"{_UNIT_GAP}(?:{unit})(?:{_UNIT_GAP}(?:{unit}))*(?![\w-])", re.IGNORECASE)
+
+
+def _joined_addresses(text: str, spans: list[Span]) -> list[Span]:
+    """Two pieces of one street's line a space apart, one address ("Pieter" | "Calandlaan
+    204": a street named after a person, its given name read apart)."""
+    out: list[Span] = []
+    for s in spans:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type is s.type is EntityType.ADDRESS
+            and prev.end <= s.start
+            and re.fullmatch(r"[ \t]+", text[prev.end : s.start]) is not None
+        ):
+            out[-1] = Span(prev.start, s.end, s.type, max(prev.score, s.score), {**s.views, **prev.views})
+            continue
+        out.append(s)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _address_label() -> re.Pattern[str]:
+    """A form's address key at a line's start and the capitalized words after it."""
+    keys = [k for k, kind in field_keys().items() if kind == "ADDRESS"]
+    return re.compile(
+        rf"(?:^|\n)[ \t]*(?i:{alternation(sorted(keys))})[ \t]*:[ \t]*((?:[A-ZÀ-Ý][\w'’.-]*[ \t]+){{1,3}})$"
+    )
+
+
+def _street_from_label(text: str, spans: list[Span]) -> list[Span]:
+    """A street's line right after a form's address key, its first words too: "Adres:
+    Pieter Calandlaan 204" (a street named after a person, read from "Calandlaan")."""
+    out: list[Span] = []
+    for s in spans:
+        if s.type is EntityType.ADDRESS and (not out or out[-1].end <= s.start):
+            line = text.rfind("\n", 0, s.start) + 1
+            m = _address_label().search(text, max(0, line - 1), s.start)
+            if m is not None and (not out or out[-1].end <= m.start(1)):
+                s = Span(m.start(1), s.end, s.type, s.score, dict(s.views))
+        out.append(s)
+    return out
+
+
+def _with_unit(text: str, langs: Languages, spans: list[Span]) -> list[Span]:
+    """Each street's address with the floor, flat or building written after it ("Gneisenaustr.
+    14, 2. OG links", "27 rue Paul-Bert, 3e étage", "Pieter Calandlaan 204, 3 hoog"): part of
+    the address (left out, "3e étage" between two placeholders narrows the dwelling down),
+    and what the models took of it ("3." | "OG") goes into it."""
+    out: list[Span] = []
+    k = 0
+    while k < len(spans):
+        s = spans[k]
+        k += 1
+        unit = _unit_after(langs.at(s.start)) if s.type is EntityType.ADDRESS else None
+        m = unit.match(text, s.end) if unit is not None else None
+        if m is None:
+            out.append(s)
+            continue
+        inside = k
+        while inside < len(spans) and spans[inside].end <= m.end():
+            inside += 1  # a piece of the unit a model or a rule found: inside it now
+        if inside < len(spans) and spans[inside].start < m.end():
+            out.append(s)  # the unit runs into another value: leave both as they are
+            continue
+        k = inside
+        out.append(Span(s.start, m.end(), s.type, s.score, dict(s.views)))
+    return out
+
+
+#: A street's line right before a postcode, as a form or a letter writes it: "op de
+#: Skilpleats 8, 8601 KM Sneek" (a street's name no list knows, its number, the comma).
+_STREET_BEFORE = re.compile(
+    r"(?<![\w'’-])((?:[A-ZÀ-Ý][\w'’.-]*[ \t]+){0,2}[A-ZÀ-Ý][\w'’-]{2,}[ \t]+\d{1,4}(?:[ \t]?[a-zA-Z]\b|-\w{1,3})?)"
+    r"[ \t]*,[ \t]*$"
+)
+
+
+def _street_before_postcode(text: str, langs: Languages, spans: list[Span]) -> list[Span]:
+    """The street line before an address that begins with its postcode (see
+    :data:`_STREET_BEFORE`), when nothing was found there: part of the same address."""
+    out = list(spans)
+    for k, s in enumerate(spans):
+        lc = locale(langs.at(s.start))
+        if s.type is not EntityType.ADDRESS or lc is None or lc.postcode is None:
+            continue
+        if re.match(lc.postcode + r"\b", text[s.start : s.end]) is None:
+            continue
+        m = _STREET_BEFORE.search(text, max(0, s.start - 60), s.start)
+        if m is None or (k and spans[k - 1].end > m.start(1)):
+            continue
+        street = m.group(1)
+        if any(lc.is_negative(w) for w in street.split() if not w[:1].isdigit()):
+            continue
+        out.append(Span(m.start(1), m.end(1), EntityType.ADDRESS, s.score, {RULES: s.score}))
+    return sorted(out, key=lambda x: (x.start, x.end))
+
+
 def _companies_typed(text: str, spans: list[Span]) -> list[Span]:
     """A company the lexicon knows by name is an organisation, whatever a model typed it
     ("reclamar a Iberdrola" read as a place): the type policy decides a public company as
@@ -728,7 +911,10 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
         if any(t.type is not EntityType.PERSON or t.start < a or t.end > b for t in inside):
             continue
         words = m.group("name").split()
-        if any(lc.is_negative(w) for w in words):
+        if any(
+            lc.is_negative(w) and not (lc.is_particle(w) or w.lower() in (*INNER_PARTICLES, "i", "y"))
+            for w in words
+        ):
             continue
         # ("daniel ferrer i soler": "i" and "y" join a Catalan's and a Spaniard's surnames)
         parts = [w for w in words if not lc.is_particle(w) and w.lower() not in (*INNER_PARTICLES, "i", "y")]
@@ -745,7 +931,13 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
             and len(words) <= 3
             and all(w in names or lc.zipf(w.lower()) < _NICKNAME_ZIPF for w in parts)
         )
-        if told or quoted or (names and len(names) == len(parts) and m.group("q") is None):
+        # (the given names, then a surname that is also a word: "(maria del carmen espejo)")
+        surname_last = (
+            len(parts) >= 2
+            and all(w in names for w in parts[:-1])
+            and lc.zipf(parts[-1].lower()) < SURNAME_AFTER_NAME_ZIPF
+        )
+        if told or quoted or ((surname_last or (names and len(names) == len(parts))) and m.group("q") is None):
             out = [t for t in out if t not in inside]
             out.append(Span(a, b, EntityType.PERSON, s.score, dict(s.views)))
     return sorted(out, key=lambda x: (x.start, x.end))
@@ -775,7 +967,11 @@ def _with_nickname(text: str, langs: Languages, spans: list[Span], lexicon: Any)
             assert m is not None
         nick = m.group(1)
         known = lc.is_known_name(nick) or lexicon.is_given(nick.lower()) or lexicon.is_surname(nick.lower())
-        if lc.is_negative(nick) or not (known or lc.zipf(nick.lower()) < _NICKNAME_ZIPF):
+        # Between a given name and a surname with its particle ("Wilhelmina (Willeke) de
+        # Jong") a capitalized word in brackets is the nickname however often it is written.
+        surname = _SURNAME_AFTER.match(text, max(m.end(), s.end))
+        framed = surname is not None and surname.group(1).split()[0].lower() in INNER_PARTICLES
+        if lc.is_negative(nick) or not (known or framed or lc.zipf(nick.lower()) < _NICKNAME_ZIPF):
             out.append(s)
             continue
         end = max(m.end(), s.end)
@@ -784,7 +980,11 @@ def _with_nickname(text: str, langs: Languages, spans: list[Span], lexicon: Any)
             words = after.group(1).split()
             capitals = [w for w in words if w[:1].isupper()]
             particles_ok = all(w[:1].isupper() or w.lower() in INNER_PARTICLES for w in words)
-            if particles_ok and not any(lc.is_negative(w) for w in capitals):
+            # ("Wilhelmina (Willeke) de Jong": "jong" is a word, "Jong" a surname the lists know)
+            if particles_ok and not any(
+                lc.is_negative(w) and not (lc.is_known_name(w) or lexicon.is_surname(w.lower()))
+                for w in capitals
+            ):
                 end = after.end()
         # The spans the widened name now holds (a model's "Sánchez") are part of it.
         for t in spans[k + 1 :]:
@@ -995,6 +1195,170 @@ def _persons_named_again(text: str, spans: list[Span]) -> list[Span]:
         else s
         for s in spans
     ]
+
+
+_PLACEHOLDER = re.compile(r"\[[A-Z]+(?:_[A-Z]+)*_\d+\]")
+
+
+def _places_named_by_kind(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """A small place's own name after its kind (``LocaleView.cased_places``: "Talleres
+    Arriaga", "Pflegedienst „Pflege mit Herz“") is an organisation, whatever a model typed
+    the words: what overlaps it gives way, and the kind's word alone, typed an organisation
+    ("Pflegedienst"), stays as written."""
+    found: list[Span] = []
+    for code in sorted(langs.codes & set(CODES)):
+        lv = view(code)
+        if lv is not None:
+            found += [p for p in lv.cased_places(text, lexicon) if langs.at(p.start) == code]
+    # (read again once the name is a placeholder: "beim Pflegedienst „[ORG_1]“")
+    named = found + [
+        Span(m.start(), m.end(), EntityType.ORG, NAME_SCORE, {}) for m in _PLACEHOLDER.finditer(text)
+    ]
+    if not named:
+        return spans
+    out = []
+    for s in spans:
+        over = [p for p in found if s.start < p.end and p.start < s.end]
+        lc = locale(langs.at(s.start))
+        kinds = {k.casefold() for k in lc.place_kinds} if lc is not None else set()
+        if over:
+            before = text[s.start : min(p.start for p in over)].casefold().split()
+            if s.type is EntityType.ADDRESS and any(w in kinds for w in before):
+                continue  # "groep 4 van OBS De Piramide" read as an address: the school's name
+            if all(s.start <= p.start and p.end <= s.end for p in over):
+                # Found already, with more around it ("Transportes Ruiz S.L.": the legal name
+                # with its kind), typed a place: an organisation.
+                found = [p for p in found if p not in over]
+                typ = EntityType.ORG if s.type is EntityType.LOCATION else s.type
+                out.append(Span(s.start, s.end, typ, s.score, dict(s.views)))
+            continue
+        if text[s.start : s.end].casefold() in kinds and any(
+            0 <= p.start - s.end <= 24
+            and all(w in _JOINERS or w in kinds for w in text[s.end : p.start].strip(" \t„\"“«").casefold().split())
+            for p in named
+        ):
+            continue  # the kind's word itself ("Pflegedienst" before its name, "Fontanería y Reformas")
+        out.append(s)
+    out += [p for p in found if not any(p.start < o.end and o.start < p.end for o in out)]
+    return sorted(out, key=lambda x: (x.start, x.end))
+
+
+#: What stands between two people named together: "Wiebke Petersen, Chidi Okafor", "X und Y".
+_BETWEEN_PEOPLE = re.compile(r"[ \t]*(?:,|&|/|\+|und|et|y|e|en|and)[ \t]*")
+
+
+def _people_together(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """A given name and one more word typed a place or an organisation, named right beside
+    a person ("Erziehungsberechtigte: Wiebke Petersen, Chidi Okafor" before an address
+    line): the second person, unless the lexicon knows the words as a public name."""
+    out = list(spans)
+    for k, s in enumerate(spans):
+        if s.type not in (EntityType.LOCATION, EntityType.ORG) or langs.at(s.start) not in CODES:
+            continue
+        words = text[s.start : s.end].split()
+        if len(words) != 2 or not all(w[:1].isupper() and w[1:].islower() for w in words):
+            continue
+        if not known_given(lexicon, words[0]) or lexicon.public_kind(text[s.start : s.end]):
+            continue
+        if lexicon.public_kind(words[1]) or lexicon.public_kind(words[0]):
+            continue
+        prev = spans[k - 1] if k else None
+        nxt = spans[k + 1] if k + 1 < len(spans) else None
+        beside = (
+            prev is not None
+            and prev.type is EntityType.PERSON
+            and _BETWEEN_PEOPLE.fullmatch(text, prev.end, s.start) is not None
+        ) or (
+            nxt is not None
+            and nxt.type is EntityType.PERSON
+            and _BETWEEN_PEOPLE.fullmatch(text, s.end, nxt.start) is not None
+        )
+        if beside:
+            out[k] = Span(s.start, s.end, EntityType.PERSON, s.score, dict(s.views))
+    return out
+
+
+#: Initials right before a name, a nickname in brackets between them ("H.J. (Henk)
+#: Brouwer", "mevr. E.M. (Esther) de Graaf-Pinas", "J. de Wit").
+_INITIALS_BEFORE = re.compile(r"(?<![\w.])((?:[A-ZÀ-Ý]\.[ \t]?){1,4})[ \t]*(?:\([^()\n]{1,24}\)[ \t]*)?$")
+_ONE_INITIAL_AFTER = re.compile(
+    r"(?:^|[\n,:(]|(?<![\w])(?i:dhr|mevr|hr|fr|mme|mr|mrs|ms|sr|sra|dr|dra|herr|frau|meneer|mevrouw|monsieur|"
+    r"madame|señor|señora|don|doña)\.?)[ \t]*$"
+)
+_INITIALS_OPEN = re.compile(r"(?<![\w.])((?:[A-ZÀ-Ý]\.[ \t]?){1,4})[ \t]*\($")
+
+
+def _with_initials(text: str, langs: Languages, spans: list[Span]) -> list[Span]:
+    """Each person's name with the initials written before it: one name (left out, "H.J."
+    beside the placeholder is half the person's name; apart, two placeholders). The
+    nickname in brackets after initials takes the surname after it ("E.M. (Esther) de
+    Graaf-Pinas")."""
+    out: list[Span] = []
+    skip_to = -1
+    for s in spans:
+        if s.start < skip_to:
+            continue
+        if s.type is EntityType.PERSON and langs.at(s.start) in CODES:
+            head = max(0, s.start - 40)
+            m = _INITIALS_BEFORE.search(text, head, s.start)
+            nick = _INITIALS_OPEN.search(text, head, s.start) if m is None else None
+            if nick is not None and text[s.end : s.end + 1] == ")":
+                after = _SURNAME_AFTER.match(text, s.end + 1)
+                end = after.end() if after is not None else s.end + 1
+                # (the surname a model found, whole: "Graaf-Pinas")
+                end = max([end, *(t.end for t in spans if t.start < end and t.end > end and t.type is EntityType.PERSON)])
+                skip_to = end
+                m = nick
+                s = Span(s.start, end, s.type, s.score, dict(s.views))
+            # One initial may be a sentence's last word ("de 2º B. Iker no podrá"): only at a
+            # line's start, after a comma, a colon or a title.
+            if (
+                m is not None
+                and sum(c.isalpha() for c in m.group(1)) == 1
+                and _ONE_INITIAL_AFTER.search(text, max(0, m.start(1) - 12), m.start(1)) is None
+            ):
+                m = None
+            if m is not None:
+                a = m.start(1)
+                # What a model found of the initials and the nickname goes into the name.
+                while out and out[-1].start >= a and out[-1].type is EntityType.PERSON:
+                    out.pop()
+                if not out or out[-1].end <= a:
+                    s = Span(a, s.end, s.type, s.score, dict(s.views))
+        out.append(s)
+    return out
+
+
+def _surnames_again(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """The surname of a person found by their full name, written again where nothing was
+    found: that person or one of their family ("Herr Wolf-Dieter Kühn, Sohn des
+    verstorbenen Egon Kühn"), with the given name or the title right before it. A surname
+    that is also a word ("Kühn", bold; "Koch", cook) is found only when the model saw it
+    beside a given name; in the locales' parts, capitalized, outside every other span."""
+    surnames = set()
+    for s in spans:
+        words = text[s.start : s.end].split()
+        if s.type is EntityType.PERSON and len(words) >= 2 and langs.at(s.start) in CODES:
+            last = words[-1].strip(".,;:()")
+            if len(last) >= 3 and last[:1].isupper() and not lexicon.public_kind(last):
+                surnames.add(last)
+    if not surnames:
+        return spans
+    out = list(spans)
+    pattern = re.compile(rf"(?<![\w'’-])(?:{alternation(sorted(surnames))})(?![\w'’-])")
+    for m in pattern.finditer(text):
+        a, b = m.span()
+        lc = locale(langs.at(a))
+        if lc is None or any(s.start < b and a < s.end for s in out):
+            continue
+        before = re.search(r"([A-ZÀ-Ý][\w'’-]+\.?)[ \t]+$", text[max(0, a - 30) : a])
+        if before is not None:
+            word = before.group(1)
+            title = word.strip(".").casefold() in {t.strip(".").casefold() for t in lc.titles}
+            if known_given(lexicon, word.strip(".")) or title:
+                a -= len(before.group(0))
+        out.append(Span(a, b, EntityType.PERSON, NAME_SCORE, {RULES: NAME_SCORE}))
+    return sorted(out, key=lambda x: (x.start, x.end))
 
 
 def _has_known_name(text: str, run: Span, lc: Locale) -> bool:

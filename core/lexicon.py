@@ -217,5 +217,7 @@ def _is_cased(head: str) -> bool:
     words = re.findall(r"[^\W\d_]+", head)
     if len(words) < 6:
         return False
-    capital = sum(1 for w in words if w[0].isupper())
+    # Two capitals alone (a Dutch postcode's "1094 HE", "KL") are a code's, no sign of
+    # ordinary casing in a message typed in lower case.
+    capital = sum(1 for w in words if w[0].isupper() and not (len(w) == 2 and w.isupper()))
     return capital / len(words) >= 0.06 and not all(w.isupper() for w in words)

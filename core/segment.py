@@ -291,6 +291,7 @@ def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 _RULE_END = re.compile(r"[.!?…]+[\"'”’»)\]]*(?=\s)")
 _WORD_BEFORE = re.compile(r"([\w.]+)$")
+_INITIALS = re.compile(r"(?:[^\W\d_]\.){1,3}[^\W\d_]")
 _NEXT_WORD = re.compile(r"\s+[\"'“‘«(\[]?(\S+)")
 
 
@@ -308,8 +309,10 @@ def _rule_sentences(
             following = nxt.group(1) if nxt else ""
             if word.rstrip(".") in abbreviations or word in abbreviations:
                 continue
-            if len(word) == 1 and word.isalpha():
-                continue  # an initial: "J. Weber"
+            if word.endswith("str") and following[:1].isdigit():
+                continue  # a street's abbreviated ending and its number: "gneisenaustr. 14"
+            if (len(word) == 1 and word.isalpha()) or _INITIALS.fullmatch(word):
+                continue  # an initial: "J. Weber", "H.J. (Henk) Brouwer", "E.M. de Graaf"
             if (
                 word.isdigit()
                 and len(word) <= 2

@@ -2461,7 +2461,7 @@ RECORD = "record"
 _RETYPABLE = _NAME_TYPES | {EntityType.ADDRESS, EntityType.ID}
 
 
-_CSV_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 _\-/.#]{0,30}")
+_CSV_HEADER_CELL = re.compile(r"[^\W\d_][\w \-/.#°º]{0,30}")
 #: The separators a pasted table's cells may have: comma, semicolon (Europe's CSV), tab.
 _CSV_SEPARATORS = (",", ";", "\t")
 #: A comma inside a number ("$3,400", "1,250.75"): no cell separator.
@@ -3921,6 +3921,11 @@ _CELL_CODE = re.compile(r"[A-Z]{0,4}[-\s]?\d[\d\-/. ]{3,30}[\dA-Z]", re.IGNORECA
 _NUMBER_KEY_END = frozenset(("account", "number", "no", "id", "iban", "ref", "reference", "passport"))
 
 
+#: A key's last word that numbers its rows in German, Dutch, French or Spanish, alone or
+#: at a compound's end ("nr", "personalnummer", "klantnummer", "numéro", "núm").
+_NUMBER_KEY_WORD = re.compile(r"\w*(?:nr|nummer|number)|n[°ºo]|num[eé]ro|n[uú]m(?:ero)?")
+
+
 def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
     """The cells of a table's column of numbers that identify ("bank_account", "ird_number",
     "policy_no") that no view found: a model unsure of one row of a CSV passes over it,
@@ -3934,14 +3939,18 @@ def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]
         if name in MONEY_KEYS:
             continue
         vt = VALUE_FIELD_TYPES.get(name)
-        if vt is None and name.rsplit(" ", 1)[-1] in _NUMBER_KEY_END:
+        last = name.rsplit(" ", 1)[-1]
+        # ("Mitgl-Nr", "Personalnummer", "n° adhérent": a number key of the other languages)
+        numbered = last in _NUMBER_KEY_END or _NUMBER_KEY_WORD.fullmatch(last) is not None
+        if vt is None and numbered:
             vt = EntityType.ACCOUNT
         if vt is None or vt is EntityType.DATE:
             continue
         value = text[a:b]
         lead = len(value) - len(value.lstrip())
         code = value.strip()
-        if not _CELL_CODE.fullmatch(code) or sum(c.isdigit() for c in code) < 5:
+        # (a member's "0417" under its key: four digits are enough where the key says so)
+        if not _CELL_CODE.fullmatch(code) or sum(c.isdigit() for c in code) < (4 if numbered else 5):
             continue
         start, end = a + lead, a + lead + len(code)
         if any(x.start < end and start < x.end for x in out):

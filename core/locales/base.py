@@ -111,6 +111,10 @@ TOWN_ZIPF = 2.5
 _ABBREVIATED_TITLES = frozenset("mme mlle dr dra sr sra srta mevr dhr hr fr prof".split())
 #: Articles that begin a town's name ("A Coruña", "Le Havre", "Den Haag").
 _TOWN_ARTICLES = frozenset("a la le el les los den 's".split())
+#: A word of a place's own name with its capital ("Pins", "d'Or", "Croix-Rousse").
+_CASED_WORD = r"(?:[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-ZÀ-ÖØ-Þ][\w-]*)?|d['’][A-ZÀ-ÖØ-Þ][\w-]*)"
+#: The small words between the words of such a name ("Fontanería y Reformas Quiles").
+_CASED_JOIN = r"(?:de[ \t]+la|de|del|du|des|la|las|los|el|y|e|et|und|mit|van|der|den|het|'t)"
 LOWER_WORD = r"[a-zà-öø-ÿß]{2,}(?:[-'’][a-zà-öø-ÿß]+)*"
 _LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")
 #: A word in lower case this frequent in the language is a word there, not a name
@@ -225,6 +229,17 @@ class Locale:
     #: "à", "de"): in a health message a town there is one the norm protects
     #: (:meth:`core.policy.TypePolicy.sweep`).
     town_before: Sequence[str] = ()
+    #: Particles the language writes only inside surnames ("van der", "ter", "ten" in
+    #: Dutch; "von der" is also "from the" in German): a word after them and a title is
+    #: a surname however often the language writes it ("meneer van der poel").
+    name_particles: frozenset[str] = frozenset()
+    #: Endings of the language's adjectives and participles: a word with one after a
+    #: relation word describes the relative ("mi suegra jubilada", "ma mère âgée").
+    describing_endings: tuple[str, ...] = ()
+    #: A part of a dwelling written beside its street as this language writes it (a floor,
+    #: a flat, a building, a staircase: "2. OG links", "3e étage", "3 hoog", "4º B"): part
+    #: of the address, case-insensitive.
+    address_unit: str | None = None
 
     def __post_init__(self) -> None:
         titles = {t.casefold() for t in self.titles}
@@ -392,6 +407,19 @@ class LocaleView:
         self._lower_street = re.compile(lc.lower_street) if lc.lower_street else None
         # The same contexts before a name written in lower case ("mon patron m. garnier",
         # "mijn buurman kees van der laan"): see :meth:`lower_names`.
+        self._cased_places = (
+            re.compile(
+                rf"(?<![\w-])(?i:{alternation(lc.place_kinds)})"
+                rf"(?:[ \t]+(?P<link>(?i:{alternation(lc.place_links)})))?[ \t]+"
+                rf"(?:[„\"“«][ \t]*(?P<quoted>[^\"“”„«»\n]{{2,40}}?)[ \t]*[“\"”»]"
+                rf"|(?P<name>{_CASED_WORD}(?:[ \t]+(?:{_CASED_JOIN}[ \t]+)?{_CASED_WORD}){{0,3}}))"
+            )
+            if lc.place_kinds
+            else None
+        )
+        self._relation_before = re.compile(
+            rf"(?<![\w-])(?i:{alternation(lc.relations)})\s*,?\s+(?:{title}\s+)*$"
+        )
         self._lower_contexts = [
             re.compile(rf"(?<![\w-]){title}(?:\s+{title})*\s+(?={LOWER_WORD})"),
             re.compile(
@@ -407,6 +435,43 @@ class LocaleView:
                 rf"(?:\([^()\n]{{1,40}}\))?[.!]?[ \t]*\Z)"
             ),
         ]
+
+    def cased_places(self, text: str, lexicon: Any) -> list[Span]:
+        """A small place of care or business by its kind and its own name written with
+        capitals or in quotes ("Pflegedienst „Pflege mit Herz“", "camping Les Pins d'Or",
+        "la pharmacie du Port", "Talleres Arriaga"): the name (with the word that links it
+        to the kind, "du Port") is an organisation, the kind stays as written. Not a name
+        the lexicon knows as public (a town: "pharmacie de Concarneau"; a brand: "garage
+        Renault"), not a word the language never takes for a name."""
+        if self._cased_places is None:
+            return []
+        lc = self.locale
+        out: list[Span] = []
+        for m in self._cased_places.finditer(text):
+            group = "quoted" if m.group("quoted") is not None else "name"
+            a, b = m.span(group)
+            value = m.group(group).strip()
+            words = value.split()
+            if not words or len(words) > 5:
+                continue
+            if group == "name":
+                # A sentence's next word after the name's ("Talleres Arriaga, en ..." stops at
+                # the comma); the name's own words only: no listed negative, nothing public.
+                if any(lc.is_listed_negative(w) for w in words) or lexicon.public_kind(value):
+                    continue
+                if lexicon.public_kind(words[0].strip("'’")) in ("place", "country", "region", "brand", "company"):
+                    continue
+            link = m.group("link")
+            if link is not None and group == "name" and (link.casefold() not in lc.place_articles or link[:1].isupper()):
+                # "du Port" (the link is the name's), "Les Pins d'Or" (an article with its capital)
+                a = m.start("link")
+            out.append(Span(a, b, EntityType.ORG, NAME_SCORE, {VIEW: NAME_SCORE}))
+        return out
+
+    def after_relation(self, text: str, pos: int) -> bool:
+        """Does a relation word of the language ("meine freundin", "ma collègue") end right
+        before ``pos``?"""
+        return self._relation_before.search(text, max(0, pos - 48), pos) is not None
 
     def _presidio(self) -> list[Any]:
         if self._recognizers is None:
@@ -509,13 +574,18 @@ class LocaleView:
         lc = self.locale
         start = end = None
         pending_particle = False
+        surname_particle = False
+        particle_start: int | None = None
         for m in _LOWER_TOKEN.finditer(text, pos):
             if m.start() != pos:  # words follow each other with spaces only
                 break
             word = m.group(1)
             pos = m.end()
             if lc.is_particle(word):
+                if start is None and not pending_particle:
+                    particle_start = m.start(1)
                 pending_particle = True
+                surname_particle = surname_particle or word.casefold() in lc.name_particles
                 continue
             named = self._named(word, lexicon)
             # A surname after a given name ("oma luise wolf") and a name after a title may
@@ -530,7 +600,7 @@ class LocaleView:
                 # when the language hardly writes it.
                 named = named or (
                     len(word) >= 3
-                    and (not pending_particle or lc.zipf(word) < RARE_NAME_ZIPF + 0.5)
+                    and (not pending_particle or surname_particle or lc.zipf(word) < RARE_NAME_ZIPF + 0.5)
                     and text[m.end(1) : m.end(1) + 1] != "."
                 )
             elif start is not None and (lc.is_known_name(word) or known_surname(lexicon, word)):
@@ -563,7 +633,9 @@ class LocaleView:
                 )
             if not named or lc.is_negative(word) or (not pending_particle and lc.zipf(word) >= limit):
                 break
-            start = m.start(1) if start is None else start
+            if start is None:
+                # After a title the particles are the surname's ("meneer van der poel").
+                start = particle_start if titled and pending_particle and particle_start is not None else m.start(1)
             end = m.end(1)
             pending_particle = False
             if m.group(2) is None:
@@ -909,6 +981,20 @@ def _code_like(value: str) -> bool:
     """Four digits or more, or a code of five characters or more mixing capitals and digits."""
     digits = sum(c.isdigit() for c in value)
     return digits >= 4 or (digits >= 1 and len(value) >= 5 and any(c.isalpha() for c in value))
+
+
+def lower_company_rule(forms: str) -> Rule:
+    """A company named with its legal form, typed in lower case ("holzbau brückner gmbh",
+    "transports morel sarl"): one to three words before the form. ``forms`` are the forms no
+    one writes as a word ("gmbh", "sarl", "b.v."; not "sa", "ag", "kg")."""
+    word = r"[a-zà-öø-ÿß][\w&'’.-]*"
+    return Rule(
+        EntityType.ORG,
+        rf"(?<![\w-])((?:{word}[ \t]+){{1,3}}(?:{forms}))(?![\w])",
+        1,
+        0.85,
+        flags=0,
+    )
 
 
 def company_rule(forms: str) -> Rule:

@@ -238,8 +238,14 @@ def _anonymize_generalized(
 
 
 _APPOSITION = re.compile(
-    r"^[\"”’']?\s*(?:\((?:[a-z][a-z ]{0,24}\s)?|,?\s*(?:aka|a\.k\.a\.|also known as|known as|n[ée]e|"
-    r"called|alias)\s+)$"
+    r"^[\"”’']?\s*(?:\((?:[a-z][a-z ]{0,24}\s|(?:(?:eig\.|eigentl\.)\s*|[a-z' ]{0,12}[\"„“«]|dite?\s|aka\s))?|"
+    r",?\s*(?:aka|a\.k\.a\.|also known as|known as|n[ée]e|called|alias)\s+)$"
+)
+#: What may close the brackets after the other name: nothing, or the words that say whom
+#: it is for ("(Purita para todas)", "(Jojo für alle)").
+_APPOSITION_END = re.compile(
+    r"[\"”“»]?\s*(?:(?:para (?:todos|todas|los amigos|la familia)|pour (?:les intimes|tout le monde|"
+    r"les amis)|für (?:alle|freunde)|voor (?:iedereen|vrienden))\s*)?\)"
 )
 
 
@@ -249,7 +255,7 @@ def _link_appositions(text: str, protected: Sequence[Span], box: PrivacyBox) -> 
     for first, second in itertools.pairwise(persons):
         between = text[first.end : second.start]
         if _APPOSITION.match(between) and (
-            "(" not in between or re.match(r"\s*\)", text[second.end :])
+            "(" not in between or _APPOSITION_END.match(text, second.end)
         ):
             # "Дмитрий Волков (Dmitri Volkov)", '"Tank" (real name Rhys Lowe)', not
             # "Rachel (Tobi's mum)".

@@ -1248,7 +1248,8 @@ def test_a_number_before_a_word_and_a_capital_after_a_preposition_are_no_address
         ("Kunt u dit nakijken?\nMet vriendelijke groet,\nW. ter Borg", "W. ter Borg", EntityType.PERSON),
         # A title's abbreviation before a frequent word; a rare word after particles.
         ("la cpe mme petit nous a appelés et le principal lui a mis 3 jours d'exclusion", "mme petit", EntityType.PERSON),
-        ("der klassenlehrer herr von der heydt will bis 15. januar 289 € für die klassenfahrt", "heydt", EntityType.PERSON),
+        # (the particles are the surname's: "von der" left beside the placeholder was half of it)
+        ("der klassenlehrer herr von der heydt will bis 15. januar 289 € für die klassenfahrt", "herr von der heydt", EntityType.PERSON),
         # Schools named after people, businesses by their kind, a registration after its word.
         ("unser sohn geht in die 3c der astrid-lindgren-schule in wuppertal-ronsdorf", "astrid-lindgren-schule", EntityType.ORG),
         ("mon fils est en 4e b au collège jean-moulin à bron depuis la rentrée", "jean-moulin", EntityType.ORG),

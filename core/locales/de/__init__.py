@@ -15,6 +15,7 @@ from core.locales.base import (
     code_after,
     company_rule,
     digits_of,
+    lower_company_rule,
     month_date_rules,
     old_age_rules,
     phone_after,
@@ -135,6 +136,7 @@ RULES = [
         0.85,
     ),
     record_after(r"Fallnummer|Patientennummer|Patienten-ID|Patientenkennung", r"ist|lautet"),
+    lower_company_rule(r"gmbh|ohg|gbr|gmbh[ \t]*&[ \t]*co\.?[ \t]*kg"),
     company_rule(
         r"GmbH(?:\s*&\s*Co\.\s*KG)?|AG|KG|OHG|e\.\s?K\.|e\.\s?V\.|SE|UG(?:\s*\(haftungsbeschränkt\))?"
     ),
@@ -324,8 +326,10 @@ LOCALE = Locale(
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])((?:[a-zäöüß]+-)*[a-zäöüß]{3,}(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)[ \t]+\d{1,4}[a-z]?)(?![\w])",
+    address_unit=r"(?:\d{1,2}\.?[ \t]*(?:OG|Obergeschoss|Stock|Etage)|EG|Erdgeschoss|DG|Dachgeschoss|Souterrain|Hochparterre|(?:Hinter|Vorder|Garten)haus|Seitenflügel|Quergebäude|(?:Whg|Wohnung|App|Appartement)\.?[ \t]*(?:Nr\.?[ \t]*)?\d{1,4}[a-z]?)(?:[ \t]+(?:links|rechts|Mitte|li\.|re\.|l\.|r\.))?",
+    describing_endings=("ig", "lich", "isch", "end", "ene", "enen", "ener"),
     town_before=("in", "aus", "bei", "nach"),
-    place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon", "spedition", "elektro", "bäckerei", "metzgerei", "autohaus", "malerbetrieb", "schreinerei", "tischlerei", "gärtnerei", "dachdeckerei", "fahrschule", "kfz-werkstatt", "werkstatt", "hausverwaltung", "steuerbüro", "kanzlei", "umzugsunternehmen", "getränkemarkt", "supermarkt", "baumarkt", "blumenladen", "imbiss", "gaststätte", "gasthof", "landgasthof", "restaurant", "hotel", "pension", "reinigung", "druckerei", "schlosserei", "bauunternehmen", "baufirma", "grundschule", "gesamtschule", "realschule", "gymnasium", "hauptschule", "kindergarten", "physiopraxis", "tagespflege"),
+    place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon", "spedition", "elektro", "bäckerei", "metzgerei", "autohaus", "malerbetrieb", "schreinerei", "tischlerei", "gärtnerei", "dachdeckerei", "fahrschule", "kfz-werkstatt", "werkstatt", "hausverwaltung", "steuerbüro", "kanzlei", "umzugsunternehmen", "getränkemarkt", "supermarkt", "baumarkt", "blumenladen", "imbiss", "gaststätte", "gasthof", "landgasthof", "restaurant", "hotel", "pension", "reinigung", "druckerei", "schlosserei", "bauunternehmen", "baufirma", "grundschule", "gesamtschule", "realschule", "gymnasium", "hauptschule", "kindergarten", "physiopraxis", "tagespflege", "campingplatz", "optiker", "ambulante pflegedienst", "ambulanten pflegedienst", "ambulanter pflegedienst"),
     place_links=("am", "an der", "im", "zum", "zur", "von"),
     place_articles=("am", "an der"),
     determiners=w.DETERMINERS,

@@ -84,7 +84,7 @@ NEGATIVES = NEGATIVES | words("Kreatinin Hämoglobin Ferritin Kalium Natrium Har
 
 # Titles of several words are whole entries ("med" alone is no title).
 TITLES = [
-    *"Herr Herrn Frau Fräulein Dr Prof Professor Professorin Doktor Dipl.-Ing Rechtsanwalt "
+    *"Herr Herrn Frau Fräulein Hr. Fr. Hr Fr Dr Prof Professor Professorin Doktor Dipl.-Ing Rechtsanwalt "
     "Rechtsanwältin RA Schwester Pfleger".split(),
     "Dr. med", "Dr. rer. nat",
 ]
@@ -120,7 +120,7 @@ CLOSINGS = ["Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße",
 ABBREVIATIONS = words(
     "Dr Prof Hr Fr Nr Str bzw z.B zB u.a usw ca ggf evtl vgl Abs Art S Tel Fax inkl zzgl "
     "max min Mio Mrd d.h etc Jh Std Min Sek Dipl Ing med rer nat jur Bsp u.U o.ä z.T i.d.R "
-    "gem lt Anm Hrsg Verf Kap geb ledig verh St usf"
+    "gem lt Anm Hrsg Verf Kap geb ledig verh St usf Whg App li re"
 )
 
 NOUN_SUFFIXES = (

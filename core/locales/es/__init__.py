@@ -11,6 +11,7 @@ from core.locales.base import (
     Rule,
     code_after,
     company_rule,
+    lower_company_rule,
     month_date_rules,
     old_age_rules,
     phone_after,
@@ -81,6 +82,7 @@ RULES = [
         flags=0,
     ),
     record_after(r"NHC|historia\s+cl[íi]nica|n[º°]\s+de\s+historia", r"es"),
+    lower_company_rule(r"s\.l\.u?\.?|s\.a\.|s\.l\b"),
     company_rule(r"S\.A\.|S\.L\.U?\.|S\.L\.|SA|SL|SLU|S\.Coop\.|Cía\."),
     phone_after(
         r"n[úu]mero\s+de\s+(?:tel[ée]fono|m[óo]vil|contacto)|tel[ée]fono|m[óo]vil|tel\.?|tlf\.?", r"es"
@@ -177,8 +179,10 @@ LOCALE = Locale(
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|plaza|pza\.?|paseo|camino|ronda|travesía|travesia)[ \t]+[a-zà-ÿñ'-]+(?:[ \t]+[a-zà-ÿñ'-]+){0,3}?,?[ \t]+(?:n[ºo°][ \t]*)?\d{1,4}(?:[ \t]*,?[ \t]*\d{1,2}[ºo°][ \t]*[a-z]?\b)?)(?![\w])",
+    address_unit=r"(?:(?:piso|planta)[ \t]+\d{1,2}(?:[ºª°])?(?:[ \t]*[A-Z])?|\d{1,2}[ºª°][ \t]*(?:\d{1,2}[ºª°]|[A-Z]|izq(?:uierda|da)?\.?|dcha\.?|derecha)?|(?:puerta|pta\.?)[ \t]+\w{1,3}|(?:escalera|esc\.?)[ \t]+[A-Z0-9]{1,2}|bajo(?:[ \t]+[A-Z])?|ático|atico|entresuelo|principal)(?![\w-])",
+    describing_endings=("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "osa", "oso", "ante"),
     town_before=("en", "de", "cerca de"),
-    place_kinds=("centro de salud", "centro médico", "consultorio", "ambulatorio", "farmacia", "clínica", "clinica", "residencia", "guardería", "guarderia", "peluquería", "peluqueria", "gestoría", "gestoria", "taller", "fincas", "administración de fincas", "administracion de fincas", "inmobiliaria", "cafetería", "cafeteria", "restaurante", "logística", "logistica", "transportes", "talleres", "reformas", "construcciones", "panadería", "panaderia", "carnicería", "ferretería", "autoescuela", "asesoría", "asesoria", "bufete", "bar", "ceip", "ies", "colegio", "instituto", "escuela", "academia", "tienda", "mesón", "meson", "hostal", "hotel", "supermercado", "frutería", "fruteria", "librería", "libreria", "despacho", "fábrica", "fabrica", "clínica dental", "clinica dental", "guardería infantil"),
+    place_kinds=("centro de salud", "centro médico", "consultorio", "ambulatorio", "farmacia", "clínica", "clinica", "residencia", "guardería", "guarderia", "peluquería", "peluqueria", "gestoría", "gestoria", "taller", "fincas", "administración de fincas", "administracion de fincas", "inmobiliaria", "cafetería", "cafeteria", "restaurante", "logística", "logistica", "transportes", "talleres", "reformas", "construcciones", "panadería", "panaderia", "carnicería", "ferretería", "autoescuela", "asesoría", "asesoria", "bufete", "bar", "ceip", "ies", "colegio", "instituto", "escuela", "academia", "tienda", "mesón", "meson", "hostal", "hotel", "supermercado", "frutería", "fruteria", "librería", "libreria", "despacho", "fábrica", "fabrica", "clínica dental", "clinica dental", "guardería infantil", "camping", "fontanería", "fontaneria", "cooperativa", "óptica", "optica"),
     place_links=("de la", "del", "de", "los", "las", "el", "la"),
     place_articles=("los", "las", "el", "la"),
     presidio=_presidio,

@@ -79,7 +79,7 @@ CLOSINGS = ["Saludos", "Un saludo", "Saludos cordiales", "Atentamente", "Cordial
 ABBREVIATIONS = words(
     "Sr Sra Srta Sres D Dña Dr Dra Lic Ldo Lda Ud Uds Vd Vds Avda Av C Pza Pl núm nº no art "
     "arts pág págs tel tlf etc aprox ej p.ej admón dpto depto S.A S.L Cía izq dcha ene feb "
-    "mar abr jun jul ago sep sept oct nov dic Fdo"
+    "mar abr jun jul ago sep sept oct nov dic Fdo pta esc"
 )
 
 #: A form's keys and the kind of value after them ("Nombre: Lucía"), lower case.

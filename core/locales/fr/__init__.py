@@ -11,6 +11,7 @@ from core.locales.base import (
     Rule,
     code_after,
     company_rule,
+    lower_company_rule,
     month_date_rules,
     old_age_rules,
     phone_after,
@@ -65,6 +66,7 @@ RULES = [
     *old_age_rules(r"de|a|avait|âgée?|agée?", r"ans"),
     _LIVES_IN,
     record_after(r"IPP|num[ée]ro\s+(?:de\s+dossier\s+)?patient|dossier\s+m[ée]dical", r"est"),
+    lower_company_rule(r"sarl|sasu|eurl"),
     company_rule(r"SAS|SASU|SARL|SA|S\.A\.|SNC|SCI|EURL|SCOP"),
     # Where someone is treated, its word and its name: "l'hôpital Necker", "la clinique du
     # Parc", "le CHU de Rennes". A place of care is never public here (core.policy).
@@ -203,8 +205,10 @@ LOCALE = Locale(
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
     lower_street=r"(?<![\w-])(\d{1,4}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|allee|allée|avenue|av\.|boulevard|bd|chemin|impasse|place|quai|route|cours|square)[ \t]+[a-zà-ÿ'’-]+(?:[ \t]+[a-zà-ÿ'’-]+){0,3}?)(?=[ \t]*(?:[,.;!?\n]|$|\d{5}))",
+    address_unit=r"(?:\d{1,2}(?:e|è|ème|eme|er|ère)[ \t]+étage|\d{1,2}(?:e|ème|eme)[ \t]+etage|rez-de-chauss[ée]e|RDC|(?:appt?\.?|appart\.?|appartement|apt\.?|logement)[ \t]*(?:n[°o][ \t]*)?[A-Z]?\d{1,4}[A-Z]?|(?:bât\.?|bat\.?|bâtiment|batiment)[ \t]+[A-Z0-9]{1,3}|(?:escalier|esc\.?)[ \t]+[A-Z0-9]{1,2}|porte[ \t]+\d{1,4})(?![\w-])",
+    describing_endings=("é", "ée", "és", "ées", "if", "ive", "euse", "eux", "ante", "ant"),
     town_before=("à", "a", "de", "d'", "près de", "vers"),
-    place_kinds=("hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage", "collège", "college", "lycée", "lycee", "école", "ecole", "groupe scolaire", "transports", "société", "societe", "entreprise", "boucherie", "restaurant", "brasserie", "hôtel", "hotel", "menuiserie", "plomberie", "pressing", "auto-école", "auto-ecole", "supérette", "superette", "boulangerie-pâtisserie", "épicerie", "epicerie", "fleuriste", "maternelle", "école maternelle", "école primaire"),
+    place_kinds=("hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage", "collège", "college", "lycée", "lycee", "école", "ecole", "groupe scolaire", "transports", "société", "societe", "entreprise", "boucherie", "restaurant", "brasserie", "hôtel", "hotel", "menuiserie", "plomberie", "pressing", "auto-école", "auto-ecole", "supérette", "superette", "boulangerie-pâtisserie", "épicerie", "epicerie", "fleuriste", "maternelle", "école maternelle", "école primaire", "camping", "cabinet de kinésithérapie", "cabinet de kiné", "cabinet infirmier", "cabinet d'avocats", "cabinet comptable", "laboratoire", "opticien", "optique", "auto-entreprise"),
     place_links=("de la", "de l'", "du", "des", "de", "d'", "les", "le", "la"),
     place_articles=("les", "le", "la"),
 )

@@ -93,7 +93,7 @@ CLOSINGS = ["Cordialement", "Bien cordialement", "Bien à vous", "Amicalement", 
 
 ABBREVIATIONS = words(
     "M Mme Mlle MM Dr Pr Me St Ste av bd boul. n° no tél tel env p pp cf etc ex art al min "
-    "max vol éd chap janv févr fév avr juil sept oct nov déc apr J.-C av. Cie Mgr"
+    "max vol éd chap janv févr fév avr juil sept oct nov déc apr J.-C av. Cie Mgr appt apt app bât bat esc"
 )
 
 #: A form's keys and the kind of value after them ("Prénom : Élodie"), lower case.

@@ -81,7 +81,7 @@ CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke 
 ABBREVIATIONS = words(
     "dhr mevr mw dr drs ir ing mr prof nr tel bijv bv o.a m.b.t i.v.m t.a.v d.w.z enz etc "
     "ca incl excl max min resp jl vlg art lid blz p pag jan feb mrt apr jun jul aug sep okt "
-    "nov dec e.d z.s.m a.u.b s.v.p"
+    "nov dec e.d z.s.m a.u.b s.v.p app"
 )
 
 #: A form's keys and the kind of value after them ("Voornaam: Daan"), lower case.
