@@ -703,7 +703,6 @@ class TypePolicy:
         """Decisions for every span; a value protected once is protected everywhere."""
         decisions = [self.decide(text, s, risk_lambda, profile) for s in spans]
         protected: set[str] = set()
-        towns: set[str] = set()
         for s, d in zip(spans, decisions, strict=True):
             if d.protect:
                 value = _bare_name(text[s.start : s.end])
@@ -711,24 +710,10 @@ class TypePolicy:
                 if s.type is EntityType.PERSON:
                     # "Mr. Ford" protects a later bare "Ford" (the box links them too).
                     protected.update(p for p in value.split() if len(p) >= 3)
-                elif s.type is EntityType.ADDRESS:
-                    # The town of a protected address: "Opticien : ..., Lyon 7e" beside
-                    # "69007 Lyon" would tell where the person lives.
-                    towns.update(_bare_name(t) for t in _address_town(text[s.start : s.end]))
         out = []
         for s, d in zip(spans, decisions, strict=True):
-            bare = _bare_name(text[s.start : s.end])
-            if not d.protect and bare in protected:
+            if not d.protect and _bare_name(text[s.start : s.end]) in protected:
                 d = replace(d, protect=True, kind=f"{d.kind}, protected elsewhere in this text", generalized=None)
-            elif (
-                not d.protect
-                and s.type is EntityType.LOCATION
-                and d.kind == "place"
-                # ("Lyon 7e": the town and its district)
-                and any(bare == t or bare.startswith(t + " ") for t in towns)
-            ):
-                # (a country or a region that is a town too, "Utrecht", "Madrid", stays public)
-                d = replace(d, protect=True, kind="place, the town of an address protected in this text", generalized=None)
             out.append(d)
         return out
 
@@ -1044,21 +1029,6 @@ def generalize(t: EntityType, value: str) -> str | None:
             if re.search(rf"\b{name[:3].casefold()}", low):
                 return _MONTH_NAMES[i]
     return None
-
-
-#: The town at an address's end, after its postcode ("69007 Lyon", "8601 KM Sneek",
-#: "Springfield, IL 62704" has none) or after its last comma ("12 High St, Leeds").
-_ADDRESS_TOWN = re.compile(
-    r"(?:\b\d{4,5}(?:[ \t]?[A-Z]{2})?[ \t]+|,[ \t]*)([A-ZÀ-Ý][\w'’-]+(?:[ \t-]+[A-ZÀ-Ýa-zà-ÿ][\w'’-]*){0,3})[ \t]*$"
-)
-
-
-def _address_town(value: str) -> list[str]:
-    """The town an address ends with, when it ends with one (see :data:`_ADDRESS_TOWN`)."""
-    m = _ADDRESS_TOWN.search(value)
-    if m is None or any(c.isdigit() for c in m.group(1)):
-        return []
-    return [m.group(1)]
 
 
 def _bare_name(value: str) -> str:

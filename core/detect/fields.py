@@ -266,7 +266,7 @@ FIELD_LABELS: list[FieldLabel] = [
     FieldLabel(
         "account",
         rf"(?:(?:bank|checking|savings|current|customer){_J})?(?:account|acct\.?|a/c)(?:{_NO})?"
-        rf"|routing(?:{_NO})?|(?-i:ABA)(?:{_NO})?|sort{_J}code"
+        rf"|routing(?:{_NO})?|(?-i:ABA)(?:{_NO})?|sort{_J}code|(?-i:BSB)(?:{_NO})?|transit(?:{_NO})?"
         rf"|(?:invoice|order|booking|reservation|confirmation|reference|ticket){_NO}",
         EntityType.ACCOUNT,
     ),

@@ -130,7 +130,7 @@ LABEL_WORDS = frozenset(
     employee staff student registration plate vin tax vat po
     street city town state county province region country line direct hospital nhs clinic
     cvv cvc cvv2 security host hostname reporter carrier insurance insurer course
-    gmc nmc hcpc gphc ni nino""".split()
+    gmc nmc hcpc gphc ni nino bsb transit""".split()
 )
 
 #: A number's label made of a letter and "number": "A-number", "A-No.", "X-num".
@@ -1325,6 +1325,16 @@ _RELATION_WORD = (
 _RELATION_HEAD = re.compile(rf"{_RELATION_WORD}[ \t]+(?=\S)")
 
 
+#: A carer's or a clinician's role in lower case, with the service before it ("camhs
+#: nurse bernadette", "health visitor"), at a model's person's start.
+_CARE_ROLE_HEAD = re.compile(
+    r"(?:[a-z][a-z'’\-]*[ \t]+){0,2}?(?:nurse|midwife|physio|physiotherapist|health[ \t]visitor|gp|"
+    r"doctor|consultant|registrar|therapist|counsell?or|social[ \t]worker|key[ \t]?worker|carer|"
+    r"receptionist|pharmacist|dentist|surgeon|psychiatrist|psychologist|paramedic|senco|sendco|"
+    r"caseworker|case[ \t]worker|advisor|adviser)[ \t]+(?=[a-z])"
+)
+
+
 #: A relation right before a name, after "my", "his", "her", "our" or "their".
 _RELATION_BEFORE = re.compile(rf"\b(?:my|his|her|our|their)[ \t]+{_RELATION_WORD}[ \t]+$", re.IGNORECASE)
 
@@ -1425,6 +1435,7 @@ def _without_relation_head(text: str, span: Span) -> Span:
         return span
     m = (
         _RELATION_HEAD.match(text, span.start, span.end)
+        or _CARE_ROLE_HEAD.match(text, span.start, span.end)
         or _ROLE_HEAD.match(text, span.start, span.end)
         or _HEAD_BEFORE_TITLE.match(text, span.start, span.end)
     )
@@ -4502,6 +4513,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     )
     joined = join_institutions(text, joined, lexicon)
     joined = _join_registrations(text, joined)
+    joined = _public_names_in_lower_case(text, joined, lexicon)
     joined += _flights_found(text, joined, lexicon)
     joined += _word_names_found(text, joined, lexicon)
     joined += _given_names_found(text, joined, lexicon)
@@ -4513,6 +4525,61 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     return merge_spans(
         _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
     )
+
+
+def _public_names_in_lower_case(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """In English typed without capitals, one to three found spans a space apart that
+    together are a company or a brand the lexicon knows ("aer" | "lingus" read as a
+    person and something else; "dyson" read as a code) are that public name, one
+    organisation the type policy decides as such. One word only when it is no one's name
+    and no dictionary's word (see :func:`known_brands`)."""
+    if lexicon is None or is_cased(text) or message_language(text) != ENGLISH:
+        return spans
+    ordered = sorted(spans, key=lambda x: (x.start, x.end))
+    out: list[Span] = []
+    k = 0
+    while k < len(ordered):
+        hit = None
+        for n in (3, 2, 1):
+            group = ordered[k : k + n]
+            if len(group) < n or any(
+                not re.fullmatch(r"[ \t]", text[x.end : y.start]) for x, y in itertools.pairwise(group)
+            ):
+                continue
+            a, b = group[0].start, group[-1].end
+            value = text[a:b]
+            if lexicon.public_kind(value) not in _BRAND_KINDS or not value.islower():
+                continue
+            if " " not in value and (
+                lexicon.is_given(value) or lexicon.is_surname(value) or lexicon.is_plain(value) or len(value) < 4
+            ):
+                continue
+            hit = Span(a, b, EntityType.ORG, max(x.score for x in group), {LEXICON_VIEW: LEXICON_SCORE})
+            k += n
+            break
+        if hit is None:
+            out.append(_brand_head(text, ordered[k], lexicon))
+            k += 1
+        else:
+            out.append(hit)
+    return out
+
+
+def _brand_head(text: str, span: Span, lexicon: Lexicon) -> Span:
+    """A span that begins with a brand the lexicon knows, then dictionary words only
+    ("dyson support", "ninja air fryer" read as a person): the brand alone, an
+    organisation; the words after it are what it is."""
+    words = text[span.start : span.end].split()
+    if span.type is EntityType.ORG or len(words) < 2 or not text[span.start : span.end].islower():
+        return span
+    for n in (2, 1):
+        head = " ".join(words[:n])
+        if len(words) > n and lexicon.public_kind(head) in _BRAND_KINDS and not lexicon.is_given(head):
+            rest = words[n:]
+            if all(lexicon.is_plain(w) or lexicon.zipf(w) >= _FREQUENT_WORD_ZIPF for w in rest):
+                b = span.start + text[span.start : span.end].index(head) + len(head)
+                return Span(span.start, b, EntityType.ORG, span.score, {LEXICON_VIEW: LEXICON_SCORE})
+    return span
 
 
 #: A given name in lower case, then a surname of two parts joined by an apostrophe or a

@@ -160,6 +160,8 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("money", rf"(?<![\w.,]){_SIGNED}{_SCALE}\s?(?:{_MONEY_WORDS})\b", re.IGNORECASE),
     ("money", rf"(?<![\w.,$£€]){_SIGNED}{_SCALE}\s?(?-i:{_ISO_CURRENCY}|kr|Kč|zł|Ft|lei)\b", re.IGNORECASE),
     ("money-letters", rf"(?<![\w.,$£€/])(?:{_CURRENCY_LETTERS})\s?{_SIGNED}{_SCALE}{_PER}(?![\w/]|[.,]\d)", re.IGNORECASE),
+    # A medicine's release form before its dose: "methylphenidate XL 36 mg", "Adalat LA 30 mg".
+    ("quantity", r"\b(?:XL|SR|MR|XR|ER|CR|LA|ODT|EC|CD|SA)[ \t]+\d+(?:\.\d+)?[ \t]?(?:mg|mcg|µg|μg|g|ml)\b", 0),
     # An absence measure and its score: "Bradford score 256", "Bradford Factor of 180".
     ("quantity", r"\bBradford[ \t]+(?:factor|score)(?:[ \t]+(?:of[ \t]+)?\d+)?", re.IGNORECASE),
     # A bank statement's kind of payment: "DIRECT DEBIT OCTOPUS ENERGY", "FASTER PAYMENT TO",

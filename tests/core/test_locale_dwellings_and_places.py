@@ -1,5 +1,5 @@
-"""The four languages' addresses with their floors, small places by their kind, initials,
-other names in brackets and a protected address's town, end to end on the shipped detector.
+"""The four languages' addresses with their floors, small places by their kind, initials
+and other names in brackets, end to end on the shipped detector.
 
 Every sentence is sent (routed remote) so that the outbound checks detection, the type
 policy and anonymization, not the router. Texts are long enough for their language to be
@@ -196,22 +196,6 @@ def test_initials_end_no_sentence() -> None:
     text = "Moet de bank dit vergoeden? Groet, H.J. (Henk) Brouwer en zijn vrouw."
     sentences = Segmenter(language="nl").segment(text)
     assert [s.text for s in sentences][-1].startswith("Groet, H.J. (Henk)"), sentences
-
-
-def test_the_town_of_a_protected_address_is_protected_elsewhere(analyzer: Analyzer) -> None:
-    text = (
-        "Peux-tu m'aider à contester ce refus de la mutuelle ?\nAdresse : 27 avenue Jean Jaurès, 69007 Lyon\n"
-        "Opticien : Optique de la Croix-Rousse, Lyon 7e\nMontant : 589,00 €"
-    )
-    out = send_all(analyzer, text)
-    assert "Lyon" not in out, out
-    # A region that is a town too stays public: the person writes to their municipality.
-    text = (
-        "Kun je deze mail aan de gemeente Utrecht verbeteren? Ik vraag bijzondere bijstand aan. "
-        "Ik woon op de Oudegracht 12, 3511 AB Utrecht."
-    )
-    out = send_all(analyzer, text)
-    assert "gemeente Utrecht" in out, out
 
 
 @pytest.mark.parametrize(

@@ -380,3 +380,37 @@ def test_settling_leaves_the_label_of_a_value_already_replaced(segmenter: Segmen
     assert "My NIF is [ID_1]." in out.text, out.text
     # A name that is no label is still read again.
     assert "Tessa Wren" not in out.text, out.text
+
+
+def test_a_bsb_and_an_account_number_are_replaced(analyzer: Analyzer) -> None:
+    out = send_all(analyzer, "[12/11/25, 8:44 pm] Kayla: yep, BSB 062-914 acct 1047 2286, ref WATER-Q3. pay by friday pls")
+    assert "062-914" not in out and "1047 2286" not in out and "BSB" in out, out
+
+
+@pytest.mark.parametrize(
+    ("text", "keep", "gone"),
+    [
+        (
+            "flight from dublin to toronto got cancelled last min (aer lingus, booking ref 2KT9WD), they "
+            "rebooked us 2 days later and we had to pay for a hotel",
+            "aer lingus",
+            "2KT9WD",
+        ),
+        (
+            "ugh my dyson v15 detect stopped charging after 13 months and dyson support said its out of "
+            "warranty?? the guy on live chat (renaldo) said he'd escalate it",
+            "dyson support",
+            "renaldo",
+        ),
+        (
+            "my son kayode (14) takes methylphenidate XL 36 mg (concerta). the camhs nurse bernadette said "
+            "try a drug holiday at weekends",
+            "methylphenidate XL 36 mg",
+            "bernadette",
+        ),
+    ],
+)
+def test_public_names_doses_and_roles_in_lower_case(analyzer: Analyzer, text: str, keep: str, gone: str) -> None:
+    out = send_all(analyzer, text)
+    assert keep in out and gone not in out, out
+    assert "camhs nurse" in out or "camhs" not in text, out
