@@ -151,6 +151,7 @@ class LanguageDetector(Detector):
         spans = _with_particle_surname(text, langs, spans, self.lexicon)
         spans = _places_named_by_kind(text, langs, spans, self.lexicon)
         spans = _with_initials(text, langs, _people_together(text, langs, spans, self.lexicon))
+        spans = _surname_comma_given(text, langs, spans, self.lexicon)
         spans = _surnames_again(text, langs, spans, self.lexicon)
         return _places_by_article(text, langs, _companies_typed(text, spans))
 
@@ -238,6 +239,18 @@ class LanguageDetector(Detector):
         if s.type in NAME_TYPES:
             if self.mode == "rules" or lv is None:
                 return []
+            if light and s.type is EntityType.LOCATION and s.score >= SURE_MODEL_SCORE and not is_cased(text):
+                # A small town no list holds, typed in lower case ("sorti de la clinique à
+                # cornebarrieu"): the model sure of it, a word neither the language nor English
+                # writes (a health message's town is one the norm protects).
+                word = text[s.start : s.end]
+                if (
+                    re.fullmatch(r"[^\W\d_][\w'’-]{3,}", word)
+                    and lv.locale.zipf(word) < RARE_NAME_ZIPF
+                    and self.lexicon.zipf(word) < RARE_NAME_ZIPF
+                    and not lv.locale.is_negative(word)
+                ):
+                    return [s]
             if s.type not in WORD_TYPES:
                 # A place's or an organisation's name may hold lower-case words
                 # ("Universität zu Köln"): only its edges are trimmed.
@@ -365,8 +378,10 @@ _ARABIC_PARTICLES = frozenset({"el", "al", "ben", "bin", "ibn", "abu", "ould", "
 _EDGE_WORD_ZIPF = 4.0
 #: How sure the languages NER must be of a person in a text typed without capitals.
 LOWER_MODEL_SCORE = 0.9
-#: ... and of a word no list holds as a name.
-SURE_MODEL_SCORE = 0.97
+#: ... of a word no list holds as a town ("cornebarrieu") ...
+SURE_MODEL_SCORE = 0.95
+#: ... and as a person ("ioana").
+SURE_NAME_SCORE = 0.98
 _LOWER_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 
@@ -446,7 +461,15 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
                 or ((lexicon.is_given(word) or lexicon.is_surname(word)) and zipf < _FOREIGN_NAME_ZIPF)
                 # A name no list holds ("ioana"), the model sure of it, a word neither the
                 # language nor English writes.
-                or (s.score >= SURE_MODEL_SCORE and zipf < RARE_NAME_ZIPF and lexicon.zipf(word) < RARE_NAME_ZIPF)
+                or (
+                    s.score >= SURE_NAME_SCORE
+                    and zipf < RARE_NAME_ZIPF
+                    and lexicon.zipf(word) < RARE_NAME_ZIPF
+                    # (no medicine, no term, no adjective: "augmentin", "agobiadisimos")
+                    and lexicon.public_kind(word) is None
+                    and not lexicon.is_term(word)
+                    and not word.endswith(lc.describing_endings)
+                )
             )
         )
 
@@ -1327,6 +1350,33 @@ def _with_initials(text: str, langs: Languages, spans: list[Span]) -> list[Span]
                     s = Span(a, s.end, s.type, s.score, dict(s.views))
         out.append(s)
     return out
+
+
+#: A form's "Surname, Given name" after its key or at a line's start ("Toeslagpartner:
+#: Nowak-Kowalska, Agnieszka").
+_SURNAME_COMMA_GIVEN = re.compile(
+    r"(?:^|\n|:)[ \t]*([A-ZÀ-Ý][\w'’]+(?:-[A-ZÀ-Ý][\w'’]+)*),[ \t]*([A-ZÀ-Ý][\w'’-]+)(?=[ \t]*(?:$|\n|[,;(]))"
+)
+
+
+def _surname_comma_given(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """A surname, a comma and a given name the lists know, as a form writes a person: one
+    person, whatever a model typed the surname (a place: "Nowak-Kowalska")."""
+    out = list(spans)
+    for m in _SURNAME_COMMA_GIVEN.finditer(text):
+        lc = locale(langs.at(m.start(1)))
+        if lc is None or not known_given(lexicon, m.group(2)) or lc.is_negative(m.group(1)):
+            continue
+        if lexicon.public_kind(m.group(1)) in ("country", "region", "place") and "-" not in m.group(1):
+            continue  # "Berlin, Anna": a place and a person
+        a, b = m.start(1), m.end(2)
+        if any(x.start < b and a < x.end and not (a <= x.start and x.end <= b) for x in out):
+            continue
+        if any(x.type is EntityType.PERSON and (x.start, x.end) == (a, b) for x in out):
+            continue
+        out = [x for x in out if not (a <= x.start and x.end <= b)]
+        out.append(Span(a, b, EntityType.PERSON, NAME_SCORE, {RULES: NAME_SCORE}))
+    return sorted(out, key=lambda x: (x.start, x.end))
 
 
 def _surnames_again(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:

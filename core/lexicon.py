@@ -211,13 +211,17 @@ def is_cased(text: str) -> bool:
     return _is_cased(text[:4000])
 
 
+_POSTCODE_LETTERS = re.compile(r"(?<![\w])\d{4}[ \t]?[A-Z]{2}(?![\w])")
+
+
 @functools.lru_cache(maxsize=64)
 def _is_cased(head: str) -> bool:
     """:func:`is_cased` of a text's first 4000 characters (pure, so cached)."""
     words = re.findall(r"[^\W\d_]+", head)
     if len(words) < 6:
         return False
-    # Two capitals alone (a Dutch postcode's "1094 HE", "KL") are a code's, no sign of
+    # A Dutch postcode's two capitals ("1094 HE amsterdam") are a code's, no sign of
     # ordinary casing in a message typed in lower case.
-    capital = sum(1 for w in words if w[0].isupper() and not (len(w) == 2 and w.isupper()))
+    codes = len(_POSTCODE_LETTERS.findall(head))
+    capital = sum(1 for w in words if w[0].isupper()) - codes
     return capital / len(words) >= 0.06 and not all(w.isupper() for w in words)

@@ -130,7 +130,7 @@ LABEL_WORDS = frozenset(
     employee staff student registration plate vin tax vat po
     street city town state county province region country line direct hospital nhs clinic
     cvv cvc cvv2 security host hostname reporter carrier insurance insurer course
-    gmc nmc hcpc gphc ni nino bsb transit""".split()
+    gmc nmc hcpc gphc ni nino""".split()
 )
 
 #: A number's label made of a letter and "number": "A-number", "A-No.", "X-num".
@@ -4567,8 +4567,8 @@ def _public_names_in_lower_case(text: str, spans: list[Span], lexicon: Lexicon |
 
 def _brand_head(text: str, span: Span, lexicon: Lexicon) -> Span:
     """A span that begins with a brand the lexicon knows, then dictionary words only
-    ("dyson support", "ninja air fryer" read as a person): the brand alone, an
-    organisation; the words after it are what it is."""
+    ("dyson support", "lenovo yoga laptop" read as a person): an organisation, the brand
+    and what of it the words name."""
     words = text[span.start : span.end].split()
     if span.type is EntityType.ORG or len(words) < 2 or not text[span.start : span.end].islower():
         return span
@@ -4577,8 +4577,8 @@ def _brand_head(text: str, span: Span, lexicon: Lexicon) -> Span:
         if len(words) > n and lexicon.public_kind(head) in _BRAND_KINDS and not lexicon.is_given(head):
             rest = words[n:]
             if all(lexicon.is_plain(w) or lexicon.zipf(w) >= _FREQUENT_WORD_ZIPF for w in rest):
-                b = span.start + text[span.start : span.end].index(head) + len(head)
-                return Span(span.start, b, EntityType.ORG, span.score, {LEXICON_VIEW: LEXICON_SCORE})
+                # (whole: the type policy reads a brand's product as public, "lenovo yoga laptop")
+                return Span(span.start, span.end, EntityType.ORG, span.score, {**span.views, LEXICON_VIEW: LEXICON_SCORE})
     return span
 
 

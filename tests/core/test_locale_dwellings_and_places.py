@@ -215,3 +215,62 @@ def test_a_postcode_in_capitals_and_its_town_in_lower_case() -> None:
     assert not is_cased(text)  # a postcode's letters are no sign of ordinary casing
     found = {text[s.start : s.end] for s in default_detector(Settings()).analyze(text)}
     assert "1094 HE amsterdam" in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "gone"),
+    [
+        # A company with its legal form typed in lower case.
+        ("ich arbeite in teilzeit (25 std/woche) bei holzbau brückner gmbh. mein kollege ist krank und ich soll", "brückner"),
+        # A title's abbreviation in lower case.
+        ("heute lag ein zettel von ihrer klassenlehrerin fr. nowak im ranzen, dass mila nicht mitdarf", "nowak"),
+        # A name no list holds, the model sure of it.
+        ("puede hacerlo?? mi compi de piso ioana tambien esta en el contrato y no sabe nada del tema", "ioana"),
+        # A form's "Surname, Given name"; a town on its river after its postcode.
+        (
+            "Mijn vrouw en ik hebben dit formulier ingevuld.\nAanvrager: Jan de Wit\nToeslagpartner: "
+            "Nowak-Kowalska, Agnieszka\nHebben we recht op huurtoeslag?",
+            "Nowak-Kowalska",
+        ),
+        ("Graag betaling binnen 14 dagen.\nKlusbedrijf Yilmaz\nDorpsstraat 8, 1541 AB Koog aan de Zaan\nKvK 81736624", "Zaan"),
+        # A nickname's full name in brackets with particles and a surname that is also a word.
+        ("mi encargada, la mari (maria del carmen espejo), me ha cambiado el horario sin avisar y no sé qué hacer", "maria del"),
+        # A CSV whose header has letters English does not write; a member's number of four digits.
+        (
+            "Warum zeigt Excel die IBAN falsch an? So sieht die Datei aus:\n\nMitgl-Nr;Nachname;Vorname;Straße;PLZ;Ort\n"
+            "0417;Wolf;Henrike;Am Wolfsberg 12;01728;Bannewitz\n0418;Engel;Deniz;Dorfstr. 3;01737;Tharandt\n",
+            "0417",
+        ),
+    ],
+)
+def test_more_names_and_numbers_of_the_four_languages(analyzer: Analyzer, text: str, gone: str) -> None:
+    assert gone not in send_all(analyzer, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mi suegra jubilada vive con nosotros y estamos agobiadisimos con la casa, porfa ayudame con esto",
+        "ze heeft jaren geleden ook uitslag gehad van augmentin en nu weer van de amoxicilline, klopt dat?",
+    ],
+)
+def test_rare_words_that_are_no_names(analyzer: Analyzer, text: str) -> None:
+    assert "PERSON" not in send_all(analyzer, text)
+
+
+@pytest.mark.parametrize(
+    ("lang", "item", "gone"),
+    [
+        # A small town no list holds in a health message, the model sure of it.
+        ("fr", "fr-s55-1", "cornebarrieu"),
+        # A name in quotes after a relation word, however often the language writes the word.
+        ("de", "de-s53b-6", "becker"),
+    ],
+)
+def test_whole_messages_of_the_dev_sets(analyzer: Analyzer, lang: str, item: str, gone: str) -> None:
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[2] / "training" / "data" / f"utility_dev_{lang}.json"
+    text = next(x["text"] for x in json.loads(data.read_text("utf-8")) if x["id"] == item)
+    assert gone not in send_all(analyzer, text)

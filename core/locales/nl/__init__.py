@@ -134,7 +134,9 @@ RULES = [
     # Postcode: "1016 GV", "1016GV Amsterdam"; Belgian "1000 Brussel".
     Rule(
         EntityType.ADDRESS,
-        r"(?<![\w-])([1-9]\d{3}[ \t]?(?!SA|SD|SS)[A-Z]{2}(?:[ \t]+[A-Z][\w'-]+(?:[ \t][A-Z][\w'-]+)?)?)"
+        r"(?<![\w-])([1-9]\d{3}[ \t]?(?!SA|SD|SS)[A-Z]{2}(?:[ \t]+[A-Z][\w'-]+(?:[ \t][A-Z][\w'-]+)?"
+        # a town on its river or by its hill: "Koog aan de Zaan", "Alphen aan den Rijn", "Bergen op Zoom"
+        r"(?:[ \t]+(?:aan[ \t]+(?:de|den|het)|op|bij|in[ \t]+de)[ \t]+[A-Z][\w'-]+)?)?)"
         r"(?![\w])",
         1,
         0.9,
@@ -200,7 +202,7 @@ LOCALE = Locale(
     name_particles=frozenset({"der", "den", "ter", "ten", "'t"}),
     describing_endings=("ig", "lijk", "isch", "ende", "eerd", "erde"),
     town_before=("in", "uit", "bij", "te"),
-    place_kinds=("obs", "cbs", "basisschool", "ggz", "gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage", "kwekerij", "slagerij", "boerderij", "hoveniersbedrijf", "schildersbedrijf", "installatiebedrijf", "aannemersbedrijf", "transportbedrijf", "loonbedrijf", "makelaardij", "makelaarskantoor", "administratiekantoor", "advocatenkantoor", "notariskantoor", "autobedrijf", "rijschool", "schoonmaakbedrijf", "tuincentrum", "supermarkt", "bloemenwinkel", "winkel", "hotel", "camping", "restaurant", "eetcafé", "cafetaria", "snackbar", "bouwbedrijf", "groothandel", "zorgboerderij", "dagbesteding", "brede school", "kindcentrum", "ikc"),
+    place_kinds=("obs", "cbs", "basisschool", "ggz", "gezondheidscentrum", "huisartsenpraktijk", "huisartsenpost", "tandartspraktijk", "praktijk", "apotheek", "fysiotherapie", "kinderopvang", "kinderdagverblijf", "verpleeghuis", "verzorgingshuis", "zorgcentrum", "kapsalon", "bakkerij", "garage", "kwekerij", "slagerij", "boerderij", "hoveniersbedrijf", "schildersbedrijf", "installatiebedrijf", "aannemersbedrijf", "transportbedrijf", "loonbedrijf", "makelaardij", "makelaarskantoor", "administratiekantoor", "advocatenkantoor", "notariskantoor", "autobedrijf", "rijschool", "schoonmaakbedrijf", "tuincentrum", "supermarkt", "bloemenwinkel", "winkel", "hotel", "camping", "restaurant", "eetcafé", "cafetaria", "snackbar", "bouwbedrijf", "groothandel", "zorgboerderij", "dagbesteding", "brede school", "kindcentrum", "ikc", "klusbedrijf", "klussenbedrijf", "timmerbedrijf", "loodgietersbedrijf", "stukadoorsbedrijf", "schoonheidssalon", "fietsenwinkel"),
     place_links=("de", "het", "'t", "van", "van de", "van het", "van der", "van den"),
     place_articles=("de", "het", "'t", "der", "den"),
 )
