@@ -152,6 +152,7 @@ class LanguageDetector(Detector):
         spans = _places_named_by_kind(text, langs, spans, self.lexicon)
         spans = _with_initials(text, langs, _people_together(text, langs, spans, self.lexicon))
         spans = _surname_comma_given(text, langs, spans, self.lexicon)
+        spans = _lower_initials_surname(text, langs, spans)
         spans = _surnames_again(text, langs, spans, self.lexicon)
         return _places_by_article(text, langs, _companies_typed(text, spans))
 
@@ -1373,6 +1374,36 @@ def _surname_comma_given(text: str, langs: Languages, spans: list[Span], lexicon
         if any(x.start < b and a < x.end and not (a <= x.start and x.end <= b) for x in out):
             continue
         if any(x.type is EntityType.PERSON and (x.start, x.end) == (a, b) for x in out):
+            continue
+        out = [x for x in out if not (a <= x.start and x.end <= b)]
+        out.append(Span(a, b, EntityType.PERSON, NAME_SCORE, {RULES: NAME_SCORE}))
+    return sorted(out, key=lambda x: (x.start, x.end))
+
+
+#: Initials in lower case and a particle surname: "ene k. de boer", "j.p. van dijk".
+_LOWER_INITIALS_SURNAME = re.compile(
+    r"(?<![\w.])((?:[a-z]\.[ \t]?){1,3})[ \t]*((?:van[ \t]+(?:der|den|de|het)|van|de|der|den|ter|ten|te|von|le|la)"
+    r"[ \t]+([a-zà-ÿ]{3,}(?:-[a-zà-ÿ]+)?))(?![\w'’-])"
+)
+
+
+def _lower_initials_surname(text: str, langs: Languages, spans: list[Span]) -> list[Span]:
+    """In a text typed without capitals, initials and a surname with its particle ("de
+    ontvanger, ene k. de boer"): a person, unless the initials are an abbreviation of the
+    language ("t.a.v. de heer") or the word a noun the language never takes for a name."""
+    if is_cased(text):
+        return spans
+    out = list(spans)
+    for m in _LOWER_INITIALS_SURNAME.finditer(text):
+        lc = locale(langs.at(m.start()))
+        if lc is None:
+            continue
+        initials = m.group(1).replace(" ", "").rstrip(".").casefold()
+        word = m.group(3)
+        if initials in lc.abbreviations or lc.is_negative(word) or lc.zipf(word) >= TITLED_NAME_ZIPF:
+            continue
+        a, b = m.start(1), m.end(2)
+        if any(x.start < b and a < x.end for x in out if not (a <= x.start and x.end <= b)):
             continue
         out = [x for x in out if not (a <= x.start and x.end <= b)]
         out.append(Span(a, b, EntityType.PERSON, NAME_SCORE, {RULES: NAME_SCORE}))

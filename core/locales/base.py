@@ -111,6 +111,8 @@ TOWN_ZIPF = 2.5
 _ABBREVIATED_TITLES = frozenset("mme mlle dr dra sr sra srta mevr dhr hr fr prof".split())
 #: Articles that begin a town's name ("A Coruña", "Le Havre", "Den Haag").
 _TOWN_ARTICLES = frozenset("a la le el les los den 's".split())
+#: The words of a family firm's name ("hermanos ortega", "gebroeders bos", "frères martin").
+_FAMILY_FIRM = frozenset("hermanos hnos hijos frères freres gebrüder gebr gebroeders zonen fils".split())
 #: A word of a place's own name with its capital ("Pins", "d'Or", "Croix-Rousse").
 _CASED_WORD = r"(?:[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-ZÀ-ÖØ-Þ][\w-]*)?|d['’][A-ZÀ-ÖØ-Þ][\w-]*)"
 #: The small words between the words of such a name ("Fontanería y Reformas Quiles").
@@ -693,6 +695,11 @@ class LocaleView:
                 if word.casefold() in _SURNAME_PARTICLES and w.group(2) is not None:
                     # A surname's particle between the name's words ("bakkerij ten brinke"):
                     # part of the name only when a name's word follows it.
+                    pos = w.end()
+                    continue
+                if k == 0 and word.casefold() in _FAMILY_FIRM and w.group(2) is not None:
+                    # A family firm's word is its name's ("logística hermanos ortega"): the
+                    # name's when a name's word follows it.
                     pos = w.end()
                     continue
                 if lc.is_negative(word) or lc.is_particle(word) or not (

@@ -192,6 +192,11 @@ def test_a_surname_particle_only_surnames_have(analyzer: Analyzer) -> None:
     assert not any(t is EntityType.PERSON for t in found.values()), found
 
 
+def test_an_abbreviation_before_a_particle_is_no_initial(analyzer: Analyzer) -> None:
+    found = _found(analyzer, "graag t.a.v. de heer jansen sturen, en ook naar de gemeente want die moet het nog tekenen")
+    assert not any(v.startswith("t.a.v") for v in found), found
+
+
 def test_initials_end_no_sentence() -> None:
     text = "Moet de bank dit vergoeden? Groet, H.J. (Henk) Brouwer en zijn vrouw."
     sentences = Segmenter(language="nl").segment(text)
@@ -235,6 +240,13 @@ def test_a_postcode_in_capitals_and_its_town_in_lower_case() -> None:
         ("Graag betaling binnen 14 dagen.\nKlusbedrijf Yilmaz\nDorpsstraat 8, 1541 AB Koog aan de Zaan\nKvK 81736624", "Zaan"),
         # A nickname's full name in brackets with particles and a surname that is also a word.
         ("mi encargada, la mari (maria del carmen espejo), me ha cambiado el horario sin avisar y no sé qué hacer", "maria del"),
+        # Initials and a particle surname in lower case; a family firm after its kind.
+        (
+            "de bank zegt dat de ontvanger, ene k. de boer, daar mee moet instemmen. als hij niet reageert, "
+            "kan ik dan naar het kifid?",
+            "k. de boer",
+        ),
+        ("hola, hoy me han echado del almacén (logística hermanos ortega, en getafe) por 'bajo rendimiento'", "ortega"),
         # A CSV whose header has letters English does not write; a member's number of four digits.
         (
             "Warum zeigt Excel die IBAN falsch an? So sieht die Datei aus:\n\nMitgl-Nr;Nachname;Vorname;Straße;PLZ;Ort\n"
