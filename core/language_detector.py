@@ -47,6 +47,7 @@ from core.locales.base import (
     LOWER_NAME_ZIPF,
     NAME_SCORE,
     NOUN_ZIPF,
+    OTHER_NAME_TAIL,
     RARE_NAME_ZIPF,
     SURNAME_AFTER_NAME_ZIPF,
     SURNAME_RARE_ZIPF,
@@ -912,9 +913,7 @@ _OTHER_NAME = re.compile(
     r"llamad[oa]|le[ \t]+dicen|roepnaam|oftewel)[ \t]+)?(?:[^()\n„\"“«]{0,40}?(?P<q>[„\"“«]))?"
     r"(?P<name>[^\W\d_][\w'’-]+(?:[ \t]+[^\W\d_][\w'’-]*){0,3}?)"
     # ... or the words after it that say so: "(Purita para todas)", "(Jojo für alle)".
-    r"(?P<tail>[ \t]+(?:para[ \t]+(?:todos|todas|los[ \t]+amigos|la[ \t]+familia)|"
-    r"pour[ \t]+(?:les[ \t]+intimes|tout[ \t]+le[ \t]+monde|les[ \t]+amis)|"
-    r"für[ \t]+(?:alle|freunde)|voor[ \t]+(?:iedereen|vrienden)))?[“\"”»]?\)"
+    rf"(?P<tail>[ \t]+{OTHER_NAME_TAIL})?[“\"”»]?\)"
 )
 
 

@@ -111,6 +111,13 @@ TOWN_ZIPF = 2.5
 _ABBREVIATED_TITLES = frozenset("mme mlle dr dra sr sra srta mevr dhr hr fr prof".split())
 #: Articles that begin a town's name ("A Coruña", "Le Havre", "Den Haag").
 _TOWN_ARTICLES = frozenset("a la le el les los den 's".split())
+#: The words after a nickname in brackets that say whom it is for: "(Purita para todas)",
+#: "(Jojo für alle)", "(Nanou pour les intimes)", "(Kees voor vrienden)".
+OTHER_NAME_TAIL = (
+    r"(?:para[ \t]+(?:todos|todas|los[ \t]+amigos|la[ \t]+familia)|"
+    r"pour[ \t]+(?:les[ \t]+intimes|tout[ \t]+le[ \t]+monde|les[ \t]+amis)|"
+    r"für[ \t]+(?:alle|freunde)|voor[ \t]+(?:iedereen|vrienden))"
+)
 #: The words of a family firm's name ("hermanos ortega", "gebroeders bos", "frères martin").
 _FAMILY_FIRM = frozenset("hermanos hnos hijos frères freres gebrüder gebr gebroeders zonen fils".split())
 #: A word of a place's own name with its capital ("Pins", "d'Or", "Croix-Rousse").

@@ -24,6 +24,7 @@ from core.detect.refine import csv_tables, ner_only_unsure
 from core.detect.tokens import Atoms, atoms, cut_at_cells
 from core.entities import EntityType
 from core.lexicon import is_cased
+from core.locales.base import OTHER_NAME_TAIL
 from core.outbound.matcher import TITLES, Located, matcher_of
 from core.policy import Family, TypePolicy
 from core.spans import Span
@@ -243,10 +244,7 @@ _APPOSITION = re.compile(
 )
 #: What may close the brackets after the other name: nothing, or the words that say whom
 #: it is for ("(Purita para todas)", "(Jojo für alle)").
-_APPOSITION_END = re.compile(
-    r"[\"”“»]?\s*(?:(?:para (?:todos|todas|los amigos|la familia)|pour (?:les intimes|tout le monde|"
-    r"les amis)|für (?:alle|freunde)|voor (?:iedereen|vrienden))\s*)?\)"
-)
+_APPOSITION_END = re.compile(rf"[\"”“»]?\s*(?:{OTHER_NAME_TAIL}\s*)?\)")
 
 
 def _link_appositions(text: str, protected: Sequence[Span], box: PrivacyBox) -> None:
