@@ -964,6 +964,18 @@ def code_after(words: str, verbs: str) -> Rule:
     )
 
 
+def case_number_after(words: str) -> Rule:
+    """A court case's number, a number and its year ("412/2022"), within three words after
+    the words that name a case ("procedimiento de divorcio 412/2022", "affaire n° 21/04567")."""
+    return Rule(
+        EntityType.ID,
+        rf"(?i:\b(?:{words}))(?:[\s:.]+(?:n[º°o.]*|[^\W\d]+)){{0,3}}[\s:.]+(\d{{1,6}}/(?:19|20)\d{{2}})(?![\w/])",
+        1,
+        0.85,
+        flags=0,
+    )
+
+
 def phone_after(words: str, verbs: str) -> Rule:
     """A phone number after the words that name it ("Mijn telefoonnummer is 06-12345678",
     "Mi número de teléfono es 612 345 678"): a phone's, never a record's, whatever number

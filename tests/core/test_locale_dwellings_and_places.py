@@ -247,6 +247,12 @@ def test_a_postcode_in_capitals_and_its_town_in_lower_case() -> None:
             "k. de boer",
         ),
         ("hola, hoy me han echado del almacén (logística hermanos ortega, en getafe) por 'bajo rendimiento'", "ortega"),
+        # A court case's number and year after the words that name the case.
+        (
+            "Estimada letrada: le escribo por el procedimiento de divorcio 412/2022 del Juzgado de Primera "
+            "Instancia, mi exmarido quiere la custodia.",
+            "412/2022",
+        ),
         # A CSV whose header has letters English does not write; a member's number of four digits.
         (
             "Warum zeigt Excel die IBAN falsch an? So sieht die Datei aus:\n\nMitgl-Nr;Nachname;Vorname;Straße;PLZ;Ort\n"

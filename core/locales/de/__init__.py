@@ -12,6 +12,7 @@ from core.locales.base import (
     Locale,
     Rule,
     alternation,
+    case_number_after,
     code_after,
     company_rule,
     digits_of,
@@ -137,6 +138,7 @@ RULES = [
     ),
     record_after(r"Fallnummer|Patientennummer|Patienten-ID|Patientenkennung", r"ist|lautet"),
     lower_company_rule(r"gmbh|ohg|gbr|gmbh[ \t]*&[ \t]*co\.?[ \t]*kg"),
+    case_number_after(r"Verfahren|Verfahrens|Klage|Rechtssache"),
     company_rule(
         r"GmbH(?:\s*&\s*Co\.\s*KG)?|AG|KG|OHG|e\.\s?K\.|e\.\s?V\.|SE|UG(?:\s*\(haftungsbeschränkt\))?"
     ),

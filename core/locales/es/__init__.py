@@ -9,6 +9,7 @@ from core.entities import EntityType
 from core.locales.base import (
     Locale,
     Rule,
+    case_number_after,
     code_after,
     company_rule,
     lower_company_rule,
@@ -83,6 +84,7 @@ RULES = [
     ),
     record_after(r"NHC|historia\s+cl[íi]nica|n[º°]\s+de\s+historia", r"es"),
     lower_company_rule(r"s\.l\.u?\.?|s\.a\.|s\.l\b"),
+    case_number_after(r"procedimiento|autos|recurso|juicio|demanda|diligencias|ejecuci[óo]n"),
     company_rule(r"S\.A\.|S\.L\.U?\.|S\.L\.|SA|SL|SLU|S\.Coop\.|Cía\."),
     phone_after(
         r"n[úu]mero\s+de\s+(?:tel[ée]fono|m[óo]vil|contacto)|tel[ée]fono|m[óo]vil|tel\.?|tlf\.?", r"es"

@@ -9,6 +9,7 @@ from core.entities import EntityType
 from core.locales.base import (
     Locale,
     Rule,
+    case_number_after,
     code_after,
     company_rule,
     lower_company_rule,
@@ -67,6 +68,7 @@ RULES = [
     _LIVES_IN,
     record_after(r"IPP|num[ée]ro\s+(?:de\s+dossier\s+)?patient|dossier\s+m[ée]dical", r"est"),
     lower_company_rule(r"sarl|sasu|eurl"),
+    case_number_after(r"affaire|dossier|proc[ée]dure|RG|instance"),
     company_rule(r"SAS|SASU|SARL|SA|S\.A\.|SNC|SCI|EURL|SCOP"),
     # Where someone is treated, its word and its name: "l'hôpital Necker", "la clinique du
     # Parc", "le CHU de Rennes". A place of care is never public here (core.policy).

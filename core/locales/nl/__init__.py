@@ -8,6 +8,7 @@ from core.entities import EntityType
 from core.locales.base import (
     Locale,
     Rule,
+    case_number_after,
     code_after,
     company_rule,
     digits_of,
@@ -51,6 +52,7 @@ RULES = [
     *old_age_rules(r"is|wordt|van|was", r"jaar(?:[ \t]+oud)?", r"jarige?"),
     record_after(r"pati[ëe]ntnummer|pati[ëe]nt-ID|dossiernummer\s+pati[ëe]nt", r"is"),
     lower_company_rule(r"b\.v\.?|bv|v\.o\.f\.?"),
+    case_number_after(r"zaak|zaaknummer|rolnummer|procedure"),
     company_rule(r"B\.V\.|BV|N\.V\.|NV|V\.O\.F\.|VOF|C\.V\."),
     phone_after(r"telefoonnummer|mobiele?\s+nummer|mobiel|telefoon|tel\.?|gsm(?:-nummer)?", r"is"),
     code_after(r"\w*nummer|nr\.?|kenmerk|referentie|dossier|bestelling|factuur", r"is"),
