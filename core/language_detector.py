@@ -1268,6 +1268,7 @@ def _places_named_by_kind(text: str, langs: Languages, spans: list[Span], lexico
 
 #: What stands between two people named together: "Wiebke Petersen, Chidi Okafor", "X und Y".
 _BETWEEN_PEOPLE = re.compile(r"[ \t]*(?:,|&|/|\+|und|et|y|e|en|and)[ \t]*")
+_AND_PEOPLE = re.compile(r"[ \t]+(?:&|und|et|y|e|en|and)[ \t]+")
 
 
 def _people_together(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
@@ -1279,22 +1280,29 @@ def _people_together(text: str, langs: Languages, spans: list[Span], lexicon: An
         if s.type not in (EntityType.LOCATION, EntityType.ORG) or langs.at(s.start) not in CODES:
             continue
         words = text[s.start : s.end].split()
-        if len(words) != 2 or not all(w[:1].isupper() and w[1:].islower() for w in words):
+        if not 1 <= len(words) <= 2 or not all(w[:1].isupper() and w[1:].islower() for w in words):
             continue
-        if not known_given(lexicon, words[0]) or lexicon.public_kind(text[s.start : s.end]):
+        if not known_given(lexicon, words[0]):
             continue
-        if lexicon.public_kind(words[1]) or lexicon.public_kind(words[0]):
+        # One word ("Alba", a region too) only with a conjunction between the two: "la
+        # custodia de Alba y Hugo"; two ("Chidi Okafor") also in a list.
+        between = _AND_PEOPLE if len(words) == 1 else _BETWEEN_PEOPLE
+        if len(words) == 2 and (
+            lexicon.public_kind(text[s.start : s.end]) or lexicon.public_kind(words[1]) or lexicon.public_kind(words[0])
+        ):
+            continue
+        if len(words) == 1 and lexicon.public_kind(words[0]) in ("country", "company", "brand"):
             continue
         prev = spans[k - 1] if k else None
         nxt = spans[k + 1] if k + 1 < len(spans) else None
         beside = (
             prev is not None
             and prev.type is EntityType.PERSON
-            and _BETWEEN_PEOPLE.fullmatch(text, prev.end, s.start) is not None
+            and between.fullmatch(text, prev.end, s.start) is not None
         ) or (
             nxt is not None
             and nxt.type is EntityType.PERSON
-            and _BETWEEN_PEOPLE.fullmatch(text, s.end, nxt.start) is not None
+            and between.fullmatch(text, s.end, nxt.start) is not None
         )
         if beside:
             out[k] = Span(s.start, s.end, EntityType.PERSON, s.score, dict(s.views))

@@ -91,6 +91,14 @@ def test_a_surname_named_again_with_a_given_name_is_a_person(analyzer: Analyzer)
     assert "Kühn" not in out and "Egon" not in out, out
 
 
+def test_a_given_name_that_is_a_region_beside_a_person(analyzer: Analyzer) -> None:
+    text = (
+        "Mi exmarido paga una pensión de 350 € por hijo y ahora quiere la custodia compartida de Alba "
+        "y Hugo porque se ha mudado cerca."
+    )
+    assert "Alba" not in send_all(analyzer, text)
+
+
 def test_two_people_named_together_in_a_form(analyzer: Analyzer) -> None:
     text = (
         "Kannst du mir bei diesem Antrag helfen?\nErziehungsberechtigte: Wiebke Petersen, Chidi Okafor\n"
