@@ -32,7 +32,7 @@ from typing import Any
 
 from core.detect.base import DetectionView, Detector, _deny_spans
 from core.detect.fusion import Fusion
-from core.detect.refine import LEXICON_VIEW
+from core.detect.refine import LEXICON_VIEW, join_neighbours
 from core.detect.rules import MARKER, NAME_EXTENT
 from core.detect.rules import NAME as RULES
 from core.entities import EntityType
@@ -739,19 +739,13 @@ def _unit_after(code: str) -> re.Pattern[str] | None:
 def _joined_addresses(text: str, spans: list[Span]) -> list[Span]:
     """Two pieces of one street's line a space apart, one address ("Pieter" | "Calandlaan
     204": a street named after a person, its given name read apart)."""
-    out: list[Span] = []
-    for s in spans:
-        prev = out[-1] if out else None
-        if (
-            prev is not None
-            and prev.type is s.type is EntityType.ADDRESS
-            and prev.end <= s.start
-            and re.fullmatch(r"[ \t]+", text[prev.end : s.start]) is not None
-        ):
-            out[-1] = Span(prev.start, s.end, s.type, max(prev.score, s.score), {**s.views, **prev.views})
-            continue
-        out.append(s)
-    return out
+
+    def join(prev: Span, s: Span) -> EntityType | None:
+        if prev.type is s.type is EntityType.ADDRESS and re.fullmatch(r"[ \t]+", text[prev.end : s.start]):
+            return EntityType.ADDRESS
+        return None
+
+    return join_neighbours(text, spans, join)
 
 
 @functools.lru_cache(maxsize=1)

@@ -45,7 +45,7 @@ import itertools
 import logging
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from core.detect.fields import checked_type, field_at, fields
@@ -5280,35 +5280,41 @@ _HOUSE_NUMBER = re.compile(r"\d{1,5}[A-Za-z]?")
 _STREET_PARTS = frozenset({EntityType.ADDRESS, EntityType.LOCATION, EntityType.PERSON, EntityType.ORG})
 
 
+def join_neighbours(
+    text: str, spans: list[Span], join: Callable[[Span, Span], EntityType | None]
+) -> list[Span]:
+    """Each span and the one before it, as sorted, made one span of the type ``join``
+    names for the pair (None: they stay apart); a joined span may join the next too."""
+    out: list[Span] = []
+    for span in spans:
+        t = join(out[-1], span) if out else None
+        if t is None:
+            out.append(span)
+        else:
+            out[-1] = _joined([out[-1], span], t)
+    return out
+
+
 def join_house_numbers(text: str, spans: list[Span]) -> list[Span]:
     """A house number the views took for an address of its own, one space before the
     street's name ("232" + "Bailey Pine", "70" + "Christopher Forest"), is one address;
     two pieces of a person's name one space apart are one name."""
-    out: list[Span] = []
-    for span in spans:
-        prev = out[-1] if out else None
+
+    def join(prev: Span, span: Span) -> EntityType | None:
+        if span.start != prev.end + 1 or text[prev.end] != " ":
+            return None
+        if prev.type is EntityType.PERSON is span.type:
+            return EntityType.PERSON  # two pieces of one name a split left apart ("Graham" + "Burns")
         if (
-            prev is not None
-            and prev.type is EntityType.PERSON is span.type
-            and span.start == prev.end + 1
-            and text[prev.end] == " "
-        ):
-            # Two pieces of one name a split left apart ("Graham" + "Burns").
-            out[-1] = _joined([prev, span], EntityType.PERSON)
-            continue
-        if (
-            prev is not None
-            and prev.type is EntityType.ADDRESS
+            prev.type is EntityType.ADDRESS
             and span.type in _STREET_PARTS
-            and span.start == prev.end + 1
-            and text[prev.end] == " "
             and _HOUSE_NUMBER.fullmatch(text, prev.start, prev.end)
             and text[span.start].isupper()
         ):
-            out[-1] = _joined([prev, span], EntityType.ADDRESS)
-            continue
-        out.append(span)
-    return out
+            return EntityType.ADDRESS
+        return None
+
+    return join_neighbours(text, spans, join)
 
 
 _SURNAME = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?"

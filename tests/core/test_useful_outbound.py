@@ -12,28 +12,14 @@ from typing import Any
 import pytest
 
 from core.analyze import Analyzer, Route
-from core.assembly import default_detector
 from core.box import PrivacyBox
-from core.outbound.compose import outbound_of
-from core.router.base import HeuristicRouter
 from core.segment import Segmenter
-from core.settings import Settings
-
-GLUED = re.compile(r"[A-Za-z0-9]\[[A-Z_]+_\d+\]|\[[A-Z_]+_\d+\][A-Za-z0-9]")
+from tests.core.sending import GLUED, send_all, shipped_analyzer
 
 
 @pytest.fixture(scope="module")
 def analyzer() -> Analyzer:
-    return Analyzer(detector=default_detector(Settings()), router=HeuristicRouter())
-
-
-def send_all(analyzer: Analyzer, text: str, risk_lambda: float = 5.0) -> str:
-    analysis = analyzer.analyze(text, risk_lambda)
-    for plan in analysis.plans:
-        plan.route = Route.REMOTE
-    out = outbound_of(analysis, PrivacyBox(), analyzer.detector, analyzer.policy).text
-    assert not GLUED.search(out), out
-    return out
+    return shipped_analyzer()
 
 
 def test_a_paragraph_break_after_an_address_cuts_no_word(analyzer: Analyzer) -> None:
