@@ -413,11 +413,13 @@ class PrivacyBox:
             self._reserve_in(text)
             # A literal that reads as a placeholder already handed out (the
             # person wrote "PERSON1" in a later turn) would be ambiguous in the
-            # answer: it goes through the box like any private value.
+            # answer: it goes through the box like any private value. Only one the
+            # answer's restoring would read as such, a whole word or in brackets:
+            # "id 1" of "arbeid 1,8 u" is part of a word.
             spans = list(spans) + [
                 Span(m.start(), m.end(), EntityType.OTHER, 0.0, {"box": 1.0})
-                for m in _LOOSE_RE.finditer(text)
-                if (_type_key(m["type"]), int(m["num"])) in self._by_key
+                for m in PLACEHOLDER_RE.finditer(text)
+                if (_type_key(m["type"] or m["btype"]), int(m["num"] or m["bnum"])) in self._by_key
             ]
             parts: list[str] = []
             reps: list[Replacement] = []

@@ -32,7 +32,7 @@ from typing import Any
 
 from core.detect.base import DetectionView, Detector, _deny_spans
 from core.detect.fusion import Fusion
-from core.detect.refine import LEXICON_VIEW, join_neighbours
+from core.detect.refine import LEXICON_VIEW, cut_at_table_cells, join_neighbours
 from core.detect.rules import MARKER, NAME_EXTENT
 from core.detect.rules import NAME as RULES
 from core.entities import EntityType
@@ -155,7 +155,7 @@ class LanguageDetector(Detector):
         spans = _surname_comma_given(text, langs, spans, self.lexicon)
         spans = _lower_initials_surname(text, langs, spans)
         spans = _surnames_again(text, langs, spans, self.lexicon)
-        return _places_by_article(text, langs, _companies_typed(text, spans))
+        return cut_at_table_cells(text, _places_by_article(text, langs, _companies_typed(text, spans)))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
         """``view_``'s spans; the languages NER's in the locales' parts when there is one."""
@@ -241,7 +241,17 @@ class LanguageDetector(Detector):
         if s.type in NAME_TYPES:
             if self.mode == "rules" or lv is None:
                 return []
-            if light and s.type is EntityType.LOCATION and s.score >= SURE_MODEL_SCORE and not is_cased(text):
+            if (
+                light
+                and s.type is EntityType.LOCATION
+                and (
+                    s.score >= SURE_MODEL_SCORE
+                    # ("der hausarzt in kochel"): a place's preposition before it, the model
+                    # less sure suffices
+                    or (s.score >= PLACED_MODEL_SCORE and _TOWN_PREPOSITION.search(text, max(0, s.start - 12), s.start) is not None)
+                )
+                and not is_cased(text)
+            ):
                 # A small town no list holds, typed in lower case ("sorti de la clinique à
                 # cornebarrieu"): the model sure of it, a word neither the language nor English
                 # writes (a health message's town is one the norm protects).
@@ -384,6 +394,9 @@ LOWER_MODEL_SCORE = 0.9
 SURE_MODEL_SCORE = 0.95
 #: ... and as a person ("ioana").
 SURE_NAME_SCORE = 0.98
+#: ... of such a town right after a place's preposition ("in kochel", "à lanester").
+PLACED_MODEL_SCORE = 0.8
+_TOWN_PREPOSITION = re.compile(r"(?<![\w'’-])(?:in|aus|nach|à|a|en|uit|te|naar|près de|bij)[ \t]+\Z")
 _LOWER_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 
@@ -807,8 +820,12 @@ _STREET_BEFORE = re.compile(
 
 def _street_before_postcode(text: str, langs: Languages, spans: list[Span]) -> list[Span]:
     """The street line before an address that begins with its postcode (see
-    :data:`_STREET_BEFORE`), when nothing was found there: part of the same address."""
+    :data:`_STREET_BEFORE`), when nothing was found there: part of the same address. In a
+    text without capitals, the street in lower case ("op de wâlden 14, 9231 ab
+    surhuisterveen"): its words from the first that is no frequent word of the language
+    (an article stays, streets begin with one), its name a word the language hardly writes."""
     out = list(spans)
+    cased = None
     for k, s in enumerate(spans):
         lc = locale(langs.at(s.start))
         if s.type is not EntityType.ADDRESS or lc is None or lc.postcode is None:
@@ -816,13 +833,34 @@ def _street_before_postcode(text: str, langs: Languages, spans: list[Span]) -> l
         if re.match(lc.postcode + r"\b", text[s.start : s.end]) is None:
             continue
         m = _STREET_BEFORE.search(text, max(0, s.start - 60), s.start)
-        if m is None or (k and spans[k - 1].end > m.start(1)):
+        a = m.start(1) if m is not None else -1
+        if m is None:
+            cased = is_cased(text) if cased is None else cased
+            if cased or (m := _LOWER_STREET_BEFORE.search(text, max(0, s.start - 60), s.start)) is None:
+                continue
+            words = list(re.finditer(r"\S+", m.group(1)))
+            while len(words) > 2 and words[0].group() not in _STREET_ARTICLES and lc.zipf(words[0].group()) >= 4.0:
+                words = words[1:]
+            name = words[-2].group()
+            if lc.zipf(name) >= RARE_NAME_ZIPF + 1.0 or lc.is_negative(name):
+                continue
+            a = m.start(1) + words[0].start()
+        if k and spans[k - 1].end > a:
             continue
-        street = m.group(1)
-        if any(lc.is_negative(w) for w in street.split() if not w[:1].isdigit()):
+        street = text[a : m.end(1)]
+        if any(lc.is_negative(w) for w in street.split() if not w[:1].isdigit() and w not in _STREET_ARTICLES):
             continue
-        out.append(Span(m.start(1), m.end(1), EntityType.ADDRESS, s.score, {RULES: s.score}))
+        out.append(Span(a, m.end(1), EntityType.ADDRESS, s.score, {RULES: s.score}))
     return sorted(out, key=lambda x: (x.start, x.end))
+
+
+#: The same street's line in a text typed without capitals: "de wâlden 14, ".
+_LOWER_STREET_BEFORE = re.compile(
+    r"(?<![\w'’-])((?:[a-zà-ÿ][\w'’.-]*[ \t]+){0,2}[a-zà-ÿ][\w'’-]{2,}[ \t]+\d{1,4}(?:[ \t]?[a-z]\b|-\w{1,3})?)"
+    r"[ \t]*,[ \t]*$"
+)
+#: Articles a street's name may begin with ("de wâlden", "la rambla", "am markt").
+_STREET_ARTICLES = frozenset("de het 't la le les el los las am an der den zum zur im".split())
 
 
 def _companies_typed(text: str, spans: list[Span]) -> list[Span]:

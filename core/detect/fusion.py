@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, Unpack
 
 from core.detect.base import DetectionView, Detector, DetectorOptions, _deny_spans
+from core.detect.refine import cut_at_table_cells
 from core.detect.rules import NAME_EXTENT, markers_win
 from core.detect.zones import EMAIL
 from core.entities import EntityType
@@ -90,7 +91,9 @@ class Fusion(Detector):
         spans = _cut_at_addresses(
             text,
             markers_win(
-                [s for group in proposals.values() for s in group if s.score >= self.min_score],
+                cut_at_table_cells(
+                    text, [s for group in proposals.values() for s in group if s.score >= self.min_score]
+                ),
                 text,
             ),
         )

@@ -21,6 +21,10 @@ from core.lexicon import Lexicon
 from core.lexicon import lexicon as shared_lexicon
 from core.spans import Span, merge_spans
 
+#: The view of a name read from a table's name column ("nom" | "CHERIF"): a surname in
+#: capitals there is no acronym.
+NAME_CELL = "name-cell"
+
 #: A possessive and a word for a relative in the languages people mix into English
 #: messages ("Mi madre", "ma mère", "meine Mutter", "minha mãe").
 KINSHIP = re.compile(
@@ -674,8 +678,9 @@ def retype(text: str, span: Span, lexicon: Lexicon | None, cased: bool) -> Span 
             t = EntityType.ORG
         elif lexicon is not None and lexicon.public_kind(value) == "nationality":
             t = EntityType.NRP
-        elif value.isalpha() and value.isupper() and 2 <= len(value) <= 6 and cased:
-            # An acronym in a cased text names a body or a thing, not a person.
+        elif value.isalpha() and value.isupper() and 2 <= len(value) <= 6 and cased and NAME_CELL not in span.views:
+            # An acronym in a cased text names a body or a thing, not a person (but a
+            # surname in capitals in a table's name column is a surname: "CHERIF").
             t = EntityType.ORG
     elif (
         t in (EntityType.ORG, EntityType.LOCATION, EntityType.OTHER)

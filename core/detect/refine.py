@@ -58,6 +58,7 @@ from core.detect.names import (
     ITEM_SEPARATOR,
     JOB_TITLE,
     KINSHIP,
+    NAME_CELL,
     NICKNAMED,
     NO_MACHINE,
     ORG_WORDS,
@@ -737,6 +738,13 @@ def _misread(
         return []
     if span.type in _NAME_TYPES and _WEEKDAYS.fullmatch(value) and _model_only(span):
         return []  # "The bin collection moved to Tuesdays": a day of the week, no one's name
+    if (
+        span.type in (EntityType.PERSON, EntityType.OTHER)
+        and _model_only(span)
+        and _WEEKDAY_SHORT.fullmatch(value.split()[0])
+        and all(lexicon is not None and lexicon.zipf(w.lower()) >= 4.0 for w in value.split()[1:])
+    ):
+        return []  # "the 6:15am tues + thurs sessions", "(thurs only)": a day's short form
     if span.type in (EntityType.ORG, EntityType.OTHER) and _DEPARTMENT.fullmatch(value) and _model_only(span):
         return []  # "Sarah from Finance", "Tom in HR": a department every company has
     if span.type is EntityType.PERSON and _TITLE_ALONE.fullmatch(value):
@@ -1320,7 +1328,10 @@ _RELATION_WORD = (
     r"(?:friend|colleague|boss|manager|neighbou?r|husband|wife|partner|son|daughter|brother|"
     r"sister|cousin|uncle|aunt|nephew|niece|teacher|tutor|coach|client|patient|tenant|"
     r"landlord|landlady|flatmate|roommate|housemate|girlfriend|boyfriend|fianc[eé]e?|"
-    r"mum|mom|dad|grandma|grandpa|granny|stepdad|stepmum|stepmom|gf|bf|hubby)"
+    r"mum|mom|dad|grandma|grandpa|granny|stepdad|stepmum|stepmom|gf|bf|hubby|aunty|auntie|"
+    r"nan|nana|nanna|gran|grandad|granddad|grandmother|grandfather|stepson|stepdaughter|"
+    r"mother-in-law|father-in-law|sister-in-law|brother-in-law|godmother|godfather|bestie|"
+    r"bro|sis|wifey|carer|childminder|babysitter|nanny|lodger|ex)"
 )
 _RELATION_HEAD = re.compile(rf"{_RELATION_WORD}[ \t]+(?=\S)")
 
@@ -2445,12 +2456,13 @@ NAME_FIELD_TYPES: dict[str, EntityType] = {
     **dict.fromkeys(
         ("street", "address", "street address", "home address", "address line 1",
          "address line 2", "address1", "address2", "postcode", "post code", "postal code",
-         "zip", "zip code", "zipcode"),
+         "zip", "zip code", "zipcode", "house", "house name", "house number",
+         "house name or number", "house no", "flat", "flat number"),
         EntityType.ADDRESS,
     ),
     **dict.fromkeys(
         ("name", "person", "full name", "fullname", "first name", "firstname", "last name",
-         "lastname", "surname", "given name", "patient", "patient name", "customer",
+         "lastname", "surname", "first", "last", "forename", "forenames", "middle name", "given name", "patient", "patient name", "customer",
          "customer name", "contact", "contact name", "next of kin", "emergency contact",
          "employee", "employee name", "guardian", "parent", "spouse", "account holder",
          "holder", "cardholder", "card holder", "name on card", "account name",
@@ -2599,6 +2611,58 @@ def _cut_at_cells(
     if len(over) < 2:
         return [(a, b)]
     return [(x, y) for x, y in over if x < y]
+
+
+def cut_at_table_cells(text: str, spans: list[Span], tables: CsvTables | None = None) -> list[Span]:
+    """Each span cut at the cells of a pasted table, before the views' spans are merged
+    and again after the rules joined names and addresses: a model reads a tab-separated row as one run ("Ní Ghallchobhair<TAB>9<TAB>LL28
+    5UG<TAB>18/10/26" an identifier), and merged with the rules' date in its last cell it
+    would make every cell a date; cut first, each cell keeps what the views found in it."""
+    tables = csv_tables(text) if tables is None else tables
+    if not tables.cells or not spans:
+        return spans
+    starts = [a for a, _, _ in tables.cells]
+    out: list[Span] = []
+    for s in spans:
+        pieces = _cut_at_cells(s.start, s.end, tables.cells, starts)
+        if len(pieces) == 1:
+            out.append(s)
+            continue
+        out += [Span(a, b, s.type, s.score, s.views) for a, b in pieces if text[a:b].strip()]
+    return out
+
+
+def _house_number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
+    """What the views found in a cell of a table's address column ("House" | "17", "Flat
+    3", "Tŷ Capel") is that cell's address whole, whatever they typed its pieces: a house's
+    number is no age and no day, a flat's word no identifier."""
+    if not tables.cells or not spans:
+        return spans
+    out = list(spans)
+    for a, b, key in tables.cells:
+        if _key_type(key) is not EntityType.ADDRESS:
+            continue
+        inside = [x for x in out if a <= x.start and x.end <= b]
+        lead = len(text[a:b]) - len(text[a:b].lstrip())
+        start, end = a + lead, a + len(text[a:b].rstrip())
+        if not inside:
+            # Nothing found there: a cell with a number or a capital is still an address's
+            # part ("Flat 3", "9"); an empty cell or words in lower case are not.
+            cell = text[start:end]
+            if cell and (any(c.isdigit() for c in cell) or (cell[:1].isupper() and len(cell) >= 4)) and not any(
+                x.start < end and start < x.end for x in out
+            ):
+                out.append(Span(start, end, EntityType.ADDRESS, 0.8, {RECORD: 1.0}))
+            continue
+        if len(inside) == 1 and (inside[0].start, inside[0].end, inside[0].type) == (start, end, EntityType.ADDRESS):
+            continue
+        views: dict[str, float] = {RECORD: 1.0}
+        for x in inside:
+            for k, v in x.views.items():
+                views[k] = max(v, views.get(k, 0.0))
+        out = [x for x in out if x not in inside]
+        out.append(Span(start, end, EntityType.ADDRESS, max(x.score for x in inside), views))
+    return sorted(out, key=lambda x: x.start)
 
 
 def _key_name(key: str) -> str:
@@ -3541,7 +3605,12 @@ def _outside(text: str, span: Span, a: int, b: int) -> list[Span]:
 
 #: A person's name as a table's cell holds it: two to five words of letters, capitalized.
 #: A column of one part of people's names: "first_name", "Surname", "family name".
-_PART_OF_NAME_KEY = re.compile(r"^(?:first|last|given|family|middle|sur)[ ]?name$|^forename$")
+_PART_OF_NAME_KEY = re.compile(
+    r"^(?:first|last|given|family|middle|sur)(?:[ ]?name)?$|^forenames?$"
+    # the four other languages' columns: "nom", "prénom", "Nachname", "apellidos", "voornaam"
+    r"|^(?:nom|prénom|prenom|nom de famille|nachname|vorname|familienname|apellidos?|nombre|"
+    r"primer apellido|segundo apellido|achternaam|voornaam|voornamen|tussenvoegsel)$"
+)
 #: One capitalized word of a name: "Mahmood", "O'Neill", "Ní".
 _CELL_WORD = re.compile(r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*")
 _CELL_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?(?:[ ][A-Za-zÀ-ÖØ-öø-ÿ][^\W\d_]*(?:[.'’\-][^\W\d_]+)*\.?){1,4}")
@@ -3790,11 +3859,14 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
             continue
         start, end = a + lead, a + lead + len(name)
         inside = [x for x in out if start <= x.start and x.end <= end]
-        if any(x.type is EntityType.PERSON and (x.start, x.end) == (start, end) for x in inside):
+        same = [x for x in inside if x.type is EntityType.PERSON and (x.start, x.end) == (start, end)]
+        if same:
+            out = [x for x in out if x is not same[0]]
+            out.append(Span(start, end, EntityType.PERSON, same[0].score, {**same[0].views, NAME_CELL: 1.0}))
             continue
         score = max((x.score for x in inside), default=0.9)
         out = [x for x in out if x not in inside]
-        out.append(Span(start, end, EntityType.PERSON, score, {RECORD: 1.0}))
+        out.append(Span(start, end, EntityType.PERSON, score, {RECORD: 1.0, NAME_CELL: 1.0}))
     return sorted(out, key=lambda x: x.start)
 
 
@@ -3982,6 +4054,8 @@ def _without_port(text: str, a: int, b: int) -> int:
 
 def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> list[Span]:
     """Apply the rules of this module to ``spans`` of ``text``; return them merged."""
+    tables = csv_tables(text)
+    spans = cut_at_table_cells(text, list(spans), tables)
     # Touching pieces are one token's (the model reads "北京" one character at a time).
     spans = _whole_flights(text, join_names(text, _addressed(text, merge_spans(markers_win(list(spans), text)))))
     if not spans and not _keyed_values(text, [], lexicon):
@@ -4000,7 +4074,6 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         named += _given_before_compound_surname(text, named, lexicon)
         return merge_spans(named + _names_given_as_names(text, named, lexicon))
     spans += other_script_names(text, spans)
-    tables = csv_tables(text)
     # A table's cells are atoms of their own, whatever their separator glues together.
     table = cut_at_cells(atoms(text), [(a, b) for a, b, _ in tables.cells])
     cell_starts = [a for a, _, _ in tables.cells]
@@ -4500,6 +4573,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ):
             continue
         out.append(span)
+    out = _house_number_cells(text, out, tables)
     out = _join_titled_names(text, _join_initials(text, [_read_again(text, x, lexicon) for x in out]))
     out = _with_final_surname(text, _with_final_initial(text, _vehicles(text, out, lexicon)), lexicon)
     out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
@@ -4522,9 +4596,59 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined += _signed_given_name(text, joined, lexicon)
     joined += _given_before_compound_surname(text, joined, lexicon)
     joined += _names_given_as_names(text, joined, lexicon)
-    return merge_spans(
-        _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
+    joined += _listed_with_people(text, joined, lexicon)
+    # Nothing joined runs from one cell of a pasted table into the next ("H<TAB>Okoye").
+    return cut_at_table_cells(
+        text,
+        merge_spans(
+            _without_quotes(text, _with_final_dots(text, joined + known_brands(text, joined, lexicon, found)))
+        ),
+        tables,
     )
+
+
+#: What stands between the names of a list: "kasia, tobenna, ffion", "Ama and Kofi".
+_LIST_GAP = r"[ \t]*(?:,|&|\+|/)[ \t]*|[ \t]+and[ \t]+"
+_LISTED_AFTER = re.compile(rf"(?:{_LIST_GAP})([^\W\d_][^\W\d_'’\-]*(?:[-'’][^\W\d_]+)?)(?=(?:{_LIST_GAP})|[ \t]*[).;:\n]|[ \t]*$)")
+#: A word of a list this frequent in English is a word, not someone's name.
+_LISTED_NAME_ZIPF = 3.0
+
+
+def _listed_with_people(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A word no view found, in a list of two people or more ("col B is who paid (kasia,
+    tobenna, ffion, me)"): a rare word of English, no dictionary's or a term, between or
+    after the people's names, is one more person's name. Only English's: the four other
+    languages have their own (``core.language_detector``)."""
+    if lexicon is None or message_language(text) != ENGLISH:
+        return []
+    persons = sorted((s for s in spans if s.type is EntityType.PERSON), key=lambda x: x.start)
+    if len(persons) < 2:
+        return []
+    gap = re.compile(_LIST_GAP)
+    out: list[Span] = []
+    for p, q in itertools.pairwise(persons):
+        if gap.fullmatch(text, p.end, q.start) is None:
+            continue  # two people in one list, side by side
+        pos = q.end
+        while (m := _LISTED_AFTER.match(text, pos)) is not None:
+            a, b = m.span(1)
+            word = m.group(1)
+            if any(x.start < b and a < x.end for x in spans):
+                pos = b
+                continue
+            if (
+                len(word) < 3
+                or (word[0].isupper() and not word[1:].islower())
+                # written as the listed people are: "kasia, tobenna, ffion"; "Ama, Kofi, Efua"
+                or word.islower() != text[q.start : q.end].islower()
+                or lexicon.zipf(word.lower()) >= _LISTED_NAME_ZIPF
+                or lexicon.is_plain(word.lower())
+                or lexicon.is_term(word.lower())
+            ):
+                break
+            out.append(Span(a, b, EntityType.PERSON, 0.6, {"rules": 0.6}))
+            pos = b
+    return out
 
 
 def _public_names_in_lower_case(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
@@ -4725,7 +4849,7 @@ def _with_final_surname(text: str, spans: list[Span], lexicon: Lexicon | None) -
 
 
 #: An initial's full stop and the space before the surname.
-_INITIAL_GAP = re.compile(r"\.?[ \t]")
+_INITIAL_GAP = re.compile(r"\.?[ ]|\.\t")
 
 
 def _join_initials(text: str, spans: list[Span]) -> list[Span]:
@@ -4759,6 +4883,8 @@ _LOWER_PHRASE = re.compile(r"[a-z]+(?:[ \t][a-z]+){1,2}")
 _BEFORE_JOB_TITLE = re.compile(rf"[ \t]+(?:[a-z]+[ \t]+)?(?:{JOB_TITLE.pattern})", re.IGNORECASE)
 #: A day of the week, or its plural: "Tuesdays".
 _WEEKDAYS = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?")
+#: A day's short form as people type it: "tues", "Thurs", "weds".
+_WEEKDAY_SHORT = re.compile(r"(?:[Mm]on|[Tt]ues?|[Ww]eds?|[Tt]hu(?:rs?)?|[Ff]ri|[Ss]at|[Ss]un)\.?")
 #: A department every organisation has, alone: "Finance", "HR", "Payroll".
 _DEPARTMENT = re.compile(
     r"Finance|HR|IT|Legal|Payroll|Procurement|Marketing|Sales|Operations|Ops|Compliance|"

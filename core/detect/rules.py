@@ -27,7 +27,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from core.detect.fields import card_grouping, fields
+from core.detect.fields import card_grouping, fields, iban_ok
 from core.detect.hosts import host_names
 from core.domain.en import US_STATE_CODES
 from core.entities import EntityType, canonical_type
@@ -147,7 +147,16 @@ _DAY_MONTH = (
 #: A full name (two capitalized words), then an age in brackets: "Gerrit Hoekstra (94)".
 _AGE_AFTER_NAME = r"(?<![\w-])[A-ZÀ-Ý][\w'’-]+[ \t]+[A-ZÀ-Ý][\w'’-]+[ \t]*\([ \t]?(1[01]\d|120|\d{1,2})[ \t]?\)"
 
+#: A secret's default value in code, the value its group 1 (see :data:`_PATTERNS`).
+SECRET_DEFAULT = (
+    r"(?:getenv|environ\.get|env\.get|ENV\.fetch|config\.get)\(\s*[\"'][A-Za-z0-9_.]*"
+    r"(?:PASS|PASSWD|PASSWORD|SECRET|TOKEN|API_?KEY|PWD)[A-Za-z0-9_.]*[\"']\s*,\s*[\"']([^\"'\s]{4,})[\"']"
+)
+
 _PATTERNS: list[tuple[EntityType, str, int, float]] = [
+    # A secret's default in code: "os.getenv('DB_PASS', 'changeme-Ab12')",
+    # "ENV.fetch('API_TOKEN', 's3cr3t')" (the variable's name stays, its value goes).
+    (EntityType.ID, SECRET_DEFAULT, 1, 0.85),
     (
         EntityType.MRN,
         r"\b(?:MRN|medical record(?: number| no\.?| #)?|chart(?: number| no\.?| #))"
@@ -401,6 +410,9 @@ _EXTENT_RECOGNIZER = "ProperNameExtentRecognizer"
 FIELD_SCORE = 0.97
 #: The score of a private host name (:mod:`core.detect.hosts`): alone it is kept.
 HOST_SCORE = 0.85
+#: An IBAN in lower case: country, check digits, then groups of letters and digits.
+_LOWER_IBAN = re.compile(r"(?<![\w-])[a-z]{2}\d{2}(?:[ ]?[a-z0-9]{4}){2,7}(?:[ ]?[a-z0-9]{1,4})?(?![\w-])")
+IBAN_SCORE = 0.95
 
 
 def own_recognizers(name_extents: bool = False) -> list[Any]:
@@ -520,6 +532,11 @@ class RulesView:
                 key = NAME_EXTENT if rec.name == _EXTENT_RECOGNIZER else NAME
                 end = link_end(text, r.start, r.end) if t is EntityType.URL else r.end
                 spans.append(Span(r.start, end, t, float(r.score), {key: float(r.score)}))
+        for m in _LOWER_IBAN.finditer(text):
+            # An IBAN typed in lower case ("nl52 rabo 2653 5940 72"), which Presidio's pattern
+            # (capitals) passes over: its mod 97 decides.
+            if iban_ok(m.group()):
+                spans.append(Span(m.start(), m.end(), EntityType.IBAN, IBAN_SCORE, {NAME: IBAN_SCORE}))
         for a, b in host_names(text):
             # A machine of a private or company network ("db-prod-3.internal.acme-corp.com").
             spans.append(Span(a, b, EntityType.URL, HOST_SCORE, {NAME: HOST_SCORE}))

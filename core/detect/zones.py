@@ -488,6 +488,13 @@ def rule_patterns() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
     return [re.compile(p, flags) for p in USER_PATH], [re.compile(p, flags) for p in SECRET]
 
 
+@lru_cache(maxsize=1)
+def _secret_default() -> re.Pattern[str]:
+    from core.detect.rules import SECRET_DEFAULT
+
+    return re.compile(SECRET_DEFAULT, re.IGNORECASE)
+
+
 #: An account, policy or record number, label allowed ("MRN KDH-77419", "#BX-55910273").
 _ACCOUNT_SHAPE = re.compile(r"(?:[A-Za-z#]{1,6}[\s:#.]{0,3})?#?[A-Z0-9]{0,6}[-\s]?\d[\dA-Z\- ]{2,24}", re.IGNORECASE)
 _STREET = re.compile(
@@ -532,6 +539,11 @@ def _format_ok(text: str, span: Span) -> bool:
     paths, secrets = rule_patterns()
     if any(p.search(value) for p in (*paths, *secrets)) or _NAMESPACE.search(value):
         return True
+    if "(" in text and any(
+        m.span(1) == (span.start, span.end)
+        for m in _secret_default().finditer(text, max(0, span.start - 160), min(len(text), span.end + 2))
+    ):
+        return True  # a secret's default in code ("os.getenv('DB_PASS', 'changeme-Ab12')")
     if host_names(value):
         return True  # a machine of someone's network: never code, never a version
     if (

@@ -21,6 +21,7 @@ settings can name its :class:`Profile`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -82,6 +83,12 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {"de": frozenset({"er", "ob"}), "nl"
 _ELIDED = re.compile(r"^(?:[a-z]|qu)'(?=[^\W\d_])")
 
 
+def _plain(word: str) -> str:
+    """``word`` without its accents ("épileptique" -> "epileptique", "cœliaque" -> "coeliaque")."""
+    folded = word.replace("œ", "oe").replace("æ", "ae")
+    return "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
+
+
 class _Tables:
     """A language's tables, turned into sets once."""
 
@@ -95,6 +102,9 @@ class _Tables:
                         profiles.append(Profile(name))
         self.type_cues = {t: Profile(p) for t, p in module.TYPE_CUES.items()}
         self.diagnoses = frozenset(module.DIAGNOSES)
+        # The four other languages' conditions count in their messages only: an English
+        # message keeps its own list ("asthma" in a school trip's reply stays general).
+        self.other_diagnoses = frozenset(other_languages.DIAGNOSES)
         self.relations = {
             kind: {k: frozenset(v) for k, v in parts.items()}
             for kind, parts in module.RELATIONS.items()
@@ -106,6 +116,12 @@ class _Tables:
         self.providers = frozenset(module.WELL_KNOWN_PROVIDERS)
         self.not_places = frozenset(module.NOT_PLACES)
         self.special = frozenset(module.SPECIAL_CATEGORIES)
+        # Each keyword and condition as typed without accents too ("médecin" as "medecin",
+        # "épileptique" as "epileptique"): chat drops them.
+        for w, profiles in list(self.keywords.items()):
+            self.keywords.setdefault(_plain(w), profiles)
+        self.diagnoses |= {_plain(w) for w in self.diagnoses}
+        self.other_diagnoses |= {_plain(w) for w in self.other_diagnoses}
         # Keywords that may begin or end a compound, longest first.
         self.parts = sorted((w for w in self.keywords if len(w) >= COMPOUND_PART), key=len, reverse=True)
         # Longest first, so "live in" is read before "in".
@@ -138,7 +154,7 @@ def detect(text: str, entity_types: Iterable[str] = (), language: str = "en") ->
             # "huisartsenpraktijk", "Blutdruckwerte", "Pflegedienstleitung": a keyword
             # begins or ends the compound.
             w = next((k for k in _TABLES.parts if w.startswith(k) or w.endswith(k)), w)
-        if w in _TABLES.diagnoses:
+        if w in _TABLES.diagnoses or (language != "en" and w in _TABLES.other_diagnoses):
             # A named diagnosis is health on its own.
             scores[Profile.HEALTH] = scores.get(Profile.HEALTH, 0.0) + TYPE_WEIGHT
             cues.setdefault(Profile.HEALTH, []).append(w)

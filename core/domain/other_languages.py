@@ -125,6 +125,33 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Named conditions in the four languages: health on their own, as the English
+#: :data:`core.domain.en.DIAGNOSES` are ("elle est épileptique", "TDAH", "Zöliakie").
+DIAGNOSES: tuple[str, ...] = (
+    # German
+    "epilepsie", "epileptisch", "diabetes", "diabetiker", "diabetikerin", "krebs", "leukämie",
+    "autismus", "autistisch", "adhs", "demenz", "alzheimer", "parkinson", "zöliakie",
+    "asthma", "depression", "depressionen", "schizophrenie", "bipolar", "magersucht",
+    "multiple sklerose", "herzinsuffizienz", "schlaganfall", "gicht", "hypoglykämie",
+    # French
+    "épilepsie", "épileptique", "diabète", "diabétique", "leucémie", "autisme", "autiste",
+    "tdah", "démence", "alzheimer", "parkinson", "maladie cœliaque", "cœliaque", "asthme",
+    "asthmatique", "dépression", "schizophrénie", "bipolaire", "anorexie", "sclérose",
+    "hypoglycémie", "cancer", "avc", "infarctus", "épileptiques",
+    # Spanish
+    "epilepsia", "epiléptica", "epiléptico", "diabetes", "diabética", "diabético", "cáncer",
+    "leucemia", "autismo", "autista", "tdah", "demencia", "alzhéimer", "alzheimer", "parkinson",
+    "celiaquía", "celíaco", "celíaca", "asma", "asmática", "asmático", "depresión",
+    "esquizofrenia", "bipolar", "anorexia", "esclerosis", "hipoglucemia", "ictus",
+    "infarto",
+    # Dutch
+    "epilepsie", "diabetes", "suikerziekte", "kanker", "leukemie", "autisme", "autistisch",
+    "adhd", "dementie", "alzheimer", "parkinson", "coeliakie", "astma", "depressie",
+    "schizofrenie", "bipolair", "anorexia", "jicht", "beroerte", "hartinfarct",
+    "angststoornis",
+)
+
+
 #: Words before a place in the locales' languages ("vit à Angers", "wohnt in Leipzig",
 #: "aus Köln", "uit Zwolle"): the health profile's sweep reads a gazetteer town after them,
 #: as after the English ones (core.domain.en.LOCATIVES).

@@ -124,8 +124,10 @@ _FAMILY_FIRM = frozenset("hermanos hnos hijos frères freres gebrüder gebr gebr
 _CASED_WORD = r"(?:[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-ZÀ-ÖØ-Þ][\w-]*)?|d['’][A-ZÀ-ÖØ-Þ][\w-]*)"
 #: The small words between the words of such a name ("Fontanería y Reformas Quiles").
 _CASED_JOIN = r"(?:de[ \t]+la|de|del|du|des|la|las|los|el|y|e|et|und|mit|van|der|den|het|'t)"
-LOWER_WORD = r"[a-zà-öø-ÿß]{2,}(?:[-'’][a-zà-öø-ÿß]+)*"
+LOWER_WORD = r"(?:[a-zà-öø-ÿß]{2,}|[a-zà-öø-ÿß](?=['’][a-zà-öø-ÿß]))(?:[-'’][a-zà-öø-ÿß]+)*"
 _LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")
+#: A second writer's name after the first's at a message's end: " en jelmer", " & tom".
+_SECOND_SIGNER = re.compile(r"[ \t]*(?:&|\+|en|und|et|y|and|e)[ \t]+([a-zà-öø-ÿß]{2,})(?=[ \t]*[.!]?[ \t]*\Z)")
 #: A word in lower case this frequent in the language is a word there, not a name
 #: ("laufen", "piso"); a given name as frequent as "sergio" (4.3) or "kees" still counts.
 LOWER_NAME_ZIPF = 4.5
@@ -138,6 +140,9 @@ TITLED_APART_ZIPF = 6.5
 _APART = re.compile(r"[ \t]*(?:[,;)]|\Z)")
 #: A word this rare in the language after a relation word is a name ("conchi" 2.2).
 RARE_NAME_ZIPF = 2.5
+#: The part after "n'" or "d'" of a surname after a title is rarer than this ("diaye" 0,
+#: "souza" 2.7); the nouns and verbs an elision comes before are not ("astreinte" 3.05).
+_ELIDED_SURNAME_ZIPF = 3.0
 #: ... and after a closing at the message's end ("vg jojo" 3.2).
 CLOSING_NAME_ZIPF = 3.5
 #: A word this rare after a given name is its surname ("johanna brüggemann" 2.9).
@@ -173,9 +178,26 @@ def words(text: str) -> frozenset[str]:
     return frozenset(w.casefold() for w in text.split())
 
 
-def alternation(items: Iterable[str]) -> str:
-    """A regex alternation of literal phrases, longest first (spaces match any whitespace)."""
-    ordered = sorted({i.strip() for i in items if i.strip()}, key=len, reverse=True)
+def typed_plain(phrase: str) -> str:
+    """``phrase`` as people type it without accents ("père" -> "pere", "sœur" -> "soeur",
+    "straße" -> "strasse")."""
+    folded = phrase.replace("œ", "oe").replace("Œ", "Oe").replace("æ", "ae").replace("ß", "ss")
+    return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+
+
+def alternation(items: Iterable[str], *, elongated: bool = False) -> str:
+    """A regex alternation of literal phrases, longest first (spaces match any whitespace).
+    Each phrase of four letters or more also as typed without its accents ("pere" for
+    "père"): chat drops them. ``elongated``: each letter may be typed again and again, as
+    chat stretches a closing ("graciaas", "merciii")."""
+    phrases = {i.strip() for i in items if i.strip()}
+    phrases |= {u for u in map(typed_plain, phrases) if len(u) >= 4}
+    ordered = sorted(phrases, key=len, reverse=True)
+    if elongated:
+        return "(?:" + "|".join(
+            "".join(re.escape(c) + "+" if c.isalpha() else r"\s+" if c == " " else re.escape(c) for c in i)
+            for i in ordered
+        ) + ")"
     return "(?:" + "|".join(re.escape(i).replace(r"\ ", r"\s+") for i in ordered) + ")"
 
 
@@ -438,7 +460,7 @@ class LocaleView:
             # A closing typed in lower case, the writer's name after it at the message's end:
             # "mvg bart", "lg anna & tom", "saludos, maite".
             re.compile(
-                rf"(?<![\w-])(?i:{alternation(lc.closings)})[ \t]*[,.!]{{0,3}}[ \t]+"
+                rf"(?<![\w-])(?i:{alternation(lc.closings, elongated=True)})[ \t]*[,.!]{{0,3}}[ \t]+"
                 rf"(?={LOWER_WORD}(?:[ \t]+{LOWER_WORD})?[ \t]*(?:(?:&|\+|en|und|et|y|and)[^\n]{{0,40}})?"
                 # (a full name in brackets after a nickname: "vg jojo (johanna brüggemann)")
                 rf"(?:\([^()\n]{{1,40}}\))?[.!]?[ \t]*\Z)"
@@ -567,6 +589,11 @@ class LocaleView:
                 )
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
+                    if k == 3 and (more := _SECOND_SIGNER.match(text, run[1])) is not None:
+                        # "gr sanne en jelmer": the second writer's name after the first's
+                        second = self._lower_run(text, more.start(1), lexicon, related=True, closing=True)
+                        if second is not None:
+                            out.append(Span(*second, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
 
     def _lower_run(
@@ -585,6 +612,7 @@ class LocaleView:
         pending_particle = False
         surname_particle = False
         particle_start: int | None = None
+        given_before = False
         for m in _LOWER_TOKEN.finditer(text, pos):
             if m.start() != pos:  # words follow each other with spaces only
                 break
@@ -615,6 +643,9 @@ class LocaleView:
             elif start is not None and (lc.is_known_name(word) or known_surname(lexicon, word)):
                 # ("la profe dolores paz, no le deja": set apart, "paz" is her surname)
                 limit = TITLED_APART_ZIPF if _APART.match(text, m.end(1)) else SURNAME_AFTER_NAME_ZIPF
+                if given_before and lc.is_known_name(word):
+                    # a compound given name: "rosa maría", "josé luis", "anne-marie"
+                    limit = max(limit, TITLED_NAME_ZIPF)
             elif lc.is_known_name(word):
                 # the language's own given name: "mein mann jürgen"; right after a relation
                 # word, as frequent as "josé" ("el encargado, josé luis, me dijo")
@@ -640,16 +671,35 @@ class LocaleView:
                         )
                     )
                 )
-            if not named or lc.is_negative(word) or (not pending_particle and lc.zipf(word) >= limit):
+            if not named or (lc.is_negative(word) and not self._elided_surname(word, titled and start is None)):
                 break
+            if not pending_particle and lc.zipf(word) >= limit:
+                break
+            given_before = lc.is_known_name(word) and not pending_particle
             if start is None:
                 # After a title the particles are the surname's ("meneer van der poel").
                 start = particle_start if titled and pending_particle and particle_start is not None else m.start(1)
             end = m.end(1)
-            pending_particle = False
+            # A double surname whose second part begins with its particle goes on after it
+            # ("el amrani-de jong": "jong" is a frequent word, and the surname's end).
+            pending_particle = "-" in word and lc.is_particle(word.rsplit("-", 1)[1])
             if m.group(2) is None:
                 break
         return (start, end) if start is not None and end is not None else None
+
+    def _elided_surname(self, word: str, titled: bool) -> bool:
+        """After a title, a surname written with an apostrophe after its first letter
+        ("dr n'diaye", "m. d'souza"): the part after it a word the language hardly writes,
+        where an elided "ne" or "de" comes before a verb or a noun ("le dr n'a pas")."""
+        head, sep, tail = word.replace("’", "'").partition("'")
+        return (
+            titled
+            and bool(sep)
+            and len(head) == 1
+            and len(tail) >= 3
+            and "'" not in tail
+            and self.locale.zipf(tail) < _ELIDED_SURNAME_ZIPF
+        )
 
     def lower_given_names(self, text: str, lexicon: Any, cased: bool) -> list[Span]:
         """In a message written all in lower case, a given name the language's list and
@@ -765,11 +815,14 @@ class LocaleView:
                     k = 1 if len(words) > 1 and words[0].group().casefold() in _TOWN_ARTICLES else 0
                     if k < len(words):
                         word = words[k].group().strip(",.;:!?")
+                        # A postcode with letters ("9231 ab") is no count of anything: its
+                        # town may be one the language writes now and then ("surhuisterveen").
+                        lettered = any(c.isalpha() for c in text[m.start() : m.start("town")])
                         if (
                             word.replace("-", "").isalpha()
                             and not self.locale.is_negative(word)
                             # a compound's frequency is its parts' ("saint-romain-en-gal" 3.2)
-                            and self.locale.zipf(word.casefold()) < TOWN_ZIPF + ("-" in word)
+                            and self.locale.zipf(word.casefold()) < TOWN_ZIPF + ("-" in word) + lettered
                         ):
                             end = m.start("town") + words[k].start() + len(word)
                             out.append(Span(m.start(), end, EntityType.ADDRESS, 0.85, {VIEW: 0.85}))

@@ -70,6 +70,18 @@ def test_literal_placeholder_in_user_text_is_reserved() -> None:
     assert box.deanonymize(out.text).text == text
 
 
+def test_a_placeholders_lookalike_inside_a_word_is_no_placeholder() -> None:
+    box = PrivacyBox()
+    box.anonymize("KvK 40173528", [span(4, 12, EntityType.ID)])  # [ID_1] handed out
+    text = "Remschijven + blokken voor, arbeid 1,8 u, ID 1 en [ID_1]"
+    out = box.anonymize(text, [])
+    # "id 1" of "arbeid 1,8" is part of a word: left as written, never glued to a placeholder
+    assert out.text.startswith("Remschijven + blokken voor, arbeid 1,8 u, "), out.text
+    # a whole word or a bracketed form that reads as the box's placeholder still goes through it
+    assert "ID 1" not in out.text and out.text.count("[ID_1]") == 0, out.text
+    assert box.deanonymize(out.text).text == text
+
+
 def test_multi_word_type_variants() -> None:
     box = PrivacyBox()
     box.anonymize("4111 1111 1111 1111", [span(0, 19, EntityType.CREDIT_CARD)])

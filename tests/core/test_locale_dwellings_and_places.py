@@ -248,6 +248,51 @@ def test_a_postcode_in_capitals_and_its_town_in_lower_case() -> None:
             "Instancia, mi exmarido quiere la custodia.",
             "412/2022",
         ),
+        # A surname with an apostrophe after its first letter, after a title in lower case.
+        (
+            "jsp si je dois passer par le medecin traitant (dr n'diaye) pour l'ordonnance ou appeler direct "
+            "une orthophoniste. c remboursé par la secu ?",
+            "diaye",
+        ),
+        # A German court's file number after its key; a Bavarian closing before the writer's name.
+        (
+            "Amtsgericht Schwäbisch Hall\nAktenzeichen: 2 C 418/24\nBitte bei allen Schreiben angeben\n\n"
+            "Was bedeutet das vereinfachte Verfahren nach § 495a ZPO?",
+            "418/24",
+        ),
+        ("er is stur und will ned ins krankenhaus, was soll ma da macha. dankschee, vroni", "vroni"),
+        # A street in lower case whose adjective is its own word, before its postcode.
+        ("die rechnung ging wohl an meine alte adresse lange reihe 12, 20099 hamburg, was mach ich jetzt", "reihe 12"),
+        # A Dutch street and postcode in lower case, and a second writer after the first.
+        (
+            "wij huren een benedenwoning op de wâlden 14, 9231 ab surhuisterveen. de ketel is kapot. gr sanne en jelmer",
+            "wâlden",
+        ),
+        ("wij huren een benedenwoning en de ketel is al weken kapot, wat nu? gr sanne en jelmer", "jelmer"),
+        ("ik wil een gesprek met de directeur mevr. el amrani-de jong, kun je een berichtje schrijven", "jong"),
+        ("mn zoon zit in groep 8 op kbs de zevensprong en het advies is te laag, wat nu", "zevensprong"),
+        ("er is 1.450 euro van mn rekening nl52 rabo 2653 5940 72 afgeschreven, wat moet ik doen", "2653"),
+        # A relation typed without its accent; a French lane; a place by its kind, no number.
+        ("bjr, mon pere abdelkrim a 78 ans, il est diabetique depuis 20 ans, faut arreter le gliclazide ?", "abdelkrim"),
+        ("bsr, jloue un t2 meublé au 6 venelle des sardinieres, 29900 concarneau depuis mars, c normal ?", "sardinieres"),
+        (
+            "Le couvreur m'a facturé l'isolation des combles avec 20 % de TVA. Il a raison ? Voici sa facture :\n\n"
+            "FACTURE 2025-118\nCouverture Le Goff\nZA de Kerhuel, 29120 Pont-l'Abbé\nTél. : 02 98 87 41 63\n\n"
+            "Client : M. Tristan Guillou, Lieu-dit Penfrat, 29560 Argol",
+            "Kerhuel",
+        ),
+        # A surname in capitals in a table's name column ("nom"), no acronym.
+        (
+            "Voici l'export des prélèvements rejetés :\n\ndate_rejet;nom;prenom;montant\n05/11/2025;CHERIF;Nadir;48,00\n"
+            "06/11/2025;BALDÉ;Hawa;72,00",
+            "CHERIF",
+        ),
+        # A compound given name and the surname after it; a procedure's number with its zeros;
+        # a closing stretched as chat writes it; a Basque teacher's word before her name.
+        ("ayuda porfa. a mi madre, rosa maría albarracín, la llamaron ayer del banco y le han quitado 950 €", "albarracín"),
+        ("Procedimiento: Juicio verbal (desahucio por falta de pago) 0000412/2025\nNIG: 2811541120250001873", "0000412"),
+        ("si lo denuncio a la inspeccion de trabajo me echan?? me toca algo? graciaas, nahia", "nahia"),
+        ("la tutora, la andereño itsaso, dice q no piensa hacerle ninguna adaptacion en los examenes", "itsaso"),
         # A CSV whose header has letters English does not write; a member's number of four digits.
         (
             "Warum zeigt Excel die IBAN falsch an? So sieht die Datei aus:\n\nMitgl-Nr;Nachname;Vorname;Straße;PLZ;Ort\n"
@@ -265,6 +310,7 @@ def test_more_names_and_numbers_of_the_four_languages(analyzer: Analyzer, text: 
     [
         "mi suegra jubilada vive con nosotros y estamos agobiadisimos con la casa, porfa ayudame con esto",
         "ze heeft jaren geleden ook uitslag gehad van augmentin en nu weer van de amoxicilline, klopt dat?",
+        "jsp quoi faire, le dr n'a pas répondu à mon mail et la pharmacie non plus, c remboursé par la secu ?",
     ],
 )
 def test_rare_words_that_are_no_names(analyzer: Analyzer, text: str) -> None:

@@ -227,6 +227,11 @@ def test_every_norm_cites_its_source() -> None:
         # are no keywords ("hospitality").
         ("Er fragt, ob er morgen nach Lissabon fahren kann.", (), Profile.GENERAL),
         ("We loved the hospitality of the hotel in Lisbon.", (), Profile.GENERAL),
+        # A named condition in the four languages is health on its own, typed without its
+        # accents too ("epileptique", "celiaco").
+        ("bjr, ma fille est en ce1, elle est epileptique et la maitresse refuse le PAI, jsuis perdue", (), Profile.HEALTH),
+        ("Mi hijo es celíaco y en el comedor del colegio le han dado croquetas otra vez.", (), Profile.HEALTH),
+        ("Onze zoon heeft autisme en een angststoornis en zit sinds de herfstvakantie thuis.", (), Profile.HEALTH),
     ],
 )
 def test_the_profile_is_read_from_the_message(text: str, types: tuple[str, ...], profile: Profile) -> None:

@@ -118,7 +118,7 @@ def _presidio() -> list[Any]:
 
 _STREET = (
     r"(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|chaussee|steig|pfad|markt|"
-    r"graben|berg|hof|park|garten|feld|wall|kai)"
+    r"graben|berg|hof|park|garten|feld|wall|kai|reihe|twiete)"
 )
 _HOUSE = r"\d{1,4}(?:\s?[a-zA-Z])?(?:\s?[-/]\s?\d{1,4}[a-zA-Z]?)?"
 
@@ -139,6 +139,25 @@ RULES = [
     record_after(r"Fallnummer|Patientennummer|Patienten-ID|Patientenkennung", r"ist|lautet"),
     lower_company_rule(r"gmbh|ohg|gbr|gmbh[ \t]*&[ \t]*co\.?[ \t]*kg"),
     case_number_after(r"Verfahren|Verfahrens|Klage|Rechtssache"),
+    # A court's file number: the department, the register's letters, the number and the
+    # year ("2 C 418/24", "12 Ca 345/24", "3 F 88/2023", "123 Js 4567/24"), after its key
+    # or with a register's letters courts use.
+    Rule(
+        EntityType.ID,
+        r"(?i:\b(?:Aktenzeichen|Az\.?|Gz\.?|Geschäftszeichen))[\s:.]*"
+        r"(\d{1,4}[ \t]+[A-Z][A-Za-z]{0,3}[ \t]+\d{1,6}/\d{2,4})(?![\w/])",
+        1,
+        0.9,
+        flags=0,
+    ),
+    Rule(
+        EntityType.ID,
+        r"(?<![\w/.,])(\d{1,4}[ \t]+(?:C|O|S|T|U|Ca|Sa|F|UF|WF|Js|Ds|Cs|Ls|K|L|AR|IN|IK|M|BvR|StR|ZR)"
+        r"[ \t]+\d{1,6}/\d{2,4})(?![\w/])",
+        1,
+        0.85,
+        flags=0,
+    ),
     company_rule(
         r"GmbH(?:\s*&\s*Co\.\s*KG)?|AG|KG|OHG|e\.\s?K\.|e\.\s?V\.|SE|UG(?:\s*\(haftungsbeschränkt\))?"
     ),
@@ -327,7 +346,9 @@ LOCALE = Locale(
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
-    lower_street=r"(?<![\w-])((?:[a-zäöüß]+-)*[a-zäöüß]{3,}(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)[ \t]+\d{1,4}[a-z]?)(?![\w])",
+    lower_street=r"(?<![\w-])((?:[a-zäöüß]+-)*[a-zäöüß]{3,}(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|reihe|twiete)[ \t]+\d{1,4}[a-z]?"
+    # an adjective, then the street's word ("lange reihe 12", "alte gasse 3")
+    r"|[a-zäöüß]{3,}(?:e|er|es|en)[ \t]+(?:reihe|straße|strasse|str\.|allee|gasse|twiete|weg)[ \t]+\d{1,4}[a-z]?)(?![\w])",
     address_unit=r"(?:\d{1,2}\.?[ \t]*(?:OG|Obergeschoss|Stock|Etage)|EG|Erdgeschoss|DG|Dachgeschoss|Souterrain|Hochparterre|(?:Hinter|Vorder|Garten)haus|Seitenflügel|Quergebäude|(?:Whg|Wohnung|App|Appartement)\.?[ \t]*(?:Nr\.?[ \t]*)?\d{1,4}[a-z]?)(?:[ \t]+(?:links|rechts|Mitte|li\.|re\.|l\.|r\.))?",
     describing_endings=("ig", "lich", "isch", "end", "ene", "enen", "ener"),
     town_before=("in", "aus", "bei", "nach"),

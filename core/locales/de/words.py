@@ -115,7 +115,10 @@ GREETINGS = ["Hallo", "Hi", "Liebe", "Lieber", "Sehr geehrte", "Sehr geehrter", 
              "Guten Morgen", "Moin", "Servus"]
 CLOSINGS = ["Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße", "Beste Grüße",
             "Liebe Grüße", "Herzliche Grüße", "Gruß", "Grüße", "MfG", "LG", "VG", "Danke",
-            "Vielen Dank", "Danke schön", "Dankeschön", "Thx", "Ciao", "Tschüss"]
+            "Vielen Dank", "Danke schön", "Dankeschön", "Thx", "Ciao", "Tschüss", "Tschüs",
+            # dialect and chat: Bavarian, Austrian, northern
+            "Dankschee", "Dange", "Merci", "Pfiat di", "Servus", "Grüßle", "Gruß und Kuss",
+            "Bussi", "Moin", "Xx", "Xxx"]
 
 ABBREVIATIONS = words(
     "Dr Prof Hr Fr Nr Str bzw z.B zB u.a usw ca ggf evtl vgl Abs Art S Tel Fax inkl zzgl "

@@ -47,7 +47,9 @@ def _presidio() -> list[Any]:
 
 _STREET = (
     r"(?i:calle|c/|c\.|avenida|avda\.?|av\.|plaza|pza\.?|paseo|pº|camino|carretera|ctra\.?|"
-    r"ronda|travesía|glorieta|callejón|rambla|vía|urbanización|urb\.)"
+    r"ronda|travesía|glorieta|callejón|rambla|vía|urbanización|urb\.|"
+    # Catalan, Galician, Basque and Valencian street kinds
+    r"carrer|c\.\s?de|avinguda|avgda\.?|passeig|pg\.|plaça|pl\.|rúa|rua|kalea|carrera|camí|cami)"
 )
 
 RULES = [
@@ -84,6 +86,8 @@ RULES = [
     ),
     record_after(r"NHC|historia\s+cl[íi]nica|n[º°]\s+de\s+historia", r"es"),
     lower_company_rule(r"s\.l\.u?\.?|s\.a\.|s\.l\b"),
+    # A court's procedure number written with its zeros and its year: "0000412/2025".
+    Rule(EntityType.ID, r"(?<![\w/.,])(0{2,}\d{1,6}/(?:19|20)\d{2})(?![\w/])", 1, 0.9, flags=0),
     case_number_after(r"procedimiento|autos|recurso|juicio|demanda|diligencias|ejecuci[óo]n"),
     company_rule(r"S\.A\.|S\.L\.U?\.|S\.L\.|SA|SL|SLU|S\.Coop\.|Cía\."),
     phone_after(
@@ -180,7 +184,8 @@ LOCALE = Locale(
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
-    lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|plaza|pza\.?|paseo|camino|ronda|travesía|travesia)[ \t]+[a-zà-ÿñ'-]+(?:[ \t]+[a-zà-ÿñ'-]+){0,3}?,?[ \t]+(?:n[ºo°][ \t]*)?\d{1,4}(?:[ \t]*,?[ \t]*\d{1,2}[ºo°][ \t]*[a-z]?\b)?)(?![\w])",
+    lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|plaza|pza\.?|paseo|camino|ronda|travesía|travesia|carrer|avinguda|passeig|"
+    r"plaça|rúa|rua|carretera|urbanización|urbanizacion|glorieta|callejón|callejon)[ \t]+[a-zà-ÿñ'-]+(?:[ \t]+[a-zà-ÿñ'-]+){0,3}?,?[ \t]+(?:n[ºo°][ \t]*)?\d{1,4}(?:[ \t]*,?[ \t]*\d{1,2}[ºo°][ \t]*[a-z]?\b)?)(?![\w])",
     address_unit=r"(?:(?:piso|planta)[ \t]+\d{1,2}(?:[ºª°])?(?:[ \t]*[A-Z])?|\d{1,2}[ºª°][ \t]*(?:\d{1,2}[ºª°]|[A-Z]|izq(?:uierda|da)?\.?|dcha\.?|derecha)?|(?:puerta|pta\.?)[ \t]+\w{1,3}|(?:escalera|esc\.?)[ \t]+[A-Z0-9]{1,2}|bajo(?:[ \t]+[A-Z])?|ático|atico|entresuelo|principal)(?![\w-])",
     describing_endings=("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "osa", "oso", "ante", "ísimo", "ísima", "ísimos", "ísimas", "isimo", "isima", "isimos", "isimas"),
     town_before=("en", "de", "cerca de"),

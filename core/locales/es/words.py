@@ -63,6 +63,9 @@ RELATIONS = [
     # a workplace's boss named by the job ("el encargado, josé luis, me dijo"), a girl at a desk
     "el encargado", "la encargada", "el jefe", "la jefa", "el supervisor", "la supervisora",
     "una chica", "un chico", "una señora", "un señor",
+    # a school's teacher in the regions' words: "la seño", "la andereño itsaso"
+    "la seño", "el maestro", "la maestra", "la andereño", "el irakasle", "la irakasle",
+    "mi nieto", "mi nieta", "mi sobrino", "mi sobrina", "mi primo", "mi prima", "mi ex",
 ]
 
 PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]
@@ -74,7 +77,8 @@ GREETINGS = ["Hola", "Buenos días", "Buenas tardes", "Buenas noches", "Estimado
              "Querido", "Querida"]
 CLOSINGS = ["Saludos", "Un saludo", "Saludos cordiales", "Atentamente", "Cordialmente",
             "Muchas gracias", "Gracias", "Un abrazo", "Besos", "Grcs", "Grax", "Abrazos", "Bss", "Bsos",
-            "Mil gracias"]
+            "Mil gracias", "Gracias de antemano", "Un beso", "Besitos", "Ciao", "Chao",
+            "Muchas gracias de antemano", "Gracias mil", "Un saludo cordial", "Xx", "Xxx"]
 
 ABBREVIATIONS = words(
     "Sr Sra Srta Sres D Dña Dr Dra Lic Ldo Lda Ud Uds Vd Vds Avda Av C Pza Pl núm nº no art "

@@ -40,7 +40,9 @@ def nir_valid(value: str) -> bool:
 
 _STREET = (
     r"(?i:rue|avenue|av\.|boulevard|bd|place|pl\.|allée|allee|chemin|impasse|quai|route|cours|"
-    r"square|passage|résidence|residence|faubourg|rond-point|voie|sentier|hameau|lieu-dit)"
+    r"square|passage|résidence|residence|faubourg|rond-point|voie|sentier|hameau|lieu-dit|"
+    r"venelle|ruelle|cité|cite|lotissement|villa|mail|esplanade|promenade|traverse|montée|montee|"
+    r"parvis|clos|cour|chaussée|chaussee)"
 )
 
 #: A town where someone lives: "habite à Vitré", "chez sa fille à Vitré".
@@ -142,6 +144,18 @@ RULES = [
         0.9,
     ),
     Rule(EntityType.PHONE, r"(?<![\w+.,])(0[1-9](?:[\s.-]?\d{2}){4})(?![\w,]|\.\d)", 1, 0.9),
+    # A place without a house number, in its kind's words: "Lieu-dit Penfrat", "ZA de
+    # Kerhuel", "Hameau des Granges", "Zone artisanale du Moulin" (the kind is part of it).
+    Rule(
+        EntityType.ADDRESS,
+        r"(?<![\w-])((?:(?i:lieu-dit|lieudit|hameau|ZA|ZI|ZAC|ZAE|zone artisanale|zone industrielle|"
+        r"zone d'activités|zone d’activités|parc d'activités|parc d’activités))\s+"
+        r"(?:(?i:de la|de l'|de l’|du|des|de|d'|d’|la|le|les)\s*)?[A-ZÀ-Ý][\wÀ-ÿ'’-]*"
+        r"(?:\s+(?:(?i:de la|du|des|de|d'|la|le)\s+)?[A-ZÀ-Ý][\wÀ-ÿ'’-]*){0,2})",
+        1,
+        0.9,
+        flags=0,
+    ),
     # "8 avenue Jean Jaurès", "12 bis, rue de la Paix", "3 place du Marché".
     Rule(
         EntityType.ADDRESS,
@@ -206,7 +220,8 @@ LOCALE = Locale(
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
-    lower_street=r"(?<![\w-])(\d{1,4}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|allee|allée|avenue|av\.|boulevard|bd|chemin|impasse|place|quai|route|cours|square)[ \t]+[a-zà-ÿ'’-]+(?:[ \t]+[a-zà-ÿ'’-]+){0,3}?)(?=[ \t]*(?:[,.;!?\n]|$|\d{5}))",
+    lower_street=r"(?<![\w-])(\d{1,4}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|allee|allée|avenue|av\.|boulevard|bd|chemin|impasse|place|quai|route|cours|square|venelle|ruelle|"
+    r"passage|sentier|lotissement|résidence|residence|cité|cite|faubourg|hameau|clos|voie|traverse)[ \t]+[a-zà-ÿ'’-]+(?:[ \t]+[a-zà-ÿ'’-]+){0,3}?)(?=[ \t]*(?:[,.;!?\n]|$|\d{5}))",
     address_unit=r"(?:\d{1,2}(?:e|è|ème|eme|er|ère)[ \t]+étage|\d{1,2}(?:e|ème|eme)[ \t]+etage|rez-de-chauss[ée]e|RDC|(?:appt?\.?|appart\.?|appartement|apt\.?|logement)[ \t]*(?:n[°o][ \t]*)?[A-Z]?\d{1,4}[A-Z]?|(?:bât\.?|bat\.?|bâtiment|batiment)[ \t]+[A-Z0-9]{1,3}|(?:escalier|esc\.?)[ \t]+[A-Z0-9]{1,2}|porte[ \t]+\d{1,4})(?![\w-])",
     describing_endings=("é", "ée", "és", "ées", "if", "ive", "euse", "eux", "ante", "ant", "issime", "issimes"),
     town_before=("à", "a", "de", "d'", "près de", "vers"),

@@ -89,7 +89,8 @@ INTROS = ["je m'appelle", "je m’appelle", "elle s'appelle", "il s'appelle", "e
 GREETINGS = ["Bonjour", "Bonsoir", "Salut", "Cher", "Chère", "Coucou", "Madame", "Monsieur"]
 CLOSINGS = ["Cordialement", "Bien cordialement", "Bien à vous", "Amicalement", "Merci",
             "Merci d'avance", "Bonne journée", "Sincères salutations", "Salutations", "Bisous", "Bises",
-            "Merci bcp", "Merci beaucoup", "Bonne soirée", "A+"]
+            "Merci bcp", "Merci beaucoup", "Bonne soirée", "A+", "Merci bien", "Mci", "Biz", "Bizz",
+            "Bonne fin de journée", "À bientôt", "A bientôt", "Belle journée", "Amitiés", "Xx", "Xxx"]
 
 ABBREVIATIONS = words(
     "M Mme Mlle MM Dr Pr Me St Ste av bd boul. n° no tél tel env p pp cf etc ex art al min "

@@ -76,7 +76,8 @@ GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", 
              "Goedenavond", "Goedendag", "Dag"]
 CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
             "Hartelijke groet", "Groeten", "Groetjes", "Groet", "Liefs", "Mvg", "Gr", "Alvast bedankt",
-            "Bedankt", "Grtz", "Grt", "Thx", "Dank je", "Dankjewel", "Doei"]
+            "Bedankt", "Grtz", "Grt", "Thx", "Dank je", "Dankjewel", "Doei", "Alvast dank",
+            "Dank", "Hgr", "Hartelijke groeten", "Fijne dag", "Tot ziens", "Groetjes en bedankt", "Xx", "Xxx"]
 
 ABBREVIATIONS = words(
     "dhr mevr mw dr drs ir ing mr prof nr tel bijv bv o.a m.b.t i.v.m t.a.v d.w.z enz etc "
