@@ -992,7 +992,13 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
             and all(w in names for w in parts[:-1])
             and lc.zipf(parts[-1].lower()) < SURNAME_AFTER_NAME_ZIPF
         )
-        if told or quoted or ((surname_last or (names and len(names) == len(parts))) and m.group("q") is None):
+        # The person's own given name again, with the surname: "ma fille awa (awa sangaré)".
+        again = (
+            2 <= len(parts) <= 4
+            and parts[0].casefold() == text[s.start : s.end].split()[0].casefold()
+            and all(lc.zipf(w.lower()) < SURNAME_AFTER_NAME_ZIPF for w in parts[1:])
+        )
+        if told or quoted or again or ((surname_last or (names and len(names) == len(parts))) and m.group("q") is None):
             out = [t for t in out if t not in inside]
             out.append(Span(a, b, EntityType.PERSON, s.score, dict(s.views)))
     return sorted(out, key=lambda x: (x.start, x.end))

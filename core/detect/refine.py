@@ -3624,6 +3624,8 @@ _KEYED = re.compile(
     r"|(?m:^[ \t]*(?:[-*•][ \t]+)?(?P<lkey>[A-Za-z][A-Za-z _\-]{0,30}?)[ \t]*:[ \t]+"
     r"[\"']?(?P<lvalue>[^\n\"']{1,120}?)[\"']?[ \t]*$)"
     r"|(?<![\w.])(?P<pkey>[A-Za-z][A-Za-z_]{0,30})=(?P<pvalue>[^;&,=\n]{1,80})(?=[;&,\n]|$)"
+    # an INI or a config file's line: "admin_users = okwame"
+    r"|(?m:^[ \t]*(?P<ikey>[A-Za-z][A-Za-z_.\-]{0,40}?)[ \t]+=[ \t]+(?P<ivalue>[^\n;#=]{1,120}?)[ \t]*$)"
 )
 #: Words before "name" in a key that make it a person's name ("FatherName",
 #: "latin_first_name", "name_on_card" is in the table): roles, relatives, the name's
@@ -3716,7 +3718,7 @@ def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list
     reach = list(itertools.accumulate((x.end for x in spans), max))  # furthest end so far
     added, replaced = [], []
     for m in _KEYED.finditer(text):
-        kind = "j" if m.group("jkey") else "l" if m.group("lkey") else "p"
+        kind = "j" if m.group("jkey") else "l" if m.group("lkey") else "i" if m.group("ikey") else "p"
         key, (a, b) = m.group(f"{kind}key"), m.span(f"{kind}value")
         while a < b and text[a].isspace():
             a += 1
@@ -3734,9 +3736,13 @@ def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list
             and _user_name(text[a:b], lexicon)
         ):
             # "Assignee=mfernandes": a tracker's or a system's user in lower case is the
-            # account's name, an identifier.
+            # account's name, an identifier, whatever a model typed it ("admin_users = okwame"
+            # read as a date).
             if not over:
                 added.append(Span(a, b, EntityType.ID, 0.9, {RECORD: 1.0}))
+            elif all(a <= x.start and x.end <= b and x.type is not EntityType.ID for x in over):
+                replaced += over
+                added.append(Span(a, b, EntityType.ID, max(x.score for x in over), {RECORD: 1.0}))
             continue
         if b <= a or typed is None:
             continue
@@ -3761,7 +3767,9 @@ def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list
 
 
 #: The keys of a tracker's or a system's people: the value is a person's name or a user's.
-_USER_KEYS = frozenset(("assignee", "reporter", "approver", "requester", "requestor", "submitter"))
+_USER_KEYS = frozenset(
+    ("assignee", "reporter", "approver", "requester", "requestor", "submitter", "users", "owner", "maintainer")
+)
 
 
 def _user_name(value: str, lexicon: Lexicon | None) -> bool:
@@ -3999,7 +4007,12 @@ _NO_ONE_SENDS = frozenset("you me mum mom dad mummy daddy mam nan nana gran gran
 
 
 #: A code in a table's cell: digits in groups ("06-0254-0719938-00", "049-091-850").
-_CELL_CODE = re.compile(r"[A-Z]{0,4}[-\s]?\d[\d\-/. ]{3,30}[\dA-Z]", re.IGNORECASE)
+_CELL_CODE = re.compile(
+    r"[A-Z]{0,4}[-\s]?\d[\d\-/. ]{3,30}[\dA-Z]"
+    # letters, then groups of letters and digits: "WH-5K-0112" (a payment's reference)
+    r"|[A-Z]{1,4}(?:-[A-Z0-9]{1,6}){1,4}",
+    re.IGNORECASE,
+)
 #: The last word of a column's key that says its cells identify ("bank_account", "ird_number").
 _NUMBER_KEY_END = frozenset(("account", "number", "no", "id", "iban", "ref", "reference", "passport"))
 

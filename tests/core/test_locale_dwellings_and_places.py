@@ -293,6 +293,8 @@ def test_a_postcode_in_capitals_and_its_town_in_lower_case() -> None:
         ("Procedimiento: Juicio verbal (desahucio por falta de pago) 0000412/2025\nNIG: 2811541120250001873", "0000412"),
         ("si lo denuncio a la inspeccion de trabajo me echan?? me toca algo? graciaas, nahia", "nahia"),
         ("la tutora, la andereño itsaso, dice q no piensa hacerle ninguna adaptacion en los examenes", "itsaso"),
+        # The person's own given name again in brackets, with the surname.
+        ("bjr, ma fille awa (awa sangaré) est en ce1, elle est epileptique, la maitresse refuse le PAI", "sangaré"),
         # A CSV whose header has letters English does not write; a member's number of four digits.
         (
             "Warum zeigt Excel die IBAN falsch an? So sieht die Datei aus:\n\nMitgl-Nr;Nachname;Vorname;Straße;PLZ;Ort\n"

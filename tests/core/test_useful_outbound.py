@@ -458,3 +458,31 @@ def test_a_secrets_default_in_code_is_replaced_and_its_variable_stays(analyzer: 
     )
     out = send_all(analyzer, text)
     assert "changeme-Ab12" not in out and "os.getenv('DB_PASS', '[" in out, out
+
+
+@pytest.mark.parametrize(
+    ("text", "gone"),
+    [
+        # A club by its nickname in lower case is an organisation, no town sent as one.
+        (
+            "can u help me write a msg for the parents whatsapp group for my daughter's swim squad at tonbridge "
+            "otters. we need a carpool rota for the 6:15am sessions at the leisure centre.",
+            "otters",
+        ),
+        # A config file's users are accounts, whatever a model typed them.
+        (
+            "pgbouncer won't log in since the move. Config:\n\n[pgbouncer]\nlisten_port = 6432\n"
+            "auth_type = scram-sha-256\nadmin_users = okwame\n",
+            "okwame",
+        ),
+        # A payment's references in a table's "ref" column.
+        (
+            "Below is my tracker. Can you give me a formula for the Due column?\n\n"
+            "Pupil\tClass\tPaid\tDue\tPay ref\nAmara Okafor\t5K\t£145.00\t£0.00\tWH-5K-0112\n"
+            "Leo Brandt\t5K\t£80.00\t£65.00\tWH-5K-0117\n",
+            "WH-5K-0117",
+        ),
+    ],
+)
+def test_clubs_config_users_and_table_references_are_replaced(analyzer: Analyzer, text: str, gone: str) -> None:
+    assert gone not in send_all(analyzer, text)

@@ -65,7 +65,7 @@ RELATIONS = [
     "una chica", "un chico", "una señora", "un señor",
     # a school's teacher in the regions' words: "la seño", "la andereño itsaso"
     "la seño", "el maestro", "la maestra", "la andereño", "el irakasle", "la irakasle",
-    "mi nieto", "mi nieta", "mi sobrino", "mi sobrina", "mi primo", "mi prima", "mi ex",
+    "mi ex",
 ]
 
 PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]
