@@ -155,6 +155,7 @@ class LanguageDetector(Detector):
         spans = _surname_comma_given(text, langs, spans, self.lexicon)
         spans = _lower_initials_surname(text, langs, spans)
         spans = _surnames_again(text, langs, spans, self.lexicon)
+        spans = _age_after_person(text, spans)
         return cut_at_table_cells(text, _places_by_article(text, langs, _companies_typed(text, spans)))
 
     def _propose(self, view_: DetectionView, text: str, langs: Languages) -> list[Span]:
@@ -818,6 +819,29 @@ _STREET_BEFORE = re.compile(
 )
 
 
+#: A person's age right after the name, set apart: "mevrouw Hendriks, 95, verslikt zich",
+#: "Herr Kaya (92)".
+_AGE_APART = re.compile(r"[ \t]*(?:,[ \t]*|\([ \t]*)(\d{1,3})[ \t]*(?=[,;)]|\.(?!\d))")
+
+
+def _age_after_person(text: str, spans: list[Span]) -> list[Span]:
+    """A number right after a person's name, set apart by commas or brackets, is that
+    person's age ("Onze bewoonster mevrouw Hendriks, 95, verslikt zich"): an age the type
+    policy decides (90 and over are identifiers), not a number in clear."""
+    out = list(spans)
+    for s in spans:
+        if s.type is not EntityType.PERSON:
+            continue
+        m = _AGE_APART.match(text, s.end)
+        if m is None or not 0 < int(m.group(1)) <= 120:
+            continue
+        a, b = m.span(1)
+        if any(x.start < b and a < x.end for x in out):
+            continue
+        out.append(Span(a, b, EntityType.AGE, 0.85, {RULES: 0.85}))
+    return sorted(out, key=lambda x: (x.start, x.end))
+
+
 def _street_before_postcode(text: str, langs: Languages, spans: list[Span]) -> list[Span]:
     """The street line before an address that begins with its postcode (see
     :data:`_STREET_BEFORE`), when nothing was found there: part of the same address. In a
@@ -848,7 +872,7 @@ def _street_before_postcode(text: str, langs: Languages, spans: list[Span]) -> l
         if k and spans[k - 1].end > a:
             continue
         street = text[a : m.end(1)]
-        if any(lc.is_negative(w) for w in street.split() if not w[:1].isdigit() and w not in _STREET_ARTICLES):
+        if any(lc.is_negative(w) for w in street.split() if not w[:1].isdigit() and w.casefold() not in _STREET_ARTICLES):
             continue
         out.append(Span(a, m.end(1), EntityType.ADDRESS, s.score, {RULES: s.score}))
     return sorted(out, key=lambda x: (x.start, x.end))
@@ -998,7 +1022,12 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
             and parts[0].casefold() == text[s.start : s.end].split()[0].casefold()
             and all(lc.zipf(w.lower()) < SURNAME_AFTER_NAME_ZIPF for w in parts[1:])
         )
-        if told or quoted or again or ((surname_last or (names and len(names) == len(parts))) and m.group("q") is None):
+        # Two or three words the language hardly writes: a full name ("mn teamleider
+        # [PERSON_1] (bartłomiej zając)").
+        rare = 2 <= len(parts) <= 3 and all(lc.zipf(w.lower()) < RARE_NAME_ZIPF for w in parts)
+        if told or quoted or again or rare or (
+            (surname_last or (names and len(names) == len(parts))) and m.group("q") is None
+        ):
             out = [t for t in out if t not in inside]
             out.append(Span(a, b, EntityType.PERSON, s.score, dict(s.views)))
     return sorted(out, key=lambda x: (x.start, x.end))
@@ -1108,7 +1137,7 @@ def _bracketed_names(text: str, langs: Languages, spans: list[Span], lexicon: An
 
 #: Particles a surname begins with, in lower case, then the surname with its capital:
 #: "ter Haar", "van der Zwaan", "von der Heydt", "del Río".
-_PARTICLES = r"(?:van|von|der|den|ter|ten|te|zu|zur|vom|de|del|la|du|des)"
+_PARTICLES = r"(?:[Vv]an|[Vv]on|der|den|[Tt]er|[Tt]en|te|zu|zur|vom|[Dd]e|del|la|du|des)"
 _PARTICLE_SURNAME = re.compile(
     rf"[ \t]+(?:{_PARTICLES}[ \t]+){{1,3}}(?P<name>[A-ZÀ-Þ][a-zß-ÿ]+(?:-[A-ZÀ-Þ][a-zß-ÿ]+)?)(?![\w-])"
 )

@@ -368,6 +368,9 @@ _SWEEP_SHORT_DATE = re.compile(
 #: A town typed in lower case in another language is no word of it this frequent (Zipf):
 #: "vénissieux" 2.8, "badalona" 3.1, "almere" 4.2; "vida" 6.0, "gauche" 5.3.
 TOWN_WORD_ZIPF = 4.4
+#: A word this frequent in a message's language is one of its function words ("haar",
+#: "der"), never a town's or a person's name alone, whatever a gazetteer holds.
+_FUNCTION_WORD_ZIPF = 6.0
 
 
 @functools.cache
@@ -647,8 +650,14 @@ class TypePolicy:
                         add(start, words[n - 1].end(), EntityType.LOCATION)
                         break
 
-        towns_at(after_locatives(text), self._town)
         lc = locale(language) if language != "en" else None
+        # (in another language, none of its most frequent words: "in haar tabletten" is "her")
+        towns_at(
+            after_locatives(text),
+            self._town
+            if lc is None
+            else (lambda value: self._town(value) and lc.zipf(value.split()[0].casefold()) < _FUNCTION_WORD_ZIPF),
+        )
         if lc is not None and lc.town_before:
             starts = (m.end() for m in _town_before(tuple(lc.town_before)).finditer(text))
             towns_at(starts, lambda value: self._town_in(value, lc))
@@ -772,7 +781,11 @@ class TypePolicy:
             # "Booking.com", "Amazon.co.uk", "bol.com": a public company's site, no path
             # (a page below it may be someone's: "linkedin.com/in/...").
             return "public company's website"
-        if span.type in MODEL_TYPES and product_model(text, span, self.lexicon):
+        if (
+            span.type in MODEL_TYPES
+            and not (span.type is EntityType.ADDRESS and _POSTCODE_AFTER.match(text, span.end))
+            and product_model(text, span, self.lexicon)
+        ):
             # "iPhone 15 Pro" ("15 Pro" found), "FRITZ!Box 7590" (read as an address),
             # "Bosch Serie 4 (SMS4HTI45G)": a product's model, which thousands own.
             return _PRODUCT_KIND
@@ -968,6 +981,9 @@ def product_model(text: str, span: Span, lexicon: Lexicon | None) -> bool:
 
 
 _SITE_KINDS = frozenset({"brand", "company", "company-word", "org"})
+#: A postcode right after a street's line ("Am Mühlenbach 14, 49692 Cappeln"): an
+#: address, no brand's product, whatever brand its street shares a name with.
+_POSTCODE_AFTER = re.compile(r"[ \t]*,?[ \t]*(?:\d{4}[ \t]?[A-Za-z]{2}\b|\d{4,5}\b|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}\b)")
 #: The public kind of a brand's product ("Garmin Forerunner 265", "Sage 50").
 #: The word after a client's or a project's name: "the Harrison account".
 _CLIENT_AFTER = re.compile(r"[ \t]+(?:account|matter|file|case|contract|project|job|portfolio)\b")

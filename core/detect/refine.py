@@ -4049,8 +4049,19 @@ def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]
         if not _CELL_CODE.fullmatch(code) or sum(c.isdigit() for c in code) < (4 if numbered else 5):
             continue
         start, end = a + lead, a + lead + len(code)
-        if any(x.start < end and start < x.end for x in out):
+        over = [x for x in out if x.start < end and start < x.end]
+        if over and not all(
+            start <= x.start
+            and x.end <= end
+            and x.type in _VALUE_RETYPABLE
+            # (the whole code read as a date: a date has no capitals in it, "GOB-24-10-118" does)
+            and ((x.start, x.end) != (start, end) or (x.type is EntityType.DATE and re.search(r"[A-Z]{2}", code)))
+            for x in over
+        ):
             continue
+        # (a piece of the code a view read as a date or a number, "24-10" of "GOB-24-10-118":
+        # the whole code, its column's type)
+        out = [x for x in out if x not in over]
         out.append(Span(start, end, checked_type(code, vt), 0.9, {RECORD: 1.0}))
     return sorted(out, key=lambda x: x.start)
 

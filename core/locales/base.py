@@ -124,10 +124,12 @@ _FAMILY_FIRM = frozenset("hermanos hnos hijos frères freres gebrüder gebr gebr
 _CASED_WORD = r"(?:[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-ZÀ-ÖØ-Þ][\w-]*)?|d['’][A-ZÀ-ÖØ-Þ][\w-]*)"
 #: The small words between the words of such a name ("Fontanería y Reformas Quiles").
 _CASED_JOIN = r"(?:de[ \t]+la|de|del|du|des|la|las|los|el|y|e|et|und|mit|van|der|den|het|'t)"
-LOWER_WORD = r"(?:[a-zà-öø-ÿß]{2,}|[a-zà-öø-ÿß](?=['’][a-zà-öø-ÿß]))(?:[-'’][a-zà-öø-ÿß]+)*"
+LOWER_WORD = r"(?:[a-zà-öø-ÿßā-ž]{2,}|[a-zà-öø-ÿßā-ž](?=['’][a-zà-öø-ÿßā-ž]))(?:[-'’][a-zà-öø-ÿßā-ž]+)*"
 _LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")
 #: A second writer's name after the first's at a message's end: " en jelmer", " & tom".
-_SECOND_SIGNER = re.compile(r"[ \t]*(?:&|\+|en|und|et|y|and|e)[ \t]+([a-zà-öø-ÿß]{2,})(?=[ \t]*[.!]?[ \t]*\Z)")
+_SECOND_SIGNER = re.compile(
+    r"[ \t]*(?:&|\+|en|und|et|y|and|e)[ \t]+([a-zà-öø-ÿßā-ž]{2,})(?=(?:[ \t]+[a-zà-öø-ÿßā-ž'’-]{2,}){0,2}[ \t]*[.!]?[ \t]*\Z)"
+)
 #: A word in lower case this frequent in the language is a word there, not a name
 #: ("laufen", "piso"); a given name as frequent as "sergio" (4.3) or "kees" still counts.
 LOWER_NAME_ZIPF = 4.5

@@ -23,7 +23,9 @@ from core.detect.fields import label_before
 from core.detect.refine import csv_tables, ner_only_unsure
 from core.detect.tokens import Atoms, atoms, cut_at_cells
 from core.entities import EntityType
+from core.language import message_language
 from core.lexicon import is_cased
+from core.locales import locale
 from core.locales.base import OTHER_NAME_TAIL
 from core.outbound.matcher import TITLES, Located, matcher_of
 from core.policy import Family, TypePolicy
@@ -313,7 +315,9 @@ def outbound_of(
     if detector is None:
         return Outbound(compose_outbound(analysis, box))
     lexicon = getattr(detector, "lexicon", None)
-    text = compose_outbound(analysis, box, distinctive(lexicon) if lexicon is not None else None)
+    text = compose_outbound(
+        analysis, box, distinctive(lexicon, analysis.text) if lexicon is not None else None
+    )
     settled = settle(text, box, detector, analysis, policy or TypePolicy(detector_lexicon(detector)))
     coarse = tuple(
         SentValue(g, plan.entities[i].type, plan.decisions[i].reason)
@@ -323,11 +327,19 @@ def outbound_of(
     return Outbound(settled.text, settled.sent + coarse)
 
 
-def distinctive(lexicon: Any) -> Callable[[str], bool]:
-    """A word rare enough in English to name someone on its own ("Mabry", not "Grant")."""
+def distinctive(lexicon: Any, text: str | None = None) -> Callable[[str], bool]:
+    """A word rare enough in English to name someone on its own ("Mabry", not "Grant"),
+    and no function word of ``text``'s language when it is one of the four with rules
+    ("Haar" of "Femke Ter Haar" is "her" in Dutch: a bare "haar" is no one's name there)."""
+    lc = locale(message_language(text)) if text is not None else None
 
     def test(word: str) -> bool:
-        return bool(lexicon.zipf(word) < 3.5 and not lexicon.is_term(word))
+        return bool(
+            lexicon.zipf(word) < 3.5
+            and not lexicon.is_term(word)
+            # (only the language's function words: "Vogt", "Sommer" still name the person)
+            and (lc is None or lc.zipf(word.casefold()) < 6.0)
+        )
 
     return test
 
@@ -424,6 +436,9 @@ def settle(
                 if (
                     (extends_clear and weak and _model_tail(value))
                     or ((weak or extends_public) and _plain_words(value, policy.lexicon, numbers))
+                    # In the four other languages, a frequent word of the message's language
+                    # in lower case ("in haar tabletten": "her", read again as a town).
+                    or (weak and value.islower() and _frequent_words(value, text))
                     # In a text written with capitals, lower-case words after a public name
                     # are what it is, not a name ("Redis sidecar").
                     or (extends_public and value.islower() and is_cased(outbound))
@@ -483,6 +498,14 @@ def _model_tail(value: str) -> bool:
     """A product's name and model after its brand, with six digits at most (no account's
     or card's number)."""
     return bool(_MODEL_TAIL.fullmatch(value)) and sum(c.isdigit() for c in value) <= 6
+
+
+def _frequent_words(value: str, text: str) -> bool:
+    """Whether every word of ``value`` is a frequent word of ``text``'s language, when that
+    is one of the four with rules of their own (a word that common names no one there)."""
+    lc = locale(message_language(text))
+    words = re.findall(r"\w+", value)
+    return lc is not None and bool(words) and all(lc.zipf(w) >= 4.5 for w in words)
 
 
 def _plain_words(value: str, lexicon: Any, numbers: bool = False) -> bool:

@@ -295,6 +295,43 @@ def test_a_postcode_in_capitals_and_its_town_in_lower_case() -> None:
         ("la tutora, la andereño itsaso, dice q no piensa hacerle ninguna adaptacion en los examenes", "itsaso"),
         # The person's own given name again in brackets, with the surname.
         ("bjr, ma fille awa (awa sangaré) est en ce1, elle est epileptique, la maitresse refuse le PAI", "sangaré"),
+        # An age set apart after the name; a full name in brackets the language hardly writes;
+        # a second signer with a surname; a club and an agency by their kind.
+        (
+            "Goedemiddag, ik ben EVV'er op een psychogeriatrische afdeling. Onze bewoonster mevrouw Aaltje "
+            "Scholten-Brink, 95, verslikt zich steeds vaker in haar tabletten. Wat kan ik de apotheek vragen?",
+            "95",
+        ),
+        (
+            "ik werk via uitzendbureau flexpoint in venlo. mn teamleider kamil (bartłomiej zając) zegt dit is "
+            "normaal en staat in het contract. klopt dit? dank je, marek",
+            "zając",
+        ),
+        ("ik werk via uitzendbureau flexpoint in een distributiecentrum in venlo, klopt dat wel?", "flexpoint"),
+        (
+            "moeten we akkoord gaan met de renovatie? wij huren al 22 jaar. met vriendelijke groet, harry en "
+            "wilma kartodikromo",
+            "kartodikromo",
+        ),
+        ("mn dochter kreeg bij de korfbaltraining van ckv de meeuwen een bal tegen haar hoofd, wat nu", "meeuwen"),
+        (
+            "Klopt deze factuur?\n\nfactuurnr;kind;uren;uurprijs;bedrag\nGOB-24-10-118;Noah Verhulst;96;8,25;792,00\n"
+            "GOB-24-10-119;Lotte Verhulst;112;8,25;924,00\n",
+            "GOB-24-10-119",
+        ),
+        # A street whose name a brand shares, before its postcode; a French cheese shop;
+        # a Galician street with its particle.
+        (
+            "Hier die Mail:\n\nMit freundlichen Grüßen\nSabine Lütke-Wöstmann\nPersonal & Lohn\n"
+            "Elektro Hagedorn GmbH & Co. KG\nAm Mühlenbach 14, 49692 Cappeln\nTel. 04478 93 27-15",
+            "Mühlenbach",
+        ),
+        ("slt, ma mission c'etait a la fromagerie bourdarias a ussel jusqu'au 20 decembre, c normal ?", "bourdarias"),
+        (
+            "Me ha llegado esta carta del SEPE.\n\nD. NUNO FERNANDES DA ROCHA\nRúa do Progreso 41, 3º B\n"
+            "32005 Ourense\n\nAsunto: cobro indebido",
+            "Progreso",
+        ),
         # A CSV whose header has letters English does not write; a member's number of four digits.
         (
             "Warum zeigt Excel die IBAN falsch an? So sieht die Datei aus:\n\nMitgl-Nr;Nachname;Vorname;Straße;PLZ;Ort\n"
@@ -335,3 +372,14 @@ def test_whole_messages_of_the_dev_sets(analyzer: Analyzer, lang: str, item: str
     data = Path(__file__).resolve().parents[2] / "training" / "data" / f"utility_dev_{lang}.json"
     text = next(x["text"] for x in json.loads(data.read_text("utf-8")) if x["id"] == item)
     assert gone not in send_all(analyzer, text)
+
+
+def test_a_function_word_a_gazetteer_or_a_surname_holds_stays_as_written(analyzer: Analyzer) -> None:
+    # "Haar" is a town (Bavaria) and the end of "Femke Ter Haar"; "in haar tabletten" is "her tablets".
+    text = (
+        "Goedemiddag, ik ben EVV'er op een psychogeriatrische afdeling van woonzorgcentrum De Wijde Blik in "
+        "Kampen. Onze bewoonster verslikt zich steeds vaker in haar tabletten; de logopedist, Femke Ter Haar, "
+        "adviseert de medicatie gemalen in vla te geven. Ze gebruikt metoprolol retard 50 mg."
+    )
+    out = send_all(analyzer, text)
+    assert "in haar tabletten" in out and "Ter Haar" not in out, out

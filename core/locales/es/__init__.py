@@ -128,8 +128,9 @@ RULES = [
     Rule(
         EntityType.ADDRESS,
         # The street's name is written with capitals (its particles are not).
-        rf"(?<![\w-])({_STREET}\s*(?:(?i:de la|de los|de las|del|de)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*"
-        r"(?:\s+(?:(?i:de la|de los|de las|del|de|y)\s+)?[A-ZÁÉÍÓÚÑ][\wáéíóúñü'-]*){0,3}"
+        # (Galician and Catalan particles too: "Rúa do Progreso 41", "Carrer de l'Església 5")
+        rf"(?<![\w-])({_STREET}\s*(?:(?i:de la|de los|de las|del|de|do|da|dos|das|d'|de l')\s*)?[A-ZÁÉÍÓÚÑÀÈÒ][\wáéíóúñüàèòç'-]*"
+        r"(?:\s+(?:(?i:de la|de los|de las|del|de|y|do|da|dos|das|i)\s+)?[A-ZÁÉÍÓÚÑÀÈÒ][\wáéíóúñüàèòç'-]*){0,3}"
         r",?\s+(?:(?i:n[º°o])\.?\s*)?\d{1,4}(?:\s?[A-Za-z])?"
         r"(?:,?\s+(?:\d{1,2}\s?[º°ª]|(?i:bajo|entresuelo|entlo\.?|ático|atico|principal|pral\.?))"
         r"\s?(?:[A-Z]\b|(?i:izq(?:uierda|da)?\.?|dcha\.?|derecha|centro))?)?)",
