@@ -242,7 +242,11 @@ _FULL_DATE = re.compile(
     re.IGNORECASE,
 )
 _TITLE_BEFORE = re.compile(
-    r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame)\.?\s*$", re.IGNORECASE
+    r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dame"
+    # the four other languages' titles and a teacher's ("juf wendy", "señora Zara")
+    r"|herr|frau|hr|fr|monsieur|madame|mme|mlle|docteur|señor|señora|sr|sra|srta|doña|dña|"
+    r"doctora|dokter|meneer|mevrouw|mevr|dhr|juf|meester|maîtresse|maitresse|profe|seño)\.?\s*$",
+    re.IGNORECASE,
 )
 #: Words a person is addressed or spoken of with, right before the name: "Ask Dell",
 #: "Thanks, Ford", "my colleague Sage" (a company is called, e-mailed and paid, rarely

@@ -332,6 +332,12 @@ def test_a_postcode_in_capitals_and_its_town_in_lower_case() -> None:
             "32005 Ourense\n\nAsunto: cobro indebido",
             "Progreso",
         ),
+        # A teacher's title before a given name a brand shares ("Wendy's"): a person, never sent.
+        (
+            "hoi, mijn zoon zit in groep 7 op cbs de akker in nijkerk. juf wendy heeft gezegd dat hij niet mee "
+            "mag op schoolkamp als wij de € 85 voor het kamp niet betalen. klopt dat?",
+            "wendy",
+        ),
         # A CSV whose header has letters English does not write; a member's number of four digits.
         (
             "Warum zeigt Excel die IBAN falsch an? So sieht die Datei aus:\n\nMitgl-Nr;Nachname;Vorname;Straße;PLZ;Ort\n"
