@@ -2656,12 +2656,9 @@ def _house_number_cells(text: str, spans: list[Span], tables: CsvTables) -> list
             continue
         if len(inside) == 1 and (inside[0].start, inside[0].end, inside[0].type) == (start, end, EntityType.ADDRESS):
             continue
-        views: dict[str, float] = {RECORD: 1.0}
-        for x in inside:
-            for k, v in x.views.items():
-                views[k] = max(v, views.get(k, 0.0))
+        whole = _joined(inside, EntityType.ADDRESS)
         out = [x for x in out if x not in inside]
-        out.append(Span(start, end, EntityType.ADDRESS, max(x.score for x in inside), views))
+        out.append(Span(start, end, EntityType.ADDRESS, whole.score, {**whole.views, RECORD: 1.0}))
     return sorted(out, key=lambda x: x.start)
 
 
@@ -4633,6 +4630,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
 
 #: What stands between the names of a list: "kasia, tobenna, ffion", "Ama and Kofi".
 _LIST_GAP = r"[ \t]*(?:,|&|\+|/)[ \t]*|[ \t]+and[ \t]+"
+_LIST_GAP_RE = re.compile(_LIST_GAP)
 _LISTED_AFTER = re.compile(rf"(?:{_LIST_GAP})([^\W\d_][^\W\d_'’\-]*(?:[-'’][^\W\d_]+)?)(?=(?:{_LIST_GAP})|[ \t]*[).;:\n]|[ \t]*$)")
 #: A word of a list this frequent in English is a word, not someone's name.
 _LISTED_NAME_ZIPF = 3.0
@@ -4648,10 +4646,9 @@ def _listed_with_people(text: str, spans: list[Span], lexicon: Lexicon | None) -
     persons = sorted((s for s in spans if s.type is EntityType.PERSON), key=lambda x: x.start)
     if len(persons) < 2:
         return []
-    gap = re.compile(_LIST_GAP)
     out: list[Span] = []
     for p, q in itertools.pairwise(persons):
-        if gap.fullmatch(text, p.end, q.start) is None:
+        if _LIST_GAP_RE.fullmatch(text, p.end, q.start) is None:
             continue  # two people in one list, side by side
         pos = q.end
         while (m := _LISTED_AFTER.match(text, pos)) is not None:

@@ -83,10 +83,12 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {"de": frozenset({"er", "ob"}), "nl"
 _ELIDED = re.compile(r"^(?:[a-z]|qu)'(?=[^\W\d_])")
 
 
-def _plain(word: str) -> str:
-    """``word`` without its accents ("épileptique" -> "epileptique", "cœliaque" -> "coeliaque")."""
-    folded = word.replace("œ", "oe").replace("æ", "ae")
-    return "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
+def typed_plain(phrase: str) -> str:
+    """``phrase`` as people type it without accents ("épileptique" -> "epileptique", "sœur"
+    -> "soeur", "straße" -> "strasse"): the domain keywords and the locales' word lists
+    (:func:`core.locales.base.alternation`) are read this way too."""
+    folded = phrase.replace("œ", "oe").replace("Œ", "Oe").replace("æ", "ae").replace("ß", "ss")
+    return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
 
 
 class _Tables:
@@ -119,9 +121,9 @@ class _Tables:
         # Each keyword and condition as typed without accents too ("médecin" as "medecin",
         # "épileptique" as "epileptique"): chat drops them.
         for w, profiles in list(self.keywords.items()):
-            self.keywords.setdefault(_plain(w), profiles)
-        self.diagnoses |= {_plain(w) for w in self.diagnoses}
-        self.other_diagnoses |= {_plain(w) for w in self.other_diagnoses}
+            self.keywords.setdefault(typed_plain(w), profiles)
+        self.diagnoses |= {typed_plain(w) for w in self.diagnoses}
+        self.other_diagnoses |= {typed_plain(w) for w in self.other_diagnoses}
         # Keywords that may begin or end a compound, longest first.
         self.parts = sorted((w for w in self.keywords if len(w) >= COMPOUND_PART), key=len, reverse=True)
         # Longest first, so "live in" is read before "in".

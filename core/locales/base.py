@@ -33,6 +33,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from core.domain import typed_plain
 from core.entities import EntityType
 from core.spans import Span
 
@@ -178,13 +179,6 @@ class Rule:
 def words(text: str) -> frozenset[str]:
     """A word table from whitespace-separated words (case-folded)."""
     return frozenset(w.casefold() for w in text.split())
-
-
-def typed_plain(phrase: str) -> str:
-    """``phrase`` as people type it without accents ("père" -> "pere", "sœur" -> "soeur",
-    "straße" -> "strasse")."""
-    folded = phrase.replace("œ", "oe").replace("Œ", "Oe").replace("æ", "ae").replace("ß", "ss")
-    return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
 
 
 def alternation(items: Iterable[str], *, elongated: bool = False) -> str:

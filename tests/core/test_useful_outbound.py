@@ -394,35 +394,7 @@ def test_a_bsb_and_an_account_number_are_replaced(analyzer: Analyzer) -> None:
             "methylphenidate XL 36 mg",
             "bernadette",
         ),
-    ],
-)
-def test_public_names_doses_and_roles_in_lower_case(analyzer: Analyzer, text: str, keep: str, gone: str) -> None:
-    out = send_all(analyzer, text)
-    assert keep in out and gone not in out, out
-    assert "camhs nurse" in out or "camhs" not in text, out
-
-
-def test_a_tab_separated_tables_cells_keep_their_columns(analyzer: Analyzer) -> None:
-    text = (
-        "What's wrong with these Gift Aid rows before I upload them?\n\n"
-        "Title\tFirst\tLast\tHouse\tPostcode\tDate\tAmount\n"
-        "Mrs\tMorfudd\tParry-Jenkins\tTŷ Capel\tLL28 5TD\t04/10/26\t£120.00\n"
-        "Mr\tKrzysztof\tWiśniewski\t17\tLL29 7BQ\t11/10/26\t£50\n"
-        "Dr\tH\tOkoye\tFlat 3\tll30 2ne\t11/10/26\t30\n"
-        "\tAoibheann\tNí Ghallchobhair\t9\tLL28 5UG\t18/10/26\t£200.00"
-    )
-    out = send_all(analyzer, text)
-    rows = out.split("\n")[-4:]
-    # every row keeps its seven cells: no value runs from one cell into the next
-    assert all(r.count("\t") == 6 for r in rows), out
-    for gone in ("Morfudd", "Okoye", "Tŷ Capel", "Flat 3", "ll30 2ne", "Aoibheann", "Ghallchobhair", "\t17\t", "\t9\t"):
-        assert gone not in out, (gone, out)
-    assert rows[0].startswith("Mrs\t") and rows[2].startswith("Dr\t") and "£200.00" in rows[3], out
-
-
-@pytest.mark.parametrize(
-    ("text", "keep", "gone"),
-    [
+        # days, lists of people, relation words and chat words in lower case
         (
             "we need a carpool rota for the 6:15am tues + thurs sessions at the leisure centre. drivers so far: "
             "priyanka's dad (thurs only) and lowri's mum bronwen (tues).",
@@ -444,10 +416,29 @@ def test_a_tab_separated_tables_cells_keep_their_columns(analyzer: Analyzer) -> 
         ),
     ],
 )
-def test_days_lists_relations_and_chat_words_in_lower_case(analyzer: Analyzer, text: str, keep: str, gone: str) -> None:
+def test_public_names_doses_and_roles_in_lower_case(analyzer: Analyzer, text: str, keep: str, gone: str) -> None:
     out = send_all(analyzer, text)
     assert keep in out and gone not in out, out
+    assert "camhs nurse" in out or "camhs" not in text, out
     assert "rsvp" in out or "rsvp" not in text, out
+
+
+def test_a_tab_separated_tables_cells_keep_their_columns(analyzer: Analyzer) -> None:
+    text = (
+        "What's wrong with these Gift Aid rows before I upload them?\n\n"
+        "Title\tFirst\tLast\tHouse\tPostcode\tDate\tAmount\n"
+        "Mrs\tMorfudd\tParry-Jenkins\tTŷ Capel\tLL28 5TD\t04/10/26\t£120.00\n"
+        "Mr\tKrzysztof\tWiśniewski\t17\tLL29 7BQ\t11/10/26\t£50\n"
+        "Dr\tH\tOkoye\tFlat 3\tll30 2ne\t11/10/26\t30\n"
+        "\tAoibheann\tNí Ghallchobhair\t9\tLL28 5UG\t18/10/26\t£200.00"
+    )
+    out = send_all(analyzer, text)
+    rows = out.split("\n")[-4:]
+    # every row keeps its seven cells: no value runs from one cell into the next
+    assert all(r.count("\t") == 6 for r in rows), out
+    for gone in ("Morfudd", "Okoye", "Tŷ Capel", "Flat 3", "ll30 2ne", "Aoibheann", "Ghallchobhair", "\t17\t", "\t9\t"):
+        assert gone not in out, (gone, out)
+    assert rows[0].startswith("Mrs\t") and rows[2].startswith("Dr\t") and "£200.00" in rows[3], out
 
 
 def test_a_secrets_default_in_code_is_replaced_and_its_variable_stays(analyzer: Analyzer) -> None:
