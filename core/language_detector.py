@@ -146,6 +146,7 @@ class LanguageDetector(Detector):
         spans = _persons_named_again(text, self._zones(text, langs, spans))
         spans = _bracketed_names(text, langs, _with_nickname(text, langs, spans, self.lexicon), self.lexicon)
         spans = _other_names_in_brackets(text, langs, spans, self.lexicon)
+        spans = _given_names_in_brackets(text, langs, spans, self.lexicon)
         spans = _with_direction(text, _with_house_number(text, _with_suffix(text, spans)))
         spans = _joined_addresses(text, _street_before_postcode(text, langs, _street_from_label(text, spans)))
         spans = _with_unit(text, langs, spans)
@@ -211,15 +212,19 @@ class LanguageDetector(Detector):
                         continue
                     if over and s.type not in NAME_TYPES:
                         continue  # the locale's format is the exact extent (and type)
-                    kept.extend(
-                        r
-                        for r in self._judge_model(text, lang, s)
-                        if not any(_overlaps(r, o) for o in formats)
-                        and not any(
-                            o.start <= r.start and r.end <= o.end and r.type is not o.type
-                            for o in persons
+                    for r in self._judge_model(text, lang, s):
+                        if any(_overlaps(r, o) for o in formats):
+                            continue
+                        other = [(o.start, o.end) for o in persons if _overlaps(r, o) and r.type is not o.type]
+                        if not other:
+                            kept.append(r)
+                            continue
+                        # A place the model read over a person the locale found in context
+                        # ("gracias\nnere (nerea abad)" read as one place): the person's words
+                        # are theirs; what is left of the place must hold a word of 3 letters.
+                        kept.extend(
+                            p for p in _outside(text, r, other) if re.search(r"[^\W\d_]{3}", text[p.start : p.end])
                         )
-                    )
                 elif NAME_EXTENT in s.views:
                     kept.extend(_runs(text, lang, s))
                 elif not any(_overlaps(s, o) and o.type != s.type for o in strong):
@@ -259,8 +264,8 @@ class LanguageDetector(Detector):
                 word = text[s.start : s.end]
                 if (
                     re.fullmatch(r"[^\W\d_][\w'’-]{3,}", word)
-                    and lv.locale.zipf(word) < RARE_NAME_ZIPF
-                    and self.lexicon.zipf(word) < RARE_NAME_ZIPF
+                    and lv.locale.zipf(word) < MODEL_TOWN_ZIPF
+                    and self.lexicon.zipf(word) < MODEL_TOWN_ZIPF
                     and not lv.locale.is_negative(word)
                 ):
                     return [s]
@@ -395,6 +400,11 @@ LOWER_MODEL_SCORE = 0.9
 SURE_MODEL_SCORE = 0.95
 #: ... and as a person ("ioana").
 SURE_NAME_SCORE = 0.98
+#: How rare in the language and in English a word no list holds must be for the model's
+#: sure person ...
+MODEL_NAME_ZIPF = RARE_NAME_ZIPF
+#: ... and its sure town.
+MODEL_TOWN_ZIPF = RARE_NAME_ZIPF
 #: ... of such a town right after a place's preposition ("in kochel", "à lanester").
 PLACED_MODEL_SCORE = 0.8
 _TOWN_PREPOSITION = re.compile(r"(?<![\w'’-])(?:in|aus|nach|à|a|en|uit|te|naar|près de|bij)[ \t]+\Z")
@@ -479,8 +489,8 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
                 # language nor English writes.
                 or (
                     s.score >= SURE_NAME_SCORE
-                    and zipf < RARE_NAME_ZIPF
-                    and lexicon.zipf(word) < RARE_NAME_ZIPF
+                    and zipf < MODEL_NAME_ZIPF
+                    and lexicon.zipf(word) < MODEL_NAME_ZIPF
                     # (no medicine, no term, no adjective: "augmentin", "agobiadisimos")
                     and lexicon.public_kind(word) is None
                     and not lexicon.is_term(word)
@@ -1030,6 +1040,47 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
         ):
             out = [t for t in out if t not in inside]
             out.append(Span(a, b, EntityType.PERSON, s.score, dict(s.views)))
+    return sorted(out, key=lambda x: (x.start, x.end))
+
+
+#: A name alone in brackets: "die nieuwe jongen (jochem)", "mi compi el rubio (jesus)".
+_BRACKETED = re.compile(r"\((?P<name>[^\W\d_][\w'’-]{2,}(?:[ \t]+[^\W\d_][\w'’-]+){0,2})\)")
+#: The view of a name read from its brackets alone.
+BRACKETS_SCORE = 0.9
+
+
+def _given_names_in_brackets(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:
+    """In a message typed without capitals, a given name in brackets after a word that is no
+    name (a role, a nickname: "die nieuwe jongen (jochem)", "el rubio (jesus)") is the person's:
+    its first word a given name people carry that the language writes less often than
+    :data:`LOWER_NAME_ZIPF`, the rest names, particles or words the language hardly writes.
+    Brackets no view touched only; a name in brackets after a name is
+    :func:`_other_names_in_brackets`'s."""
+    if "(" not in text or is_cased(text):
+        return spans
+    out = list(spans)
+    for m in _BRACKETED.finditer(text):
+        a, b = m.span("name")
+        lc = locale(langs.at(a))
+        if lc is None or any(t.start < b + 1 and a - 1 < t.end for t in spans):
+            continue
+        first, *rest = m.group("name").split()
+        if not (
+            first.islower()
+            and not lc.is_negative(first)
+            and (lexicon.is_given(first) or lc.is_known_name(first))
+            and lc.zipf(first) < LOWER_NAME_ZIPF
+            and all(
+                not lc.is_negative(w) or lc.is_particle(w)
+                for w in rest
+            )
+            and all(
+                lc.is_particle(w) or lc.is_known_name(w) or known_surname(lexicon, w) or lc.zipf(w) < SURNAME_RARE_ZIPF
+                for w in rest
+            )
+        ):
+            continue
+        out.append(Span(a, b, EntityType.PERSON, BRACKETS_SCORE, {RULES: BRACKETS_SCORE}))
     return sorted(out, key=lambda x: (x.start, x.end))
 
 

@@ -2446,6 +2446,23 @@ _NAME_FIELD = re.compile(
     r"(?:^|[\n{,|\t]|[.!?][ \t]|[ \t]/(?=[ \t]))[ \t]*[-*•]?[ \t]*[\"']?(?P<key>[^\W\d_](?:[^\W\d]|[ \-/]){1,24}?)[\"']?"
     r"(?:[ \t]*[:=|\t]|[ \t]+[-–])[ \t]*[\"']?[ \t]*$"
 )
+#: A surname and its comma before a given name on a form's line ("Naam: Bolhuis-Wiersma, ").
+_SURNAME_COMMA = re.compile(r"[^\W\d_][\w'’\-]*(?:[ \t][^\W\d_][\w'’\-]*){0,2},[ \t]*$")
+
+
+def _given_after_surname_key(text: str, line_start: int, start: int) -> str | None:
+    """The key of a person's field whose value is "Surname, Given" when ``start`` is the given
+    name's ("Naam: Bolhuis-Wiersma, Hendrikje": the given name is the field's too, whatever
+    a model typed it)."""
+    c = _SURNAME_COMMA.search(text, line_start, start)
+    if c is None:
+        return None
+    m = _NAME_FIELD.search(text, max(line_start - 1, 0, c.start() - 40), c.start())
+    if m is None or _key_type(m.group("key"), text) is not EntityType.PERSON:
+        return None
+    return m.group("key")
+
+
 #: What such a key says the value is (keys compared in lower case, "_" and "-" as spaces).
 NAME_FIELD_TYPES: dict[str, EntityType] = {
     **dict.fromkeys(
@@ -2778,6 +2795,8 @@ def _name_field_types(
         line_start = text.rfind("\n", 0, span.start) + 1
         m = _NAME_FIELD.search(text, max(line_start - 1, 0, span.start - 40), span.start)
         key = m.group("key") if m is not None else None
+        if key is None and span.type in _RETYPABLE:
+            key = _given_after_surname_key(text, line_start, span.start)
         if key is None and cells:
             i = bisect.bisect_right(starts, span.start) - 1
             if i >= 0 and span.end <= cells[i][1]:
@@ -3757,7 +3776,9 @@ def _keyed_values(text: str, spans: list[Span], lexicon: Lexicon | None) -> list
             replaced += over
         elif not _plausible_value(text[a:b], *typed, lexicon):
             continue
-        added.append(Span(a, b, typed[0], 0.9, {RECORD: 1.0}))
+        # (a name key's value in capitals is a name, no acronym: "Segundo apellido: OCHOA")
+        views = {RECORD: 1.0, NAME_CELL: 1.0} if typed[0] is EntityType.PERSON else {RECORD: 1.0}
+        added.append(Span(a, b, typed[0], 0.9, views))
     if not added:
         return spans
     return sorted([x for x in spans if x not in replaced] + added, key=lambda x: x.start)
@@ -3875,11 +3896,13 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
     return sorted(out, key=lambda x: x.start)
 
 
-#: A line of a chat app's export and its sender: "[28/11/2026, 19:04] Kofi: ..." (iOS) or
-#: "28/11/2026, 19:04 - Sunny: ..." (Android). The date and the time are apart by a comma,
-#: which a log line's timestamp ("[2026-11-30 09:14:02] ERROR: ...") never is.
+#: A line of a chat app's export and its sender: "[28/11/2026, 19:04] Kofi: ..." (iOS),
+#: "28/11/2026, 19:04 - Sunny: ..." (Android) or "[09:50, 3/2/2025] Julián: ..." (copied from
+#: the desktop app: the time first). The date and the time are apart by a comma, which a log
+#: line's timestamp ("[2026-11-30 09:14:02] ERROR: ...") never is.
 _CHAT_LINE = re.compile(
     r"(?m)^[ \t]*(?:\[[^\]\n]{1,12}(?:,[ \t]?|[ \t])\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[ \t]?[APap][Mm])?\]"
+    r"|\[\d{1,2}[:.]\d{2}(?:[ \t]?[APap][Mm])?,[ \t]?\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\]"
     r"|[\d./-]{6,10},[ \t]?\d{1,2}[:.]\d{2}(?:[ \t]?[APap][Mm])?[ \t]+-)"
     r"[ \t]+(?P<sender>[^\W\d_][\w'’.\- ]{0,40}?)[ \t]*(?:[^\w\s:][^:\n]{0,6})?:"
 )

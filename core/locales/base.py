@@ -129,7 +129,7 @@ LOWER_WORD = r"(?:[a-zà-öø-ÿßā-ž]{2,}|[a-zà-öø-ÿßā-ž](?=['’][a-z
 _LOWER_TOKEN = re.compile(rf"({LOWER_WORD})([ \t]+)?")
 #: A second writer's name after the first's at a message's end: " en jelmer", " & tom".
 _SECOND_SIGNER = re.compile(
-    r"[ \t]*(?:&|\+|en|und|et|y|and|e)[ \t]+([a-zà-öø-ÿßā-ž]{2,})(?=(?:[ \t]+[a-zà-öø-ÿßā-ž'’-]{2,}){0,2}[ \t]*[.!]?[ \t]*\Z)"
+    r"[ \t]*(?:&|\+|en|und|u\.|et|y|and|e)[ \t]+([a-zà-öø-ÿßā-ž]{2,})(?=(?:[ \t]+[a-zà-öø-ÿßā-ž'’-]{2,}){0,2}[ \t]*[.!]?[ \t]*\Z)"
 )
 #: A word in lower case this frequent in the language is a word there, not a name
 #: ("laufen", "piso"); a given name as frequent as "sergio" (4.3) or "kees" still counts.
@@ -146,8 +146,18 @@ RARE_NAME_ZIPF = 2.5
 #: The part after "n'" or "d'" of a surname after a title is rarer than this ("diaye" 0,
 #: "souza" 2.7); the nouns and verbs an elision comes before are not ("astreinte" 3.05).
 _ELIDED_SURNAME_ZIPF = 3.0
-#: ... and after a closing at the message's end ("vg jojo" 3.2).
+#: ... and after a closing at the message's end ("vg jojo" 3.2), or set apart by commas
+#: after a relation word ("meine kollegin, die jacky," 3.05).
 CLOSING_NAME_ZIPF = 3.5
+#: Words between a relation word and an apposition's comma are this frequent at least
+#: ("del consultorio"; not a surname: "docteur benaïm, rhumatologue").
+QUALIFIER_ZIPF = 3.0
+#: ... and none of these: a conjunction or a pronoun ends the relative's phrase ("mi novio
+#: y yo, localizador").
+_NOT_QUALIFIERS = frozenset(
+    "y e o u und oder et ou en of and yo ich je ik moi mij me él ella er sie il elle hij zij "
+    "wir nous nosotros we".split()
+)
 #: A word this rare after a given name is its surname ("johanna brüggemann" 2.9).
 SURNAME_RARE_ZIPF = 3.0
 #: A given name alone in a lower-case message counts when the language writes it this
@@ -267,6 +277,13 @@ class Locale:
     #: a flat, a building, a staircase: "2. OG links", "3e étage", "3 hoog", "4º B"): part
     #: of the address, case-insensitive.
     address_unit: str | None = None
+    #: Articles people put before a given name in speech ("die jacky", "la yoana", "el
+    #: rubio"): after a relation word and a comma the name may follow one
+    #: ("meine kollegin, die jacky,").
+    person_articles: Sequence[str] = ()
+    #: People named by their role or kin without a possessive ("kollegin", "enfermera",
+    #: "eigenaar", "patron"): with the relation words, before a name set apart by a comma.
+    roles: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         titles = {t.casefold() for t in self.titles}
@@ -444,9 +461,19 @@ class LocaleView:
             if lc.place_kinds
             else None
         )
-        self._relation_before = re.compile(
-            rf"(?<![\w-])(?i:{alternation(lc.relations)})\s*,?\s+(?:{title}\s+)*$"
+        relation = rf"(?<![\w-])(?i:{alternation(lc.relations)})\s*,?\s+(?:{title}\s+)*"
+        # A name in apposition: the relation word (a compound's last part too:
+        # "azubi-kollegin"), up to four words that say more of the relative, a comma, an
+        # article of speech: "la enfermera del consultorio, rocio,", "de eigenaar, gert-jan,",
+        # "meine azubi-kollegin, die jacky,".
+        article = (
+            rf"(?:(?i:{alternation(lc.person_articles)})[ \t]+)?" if lc.person_articles else ""
         )
+        apposition = (
+            rf"(?<![\w])(?:[^\W\d_]+-)?(?i:{alternation([*lc.relations, *lc.roles])})"
+            rf"(?P<qual>(?:[ \t]+[^\W\d_][\w'’-]*){{0,4}}?)[ \t]*,[ \t]+{article}(?:{title}\s+)*"
+        )
+        self._relation_before = re.compile(rf"(?:{relation}|{apposition})$")
         self._lower_contexts = [
             re.compile(rf"(?<![\w-]){title}(?:\s+{title})*\s+(?={LOWER_WORD})"),
             re.compile(
@@ -456,11 +483,13 @@ class LocaleView:
             # A closing typed in lower case, the writer's name after it at the message's end:
             # "mvg bart", "lg anna & tom", "saludos, maite".
             re.compile(
-                rf"(?<![\w-])(?i:{alternation(lc.closings, elongated=True)})[ \t]*[,.!]{{0,3}}[ \t]+"
-                rf"(?={LOWER_WORD}(?:[ \t]+{LOWER_WORD})?[ \t]*(?:(?:&|\+|en|und|et|y|and)[^\n]{{0,40}})?"
+                # (the name on the next line: "gracias\nnere (nerea abad)")
+                rf"(?<![\w-])(?i:{alternation(lc.closings, elongated=True)})[ \t]*[,.!]{{0,3}}(?:[ \t]*\n[ \t]*|[ \t]+)"
+                rf"(?={LOWER_WORD}(?:[ \t]+{LOWER_WORD})?[ \t]*(?:(?:&|\+|en|und|u\.|et|y|and)[^\n]{{0,40}})?"
                 # (a full name in brackets after a nickname: "vg jojo (johanna brüggemann)")
                 rf"(?:\([^()\n]{{1,40}}\))?[.!]?[ \t]*\Z)"
             ),
+            re.compile(rf"{apposition}(?={LOWER_WORD})"),
         ]
 
     def cased_places(self, text: str, lexicon: Any) -> list[Span]:
@@ -498,7 +527,24 @@ class LocaleView:
     def after_relation(self, text: str, pos: int) -> bool:
         """Does a relation word of the language ("meine freundin", "ma collègue") end right
         before ``pos``?"""
-        return self._relation_before.search(text, max(0, pos - 48), pos) is not None
+        m = self._relation_before.search(text, max(0, pos - 80), pos)
+        return m is not None and self._plain_qualifier(m.group("qual"))
+
+    def _plain_qualifier(self, qual: str | None) -> bool:
+        """The words between a relation word and the comma of an apposition say more of the
+        relative ("la enfermera del consultorio, rocio"): words the language writes often,
+        none a name, a conjunction or a pronoun ("el doctor benaïm, reumatólogo", "mi novio y
+        yo, localizador": the comma ends another thing)."""
+        if not qual:
+            return True
+        lc = self.locale
+        return all(
+            w.islower()
+            and w.casefold() not in _NOT_QUALIFIERS
+            and not lc.is_known_name(w)
+            and lc.zipf(w) >= QUALIFIER_ZIPF
+            for w in qual.split()
+        )
 
     def _presidio(self) -> list[Any]:
         if self._recognizers is None:
@@ -580,8 +626,10 @@ class LocaleView:
                 # "la cpe mme petit", "sr. paz": a title's abbreviation is nothing else, so
                 # a name after it may be as frequent a word as one set apart by commas.
                 strong = titled and title.casefold().rstrip(".") in _ABBREVIATED_TITLES
+                if k == 4 and not self._plain_qualifier(m.group("qual")):
+                    continue
                 run = self._lower_run(
-                    text, m.end(), lexicon, titled=titled, related=k in (1, 3), strong=strong, closing=k == 3
+                    text, m.end(), lexicon, titled=titled, related=k in (1, 3, 4), strong=strong, closing=k in (3, 4)
                 )
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))

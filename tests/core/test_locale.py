@@ -1277,6 +1277,27 @@ def test_a_number_before_a_word_and_a_capital_after_a_preposition_are_no_address
         # A boss named by the job, a name as frequent as a word; a booking code in lower case.
         ("la carta no pone nada. el encargado, josé luis, me dijo q si no firmo no cobro.", "josé luis", EntityType.PERSON),
         ("íbamos mi novio y yo, localizador k7qzpm. nos recolocaron al día siguiente.", "k7qzpm", EntityType.ACCOUNT),
+        # A name in apposition after a role or a relative, an article of speech before it,
+        # words between the role and the comma that say more of the person.
+        ("hi, meine azubi-kollegin, die jacky, kriegt bei uns nix bezahlt", "jacky", EntityType.PERSON),
+        ("la enfermera del consultorio, rocio, sube los martes y dice q igual", "rocio", EntityType.PERSON),
+        ("dice q es xq mi compañera, la yoana, esta de baja", "yoana", EntityType.PERSON),
+        ("ik werk op de camping. de eigenaar, gert-jan, plant me niet meer in", "gert-jan", EntityType.PERSON),
+        ("chuis serveuse. le patron, salvatore, me paye pas les heures sup", "salvatore", EntityType.PERSON),
+        # A form's name fields: a surname in capitals is no acronym; "Surname, Given" after
+        # a name key is one person's, whatever the model typed the given name.
+        (
+            "SOLICITUD DE PRESTACIÓN POR NACIMIENTO\nPrimer apellido: SANTAMARÍA\nSegundo apellido: OCHOA\n"
+            "Nombre: RUBÉN\nEn la empresa me dicen que las otras semanas tengo que cogerlas seguidas.",
+            "OCHOA",
+            EntityType.PERSON,
+        ),
+        (
+            "AANVRAAGFORMULIER KWIJTSCHELDING\nAanvrager\nNaam: Bolhuis-Wiersma, Hendrikje\nAdres: Molenstraat 23a\n"
+            "Ik vul dit in voor mijn tante. Komt zij met deze bedragen in aanmerking voor kwijtschelding?",
+            "Hendrikje",
+            EntityType.PERSON,
+        ),
     ],
 )
 def test_ages_full_names_particles_schools_and_plates_of_the_four_languages(text: str, value: str, typ: EntityType) -> None:
@@ -1300,6 +1321,12 @@ def test_ages_full_names_particles_schools_and_plates_of_the_four_languages(text
         ("la farmacia de guardia y la bakkerij sind zu", "guardia"),
         # "RR. HH." is Human Resources.
         ("Buenos días. Soy técnica de RR. HH. en una empresa de montaje en Vitoria.", "HH"),
+        # After a relative's name set apart (a surname between the role and the comma; a
+        # pronoun, a conjunction), the next thing in commas is no name.
+        ("prescrit par le docteur benaim, rhumatologue, a été préparé tous les jours", "rhumatologue"),
+        ("soy la madre de lucía, alumna de 3º de primaria en el colegio", "alumna"),
+        ("De specialist ouderengeneeskunde, dokter Bakker, belt niet terug.", "belt"),
+        ("íbamos mi novio y yo, localizador k7qzpm, nos recolocaron", "localizador"),
     ],
 )
 def test_words_and_weekdays_are_left(text: str, value: str) -> None:

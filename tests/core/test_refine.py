@@ -2438,11 +2438,12 @@ def test_a_chat_exports_senders_are_people_and_a_log_level_is_not(lex) -> None: 
     text = (
         "[28/11/2026, 19:06] Kofi: i can do tues\n[28/11/2026, 19:07] Sunny \U0001f33b: weekends are mine\n"
         "[28/11/2026, 19:08] Mum: thanks all\n28/11/2026, 19:09 - Kwame Mensah: fine by me\n"
+        "[09:50, 3/2] Julián: copied from the desktop app, the time first\n"
         "[2026-11-30 09:14:02] ERROR: db down"
     )
     found = values(text, refine(text, [s(text, "19:09 - Kwame", EntityType.DATE, 0.7)], lex))
     persons = [v for v, t in found if t == "PERSON"]
-    assert persons == ["Kofi", "Sunny", "Kwame Mensah"], found
+    assert persons == ["Kofi", "Sunny", "Kwame Mensah", "Julián"], found
     assert ("19:09", "DATE") in found
 
 

@@ -89,6 +89,19 @@ TITLES = [
     "Dr. med", "Dr. rer. nat",
 ]
 
+#: People named by their role or kin without a possessive, before a name set apart by a comma
+#: ("meine azubi-kollegin, die jacky,", "der inhaber, herr x,"): see Locale.roles.
+ROLES = (
+    "kollege kollegin chef chefin vorgesetzte vorgesetzter azubi nachbar nachbarin freund freundin "
+    "tante onkel oma opa mutter vater sohn tochter bruder schwester schwiegermutter schwiegervater "
+    "schwiegermama schwiegerpapa cousin cousine enkel enkelin neffe nichte pflegerin pfleger "
+    "krankenschwester ärztin arzt hausärztin hausarzt lehrerin lehrer klassenlehrerin klassenlehrer "
+    "erzieherin erzieher vermieter vermieterin hausmeister inhaber inhaberin besitzer besitzerin "
+    "eigentümer eigentümerin leiterin leiter mitarbeiterin mitarbeiter betreuerin betreuer "
+    "therapeutin therapeut sachbearbeiterin sachbearbeiter schichtleiter schichtleiterin "
+    "filialleiter filialleiterin meister meisterin mädel junge"
+).split()
+
 RELATIONS = [
     "Vater", "Mutter", "Mitbewohner", "Mitbewohnerin", "Sohn", "Tochter", "Bruder", "Schwester", "Mann", "Ehemann", "Ehefrau",
     "Partner", "Partnerin", "Oma", "Opa", "Großvater", "Großmutter", "Onkel", "Tante",

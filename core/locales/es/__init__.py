@@ -175,6 +175,7 @@ LOCALE = Locale(
     negatives=w.NEGATIVES,
     titles=w.TITLES,
     relations=w.RELATIONS,
+    roles=w.ROLES,
     particles=w.PARTICLES,
     intros=w.INTROS,
     greetings=w.GREETINGS,
@@ -193,5 +194,6 @@ LOCALE = Locale(
     place_kinds=("centro de salud", "centro médico", "consultorio", "ambulatorio", "farmacia", "clínica", "clinica", "residencia", "guardería", "guarderia", "peluquería", "peluqueria", "gestoría", "gestoria", "taller", "fincas", "administración de fincas", "administracion de fincas", "inmobiliaria", "cafetería", "cafeteria", "restaurante", "logística", "logistica", "transportes", "talleres", "reformas", "construcciones", "panadería", "panaderia", "carnicería", "ferretería", "autoescuela", "asesoría", "asesoria", "bufete", "bar", "ceip", "ies", "colegio", "instituto", "escuela", "academia", "tienda", "mesón", "meson", "hostal", "hotel", "supermercado", "frutería", "fruteria", "librería", "libreria", "despacho", "fábrica", "fabrica", "clínica dental", "clinica dental", "guardería infantil", "camping", "fontanería", "fontaneria", "cooperativa", "óptica", "optica", "calzados", "zapatería", "zapateria", "bodega", "carpintería", "carpinteria", "electrodomésticos", "muebles"),
     place_links=("de la", "del", "de", "los", "las", "el", "la"),
     place_articles=("los", "las", "el", "la"),
+    person_articles=("el", "la"),
     presidio=_presidio,
 )

@@ -46,6 +46,17 @@ TITLES = [
     "profesora", "el doctor", "la doctora", "el señor", "la señora",
 ]
 
+#: People named by their role or kin without a possessive, before a name set apart by a comma
+#: ("la enfermera del consultorio, rocio,", "mi compañera, la yoana,"): see Locale.roles.
+ROLES = (
+    "compañero compañera compi jefe jefa encargado encargada dueño dueña enfermera enfermero "
+    "médico médica medico medica doctora doctor profesora profesor profe tutora tutor vecino "
+    "vecina amigo amiga novio novia pareja marido hijo hija madre padre abuela abuelo tía tío "
+    "tia tio prima primo cuñado cuñada suegra suegro chica chico cuidadora cuidador casera casero "
+    "supervisor supervisora responsable coordinadora coordinador trabajadora gestora gestor "
+    "asesora asesor monitora monitor entrenador entrenadora"
+).split()
+
 RELATIONS = [
     "mi padre", "mi madre", "mi suegra", "mi suegro", "mi cuñada", "mi cuñado", "mi nuera", "mi yerno", "mi hijo", "mi hija", "mi hermano", "mi hermana", "mi marido",
     "mi esposo", "mi esposa", "mi mujer", "mi pareja", "mi abuelo", "mi abuela", "mi tío",

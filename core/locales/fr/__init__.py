@@ -210,6 +210,7 @@ LOCALE = Locale(
     negatives=w.NEGATIVES,
     titles=w.TITLES,
     relations=w.RELATIONS,
+    roles=w.ROLES,
     particles=w.PARTICLES,
     intros=w.INTROS,
     greetings=w.GREETINGS,

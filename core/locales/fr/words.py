@@ -61,6 +61,18 @@ TITLES = [
     "le docteur", "la docteure", "le professeur",
 ]
 
+#: People named by their role or kin without a possessive, before a name set apart by a comma
+#: ("le patron, salvatore,", "ma collegue, inès,"): see Locale.roles.
+ROLES = (
+    "collègue collegue patron patronne chef cheffe voisin voisine ami amie copain copine pote "
+    "mari fils fille mère mere père pere frère frere soeur sœur tante oncle cousin cousine "
+    "infirmière infirmiere infirmier médecin medecin docteur prof professeur professeure "
+    "maîtresse maitresse maître maitre nounou propriétaire proprietaire gérant gérante gerant "
+    "gerante responsable directrice directeur aide-soignante aide-soignant manager employeur "
+    "belle-mère belle-mere beau-père beau-pere tuteur tutrice éducatrice educatrice éducateur "
+    "educateur assistante assistant conseillère conseillere conseiller"
+).split()
+
 RELATIONS = [
     "mon père", "ma mère", "mon colocataire", "ma colocataire", "mon coloc", "ma coloc", "mon fils", "ma fille", "mon frère", "ma sœur", "ma soeur",
     "mon mari", "ma femme", "mon épouse", "mon conjoint", "ma conjointe", "mon compagnon",

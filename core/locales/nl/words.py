@@ -45,6 +45,16 @@ TITLES = [
     "prof", "professor", "mr", "ir", "ing", "drs",
 ]
 
+#: People named by their role or kin without a possessive, before a name set apart by a comma
+#: ("de eigenaar, gert-jan,", "de wijkverpleegkundige, ineke,"): see Locale.roles.
+ROLES = (
+    "collega baas eigenaar eigenares leidinggevende manager chef buurman buurvrouw vriend vriendin "
+    "huisarts arts dokter verpleegkundige wijkverpleegkundige juf meester docent docente mentor "
+    "verhuurder huisbaas opa oma tante oom neef nicht zus broer vader moeder zoon dochter man vrouw "
+    "schoonmoeder schoonvader zwager schoonzus teamleider teamleidster begeleider begeleidster "
+    "coördinator coordinator planner opzichter beheerder beheerster trainer trainster"
+).split()
+
 RELATIONS = [
     "mijn vader", "mijn moeder", "mijn huisgenoot", "mijn zoon", "mijn dochter", "mijn broer", "mijn zus",
     "mijn man", "mijn vrouw", "mijn partner", "mijn opa", "mijn oma", "mijn oom", "mijn tante",
