@@ -45,6 +45,7 @@ from core.domain import (
     after_locatives,
     card_expiry,
     not_a_place,
+    other_languages,
     relation,
     special_category,
     state_level,
@@ -372,6 +373,15 @@ _SWEEP_SHORT_DATE = re.compile(
 #: A town typed in lower case in another language is no word of it this frequent (Zipf):
 #: "vénissieux" 2.8, "badalona" 3.1, "almere" 4.2; "vida" 6.0, "gauche" 5.3.
 TOWN_WORD_ZIPF = 4.4
+#: A word after a place's preposition this rare in the language and in English is a
+#: village's name in a health message ("hallum" 2.5, "hittfeld" 2.1, "dirksland" 2.7).
+VILLAGE_ZIPF = 2.8
+#: The prepositions of :attr:`Locale.town_before` that stand before places far more than
+#: before anything else ("de" is "of", "bij" and "bei" "with", "nach" "after", "te" an
+#: infinitive's: "bij stuitligging", "op te hogen").
+_ONLY_PLACE = frozenset({"in", "aus", "uit", "à", "a", "en", "près de", "cerca de"})
+#: One word, hyphens inside it ("saint-gildas-des-bois").
+_VILLAGE_WORD = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*(?![\w'’-])")
 #: A word this frequent in a message's language is one of its function words ("haar",
 #: "der"), never a town's or a person's name alone, whatever a gazetteer holds.
 _FUNCTION_WORD_ZIPF = 6.0
@@ -665,6 +675,20 @@ class TypePolicy:
         if lc is not None and lc.town_before:
             starts = (m.end() for m in _town_before(tuple(lc.town_before)).finditer(text))
             towns_at(starts, lambda value: self._town_in(value, lc))
+            # A village no gazetteer holds after a place's preposition ("woont nog in hallum",
+            # "im seniorenstift in hittfeld"): one word neither the language nor English
+            # writes, no term, no drug (a preposition that also means "of" is left out).
+            places = tuple(w for w in lc.town_before if w in _ONLY_PLACE)
+            if places:
+                for m in _town_before(places).finditer(text):
+                    word = _VILLAGE_WORD.match(text, m.end())
+                    if (
+                        word is not None
+                        # (French "a" is "has" as often: only a name with its capital or hyphens)
+                        and (m.group().strip().casefold() != "a" or "-" in word.group() or word.group().istitle())
+                        and self._village_in(word.group(), lc)
+                    ):
+                        add(word.start(), word.end(), EntityType.LOCATION)
         # A rare town's name with its capital anywhere inside a sentence ("en la obra de
         # Getafe", "the Bromsgrove clinic"): no word of the language, no one's name.
         for m in _CAPITAL_WORD.finditer(text):
@@ -692,6 +716,23 @@ class TypePolicy:
         # "in reading", "in light of": a frequent word is no town unless capitalised.
         limit = 5.5 if value[:1].isupper() else 4.5
         return self.lexicon.zipf(first) < limit
+
+    def _village_in(self, word: str, lc: Locale) -> bool:
+        """A word after a place's preposition in ``lc``'s language that can only be a small
+        place's name: rare in the language and in English, no negative word of the
+        language, no term, drug or adjective."""
+        folded = word.casefold()
+        return (
+            len(word) >= 4
+            and (word.islower() or word.istitle())
+            and lc.zipf(folded) < VILLAGE_ZIPF
+            and self.lexicon.zipf(folded) < VILLAGE_ZIPF
+            and not lc.is_negative(word)
+            and not self.lexicon.is_term(word)
+            and self.lexicon.public_kind(word) in (None, "place")
+            and not folded.endswith(lc.describing_endings)
+            and folded not in other_languages.DIAGNOSES
+        )
 
     def _town_in(self, value: str, lc: Locale) -> bool:
         """A gazetteer place smaller than a state in a message of ``lc``'s language: no

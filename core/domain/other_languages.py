@@ -30,6 +30,10 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "krankgeschrieben", "arbeitsunfähig", "arbeitsunfähigkeit", "au-bescheinigung",
         "pflegeheim", "seniorenheim", "altenheim", "pflegedienst", "pflegedienstleitung",
         "kurzzeitpflege", "gestürzt", "sturz", "pflegegrad", "krebs", "chemotherapie",
+        # a pressure sore in a care home and who dresses it: "dekubitus", "die PDL", "Wunde"
+        "dekubitus", "druckgeschwür", "wunde", "wundversorgung", "wundmanager", "pdl",
+        "pflegekraft", "pflegekräfte", "pflegefachkraft", "seniorenstift", "seniorenresidenz",
+        "bettlägerig", "inkontinenz", "medikation", "blutwerte", "heimarzt",
         # French
         "médecin", "medecin", "docteur", "hôpital", "hopital", "clinique", "patiente",
         "diagnostic", "traitement", "médicament", "médicaments", "ordonnance", "fièvre",
@@ -44,6 +48,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         "médicaux", "chu", "bronchite", "cancer", "chimiothérapie", "radiothérapie", "avc",
         "blessure", "blessures", "fracture", "entorse", "traumatologie", "accident",
         "accidenté", "accidentée",
+        # a pressure sore and who dresses it: "une escarre", "les soignants"
+        "escarre", "escarres", "plaie", "plaies", "soignant", "soignants", "soignante",
+        "alité", "alitée", "incontinence",
         # a specialist's appointment: "chez l'orthophoniste", "le rendez-vous"
         "rendez-vous", "orthophoniste", "orthophonie", "ophtalmologiste", "dermatologue",
         "pédiatre", "dentiste", "sage-femme", "ergothérapeute", "psychomotricien",
@@ -84,6 +91,9 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
         # a hospital's ward and a specialist's appointment: "afdeling geriatrie", "de afspraak"
         "geriatrie", "medisch", "medische", "afspraak", "logopedist", "oogarts", "verloskundige",
         "consultatiebureau",
+        # a pressure sore and who dresses it: "een doorligplek", "de wondverpleegkundige"
+        "doorligplek", "doorligwond", "decubitus", "wond", "wondzorg", "wondverpleegkundige",
+        "verzorgende", "bedlegerig", "incontinentie",
     ),
     "legal": (
         "anwalt", "anwältin", "gericht", "klage", "vertrag", "kündigung", "kündigungsfrist",

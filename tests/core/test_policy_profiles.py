@@ -310,6 +310,10 @@ def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
         ("le dentiste du cabinet des lilas a vénissieux, le dr blanc, peut me prendre", "fr", "vénissieux"),
         ("mon père vit a l'ehpad les tilleuls a bourg-en-bresse depuis mars", "fr", "bourg-en-bresse"),
         ("mi suegra esta en la residencia los almendros de alcoy y tiene una ulcera", "es", "alcoy"),
+        # A village no gazetteer holds, a word neither the language nor English writes.
+        ("onze oma is 93 en woont nog zelfstandig in hallum. ze slikt metoprolol", "nl", "hallum"),
+        ("de huisarts dokter oudshoorn in dirksland zei paracetamol 500 mg", "nl", "dirksland"),
+        ("mon grand-pere est en ehpad a saint-gildas-des-bois, le medecin dit", "fr", "saint-gildas-des-bois"),
     ],
 )
 def test_the_health_sweep_reads_a_town_after_the_languages_own_words(
@@ -335,6 +339,11 @@ def test_a_dutch_city_geonames_names_by_its_centre_is_a_town(policy: TypePolicy)
         # Words of the language after "a", "de": no towns.
         ("molaire en bas a gauche, et la joue est gonflée depuis 3 jours", "fr"),
         ("tiene ganas de vida y de salud, dice la enfermera", "es"),
+        # A rare word after a preposition that is no place's sign ("bij", "nach", "te").
+        ("spoedkeizersnede bij stuitligging, daarna goed hersteld", "nl"),
+        ("is het verstandig om de gliclazide alleen 's ochtends op te hogen", "nl"),
+        ("er war verschwitzt und verwirrt, nach traubenzucker ging es besser", "de"),
+        ("een collega zegt dat dat bij retardtabletten gevaarlijk is", "nl"),
         # English: "a" is an article ("a barking cough").
         ("she has a barking cough and a fever since the weekend", "en"),
     ],

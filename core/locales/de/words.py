@@ -55,7 +55,7 @@ NEGATIVES = words(
 )
 
 # medical, legal and everyday acronyms that are terms, not organisations ("ein MRT")
-NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI TEP")
+NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW ICE MwSt USt AU BMI TEP Az")
 # groups a greeting names ("Liebe Kolleginnen", "Hallo Freunde"): no one's name
 NEGATIVES = NEGATIVES | words("Kolleginnen Freunde Freundinnen Mitarbeitende Mitarbeitenden Mitarbeiterinnen Teilnehmende Teilnehmenden Teilnehmer Teilnehmerinnen Leute Alle")
 # rooms and parts of a building before their number ("in Raum 2.14", "Zimmer 12"): no place's name
