@@ -327,6 +327,10 @@ def test_a_postcode_in_capitals_and_its_town_in_lower_case() -> None:
             "Mühlenbach",
         ),
         ("slt, ma mission c'etait a la fromagerie bourdarias a ussel jusqu'au 20 decembre, c normal ?", "bourdarias"),
+        # A daycare, a care home, an olive mill by their kinds, a link of the kind's own.
+        ("hoi! onze dochter noor ging tot 1 okt naar kdv de boefjes in wognum. we hebben netjes opgezegd", "boefjes"),
+        ("slt, mon grand-pere a 92 ans, il est en ehpad aux tilleuls depuis mars. le medecin lui a donné", "tilleuls"),
+        ("me hice un corte en la almazara la esperanza y el encargado me dice q diga q me lo hice en casa", "esperanza"),
         (
             "Me ha llegado esta carta del SEPE.\n\nD. NUNO FERNANDES DA ROCHA\nRúa do Progreso 41, 3º B\n"
             "32005 Ourense\n\nAsunto: cobro indebido",
