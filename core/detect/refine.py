@@ -4028,7 +4028,7 @@ _NO_ONE_SENDS = frozenset("you me mum mom dad mummy daddy mam nan nana gran gran
 
 #: A code in a table's cell: digits in groups ("06-0254-0719938-00", "049-091-850").
 _CELL_CODE = re.compile(
-    r"[A-Z]{0,4}[-\s]?\d[\d\-/. ]{3,30}[\dA-Z]"
+    r"[A-Z]{0,4}[-\s]?\d[\d\-/. ]{2,30}[\dA-Z]"
     # letters, then groups of letters and digits: "WH-5K-0112" (a payment's reference)
     r"|[A-Z]{1,4}(?:-[A-Z0-9]{1,6}){1,4}",
     re.IGNORECASE,
@@ -4040,6 +4040,11 @@ _NUMBER_KEY_END = frozenset(("account", "number", "no", "id", "iban", "ref", "re
 #: A key's last word that numbers its rows in German, Dutch, French or Spanish, alone or
 #: at a compound's end ("nr", "personalnummer", "klantnummer", "numéro", "núm").
 _NUMBER_KEY_WORD = re.compile(r"\w*(?:nr|nummer|number)|n[°ºo]|num[eé]ro|n[uú]m(?:ero)?")
+
+
+#: A view's span over a whole number cell below this score is too unsure to keep its type
+#: (the fusion keeps a span of one view from 0.5): the column's key types it.
+UNSURE_CELL_SCORE = 0.5
 
 
 def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
@@ -4073,9 +4078,20 @@ def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]
         if over and not all(
             start <= x.start
             and x.end <= end
-            and x.type in _VALUE_RETYPABLE
-            # (the whole code read as a date: a date has no capitals in it, "GOB-24-10-118" does)
-            and ((x.start, x.end) != (start, end) or (x.type is EntityType.DATE and re.search(r"[A-Z]{2}", code)))
+            and (
+                # (a member's number under "lidnr" a model read as a name: digits name no one)
+                (x.type in _NAME_TYPES and code.isdigit())
+                or (
+                    x.type in _VALUE_RETYPABLE
+                    # (the whole code read as a date: a date has no capitals in it, "GOB-24-10-118" does;
+                    # or read by a view too unsure of it to keep it: "2041" a phone at 0.4)
+                    and (
+                        (x.start, x.end) != (start, end)
+                        or x.score < UNSURE_CELL_SCORE
+                        or (x.type is EntityType.DATE and re.search(r"[A-Z]{2}", code))
+                    )
+                )
+            )
             for x in over
         ):
             continue
@@ -4448,9 +4464,12 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         if _small_number(value) and span.type not in (EntityType.DATE, EntityType.ADDRESS):
             if ID_CONTEXT.search(text_before(text, span.start)) or FIELD in span.views:
                 out.append(span)
-            elif span.type is EntityType.AGE or _AGE_CONTEXT.search(
-                text_before(text, span.start)
-            ) or _near_person(persons, span, text):
+            elif (
+                span.type is EntityType.AGE
+                or _AGE_CONTEXT.search(text_before(text, span.start))
+                or _near_person(persons, span, text)
+            ) and not ((m := re.search(r"\d+", value)) and int(m.group(0)) > 125):
+                # ("is 137 the oom killer?": an exit code, no one's age)
                 out.append(Span(span.start, span.end, EntityType.AGE, span.score, span.views))
             continue
         words = re.findall(r"[^\W\d_]+|\d+", value)
