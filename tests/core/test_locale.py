@@ -1321,6 +1321,10 @@ def test_ages_full_names_particles_schools_and_plates_of_the_four_languages(text
         ("la farmacia de guardia y la bakkerij sind zu", "guardia"),
         # "RR. HH." is Human Resources.
         ("Buenos días. Soy técnica de RR. HH. en una empresa de montaje en Vitoria.", "HH"),
+        # A country's public bodies and its laws by number stay as written.
+        ("Presenté denuncia ante la Guardia Civil. ¿Según el Real Decreto-ley 19/2018 debo ir al Banco de España?", "Guardia Civil"),
+        ("Presenté denuncia ante la Guardia Civil. ¿Según el Real Decreto-ley 19/2018 debo ir al Banco de España?", "19/2018"),
+        ("Presenté denuncia ante la Guardia Civil. ¿Según el Real Decreto-ley 19/2018 debo ir al Banco de España?", "Banco de España"),
         # After a relative's name set apart (a surname between the role and the comma; a
         # pronoun, a conjunction), the next thing in commas is no name.
         ("prescrit par le docteur benaim, rhumatologue, a été préparé tous les jours", "rhumatologue"),

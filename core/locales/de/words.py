@@ -183,3 +183,29 @@ BODY_PARTS = (
     "Brust Bauch Becken Leiste Meniskus Kreuzband Achillessehne Schilddrüse Gehirn Haut "
     "Oberschenkel Unterschenkel Schienbein Schlüsselbein Rippe Rippen"
 ).split()
+
+#: The country's public bodies by name: they name no one and stay as written ("Guardia Civil",
+#: "Agentur für Arbeit", "Banque de France", "Belastingdienst").
+PUBLIC_BODIES = (
+    "Bundesagentur für Arbeit",
+    "Agentur für Arbeit",
+    "Jobcenter",
+    "Deutsche Rentenversicherung",
+    "Bundesnetzagentur",
+    "Verbraucherzentrale",
+    "Bundesamt für Migration und Flüchtlinge",
+    "Bundespolizei",
+    "Bundesarbeitsgericht",
+    "Bundesgerichtshof",
+    "Bundessozialgericht",
+    "Bundesverfassungsgericht",
+    "Bundeszentralamt für Steuern",
+    "Familienkasse",
+    "Deutsche Post",
+    "Deutsche Bahn",
+    "Schufa",
+    "BaFin",
+    "Bundesanstalt für Finanzdienstleistungsaufsicht",
+    "Medizinischer Dienst",
+    "Unabhängige Patientenberatung",
+)

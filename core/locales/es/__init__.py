@@ -9,6 +9,7 @@ from core.entities import EntityType
 from core.locales.base import (
     Locale,
     Rule,
+    alternation,
     case_number_after,
     code_after,
     company_rule,
@@ -158,7 +159,8 @@ ZONES = [
     r"Constitución(?: Española)?|Ley[^,.;\n]{0,40}|Reglamento[^,.;\n]{0,40}|RGPD|LOPDGDD|LGSS)"
     r"|\s+(?:ET|CC|CP|LGSS|RGPD|LOPDGDD|CE|LAU))?",
     r"\bEstatuto de los Trabajadores\b",
-    r"\b(?:Ley|Real Decreto)(?: Orgánica| Legislativo)?\s+\d+/\d{4}",
+    # ("Real Decreto-ley 19/2018", "RDL 19/2018", "Real Decreto Legislativo 2/2015")
+    r"\b(?:Ley|Real Decreto(?:-[Ll]ey)?|Decreto(?:-[Ll]ey)?|RDL|RD|LO)(?: Orgánica| Legislativo)?\s+\d+/\d{4}",
     # EU law by its number: "Reglamento (CE) n.º 261/2004", "Directiva 2003/88/CE".
     r"\b(?:Reglamento|Directiva)(?:\s+\((?:CE|UE)\))?(?:\s+(?:n\.?\s?º|núm\.|no\.))?\s*\d+/\d{2,4}(?:/(?:CE|UE))?",
     r"\b(?:RGPD|LOPDGDD|SEPE|IRPF|IVA|SMI|ERTE|ERE|DNI|NIE|NIF|CIF)\b",
@@ -182,7 +184,7 @@ LOCALE = Locale(
     closings=w.CLOSINGS,
     months=w.MONTHS,
     rules=RULES,
-    zones=ZONES,
+    zones=[*ZONES, rf"(?<![\w-])(?i:{alternation(w.PUBLIC_BODIES)})(?![\w-])"],
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",

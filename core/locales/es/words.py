@@ -107,3 +107,32 @@ FIELD_KEYS = {
     **dict.fromkeys(("número de la seguridad social", "nº de la seguridad social", "n.º de la seguridad social",
                      "nss", "dni", "nie"), "ID"),
 }
+
+#: The country's public bodies by name: they name no one and stay as written ("Guardia Civil",
+#: "Agentur für Arbeit", "Banque de France", "Belastingdienst").
+PUBLIC_BODIES = (
+    "Guardia Civil",
+    "Policía Nacional",
+    "Policía Local",
+    "Mossos d'Esquadra",
+    "Ertzaintza",
+    "Banco de España",
+    "Agencia Tributaria",
+    "Seguridad Social",
+    "Tesorería General de la Seguridad Social",
+    "Instituto Nacional de la Seguridad Social",
+    "Servicio Público de Empleo Estatal",
+    "Defensor del Pueblo",
+    "Tribunal Supremo",
+    "Tribunal Constitucional",
+    "Audiencia Nacional",
+    "Inspección de Trabajo",
+    "Dirección General de Tráfico",
+    "Oficina de Atención al Usuario de Telecomunicaciones",
+    "Agencia Española de Protección de Datos",
+    "Ministerio de Sanidad",
+    "Ministerio de Trabajo",
+    "Ministerio de Consumo",
+    "Correos",
+    "Renfe",
+)

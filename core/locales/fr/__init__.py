@@ -9,6 +9,7 @@ from core.entities import EntityType
 from core.locales.base import (
     Locale,
     Rule,
+    alternation,
     case_number_after,
     code_after,
     company_rule,
@@ -217,7 +218,7 @@ LOCALE = Locale(
     closings=w.CLOSINGS,
     months=w.MONTHS,
     rules=RULES,
-    zones=ZONES,
+    zones=[*ZONES, rf"(?<![\w-])(?i:{alternation(w.PUBLIC_BODIES)})(?![\w-])"],
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",

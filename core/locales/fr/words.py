@@ -118,3 +118,27 @@ FIELD_KEYS = {
     **dict.fromkeys(("n° de sécurité sociale", "numéro de sécurité sociale", "n° sécu", "numéro de sécu",
                      "n° ss", "nir"), "ID"),
 }
+
+#: The country's public bodies by name: they name no one and stay as written ("Guardia Civil",
+#: "Agentur für Arbeit", "Banque de France", "Belastingdienst").
+PUBLIC_BODIES = (
+    "Caisse d'allocations familiales",
+    "Caisse primaire d'assurance maladie",
+    "Assurance Maladie",
+    "Assurance maladie",
+    "Pôle emploi",
+    "France Travail",
+    "Banque de France",
+    "Défenseur des droits",
+    "Conseil d'État",
+    "Cour de cassation",
+    "Sécurité sociale",
+    "Police nationale",
+    "Gendarmerie nationale",
+    "Inspection du travail",
+    "Direction générale des finances publiques",
+    "La Poste",
+    "SNCF",
+    "URSSAF",
+    "Urssaf",
+)

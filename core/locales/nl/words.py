@@ -103,3 +103,27 @@ FIELD_KEYS = {
     **dict.fromkeys(("werkgever", "bedrijf", "school", "zorgverzekeraar"), "ORG"),
     **dict.fromkeys(("bsn", "burgerservicenummer", "sofinummer"), "ID"),
 }
+
+#: The country's public bodies by name: they name no one and stay as written ("Guardia Civil",
+#: "Agentur für Arbeit", "Banque de France", "Belastingdienst").
+PUBLIC_BODIES = (
+    "Belastingdienst",
+    "UWV",
+    "Sociale Verzekeringsbank",
+    "SVB",
+    "DUO",
+    "CJIB",
+    "Rijksoverheid",
+    "Huurcommissie",
+    "Autoriteit Persoonsgegevens",
+    "De Nederlandsche Bank",
+    "Kifid",
+    "Juridisch Loket",
+    "Het Juridisch Loket",
+    "IND",
+    "RDW",
+    "Nationale Politie",
+    "Consumentenbond",
+    "Zorginstituut Nederland",
+    "PostNL",
+)
