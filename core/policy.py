@@ -380,6 +380,12 @@ VILLAGE_ZIPF = 2.8
 #: before anything else ("de" is "of", "bij" and "bei" "with", "nach" "after", "te" an
 #: infinitive's: "bij stuitligging", "op te hogen").
 _ONLY_PLACE = frozenset({"in", "aus", "uit", "à", "a", "en", "près de", "cerca de"})
+#: A place's or a doctor's word and "de" before a village's name, in Spanish and French.
+_KIND_DE = re.compile(
+    r"(?<![\w-])(?i:m[eé]dico|m[eé]dica|hospital|h[oô]pital|centro de salud|consultorio|ambulatorio|"
+    r"residencia|ayuntamiento|pueblo|farmacia|pharmacie|cl[ií]nica|clinique|mairie|m[eé]decin|"
+    r"village|commune|ehpad)[ \t]+de[ \t]+(?=[^\W\d_])"
+)
 #: One word, hyphens inside it ("saint-gildas-des-bois").
 _VILLAGE_WORD = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*(?![\w'’-])")
 #: A word this frequent in a message's language is one of its function words ("haar",
@@ -679,6 +685,12 @@ class TypePolicy:
             # "im seniorenstift in hittfeld"): one word neither the language nor English
             # writes, no term, no drug (a preposition that also means "of" is left out).
             places = tuple(w for w in lc.town_before if w in _ONLY_PLACE)
+            # ... and after "de" where a place's or a doctor's word comes before it ("el medico
+            # de cantavieja", "l'hôpital de paimpol"): "de" is "of" everywhere else.
+            for kind in _KIND_DE.finditer(text):
+                word = _VILLAGE_WORD.match(text, kind.end())
+                if word is not None and self._village_in(word.group(), lc):
+                    add(word.start(), word.end(), EntityType.LOCATION)
             if places:
                 for m in _town_before(places).finditer(text):
                     word = _VILLAGE_WORD.match(text, m.end())

@@ -476,9 +476,7 @@ class LocaleView:
         self._relation_before = re.compile(rf"(?:{relation}|{apposition})$")
         self._lower_contexts = [
             re.compile(rf"(?<![\w-]){title}(?:\s+{title})*\s+(?={LOWER_WORD})"),
-            re.compile(
-                rf"(?<![\w-])(?i:{alternation(lc.relations)})\s*,?\s+(?:{title}\s+)*(?={LOWER_WORD})"
-            ),
+            re.compile(rf"{relation}(?={LOWER_WORD})"),
             re.compile(rf"(?<![\w-])(?i:{alternation(lc.intros)})\s+(?:{title}\s+)*(?={LOWER_WORD})"),
             # A closing typed in lower case, the writer's name after it at the message's end:
             # "mvg bart", "lg anna & tom", "saludos, maite".

@@ -314,6 +314,7 @@ def test_the_health_sweep_finds_what_safe_harbor_names_and_the_detector_missed(
         ("onze oma is 93 en woont nog zelfstandig in hallum. ze slikt metoprolol", "nl", "hallum"),
         ("de huisarts dokter oudshoorn in dirksland zei paracetamol 500 mg", "nl", "dirksland"),
         ("mon grand-pere est en ehpad a saint-gildas-des-bois, le medecin dit", "fr", "saint-gildas-des-bois"),
+        ("hay q subir la dosis pero q eso lo decide el medico de cantavieja. es normal??", "es", "cantavieja"),
     ],
 )
 def test_the_health_sweep_reads_a_town_after_the_languages_own_words(
@@ -344,6 +345,8 @@ def test_a_dutch_city_geonames_names_by_its_centre_is_a_town(policy: TypePolicy)
         ("is het verstandig om de gliclazide alleen 's ochtends op te hogen", "nl"),
         ("er war verschwitzt und verwirrt, nach traubenzucker ging es besser", "de"),
         ("een collega zegt dat dat bij retardtabletten gevaarlijk is", "nl"),
+        # "de" after a doctor's or a place's word, before a word of the language: no village.
+        ("el medico de cabecera dice q no y la farmacia de guardia esta cerrada", "es"),
         # English: "a" is an article ("a barking cough").
         ("she has a barking cough and a fever since the weekend", "en"),
     ],
