@@ -3945,6 +3945,38 @@ _LOG_USER = re.compile(
 )
 
 
+#: A person's user name on a platform, in brackets after their name: "fenella
+#: (fenella.o'hanlon on gitlab)", "Dev (@devk on slack)".
+_HANDLE_ON = re.compile(
+    r"(?<![\w'’-])(?P<name>[^\W\d_][\w'’-]{2,})[ \t]+\([ \t]*(?P<handle>@?[\w][\w.'’\-]{1,38}[\w])[ \t]+on[ \t]+"
+    r"(?i:gitlab|github|bitbucket|slack|teams|discord|twitter|x|instagram|tiktok|linkedin|reddit|mastodon|jira|"
+    r"confluence|telegram|signal|whatsapp)[ \t]*\)"
+)
+
+
+def _handles_on_platforms(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A user name in brackets after "on" and a platform is an account's name, and the name
+    before the brackets (no frequent word) is its person's ("fenella (fenella.o'hanlon on
+    gitlab)": neither had been found in a message typed in lower case). Nothing a view
+    already found is changed."""
+    if " on " not in text or "(" not in text:
+        return spans
+    out = list(spans)
+    changed = False
+    for m in _HANDLE_ON.finditer(text):
+        for group, typ in (("handle", EntityType.ID), ("name", EntityType.PERSON)):
+            a, b = m.span(group)
+            over = [x for x in out if x.start < b and a < x.end]
+            if any(x.start < a or x.end > b for x in over):
+                continue
+            if typ is EntityType.PERSON and lexicon is not None and lexicon.zipf(text[a:b]) >= 4.0:
+                continue  # ("the lead (dkaur on github)": a word, no one's name)
+            # (a model's unsure guess over it gives way: the brackets say what it is)
+            out = [x for x in out if x not in over] + [Span(a, b, typ, 0.9, {RECORD: 0.9})]
+            changed = True
+    return sorted(out, key=lambda x: x.start) if changed else spans
+
+
 def _log_users(text: str, spans: list[Span]) -> list[Span]:
     """The user names of an authentication log are accounts: a model reads one as a
     person ("tnakashima"), another as nothing; a service's user ("root", "deploy") is
@@ -4251,6 +4283,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     kept = _number_cells(text, kept, tables)
     kept = _key_fingerprints(text, kept)
     kept = _log_users(text, _chat_senders(text, _keyed_values(text, _home_folders(text, kept), lexicon)))
+    kept = _handles_on_platforms(text, kept, lexicon)
     kept = _record_keys(text, kept, lexicon)
     kept.sort(key=lambda x: x.start)
     kept_starts = [x.start for x in kept]

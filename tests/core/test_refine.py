@@ -2447,6 +2447,16 @@ def test_a_chat_exports_senders_are_people_and_a_log_level_is_not(lex) -> None: 
     assert ("19:09", "DATE") in found
 
 
+def test_a_user_name_on_a_platform_in_brackets_and_its_person(lex) -> None:  # type: ignore[no-untyped-def]
+    text = "mem limit is 4g. fenella (fenella.o'hanlon on gitlab) bumped the deps yesterday"
+    out = values(text, refine(text, [s(text, "fenella", EntityType.PERSON, 0.5)], lex))
+    assert ("fenella", "PERSON") in out and ("fenella.o'hanlon", "ID") in out, out
+    # A frequent word before the brackets is no one's name; the user name still is one.
+    text = "ask the lead (dkaur on github) about it"
+    out = values(text, refine(text, [s(text, "dkaur", EntityType.PERSON, 0.5)], lex))
+    assert ("dkaur", "ID") in out and not any(v == "lead" for v, _ in out), out
+
+
 def test_a_member_number_column_of_four_digits_holds_them_all(lex) -> None:  # type: ignore[no-untyped-def]
     # A view unsure of one row's number (a phone at 0.4), another's left alone: the key says.
     text = "lidnr;naam;contributie\n2041;Femke Dijkhuis;187,50\n2057;Tjeerd Molen;245,00\n"
