@@ -264,8 +264,8 @@ class LanguageDetector(Detector):
                 word = text[s.start : s.end]
                 if (
                     re.fullmatch(r"[^\W\d_][\w'’-]{3,}", word)
-                    and lv.locale.zipf(word) < MODEL_TOWN_ZIPF
-                    and self.lexicon.zipf(word) < MODEL_TOWN_ZIPF
+                    and lv.locale.zipf(word) < RARE_NAME_ZIPF
+                    and self.lexicon.zipf(word) < RARE_NAME_ZIPF
                     and not lv.locale.is_negative(word)
                 ):
                     return [s]
@@ -400,11 +400,6 @@ LOWER_MODEL_SCORE = 0.9
 SURE_MODEL_SCORE = 0.95
 #: ... and as a person ("ioana").
 SURE_NAME_SCORE = 0.98
-#: How rare in the language and in English a word no list holds must be for the model's
-#: sure person ...
-MODEL_NAME_ZIPF = RARE_NAME_ZIPF
-#: ... and its sure town.
-MODEL_TOWN_ZIPF = RARE_NAME_ZIPF
 #: ... of such a town right after a place's preposition ("in kochel", "à lanester").
 PLACED_MODEL_SCORE = 0.8
 _TOWN_PREPOSITION = re.compile(r"(?<![\w'’-])(?:in|aus|nach|à|a|en|uit|te|naar|près de|bij)[ \t]+\Z")
@@ -489,8 +484,8 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
                 # language nor English writes.
                 or (
                     s.score >= SURE_NAME_SCORE
-                    and zipf < MODEL_NAME_ZIPF
-                    and lexicon.zipf(word) < MODEL_NAME_ZIPF
+                    and zipf < RARE_NAME_ZIPF
+                    and lexicon.zipf(word) < RARE_NAME_ZIPF
                     # (no medicine, no term, no adjective: "augmentin", "agobiadisimos")
                     and lexicon.public_kind(word) is None
                     and not lexicon.is_term(word)
@@ -1071,11 +1066,11 @@ def _given_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
             and (lexicon.is_given(first) or lc.is_known_name(first))
             and lc.zipf(first) < LOWER_NAME_ZIPF
             and all(
-                not lc.is_negative(w) or lc.is_particle(w)
-                for w in rest
-            )
-            and all(
-                lc.is_particle(w) or lc.is_known_name(w) or known_surname(lexicon, w) or lc.zipf(w) < SURNAME_RARE_ZIPF
+                lc.is_particle(w)
+                or (
+                    not lc.is_negative(w)
+                    and (lc.is_known_name(w) or known_surname(lexicon, w) or lc.zipf(w) < SURNAME_RARE_ZIPF)
+                )
                 for w in rest
             )
         ):

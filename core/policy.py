@@ -380,6 +380,8 @@ VILLAGE_ZIPF = 2.8
 #: before anything else ("de" is "of", "bij" and "bei" "with", "nach" "after", "te" an
 #: infinitive's: "bij stuitligging", "op te hogen").
 _ONLY_PLACE = frozenset({"in", "aus", "uit", "à", "a", "en", "près de", "cerca de"})
+#: The four languages' named conditions, no village's name.
+_OTHER_DIAGNOSES = frozenset(other_languages.DIAGNOSES)
 #: A place's or a doctor's word and "de" before a village's name, in Spanish and French.
 _KIND_DE = re.compile(
     r"(?<![\w-])(?i:m[eé]dico|m[eé]dica|hospital|h[oô]pital|centro de salud|consultorio|ambulatorio|"
@@ -687,20 +689,16 @@ class TypePolicy:
             places = tuple(w for w in lc.town_before if w in _ONLY_PLACE)
             # ... and after "de" where a place's or a doctor's word comes before it ("el medico
             # de cantavieja", "l'hôpital de paimpol"): "de" is "of" everywhere else.
-            for kind in _KIND_DE.finditer(text):
-                word = _VILLAGE_WORD.match(text, kind.end())
-                if word is not None and self._village_in(word.group(), lc):
+            befores = [*(_town_before(places).finditer(text) if places else ()), *_KIND_DE.finditer(text)]
+            for m in befores:
+                word = _VILLAGE_WORD.match(text, m.end())
+                if (
+                    word is not None
+                    # (French "a" is "has" as often: only a name with its capital or hyphens)
+                    and (m.group().strip().casefold() != "a" or "-" in word.group() or word.group().istitle())
+                    and self._village_in(word.group(), lc)
+                ):
                     add(word.start(), word.end(), EntityType.LOCATION)
-            if places:
-                for m in _town_before(places).finditer(text):
-                    word = _VILLAGE_WORD.match(text, m.end())
-                    if (
-                        word is not None
-                        # (French "a" is "has" as often: only a name with its capital or hyphens)
-                        and (m.group().strip().casefold() != "a" or "-" in word.group() or word.group().istitle())
-                        and self._village_in(word.group(), lc)
-                    ):
-                        add(word.start(), word.end(), EntityType.LOCATION)
         # A rare town's name with its capital anywhere inside a sentence ("en la obra de
         # Getafe", "the Bromsgrove clinic"): no word of the language, no one's name.
         for m in _CAPITAL_WORD.finditer(text):
@@ -743,7 +741,7 @@ class TypePolicy:
             and not self.lexicon.is_term(word)
             and self.lexicon.public_kind(word) in (None, "place")
             and not folded.endswith(lc.describing_endings)
-            and folded not in other_languages.DIAGNOSES
+            and folded not in _OTHER_DIAGNOSES
         )
 
     def _town_in(self, value: str, lc: Locale) -> bool:

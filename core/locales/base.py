@@ -284,6 +284,9 @@ class Locale:
     #: People named by their role or kin without a possessive ("kollegin", "enfermera",
     #: "eigenaar", "patron"): with the relation words, before a name set apart by a comma.
     roles: Sequence[str] = ()
+    #: The country's public bodies by name ("Guardia Civil", "Belastingdienst"): they name
+    #: no one and stay as written, in any case (a zone of their own).
+    public_bodies: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         titles = {t.casefold() for t in self.titles}
@@ -424,7 +427,8 @@ class LocaleView:
                 cased,
             ),
         ]
-        self._zones = [re.compile(z, re.MULTILINE) for z in lc.zones]
+        bodies = [rf"(?<![\w-])(?i:{alternation(lc.public_bodies)})(?![\w-])"] if lc.public_bodies else []
+        self._zones = [re.compile(z, re.MULTILINE) for z in [*lc.zones, *bodies]]
         #: Another name joined to one: ", Léa", " et Léa", " und Mia", " y Lucía", " en Daan".
         self._joined_name = re.compile(rf"(?:[ \t]*,[ \t]*|[ \t]+(?:et|und|y|e|en|and|&)[ \t]+)({NAME_WORD})")
         self._place_kinds = (

@@ -9,7 +9,6 @@ from core.entities import EntityType
 from core.locales.base import (
     Locale,
     Rule,
-    alternation,
     case_number_after,
     code_after,
     company_rule,
@@ -218,7 +217,8 @@ LOCALE = Locale(
     closings=w.CLOSINGS,
     months=w.MONTHS,
     rules=RULES,
-    zones=[*ZONES, rf"(?<![\w-])(?i:{alternation(w.PUBLIC_BODIES)})(?![\w-])"],
+    zones=ZONES,
+    public_bodies=w.PUBLIC_BODIES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
