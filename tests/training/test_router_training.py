@@ -182,6 +182,7 @@ def test_check_says_when_the_router_was_trained_on_another_detector(tmp_path, ca
     router = tmp_path / "router"
     shutil.copytree(shipped, router)
     manifest = json.loads((router / "manifest.json").read_text("utf-8"))
+    manifest.pop("probe", None)  # without a probe record the fingerprint decides
     manifest["detector"]["fingerprint"] = "0000000000000000"
     (router / "manifest.json").write_text(json.dumps(manifest), "utf-8")
     assert any(line.startswith("detector: trained on 0000") for line in router_staleness(router))
@@ -197,6 +198,74 @@ def test_check_says_when_the_router_was_trained_on_another_detector(tmp_path, ca
     manifest["detector"]["fingerprint"] = detector_fingerprint(Same())  # type: ignore[arg-type]
     (router / "manifest.json").write_text(json.dumps(manifest), "utf-8")
     assert router_staleness(router, detector=Same()) == []
+
+
+def test_check_judges_the_rules_by_the_decisions_they_flip_on_the_probe(tmp_path, capsys):
+    import json
+    import shutil
+    from pathlib import Path
+
+    pytest.importorskip("onnxruntime")
+    from training.router import probe
+    from training.router.__main__ import main, router_staleness
+
+    shipped = Path(__file__).resolve().parents[2] / "models" / "router"
+    if not (shipped / "manifest.json").exists():
+        pytest.skip("no router is shipped")
+    router = tmp_path / "router"
+    shutil.copytree(shipped, router)
+    data = tmp_path / "probe.json"
+    texts = [
+        "Thanks. Can you check the dose? Sarah Okafor, DOB 03/04/1961, takes 20 mg daily.",
+        "Hi, my landlord Mr Dunmore at 14 Larch Road wants the deposit. What are my rights?",
+        "Write an SQL insert for a new user. Name is John Doe. Email is jdoe@example.com.",
+    ]
+    items = [{"id": f"t{i}", "text": t, "protect": [], "keep": []} for i, t in enumerate(texts)]
+    data.write_text(json.dumps(items), "utf-8")
+    rec = probe.record(router, data, stride=1)
+    probe.write(router, rec)
+    manifest = json.loads((router / "manifest.json").read_text("utf-8"))
+    assert manifest["probe"]["texts"] == 3 and "probe.json" not in manifest["files"]
+
+    # Another fingerprint, the same decisions: the router is its own.
+    manifest["detector"]["fingerprint"] = "0000000000000000"
+    (router / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    assert router_staleness(router) == []
+    _, cmp = probe.staleness(router)
+    assert cmp["texts"] == 3 and sum(cmp["flips"]) == 0
+
+    # One decision recorded otherwise than the program routes it now: stale.
+    first = rec["texts"]["t0"]["p"][0]
+    first[0] = 1.0 - first[0] if abs(first[0] - 0.5) > 0.01 else 0.0
+    probe.write(router, rec)
+    stale = router_staleness(router)
+    assert len(stale) == 1 and stale[0].startswith("decisions: 1 of ")
+    assert main(["probe", "--router", str(router)]) == 1
+    assert '"flips": [' in capsys.readouterr().out
+
+    # A probe text edited since the record is not compared.
+    rec["texts"]["t0"]["key"] = "edited"
+    probe.write(router, rec)
+    _, cmp = probe.staleness(router)
+    assert cmp["texts"] == 2 and sum(cmp["flips"]) == 0
+
+    # A probe file that is not the one the manifest names makes it stale, not unloadable.
+    (router / "probe.json").write_text("{}", "utf-8")
+    assert router_staleness(router)[0].startswith("probe: ")
+
+
+def test_probe_comparison_counts_a_text_cut_otherwise_as_flipped():
+    from training.router.probe import compare
+
+    before = {"points": [[5.0, 0.0]], "texts": {"a": {"key": "k", "p": [[0.9, 0.1]]}}}
+    same = {"a": {"key": "k", "p": [[0.8, 0.2]]}}
+    flipped = {"a": {"key": "k", "p": [[0.4, 0.2]]}}
+    recut = {"a": {"key": "k", "p": [[0.9, 0.1, 0.9]]}}
+    assert compare(before, same)["flips"] == [0]
+    assert compare(before, flipped)["flips"] == [1]
+    assert compare(before, recut)["flips"] == [2]
+    assert compare(before, recut)["resegmented_texts"] == 1
+    assert compare(before, {"b": same["a"]})["texts"] == 0
 
 
 @given(st.lists(st.integers(), max_size=6), st.floats(0.0, 1.0), st.integers(0, 2**16))

@@ -16,7 +16,9 @@
 5. ONNX export with torch-onnxruntime parity, ``models/router/manifest.json``
    with the command, data, time, hyperparameters and figures;
 6. ``sottovoce eval route`` on the evaluation fold of both data sets (reports
-   in ``runs/router/eval/<format>/``), whose figures go into the manifest too.
+   in ``runs/router/eval/<format>/``), whose figures go into the manifest too;
+7. its probe (``probe.json``, :mod:`training.router.probe`): how the program routes
+   every fourth English utility dev text with it, which ``check`` compares later.
 """
 
 from __future__ import annotations
@@ -412,8 +414,14 @@ def _build(args: argparse.Namespace) -> int:
     if args.no_eval or "policy" not in trained:
         timings["total"] = round(time.perf_counter() - t_start, 1)
         models.write_manifest(out, {**manifest, "timings_s": timings})
-        return 0
-    return _evaluate(args, out, manifest, timings, sources, cache, detector_info, t_start)
+    else:
+        _evaluate(args, out, manifest, timings, sources, cache, detector_info, t_start)
+    if "policy" in trained:
+        # How the program routes the probe texts with it now: `check` compares against it.
+        from training.router import probe
+
+        probe.write(out, probe.record(out))
+    return 0
 
 
 def _evaluate(
@@ -532,9 +540,13 @@ def _headline(metrics: dict[str, Any]) -> dict[str, Any]:
 def router_staleness(router: Path, detector: Any = None) -> list[str]:
     """Why the router in ``router`` no longer matches what the program runs (empty: it does).
 
-    It was trained on detections of one detector (its manifest's fingerprint)
-    and on embeddings of one encoder (the ONNX file's hash): a rebuilt NER, new
-    rules or another encoder change its inputs without changing it.
+    It was trained on detections of one detector and on embeddings of one encoder
+    (the ONNX file's hash): a rebuilt NER, new rules or another encoder change its
+    inputs without changing it. With a probe record (``probe.json``, written by the
+    build) the rules are judged by what they change: the share of the probe's
+    decisions that flipped (:mod:`training.router.probe`); without one, or with a
+    ``detector`` given, by the detector's fingerprint. The NER whose states it reads
+    and the encoder are checked exactly.
     """
     import models
     from core.assembly import default_detector
@@ -543,10 +555,17 @@ def router_staleness(router: Path, detector: Any = None) -> list[str]:
 
     manifest = json.loads((router / "manifest.json").read_text("utf-8"))
     out = []
-    trained = manifest.get("detector", {}).get("fingerprint")
-    now = detector_fingerprint(detector or default_detector(Settings()))
-    if trained != now:
-        out.append(f"detector: trained on {trained}, the program's is {now}")
+    if "probe" in manifest and detector is None:
+        # What the policy decides on its probe texts, against the record made when it was
+        # built: the rules' code moves the fingerprint also when no decision moves.
+        from training.router.probe import staleness
+
+        out.extend(staleness(router)[0])
+    else:
+        trained = manifest.get("detector", {}).get("fingerprint")
+        now = detector_fingerprint(detector or default_detector(Settings()))
+        if trained != now:
+            out.append(f"detector: trained on {trained}, the program's is {now}")
     encoder = models.artifact_dir("encoder") / "manifest.json"
     if encoder.exists():
         files = json.loads(encoder.read_text("utf-8")).get("files", {})
@@ -570,12 +589,40 @@ def router_staleness(router: Path, detector: Any = None) -> list[str]:
 def _check(args: argparse.Namespace) -> int:
     stale = router_staleness(Path(args.router))
     if not stale:
-        print(f"{args.router}: trained on the detector and encoder the program runs")
+        print(f"{args.router}: routes as when it was built, on the program's detector and encoder")
         return 0
     for line in stale:
         print(f"{args.router}: stale {line}")
     print("rebuild it with: python -m training.router build (after python -m training.ner build)")
     return 1
+
+
+def _probe(args: argparse.Namespace) -> int:
+    """Record the router's probe (on the detector it was trained on), or compare with it."""
+    from core.assembly import default_detector
+    from core.settings import Settings
+    from training.router import probe
+    from training.router.episodes import detector_fingerprint
+
+    folder = Path(args.router)
+    if args.record:
+        manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+        trained = manifest.get("detector", {}).get("fingerprint")
+        now = detector_fingerprint(default_detector(Settings()))
+        if trained != now and not args.force:
+            print(
+                f"{folder}: trained on detector {trained}, the program's is {now}: record the "
+                "probe on the detector it was trained on (a checkout of that commit), or "
+                "rebuild it"
+            )
+            return 1
+        rec = probe.record(folder)
+        probe.write(folder, rec)
+        print(f"{folder}: probe of {len(rec['texts'])} texts recorded ({rec['seconds']} s)")
+        return 0
+    stale, cmp = probe.staleness(folder)
+    print(json.dumps({**cmp, "tolerance": probe.TOLERANCE, "stale": stale}, indent=2))
+    return 1 if stale else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -735,6 +782,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     c.add_argument("--router", default="models/router")
     c.set_defaults(handler=_check)
+    pr = sub.add_parser(
+        "probe",
+        help="the router's decisions on its probe texts against those recorded at its build "
+        "(JSON; exit 1 when stale), or --record them",
+    )
+    pr.add_argument("--router", default="models/router")
+    pr.add_argument(
+        "--record",
+        action="store_true",
+        help="record the probe now (refused unless the program's detector is the one the "
+        "router was trained on)",
+    )
+    pr.add_argument("--force", action="store_true", help="record on another detector anyway")
+    pr.set_defaults(handler=_probe)
     e = sub.add_parser("export-encoder", help="export all-MiniLM-L6-v2 to models/encoder")
     e.add_argument("--out", default="models/encoder")
     e.add_argument("--fp32", action="store_true", help="do not quantize to int8")
