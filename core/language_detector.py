@@ -506,6 +506,11 @@ def _lower_names(text: str, s: Span, lc: Locale, lexicon: Any) -> list[Span]:
     return [Span(parts[0].start(), parts[-1].end(), EntityType.PERSON, score, views)]
 
 
+#: What comes before a sentence's first word: the text's start, a line's, a full stop's
+#: (or "?", "!") or a header's colon.
+_STARTS_SENTENCE = re.compile(r"(?:\A|\n|[.!?:][ \t]+|\n[ \t]*[-*•][ \t]+)[ \t]*[\"'«„“(]?$")
+
+
 def _name_like(text: str, run: Span, lc: Locale) -> bool:
     """Can a run of capitalized words the NER proposed be a name in this language?
 
@@ -515,8 +520,22 @@ def _name_like(text: str, run: Span, lc: Locale) -> bool:
     word of the language ("Kredit", "Ruhestand").
     """
     value = text[run.start : run.end]
-    if len(value.split()) > 1:
-        return True
+    words = value.split()
+    if len(words) > 1:
+        # Outside German (whose nouns all take capitals), a frequent word capitalized only
+        # because a sentence or a subject line starts with it, then words in lower case,
+        # is a phrase: "Onderwerp: Voorstel vaststellingsovereenkomst" (read as an
+        # organisation once the sender's address had become a placeholder).
+        # So is one written in capitals for emphasis ("en el plazo de DIEZ días").
+        return not (
+            lc.code != "de"
+            and all(w.islower() and not lc.is_particle(w) for w in words[1:])
+            and (
+                _STARTS_SENTENCE.search(text[max(0, run.start - 40) : run.start]) is not None
+                or (len(words[0]) > 1 and words[0].isupper())
+            )
+            and lc.common(words[0])
+        )
     if len(value) <= 5 and sum(c.isupper() for c in value) >= 2:
         # A short term or acronym: "IgE", "RH", "MRT", "BGB". An organisation's or a
         # place's acronym that is no term stays: one the lexicon knows ("FBI", "SNCF")
@@ -826,7 +845,10 @@ _STREET_BEFORE = re.compile(
 
 #: A person's age right after the name, set apart: "mevrouw Hendriks, 95, verslikt zich",
 #: "Herr Kaya (92)".
-_AGE_APART = re.compile(r"[ \t]*(?:,[ \t]*|\([ \t]*)(\d{1,3})[ \t]*(?=[,;)]|\.(?!\d))")
+#: (with the language's word for years: "Herrn Weber, 94 Jahre.", "Jan Mooij (94 jaar)")
+_AGE_APART = re.compile(
+    r"[ \t]*(?:,[ \t]*|\([ \t]*)(\d{1,3})[ \t]*(?:(?:Jahre|jahre|J\.|ans|años|anos|jaar)[ \t]*)?(?=[,;)]|\.(?!\d))"
+)
 
 
 def _age_after_person(text: str, spans: list[Span]) -> list[Span]:
@@ -971,7 +993,8 @@ _NICKNAME_ZIPF = 3.0
 #: „Luki“)"), the full name in lower case ("(daniel ferrer i soler)").
 _OTHER_NAME = re.compile(
     r"[ \t]*\((?:(?P<cue>eig\.|eigentlich|genannt|alias|aka|on[ \t]+l['’]appelle|dite?|"
-    r"llamad[oa]|le[ \t]+dicen|roepnaam|oftewel)[ \t]+)?(?:[^()\n„\"“«]{0,40}?(?P<q>[„\"“«]))?"
+    # (an article of speech before a nickname: "mi sobrino [PERSON_1] (el chiqui)")
+    r"llamad[oa]|le[ \t]+dicen|roepnaam|oftewel|el|la|der|die)[ \t]+)?(?:[^()\n„\"“«]{0,40}?(?P<q>[„\"“«]))?"
     r"(?P<name>[^\W\d_][\w'’-]+(?:[ \t]+[^\W\d_][\w'’-]*){0,3}?)"
     # ... or the words after it that say so: "(Purita para todas)", "(Jojo für alle)".
     rf"(?P<tail>[ \t]+{OTHER_NAME_TAIL})?[“\"”»]?\)"
@@ -1039,7 +1062,8 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
 
 
 #: A name alone in brackets: "die nieuwe jongen (jochem)", "mi compi el rubio (jesus)".
-_BRACKETED = re.compile(r"\((?P<name>[^\W\d_][\w'’-]{2,}(?:[ \t]+[^\W\d_][\w'’-]+){0,2})\)")
+#: A name alone in brackets, or before a comma there ("mon pere (jean-pierre moreau, 78 ans)").
+_BRACKETED = re.compile(r"\((?P<name>[^\W\d_][\w'’-]{2,}(?:[ \t]+[^\W\d_][\w'’-]+){0,2})(?:\)|,[ \t])")
 #: The view of a name read from its brackets alone.
 BRACKETS_SCORE = 0.9
 
@@ -1057,14 +1081,20 @@ def _given_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
     for m in _BRACKETED.finditer(text):
         a, b = m.span("name")
         lc = locale(langs.at(a))
-        if lc is None or any(t.start < b + 1 and a - 1 < t.end for t in spans):
+        if lc is None:
+            continue
+        if any(t.start < b + 1 and a - 1 < t.end for t in spans):
+            if any(t.type is EntityType.PERSON and (t.start, t.end) == (a, b) and " " in text[a:b] for t in spans):
+                out.extend(_nickname_before(text, m.start(), lc, spans, lexicon))
             continue
         first, *rest = m.group("name").split()
         if not (
             first.islower()
             and not lc.is_negative(first)
             and (lexicon.is_given(first) or lc.is_known_name(first))
-            and lc.zipf(first) < LOWER_NAME_ZIPF
+            # a given name as frequent as a word counts with a surname after it
+            # ("schorsch (georg aumüller)": "georg" 4.7)
+            and lc.zipf(first) < (TITLED_NAME_ZIPF if rest else LOWER_NAME_ZIPF)
             and all(
                 lc.is_particle(w)
                 or (
@@ -1076,7 +1106,34 @@ def _given_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
         ):
             continue
         out.append(Span(a, b, EntityType.PERSON, BRACKETS_SCORE, {RULES: BRACKETS_SCORE}))
+        if rest:
+            out.extend(_nickname_before(text, m.start(), lc, spans, lexicon))
     return sorted(out, key=lambda x: (x.start, x.end))
+
+
+def _nickname_before(text: str, bracket: int, lc: Locale, spans: Sequence[Span], lexicon: Any) -> list[Span]:
+    """The word right before a full name in brackets is that person's nickname: "vom
+    schorsch (georg aumüller)", "el rubio (jesús lópez)"; not a function word, a relative's
+    or a role's word ("die nieuwe jongen (jochem de vries)"), nor a word as frequent as
+    :data:`LOWER_NAME_ZIPF`."""
+    m = _WORD_BEFORE_BRACKET.search(text, max(0, bracket - 40), bracket)
+    if m is None or any(t.start < m.end(1) and m.start(1) < t.end for t in spans):
+        return []
+    word = m.group(1)
+    fold = word.casefold()
+    if (
+        lc.is_negative(word)
+        or lc.is_particle(word)
+        or fold in {r.casefold() for r in (*lc.relations, *lc.roles)}
+        or lexicon.public_kind(word) is not None
+        or not (lc.zipf(word) < LOWER_NAME_ZIPF or lc.is_known_name(word))
+    ):
+        return []
+    return [Span(m.start(1), m.end(1), EntityType.PERSON, BRACKETS_SCORE, {RULES: BRACKETS_SCORE})]
+
+
+#: A word in lower case right before an opening bracket.
+_WORD_BEFORE_BRACKET = re.compile(r"(?<![\w'’-])([a-zà-öø-ÿßā-ž][\w'’-]{2,})[ \t]*$")
 
 
 def _with_nickname(text: str, langs: Languages, spans: list[Span], lexicon: Any) -> list[Span]:

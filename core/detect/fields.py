@@ -297,6 +297,14 @@ FIELD_LABELS: list[FieldLabel] = [
         EntityType.ID,
     ),
     FieldLabel(
+        "member",
+        # A club's or a society's member number in the four languages with rules:
+        # "lidnr 2231 en 2319", "Mitgliedsnummer 0815", "n° adhérent 4471", "nº de socio 318".
+        r"lid(?:maatschaps)?(?:nr\.?|nummer)|mitglieds-?(?:nr\.?|nummer)"
+        r"|(?:n°|nº|no\.?|num[ée]ro)[ \t]+(?:d'|d’|de[ \t]+)?(?:adh[ée]rent|licenci[ée]|socio|socia|abonado)",
+        EntityType.ACCOUNT,
+    ),
+    FieldLabel(
         "case",
         rf"(?:court{_J})?case{_NO}|docket{_NO}|claim{_J}reference",
         EntityType.ID,
@@ -361,7 +369,8 @@ class Field:
 
 #: A label that names an identifier by itself ("SSN", "card number", "Policy no.").
 _NAMING_LABEL = re.compile(
-    r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?|nhi|ppsn?|pan|reg\.?|registration)\)?$",
+    r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?|nhi|ppsn?|pan|reg\.?|registration"
+    r"|nummer|adh[ée]rent|licenci[ée]|socio|socia|abonado)\)?$",
     re.IGNORECASE,
 )
 
@@ -414,6 +423,11 @@ def fields(text: str) -> tuple[Field, ...]:
                 end -= 1  # a sentence's full stop is no part of the value
             if end <= start or start in found:
                 continue
+            if "@" not in text[start:end] and not any(c.isdigit() for c in text[start:end]):
+                # The shape looks ahead for a digit across spaces, so a word came first:
+                # "iban vom schorsch is de49 ..." had made "vom" the IBAN (and every
+                # "vom" of the message an ID).
+                continue
             naming = _NAMING_LABEL.search(m.group("label")) or re.search(r"[:=#|]", m.group("sep"))
             if not naming and label.value != "date" and len(_digits(text[start:end])) < 5:
                 continue
@@ -432,7 +446,7 @@ def fields(text: str) -> tuple[Field, ...]:
 
 
 #: The next value of a list after a label's first: ", 533380007", " and 533380007".
-_NEXT_VALUE = re.compile(r"(?:[ \t]*,[ \t]*|[ \t]+(?:and|or|&)[ \t]+)(?P<value>[A-Za-z0-9]+(?:[-/.][A-Za-z0-9]+)*)(?![\w@])")
+_NEXT_VALUE = re.compile(r"(?:[ \t]*,[ \t]*|[ \t]+(?:and|or|&|en|of|und|oder|et|ou|y|o)[ \t]+)(?P<value>[A-Za-z0-9]+(?:[-/.][A-Za-z0-9]+)*)(?![\w@])")
 
 
 def _shape(value: str) -> str:

@@ -182,6 +182,20 @@ _PATTERNS: list[tuple[EntityType, str, int, float]] = [
         1,
         0.8,
     ),
+    # An e-mail address at a domain no public registry holds: the reserved names of RFC
+    # 2606 and 6761 ("example", "test", "invalid", "localhost"), multicast DNS's "local",
+    # ICANN's private-use "internal" and the names companies give their own networks
+    # ("corp", "lan", "intranet"...). Presidio's recognizer checks the top-level domain
+    # against the public suffix list, so "p.vidal@atelier-bertin.example" or
+    # "ops@db.internal" had left in clear wherever the NER missed them.
+    (
+        EntityType.EMAIL,
+        r"(?<![\w.+-])([A-Za-z0-9][\w.+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+        r"(?:example|test|invalid|localhost|local|internal|intranet|corp|lan|home|private|"
+        r"localdomain|home\.arpa))(?![\w-])",
+        1,
+        0.9,
+    ),
     # "#XQJ8842190", "#BCP-7781-20": a hash tag followed by an id with digits.
     (EntityType.ACCOUNT, r"(#[A-Z]{0,6}-?\d[A-Z0-9-]{3,20})\b", 1, 0.75),
     # Codes such as "SM-447219" or "KDH-77419".
@@ -332,7 +346,8 @@ USER_PATH = [
     r"\b[A-Za-z]:\\(?i:users|documents and settings)\\"
     r"(?:[^\\\r\n\"“”'<>|*?:]{1,60}\\)*"
     r"[^\\\s\"“”'<>|*?:,;]*(?:(?::\d+){1,2}|\(\d+\))?",
-    r"(?<![\w.~])/(?:home|Users)/[^/\s\"“”'<>]+(?:/[^/\s\"“”'<>:()]+)*"
+    r"(?<![\w.~])/(?:home|Users)/[^/\s\"“”'<>`]*[^/\s\"“”'<>`.,;:]"
+    r"(?:/[^/\s\"“”'<>:()`]*[^/\s\"“”'<>:()`.,;])*"
     r"(?:(?::\d+){1,2}|\(\d+\))?",
 ]
 

@@ -697,11 +697,28 @@ def zones(text: str, lexicon: Lexicon | None, table: Atoms | None = None) -> lis
                 and not (lexicon.is_given(word) and _RELATIVE_BEFORE.search(text, max(0, a - 24), a))
             ):
                 out.append((a, b, "drug"))
+        for a, b, reason in list(out):
+            # A drug's strength right after its name: "co-codamol 30/500", "Sinemet 25/100",
+            # "sertraline 50" (a model had read "co-codamol 30/500" as one identifier).
+            if (
+                reason in ("drug", "term")
+                and (strength := _STRENGTH_AFTER.match(text, b)) is not None
+                and lexicon.public_kind(text[a:b]) == "drug"
+            ):
+                out.append((strength.start(1), strength.end(1), "quantity"))
     else:
         for a, b in zip(table.starts, table.ends, strict=True):
             if _TITLE_RE.match(text[a:b]):
                 out.append((a, b, "title"))
     return out
+
+
+_DOSE_UNIT = r"(?:[ \t]?(?:mg|mcg|µg|g|ml|mL|iu|IU|units?))?"
+#: A strength after a drug's name: one number (no year) or several joined by "/".
+_STRENGTH_AFTER = re.compile(
+    rf"[ \t]+((?!(?:19|20)\d\d\b)\d{{1,4}}(?:[.,]\d{{1,3}})?{_DOSE_UNIT}"
+    rf"(?:/\d{{1,4}}(?:[.,]\d{{1,3}})?{_DOSE_UNIT})*)(?![\w/.,]\d|[\w/])"
+)
 
 
 #: A user's, a role's or an account's key right before its value ("POSTGRES_USER=", "login:
@@ -902,10 +919,14 @@ def _only_words(
         span.type is EntityType.PERSON
         and span.views.get("rules", 0.0) >= LOCALE_NAME_SCORE  # found by a language's rules
         and words
-        and all(r == "drug" for a, b in words for _, _, r in found.overlapping(a, b) if r in _WORD_ZONES)
+        and (
+            all(r == "drug" for a, b in words for _, _, r in found.overlapping(a, b) if r in _WORD_ZONES)
+            # a lower-case word English lists as a term ("onze dochter pip (2)": pip)
+            or all(text[a:b].islower() for a, b in words)
+        )
     ):
         # A name a language's rules read in its context ("lg tobi"): no one signs a
-        # message with a drug's brand.
+        # message with a drug's brand, nor names a child after a tool.
         return False
     rest = [
         (a, b)

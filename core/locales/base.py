@@ -120,6 +120,9 @@ OTHER_NAME_TAIL = (
     r"für[ \t]+(?:alle|freunde)|voor[ \t]+(?:iedereen|vrienden))"
 )
 #: The words of a family firm's name ("hermanos ortega", "gebroeders bos", "frères martin").
+#: Words before a place's own name that belong to it: a saint's ("residencia san anton"),
+#: a house's ("bar casa fermin", "restaurant can roca").
+_SAINTS = frozenset("san santa sant santo saint sainte st ste sankt sint casa can".split())
 _FAMILY_FIRM = frozenset("hermanos hnos hijos frères freres gebrüder gebr gebroeders zonen fils".split())
 #: A word of a place's own name with its capital ("Pins", "d'Or", "Croix-Rousse").
 _CASED_WORD = r"(?:[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-ZÀ-ÖØ-Þ][\w-]*)?|d['’][A-ZÀ-ÖØ-Þ][\w-]*)"
@@ -141,6 +144,10 @@ SURNAME_AFTER_NAME_ZIPF = 5.0
 #: ... and one set apart after its title ("dr petit,").
 TITLED_APART_ZIPF = 6.5
 _APART = re.compile(r"[ \t]*(?:[,;)]|\Z)")
+#: A word and an age in brackets after it: "pip (2)", "léo (4 ans)", "mia (7 jahre)".
+_AGED_AFTER = re.compile(rf"({LOWER_WORD})[ \t]*\([ \t]*\d{{1,2}}(?:[ \t]*[^\W\d_]{{1,5}})?[ \t]*\)")
+#: A name closed by a comma with more of the sentence after it.
+_CLOSED = re.compile(r"[ \t]*,[ \t]+[^\W\d_]")
 #: A word this rare in the language after a relation word is a name ("conchi" 2.2).
 RARE_NAME_ZIPF = 2.5
 #: The part after "n'" or "d'" of a surname after a title is rarer than this ("diaye" 0,
@@ -157,6 +164,12 @@ QUALIFIER_ZIPF = 3.0
 _NOT_QUALIFIERS = frozenset(
     "y e o u und oder et ou en of and yo ich je ik moi mij me él ella er sie il elle hij zij "
     "wir nous nosotros we".split()
+)
+#: "Is" and "is called" between a relation word or a role and a name, in the four
+#: languages as people type them ("c" for "c'est" in a text message).
+_COPULAS = (
+    "c'est", "c’est", "c", "est", "s'appelle", "s’appelle", "ist", "heißt", "heisst", "hoaßt",
+    "es", "se llama", "is", "heet",
 )
 #: A word this rare after a given name is its surname ("johanna brüggemann" 2.9).
 SURNAME_RARE_ZIPF = 3.0
@@ -492,6 +505,19 @@ class LocaleView:
                 rf"(?:\([^()\n]{{1,40}}\))?[.!]?[ \t]*\Z)"
             ),
             re.compile(rf"{apposition}(?={LOWER_WORD})"),
+            # A relation word or a role, then "is" or "is called": "le patron c pierre le
+            # goff", "mein kollege ist der georg", "mi jefe se llama paco".
+            re.compile(
+                rf"(?<![\w])(?:[^\W\d_]+-)?(?i:{alternation([*lc.relations, *lc.roles])})[ \t]+"
+                rf"(?i:{alternation(_COPULAS)})[ \t]+{article}(?:{title}\s+)*(?={LOWER_WORD})"
+            ),
+            # A greeting typed in lower case at a line's start, the name closed by a comma,
+            # a "!" or the line's end: "servus moni, kurz wega oma", "hola paco!".
+            re.compile(
+                rf"^[ \t]*(?i:{alternation(lc.greetings)})[ \t]+(?:{title}[ \t]+)*"
+                rf"(?={LOWER_WORD}(?:[ \t]+{LOWER_WORD}){{0,2}}[ \t]*(?:[,!]|$))",
+                re.MULTILINE,
+            ),
         ]
 
     def cased_places(self, text: str, lexicon: Any) -> list[Span]:
@@ -515,7 +541,9 @@ class LocaleView:
             if group == "name":
                 # A sentence's next word after the name's ("Talleres Arriaga, en ..." stops at
                 # the comma); the name's own words only: no listed negative, nothing public.
-                if any(lc.is_listed_negative(w) for w in words) or lexicon.public_kind(value):
+                # ("Reformas Cordero e Hijos": a family firm's last words are its name's)
+                own = words[:-2] if len(words) > 2 and words[-1].casefold() in _FAMILY_FIRM else words
+                if any(lc.is_listed_negative(w) for w in own) or lexicon.public_kind(value):
                     continue
                 if lexicon.public_kind(words[0].strip("'’")) in ("place", "country", "region", "brand", "company"):
                     continue
@@ -631,8 +659,14 @@ class LocaleView:
                 if k == 4 and not self._plain_qualifier(m.group("qual")):
                     continue
                 run = self._lower_run(
-                    text, m.end(), lexicon, titled=titled, related=k in (1, 3, 4), strong=strong, closing=k in (3, 4)
+                    text, m.end(), lexicon, titled=titled, related=k in (1, 3, 4, 5, 6), strong=strong, closing=k in (3, 4), apposed=k == 4
                 )
+                if run is None and k in (1, 4) and (aged := _AGED_AFTER.match(text, m.end())) is not None:
+                    # A child's age in brackets after the word: "onze dochter pip (2)", "mon
+                    # fils léo (4 ans)": a name, however often the language writes the word.
+                    word = aged.group(1)
+                    if not (self.locale.is_negative(word) or self.locale.is_particle(word)):
+                        run = aged.span(1)
                 if run is not None:
                     out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
                     if k == 3 and (more := _SECOND_SIGNER.match(text, run[1])) is not None:
@@ -652,6 +686,7 @@ class LocaleView:
         related: bool = False,
         strong: bool = False,
         closing: bool = False,
+        apposed: bool = False,
     ) -> tuple[int, int] | None:
         lc = self.locale
         start = end = None
@@ -704,6 +739,10 @@ class LocaleView:
                 # language writes now and then ("vg jojo"), and a surname after a given name
                 # one it hardly writes ("johanna brüggemann", "lucía fdez").
                 rare = CLOSING_NAME_ZIPF if closing else RARE_NAME_ZIPF
+                if apposed and start is None and _CLOSED.match(text, m.end(1)) is not None:
+                    # set apart by commas after the relative's word: "de verzorgende, bloem,
+                    # zei" (a word as frequent as "claro" or "natürlich" is no name there)
+                    rare = LOWER_NAME_ZIPF
                 named = named or (
                     len(word) >= 3
                     and text[m.end(1) : m.end(1) + 1] != "."  # "Dr. med.": a title's part
@@ -800,13 +839,22 @@ class LocaleView:
                     # part of the name only when a name's word follows it.
                     pos = w.end()
                     continue
+                if word.casefold() in _SAINTS and w.group(2) is not None:
+                    # A saint's word before the name ("residencia san anton", "ehpad sainte
+                    # marthe"): the name's when a name's word follows it.
+                    pos = w.end()
+                    continue
                 if k == 0 and word.casefold() in _FAMILY_FIRM and w.group(2) is not None:
                     # A family firm's word is its name's ("logística hermanos ortega"): the
                     # name's when a name's word follows it.
                     pos = w.end()
                     continue
                 if lc.is_negative(word) or lc.is_particle(word) or not (
-                    lc.zipf(word) < limit or self._named(word, lexicon)
+                    lc.zipf(word) < limit
+                    # a name people carry, unless the language writes it as often as "día"
+                    # (a given name "Dia" without its accent: "hospital de día")
+                    or lc.is_known_name(word)
+                    or (self._named(word, lexicon) and lc.zipf(word) < SURNAME_AFTER_NAME_ZIPF)
                 ):
                     break
                 end = w.end(1)
@@ -1064,11 +1112,12 @@ def code_after(words: str, verbs: str) -> Rule:
 
 
 def case_number_after(words: str) -> Rule:
-    """A court case's number, a number and its year ("412/2022"), within three words after
-    the words that name a case ("procedimiento de divorcio 412/2022", "affaire n° 21/04567")."""
+    """A court case's number, a number and its year ("412/2022"), within five words after
+    the words that name a case ("procedimiento de divorcio 412/2022", "affaire n° 21/04567",
+    "Procedimiento: Despido/ceses en general 587/2025")."""
     return Rule(
         EntityType.ID,
-        rf"(?i:\b(?:{words}))(?:[\s:.]+(?:n[º°o.]*|[^\W\d]+)){{0,3}}[\s:.]+(\d{{1,6}}/(?:19|20)\d{{2}})(?![\w/])",
+        rf"(?i:\b(?:{words}))(?:[\s:.]+(?:n[º°o.]*|[^\W\d]+(?:/[^\W\d]+)?)){{0,5}}[\s:.]+(\d{{1,6}}/(?:19|20)\d{{2}})(?![\w/])",
         1,
         0.85,
         flags=0,

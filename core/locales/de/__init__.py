@@ -355,7 +355,8 @@ LOCALE = Locale(
     describing_endings=("ig", "lich", "isch", "end", "ene", "enen", "ener"),
     town_before=("in", "aus", "bei", "nach"),
     place_kinds=("praxis", "hebammenpraxis", "tierarztpraxis", "klinikum", "krankenhaus", "arztpraxis", "hausarztpraxis", "zahnarztpraxis", "physiotherapiepraxis", "apotheke", "klinik", "kita", "pflegeheim", "seniorenheim", "pflegedienst", "friseursalon", "salon", "spedition", "elektro", "bäckerei", "metzgerei", "autohaus", "malerbetrieb", "schreinerei", "tischlerei", "gärtnerei", "dachdeckerei", "fahrschule", "kfz-werkstatt", "werkstatt", "hausverwaltung", "steuerbüro", "kanzlei", "umzugsunternehmen", "getränkemarkt", "supermarkt", "baumarkt", "blumenladen", "imbiss", "gaststätte", "gasthof", "landgasthof", "restaurant", "hotel", "pension", "reinigung", "druckerei", "schlosserei", "bauunternehmen", "baufirma", "grundschule", "gesamtschule", "realschule", "gymnasium", "hauptschule", "kindergarten", "physiopraxis", "tagespflege", "campingplatz", "optiker", "ambulante pflegedienst", "ambulanten pflegedienst", "ambulanter pflegedienst", "seniorenstift", "seniorenresidenz", "altenheim", "wohnheim", "pflegeeinrichtung", "bäckerei-konditorei", "konditorei", "pizzeria", "kfz-betrieb"),
-    place_links=("am", "an der", "im", "zum", "zur", "von"),
+    # ("seniorenheim haus lindenhof": a care home's house by its name)
+    place_links=("am", "an der", "im", "zum", "zur", "von", "haus"),
     place_articles=("am", "an der"),
     person_articles=("der", "die"),
     determiners=w.DETERMINERS,

@@ -54,7 +54,7 @@ ROLES = (
     "vecina amigo amiga novio novia pareja marido hijo hija madre padre abuela abuelo tía tío "
     "tia tio prima primo cuñado cuñada suegra suegro chica chico cuidadora cuidador casera casero "
     "supervisor supervisora responsable coordinadora coordinador trabajadora gestora gestor "
-    "asesora asesor monitora monitor entrenador entrenadora"
+    "asesora asesor monitora monitor entrenador entrenadora auxiliar portero portera conserje"
 ).split()
 
 RELATIONS = [

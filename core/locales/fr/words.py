@@ -70,7 +70,8 @@ ROLES = (
     "maîtresse maitresse maître maitre nounou propriétaire proprietaire gérant gérante gerant "
     "gerante responsable directrice directeur aide-soignante aide-soignant manager employeur "
     "belle-mère belle-mere beau-père beau-pere tuteur tutrice éducatrice educatrice éducateur "
-    "educateur assistante assistant conseillère conseillere conseiller"
+    "educateur assistante assistant conseillère conseillere conseiller auxiliaire gardien "
+    "gardienne concierge"
 ).split()
 
 RELATIONS = [
@@ -91,6 +92,9 @@ RELATIONS = [
     "mon n+1", "ma n+1", "mon beau-frère", "ma belle-sœur", "ma belle-soeur", "mon beau-père",
     "ma belle-mère", "mon cousin", "ma cousine", "mon neveu", "ma nièce", "mon copain",
     "ma copine", "mon pote",
+    # family words said without a possessive, before the name: "mamie blanche", "tonton dédé"
+    "mamie", "mamy", "mami", "papi", "papy", "pépé", "mémé", "tonton", "tata", "tatie",
+    "tantine", "parrain", "marraine",
 ]
 
 PARTICLES = ["de", "du", "des", "de la", "d'", "le", "la", "van", "von", "di", "da"]

@@ -52,7 +52,8 @@ ROLES = (
     "huisarts arts dokter verpleegkundige wijkverpleegkundige juf meester docent docente mentor "
     "verhuurder huisbaas opa oma tante oom neef nicht zus broer vader moeder zoon dochter man vrouw "
     "schoonmoeder schoonvader zwager schoonzus teamleider teamleidster begeleider begeleidster "
-    "coördinator coordinator planner opzichter beheerder beheerster trainer trainster"
+    "coördinator coordinator planner opzichter beheerder beheerster trainer trainster "
+    "verzorgende verzorger verzorgster huismeester conciërge concierge eigenaresse"
 ).split()
 
 RELATIONS = [

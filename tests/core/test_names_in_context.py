@@ -1,0 +1,274 @@
+"""Names, numbers and addresses read from their context, end to end on the shipped
+detector: nicknames and full names in brackets, a relative's or a role's word before a
+name, greetings and appositions typed in lower case, member numbers, e-mail addresses
+at private domains, home folders in code, a drug's strength, a business named after
+the writer's word for it; and the words around them that must stay as written.
+
+Every sentence is sent (routed remote), so the outbound checks detection, the type
+policy and anonymization, not the router. Texts are long enough for their language to be
+told (a short one is read as English).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.analyze import Analyzer
+from core.entities import EntityType
+from core.locales import locale
+from core.spans import Span
+from tests.core.sending import found, send_all, shipped_analyzer
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> Analyzer:
+    return shipped_analyzer()
+
+
+@pytest.mark.parametrize(
+    ("text", "gone", "kept"),
+    [
+        # A nickname before a full name in brackets; the IBAN's label before a word ("iban vom
+        # schorsch is ...") had made "vom" an identifier, replaced everywhere.
+        (
+            "servus, den jahresbeitrag vom schorsch (georg aumüller) hab i doppelt abbucht, 2x 96,00 €. "
+            "iban vom schorsch is de49 7116 0000 0004 8271 53. kann i des einfach zurücküberweisen?",
+            ("schorsch", "aumüller", "de49"),
+            ("vom", "96,00 €"),
+        ),
+        # A full name in brackets before a comma; "du" before a phone number is no value.
+        (
+            "au secours, mon pere (jean-pierre moreau, 78 ans) a fait hier un virement de 3 200 € a un faux "
+            "conseiller qui l'a appelé du 06 39 98 41 27 en disant que son compte etait piraté.",
+            ("moreau",),
+            ("appelé du [PHONE_1]", "3 200 €"),
+        ),
+        # A role, then "is" as a text message writes it.
+        (
+            "salut, jsuis apprentie en boulangerie, le patron c pierre le goff. il me fait bosser le dimanche "
+            "de 4h a 13h alors que j'ai 17 ans, c legal ?",
+            ("goff", "pierre"),
+            ("le patron c ", "17 ans"),
+        ),
+        (
+            "hola, una pregunta rápida: mi jefe se llama paco y no me quiere pagar las horas extra de "
+            "diciembre, ¿qué puedo hacer?",
+            ("paco",),
+            ("mi jefe se llama",),
+        ),
+        # A word set apart by commas after a role; a greeting's name.
+        (
+            "hoi allemaal, vraagje. de verzorgende, bloem, zei vandaag dat oma heel suf is sinds de nieuwe "
+            "pillen. ze kreeg eerst 25 mg quetiapine voor de nacht.",
+            ("bloem",),
+            ("de verzorgende,", "25 mg"),
+        ),
+        (
+            "servus moni, kurz wega oma: sie hat seit gestern nacht 38,6 fieber und hustet ganz arg, "
+            "kannst du am samstag?",
+            ("moni",),
+            ("servus", "38,6"),
+        ),
+        # A child's age in brackets after the relative's word: a name, though English lists
+        # "pip" as a term.
+        (
+            "hoi, vraagje over kinderopvangtoeslag. onze dochter pip (2) gaat 3 dagen per week naar de "
+            "opvang en nu wil de belastingdienst geld terug.",
+            ("pip",),
+            ("onze dochter", "3 dagen"),
+        ),
+        # A street in lower case and its postcode; member numbers after their label.
+        (
+            "hallo, wij huren een benedenwoning aan de merelhof 22, 3646 bd. sinds de zomer zit er zwarte "
+            "schimmel in de slaapkamer. in ons ledenbestand staat ze dubbel (lidnr 2231 en 2319).",
+            ("merelhof", "3646", "2231", "2319"),
+            ("benedenwoning", "lidnr"),
+        ),
+        # A hockey club by its kind; a family word before a name; a care home's house.
+        (
+            "hoi, ik ben sinds kort penningmeester van hc de kraaien in bergentheim en zit met een "
+            "probleem met de contributie.",
+            ("kraaien",),
+            ("penningmeester",),
+        ),
+        (
+            "coucou, mamie est tombee cette nuit. tu peux appeler tonton dédé pour lui dire stp ? moi je "
+            "finis a 19h.",
+            ("dédé",),
+            ("tonton", "19h"),
+        ),
+        (
+            "kurz wega oma: die pflegerin vom seniorenheim haus lindenhof hat grad angrufen, sie hat "
+            "seit gestern fieber und hustet.",
+            ("lindenhof",),
+            ("seniorenheim haus",),
+        ),
+        # Small places by their kind: a saint's word in the name, a hospital and a nursery
+        # school; "de día" is no name.
+        (
+            "oye una pregunta rapida. mi abuela esta en la residencia san anton de alcaraz y la enfermera "
+            "de tarde me ha dicho q le han cambiado el sintrom a 2 mg los lunes.",
+            ("anton",),
+            ("residencia", "2 mg"),
+        ),
+        (
+            "hola, mi sobrino se ha dado un golpe en la cabeza en el entreno del ud la hoya esta tarde y "
+            "ahora vomita. habria q llevarlo ya a urgencias del hospital de elda o al hospital de día?",
+            ("elda",),
+            ("hospital de día",),
+        ),
+        (
+            "holaa. mi peque va a la escuela infantil el trenecito y la educadora me ha dicho hoy q otro "
+            "niño la ha mordido 3 veces esta semana, una en la mejilla.",
+            ("trenecito",),
+            ("escuela infantil", "3 veces"),
+        ),
+        # A family firm; a case number five words after its key; a property company.
+        (
+            "El martes hice una transferencia de 2.350,00 € pensando que era la cuenta de Reformas Cordero "
+            "e Hijos, la empresa que nos está haciendo la cocina, pero copié mal un dígito.",
+            ("cordero",),
+            ("2.350,00 €",),
+        ),
+        (
+            "Me ha llegado esta citación a través de mi abogada y no entiendo bien qué tengo que llevar:\n\n"
+            "Procedimiento: Despido/ceses en general 587/2025\nFecha: 12 de enero de 2026, 10:30 horas\n\n"
+            "¿Qué debo preparar según el artículo 56 del Estatuto de los Trabajadores?",
+            ("587/2025",),
+            ("artículo 56 del Estatuto de los Trabajadores",),
+        ),
+        (
+            "Bonjour, je gère la SCI Les Hortensias à Saint-Malo et un locataire ne paie plus son loyer "
+            "depuis trois mois. Que dois-je faire ?",
+            ("hortensias",),
+            ("SCI",),
+        ),
+        # An age with the language's word for years, after the person's name.
+        (
+            "Ich bin Apothekerin und habe eine Frage zu einem Stammkunden, Herrn Anselm Gruber, 94 Jahre. "
+            "Er nimmt seit Jahren 2,5 mg Bisoprolol und 5 mg Apixaban zweimal täglich.",
+            ("gruber", "94"),
+            ("2,5 mg Bisoprolol",),
+        ),
+        # An e-mail address at a reserved domain, which Presidio's recognizer passes over.
+        (
+            "Bonjour, écrivez à p.vidal@atelier-bertin.example demain, merci beaucoup pour tout et bonne "
+            "journée à vous.",
+            ("vidal", "bertin"),
+            ("Bonjour, écrivez à",),
+        ),
+    ],
+)
+def test_the_four_languages_in_context(
+    analyzer: Analyzer, text: str, gone: tuple[str, ...], kept: tuple[str, ...]
+) -> None:
+    out = send_all(analyzer, text)
+    for value in gone:
+        assert value not in out.casefold(), out
+    for words in kept:
+        assert words in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hallo zusammen, kurze frage zu meiner nebenkostenabrechnung von letztem jahr, ist die korrekt?",
+        "hoi allemaal, vraagje over de huur van onze woning, mag de verhuurder dat zomaar doen?",
+        "mi jefe, claro, dice que no me paga las horas extra del mes pasado, ¿es legal eso?",
+        "hoi, mijn zoon is ziek en mijn buurman is erg aardig, maar wat moet ik met school doen?",
+    ],
+)
+def test_greetings_and_asides_that_name_no_one(analyzer: Analyzer, text: str) -> None:
+    assert "PERSON" not in send_all(analyzer, text)
+
+
+def test_a_phrase_capitalized_by_its_position_is_no_name() -> None:
+    from core.language_detector import _name_like
+
+    nl, es = locale("nl"), locale("es")
+    assert nl is not None and es is not None
+    subject = "Onderwerp: Voorstel vaststellingsovereenkomst\n\nBeste Dennis,"
+    a = subject.index("Voorstel")
+    assert not _name_like(subject, Span(a, a + len("Voorstel vaststellingsovereenkomst"), EntityType.ORG, 0.8), nl)
+    shout = "Se requiere a la demandada para que, en el plazo de DIEZ días, desaloje el inmueble."
+    a = shout.index("DIEZ")
+    assert not _name_like(shout, Span(a, a + len("DIEZ días"), EntityType.ORG, 0.9), es)
+    # A name inside a sentence, or with a particle, still is one.
+    firm = "Ik werk bij Bakkerij van Dam in Meppel."
+    a = firm.index("Bakkerij")
+    assert _name_like(firm, Span(a, a + len("Bakkerij van Dam"), EntityType.ORG, 0.9), nl)
+
+
+@pytest.mark.parametrize(
+    ("text", "gone", "kept"),
+    [
+        # A home folder in backticks at a sentence's end; a colleague named by a word.
+        (
+            "ssh to the build box stopped working. `ssh robin@ci-runner-03.corp.tansy.example` gives "
+            "`Permission denied (publickey)`. sshd log shows `Authentication refused: bad ownership or "
+            "modes for directory /home/robin`. my colleague storm set the box up and she's off till monday.",
+            ("robin", "tansy", "storm"),
+            ("Permission denied (publickey)", "modes for directory [ID_1]", "my colleague"),
+        ),
+        # The writer's name in brackets after "me"; a nickname's "big".
+        (
+            "captain is me (peg, table by the dartboard), entry is £2 a head. big mick paid the cottage, "
+            "i paid the train for all 8.",
+            ("peg", "mick"),
+            ("captain is me (", "£2 a head"),
+        ),
+        # A drug's strength after its name is a dose, no identifier.
+        (
+            "quick one - my mate had her gallbladder out on monday. she's on co-codamol 30/500 two tablets "
+            "up to 4 times a day and hasn't pooped in 4 days.",
+            (),
+            ("co-codamol 30/500", "4 times a day"),
+        ),
+    ],
+)
+def test_english_in_context(analyzer: Analyzer, text: str, gone: tuple[str, ...], kept: tuple[str, ...]) -> None:
+    out = send_all(analyzer, text)
+    for value in gone:
+        assert value not in out.casefold(), out
+    for words in kept:
+        assert words in out, out
+
+
+def test_a_business_named_after_the_writers_word_for_it(analyzer: Analyzer) -> None:
+    text = (
+        "I'm trying to get money back from my broadband provider, Fibrecastle (a small community network "
+        "in Powys), after 19 days without service in October. My contract is £32 a month."
+    )
+    got = found(analyzer, text)
+    assert got.get("Fibrecastle") is EntityType.ORG
+    assert "Fibrecastle" not in send_all(analyzer, text)
+
+
+def test_a_preposition_that_opens_the_sentence_is_no_part_of_a_name(analyzer: Analyzer) -> None:
+    text = (
+        "Their engineer said a tractor cut the cable, but the company has only offered a £15 credit. "
+        "Under Ofcom's automatic compensation scheme I think I'm owed £9.76 a day."
+    )
+    got = found(analyzer, text)
+    assert "Under Ofcom" not in got
+    assert "Under Ofcom's automatic compensation scheme" in send_all(analyzer, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("please write to p.vidal@bertin.example tomorrow, thanks", "p.vidal@bertin.example"),
+        ("the alert went to ops@db.internal at 03:12 and nobody saw it", "ops@db.internal"),
+        ("mail a.b@corp.local. thanks", "a.b@corp.local"),
+    ],
+)
+def test_e_mail_addresses_at_private_and_reserved_domains(analyzer: Analyzer, text: str, value: str) -> None:
+    assert found(analyzer, text).get(value) is EntityType.EMAIL
+
+
+def test_a_label_before_a_word_takes_no_value() -> None:
+    from core.detect.fields import fields
+
+    text = "iban vom schorsch is de49 7116 0000 0004 8271 53"
+    values = [text[f.start : f.end] for f in fields(text)]
+    assert "vom" not in values
