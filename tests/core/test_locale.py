@@ -1194,8 +1194,8 @@ def test_a_rare_word_after_an_introduction_is_no_name() -> None:
         # A postcode before a town in lower case, one the lists leave out as a surname too.
         ("mein sohn wird geschubst. wir wohnen in 45879 gelsenkirchen falls das wichtig is. mfg", "45879 gelsenkirchen", EntityType.ADDRESS),
         ("wir wohnen seit 2016 in der hafenstraße 3, 2. og links, 24105 kiel. darf er das?", "24105 kiel", EntityType.ADDRESS),
-        ("we huren een middenhuurwoning aan de lange nieuwstraat 44-bis, 3512 pg utrecht, nu 1.150 euro per maand.", "3512 pg utrecht", EntityType.ADDRESS),
-        ("we huren een middenhuurwoning aan de lange nieuwstraat 44-bis, 3512 pg utrecht, nu 1.150 euro per maand.", "lange nieuwstraat 44-bis", EntityType.ADDRESS),
+        # (the street, its postcode and its town: one address)
+        ("we huren een middenhuurwoning aan de lange nieuwstraat 44-bis, 3512 pg utrecht, nu 1.150 euro per maand.", "lange nieuwstraat 44-bis, 3512 pg utrecht", EntityType.ADDRESS),
         ("tu peux m'aider a ecrire un mail stp ? on habite au 12 allee des pins, 33600 pessac si besoin", "12 allee des pins", EntityType.ADDRESS),
         # Names typed in lower case: a title's word set apart, a surname set apart, a closing's
         # signature, a colleague's name, a full name in brackets; a name's capital inside a
