@@ -1063,7 +1063,7 @@ def _other_names_in_brackets(text: str, langs: Languages, spans: list[Span], lex
 
 #: A name alone in brackets: "die nieuwe jongen (jochem)", "mi compi el rubio (jesus)".
 #: A name alone in brackets, or before a comma there ("mon pere (jean-pierre moreau, 78 ans)").
-_BRACKETED = re.compile(r"\((?P<name>[^\W\d_][\w'’-]{2,}(?:[ \t]+[^\W\d_][\w'’-]+){0,2})(?:\)|,[ \t])")
+_BRACKETED = re.compile(r"\((?P<name>[^\W\d_][\w'’-]{2,}(?:[ \t]+[^\W\d_][\w'’-]+){0,3})(?:\)|,[ \t])")
 #: The view of a name read from its brackets alone.
 BRACKETS_SCORE = 0.9
 

@@ -2303,6 +2303,13 @@ _KEEP_WHOLE = frozenset({"deny-list", "box", MARKER})
 #: Abbreviations of a limit or an estimate, written in lower case before a number.
 _LIMIT_WORD = re.compile(r"(?:max|min|approx|avg|ca|est)\b(?![ \t]*[A-Za-z])")
 
+#: A form's age: its key at the line's (or a cell's) start, then the number.
+_AGE_KEY = re.compile(
+    r"(?:^|[|;\t])[ \t]*(?:[-*•][ \t]+)?(?:age|aged|age \(years\)|alter|âge|edad|leeftijd)[ \t]*[:=|][ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_AGE_VALUE = re.compile(r"\d{1,3}")
+
 #: The ``Span.views`` key that marks a value named by its label (see :func:`_field_types`).
 FIELD = "field"
 
@@ -2329,7 +2336,16 @@ def _field_types(text: str, spans: list[Span]) -> list[Span]:
             # address (with them it failed its validator and was an ID).
             span = Span(span.start + 1, span.end - 1, span.type, span.score, span.views)
         f = field_at(found, span.start, span.end) if found else None
-        if f is not None:
+        if (
+            span.type is not EntityType.AGE
+            and _AGE_VALUE.fullmatch(text, span.start, span.end)
+            and int(text[span.start : span.end]) <= 125
+            and _AGE_KEY.search(text, max(0, span.start - 24), span.start)
+        ):
+            # "DOB: 03/04/1928\nAge: 93": a model had typed the age a date (after the date
+            # above it), and a date of an event leaves at the default level.
+            span = Span(span.start, span.end, EntityType.AGE, span.score, span.views)
+        elif f is not None:
             # The value a label names (its shape matched): the label decides, whatever
             # type a view guessed ("IBAN: GB00 WEST ..." is no street address).
             value = text[f.start : f.end] if span.start == f.start else text[span.start : span.end]
@@ -3918,7 +3934,10 @@ def _name_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
 _CHAT_LINE = re.compile(
     r"(?m)^[ \t]*(?:\[[^\]\n]{1,12}(?:,[ \t]?|[ \t])\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[ \t]?[APap][Mm])?\]"
     r"|\[\d{1,2}[:.]\d{2}(?:[ \t]?[APap][Mm])?,[ \t]?\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\]"
-    r"|[\d./-]{6,10},[ \t]?\d{1,2}[:.]\d{2}(?:[ \t]?[APap][Mm])?[ \t]+-)"
+    r"|[\d./-]{6,10},[ \t]?\d{1,2}[:.]\d{2}(?:[ \t]?[APap][Mm])?[ \t]+-"
+    # (Android in Dutch and German writes no comma: "12-11-2024 08:14 - Rachid: ...", the
+    # day first, which a log line's date never is)
+    r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}[ \t]\d{1,2}:\d{2}[ \t]+-)"
     r"[ \t]+(?P<sender>[^\W\d_][\w'’.\- ]{0,40}?)[ \t]*(?:[^\w\s:][^:\n]{0,6})?:"
 )
 
@@ -4094,6 +4113,31 @@ _NUMBER_KEY_WORD = re.compile(r"\w*(?:nr|nummer|number)|n[°ºo]|num[eé]ro|n[u�
 UNSURE_CELL_SCORE = 0.5
 
 
+#: A column's key that holds ages, in the five languages.
+_AGE_KEYS = frozenset({"age", "aged", "age years", "age (years)", "leeftijd", "alter", "âge", "age ans", "edad"})
+
+
+def _age_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
+    """The cells of a table's age column are ages ("client;adres;leeftijd" | "92"): the
+    type policy decides them (over 89 an identifier), whatever a view made of the number
+    or passed over."""
+    if not tables.cells:
+        return spans
+    out = list(spans)
+    for a, b, key in tables.cells:
+        if _key_name(key) not in _AGE_KEYS:
+            continue
+        value = text[a:b]
+        code = value.strip()
+        if not (code.isdigit() and len(code) <= 3 and int(code) <= 125):
+            continue
+        start = a + len(value) - len(value.lstrip())
+        end = start + len(code)
+        out = [x for x in out if not (x.start < end and start < x.end)]
+        out.append(Span(start, end, EntityType.AGE, 0.9, {RECORD: 0.9}))
+    return sorted(out, key=lambda x: x.start)
+
+
 def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
     """The cells of a table's column of numbers that identify ("bank_account", "ird_number",
     "policy_no") that no view found: a model unsure of one row of a CSV passes over it,
@@ -4109,7 +4153,8 @@ def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]
         vt = VALUE_FIELD_TYPES.get(name)
         last = name.rsplit(" ", 1)[-1]
         # ("Mitgl-Nr", "Personalnummer", "n° adhérent": a number key of the other languages)
-        numbered = last in _NUMBER_KEY_END or _NUMBER_KEY_WORD.fullmatch(last) is not None
+        # (or its first: "nº socio", "n° adhérent")
+        numbered = last in _NUMBER_KEY_END or any(_NUMBER_KEY_WORD.fullmatch(w) for w in name.split())
         if vt is None and numbered:
             vt = EntityType.ACCOUNT
         if vt is None or vt is EntityType.DATE:
@@ -4296,7 +4341,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     kept = _role_cells(
         text, _name_cells(text, _name_field_types(text, _field_types(text, kept), tables), tables), tables
     )
-    kept = _number_cells(text, kept, tables)
+    kept = _age_cells(text, _number_cells(text, kept, tables), tables)
     kept = _key_fingerprints(text, kept)
     kept = _log_users(text, _chat_senders(text, _keyed_values(text, _home_folders(text, kept), lexicon)))
     kept = _handles_on_platforms(text, kept, lexicon)

@@ -316,7 +316,9 @@ _CASED_PATTERNS = frozenset(
 #: a short acronym ("TU", "KFC"); a possessive "'s" stays with the word.
 _CAP_WORD = r"(?:[A-Z][a-z]+(?:[A-Z][A-Za-z]*)?|[A-Z]{2,5})(?:['’]s\b)?"
 #: Lower-case particles inside names ("Institute of ...", "Procter & Gamble", "van Gogh").
-_NAME_PARTICLE = r"(?:of|the|de|del|della|di|da|du|la|le|von|van|der|den|&)"
+#: (Welsh "ap"/"ab" and Arabic "bin"/"ibn" between a given name and the father's name:
+#: "Rhodri ap Iorwerth" had kept only the given name.)
+_NAME_PARTICLE = r"(?:of|the|de|del|della|di|da|du|la|le|von|van|der|den|dos|das|ter|ten|ap|ab|bin|ibn|&)"
 
 #: Two or more capitalized words in a row, particles allowed between them: the
 #: full extent of a name whose first word the NER view found ("Metadee" of

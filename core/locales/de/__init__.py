@@ -79,6 +79,22 @@ def named_hospital(value: str) -> bool:
     )
 
 
+def rare_house_name(value: str) -> bool:
+    """The name after "Haus" is a house's own ("Sonnenhang", "Abendfrieden", "St. Elisabeth"):
+    a word German hardly writes, or a saint's name; not a verb or a noun ("renovieren",
+    "Nummer", "Gottes")."""
+    from wordfreq import zipf_frequency
+
+    word = value.split()[-1]
+    if value[:2].lower() == "st" and " " in value:
+        return True
+    return zipf_frequency(word.lower(), "de") < 2.5 and word.lower() not in _HOUSE_WORDS
+
+
+#: Words after "Haus" that are no house's name however rarely German writes them.
+_HOUSE_WORDS = frozenset("nummer nr hausnummer".split())
+
+
 def rare_place_word(value: str) -> bool:
     """The last word of "praxis am rosenhang" is a place's own name, no common word
     ("klinik am wochenende", "praxis am montag")."""
@@ -200,6 +216,17 @@ RULES = [
         0.85,
         flags=0,
         validate=rare_place_word,
+    ),
+    # A care home's or a clinic's house by its own name, in any case: "im Haus Sonnenhang",
+    # "seniorenstift haus abendfrieden" (a rare word: "im Haus Nummer 5", "das haus
+    # renovieren" name none).
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])(?:[Hh]aus)[ \t]+((?:[Ss]t\.?[ \t]+|[Ss]ankt[ \t]+)?[A-ZÄÖÜa-zäöüß][a-zäöüß]{4,}(?:-[A-ZÄÖÜa-zäöüß][a-zäöüß]+)?)(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+        validate=rare_house_name,
     ),
     # A hospital named after a saint or a founder, as one word in any case: "vom
     # marienhospital", "ins Elisabeth-Krankenhaus" ("kreiskrankenhaus" is none).

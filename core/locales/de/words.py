@@ -123,7 +123,9 @@ PARTICLES = ["von", "van", "der", "den", "zu", "zur", "vom", "de", "di", "da", "
 INTROS = ["ich heiße", "ich bin", "sie heißt", "er heißt", "mein Name ist", "mein Name lautet", "Name:", "Patient:",
           "Patientin:", "Mitarbeiter:", "Mitarbeiterin:", "Absender:", "Unterschrift:",
           # someone named in passing: "ein herr namens kevin", "verkäufer nannte sich kevin"
-          "namens", "nannte sich", "nennt sich"]
+          "namens", "nannte sich", "nennt sich",
+          # an account's holder
+          "Kontoinhaber", "Kontoinhaberin", "Kontoinhaber:", "Kontoinhaberin:"]
 GREETINGS = ["Hallo", "Hi", "Liebe", "Lieber", "Sehr geehrte", "Sehr geehrter", "Guten Tag",
              "Guten Morgen", "Moin", "Servus"]
 CLOSINGS = ["Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße", "Beste Grüße",

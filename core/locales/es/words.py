@@ -77,13 +77,17 @@ RELATIONS = [
     # a school's teacher in the regions' words: "la seño", "la andereño itsaso"
     "la seño", "el maestro", "la maestra", "la andereño", "el irakasle", "la irakasle",
     "mi ex",
+    # a child named through the parent: "soy la madre de luna"
+    "la madre de", "el padre de", "la mamá de", "el papá de",
 ]
 
 PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]
 INTROS = ["me llamo", "mi nombre es", "soy", "se llama", "Nombre:", "Paciente:", "Trabajador:",
           "Trabajadora:", "Firmado:", "Fdo.:", "Fdo.", "a nombre de",
           # someone named in passing: "un tal paco", "una chica llamada rosa"
-          "un tal", "una tal", "llamado", "llamada", "se llamaba"]
+          "un tal", "una tal", "llamado", "llamada", "se llamaba",
+          # an account's holder
+          "titular", "titular de la cuenta"]
 GREETINGS = ["Hola", "Buenos días", "Buenas tardes", "Buenas noches", "Estimado", "Estimada",
              "Querido", "Querida"]
 CLOSINGS = ["Saludos", "Un saludo", "Saludos cordiales", "Atentamente", "Cordialmente",

@@ -92,6 +92,11 @@ RELATIONS = [
     "mon n+1", "ma n+1", "mon beau-frère", "ma belle-sœur", "ma belle-soeur", "mon beau-père",
     "ma belle-mère", "mon cousin", "ma cousine", "mon neveu", "ma nièce", "mon copain",
     "ma copine", "mon pote",
+    # a brother or a friend of someone else's ("son copain ilyès"); a child named through the
+    # parent ("c'est la maman de soan"). (No "petit frère": a relation's words are never
+    # names, and "Petit" is a surname.)
+    "son copain", "sa copine", "son frère", "sa sœur", "sa soeur",
+    "la maman de", "le papa de", "la mère de", "le père de",
     # family words said without a possessive, before the name: "mamie blanche", "tonton dédé"
     "mamie", "mamy", "mami", "papi", "papy", "pépé", "mémé", "tonton", "tata", "tatie",
     "tantine", "parrain", "marraine",
@@ -101,12 +106,15 @@ PARTICLES = ["de", "du", "des", "de la", "d'", "le", "la", "van", "von", "di", "
 INTROS = ["je m'appelle", "je m’appelle", "elle s'appelle", "il s'appelle", "elle s’appelle", "il s’appelle", "je suis", "mon nom est", "au nom de", "Nom :", "Nom:",
           "Patient :", "Patiente :", "Salarié :", "Signé",
           # someone named in passing: "un certain kevin", "une dame nommée rose"
-          "un certain", "une certaine", "nommé", "nommée", "prénommé", "prénommée"]
+          "un certain", "une certaine", "nommé", "nommée", "prénommé", "prénommée",
+          # an account's holder
+          "titulaire", "titulaire du compte"]
 GREETINGS = ["Bonjour", "Bonsoir", "Salut", "Cher", "Chère", "Coucou", "Madame", "Monsieur"]
 CLOSINGS = ["Cordialement", "Bien cordialement", "Bien à vous", "Amicalement", "Merci",
             "Merci d'avance", "Bonne journée", "Sincères salutations", "Salutations", "Bisous", "Bises",
             "Merci bcp", "Merci beaucoup", "Bonne soirée", "A+", "Merci bien", "Mci", "Biz", "Bizz",
-            "Bonne fin de journée", "À bientôt", "A bientôt", "Belle journée", "Amitiés", "Xx", "Xxx"]
+            "Bonne fin de journée", "À bientôt", "A bientôt", "Belle journée", "Amitiés", "Xx", "Xxx",
+            "Cdlt", "Cdt", "Bien cdlt"]
 
 ABBREVIATIONS = words(
     "M Mme Mlle MM Dr Pr Me St Ste av bd boul. n° no tél tel env p pp cf etc ex art al min "

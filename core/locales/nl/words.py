@@ -82,7 +82,9 @@ PARTICLES = ["van", "der", "den", "de", "het", "ter", "ten", "te", "in 't", "op"
 INTROS = ["mijn naam is", "ik heet", "ik ben", "ze heet", "zij heet", "hij heet", "contactpersoon is", "Contactpersoon:", "Naam:", "Patiënt:", "Werknemer:",
           "Ondertekend:",
           # someone named in passing: "een man genaamd kees"
-          "genaamd", "noemde zich", "noemt zich"]
+          "genaamd", "noemde zich", "noemt zich",
+          # an account's holder ("t.n.v. y. bouzid")
+          "rekeninghouder", "rekeninghouder:", "t.n.v.", "tnv", "ten name van"]
 GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", "Goedemiddag",
              "Goedenavond", "Goedendag", "Dag"]
 CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
