@@ -5185,7 +5185,8 @@ _VERB_NAMES = frozenset(
 def _relatives_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon | None) -> list[Span]:
     """In a message written in lower case, a relative's name right after "my sister", "our
     son"... that no list knows ("my sister nomvula"): a word English hardly writes (no
-    dictionary word, term or drug) where the model found nothing."""
+    dictionary word, term or drug) where the model found nothing; also the writer's name in
+    brackets after "me" and a nickname's given name after "big" (:data:`_NICKNAMED`)."""
     if lexicon is None or is_cased(text) or message_language(text) != ENGLISH:
         return []
     out = []
@@ -5226,8 +5227,7 @@ def _relatives_in_lower_case(text: str, spans: Sequence[Span], lexicon: Lexicon 
 
 
 #: A business the writer deals with, named in apposition after its role: "my broadband
-#: provider, Fibrecastle (a small community network in Powys)", "our letting agent,
-#: Penhaligon Lets,".
+#: provider, Fibrecastle (a small community network in Powys)".
 _FIRM_APPOSED = re.compile(
     r"\b(?:my|our|his|her|their)[ \t]+(?:[a-z]+[ \t]+){0,2}?"
     r"(?:provider|supplier|company|bank|insurer|employer|agency|agent|landlord|builder|"

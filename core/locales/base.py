@@ -120,10 +120,10 @@ OTHER_NAME_TAIL = (
     r"pour[ \t]+(?:les[ \t]+intimes|tout[ \t]+le[ \t]+monde|les[ \t]+amis)|"
     r"für[ \t]+(?:alle|freunde)|voor[ \t]+(?:iedereen|vrienden))"
 )
-#: The words of a family firm's name ("hermanos ortega", "gebroeders bos", "frères martin").
 #: Words before a place's own name that belong to it: a saint's ("residencia san anton"),
 #: a house's ("bar casa fermin", "restaurant can roca").
-_SAINTS = frozenset("san santa sant santo saint sainte st ste sankt sint casa can".split())
+_NAME_LEADS = frozenset("san santa sant santo saint sainte st ste sankt sint casa can".split())
+#: The words of a family firm's name ("hermanos ortega", "gebroeders bos", "frères martin").
 _FAMILY_FIRM = frozenset("hermanos hnos hijos frères freres gebrüder gebr gebroeders zonen fils".split())
 #: A word of a place's own name with its capital ("Pins", "d'Or", "Croix-Rousse").
 _CASED_WORD = r"(?:[A-ZÀ-ÖØ-Þ][\w-]*(?:['’][A-ZÀ-ÖØ-Þ][\w-]*)?|d['’][A-ZÀ-ÖØ-Þ][\w-]*)"
@@ -848,7 +848,7 @@ class LocaleView:
                     # part of the name only when a name's word follows it.
                     pos = w.end()
                     continue
-                if word.casefold() in _SAINTS and w.group(2) is not None:
+                if word.casefold() in _NAME_LEADS and w.group(2) is not None:
                     # A saint's word before the name ("residencia san anton", "ehpad sainte
                     # marthe"): the name's when a name's word follows it.
                     pos = w.end()
