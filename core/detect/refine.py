@@ -2303,9 +2303,14 @@ _KEEP_WHOLE = frozenset({"deny-list", "box", MARKER})
 #: Abbreviations of a limit or an estimate, written in lower case before a number.
 _LIMIT_WORD = re.compile(r"(?:max|min|approx|avg|ca|est)\b(?![ \t]*[A-Za-z])")
 
-#: A form's age: its key at the line's (or a cell's) start, then the number.
+#: A key that holds an age, in the five languages, as :func:`_key_name` writes it: a
+#: table's column (:func:`_age_cells`) or a form's line, its key at the line's (or a cell's)
+#: start, then the number (:data:`_AGE_KEY`).
+_AGE_KEYS = frozenset({"age", "aged", "age years", "age (years)", "leeftijd", "alter", "âge", "age ans", "edad"})
 _AGE_KEY = re.compile(
-    r"(?:^|[|;\t])[ \t]*(?:[-*•][ \t]+)?(?:age|aged|age \(years\)|alter|âge|edad|leeftijd)[ \t]*[:=|][ \t]*$",
+    r"(?:^|[|;\t])[ \t]*(?:[-*•][ \t]+)?(?:"
+    + "|".join(re.escape(k).replace(r"\ ", r"[ _\-]") for k in sorted(_AGE_KEYS, key=lambda k: (-len(k), k)))
+    + r")[ \t]*[:=|][ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 _AGE_VALUE = re.compile(r"\d{1,3}")
@@ -4111,10 +4116,6 @@ _NUMBER_KEY_WORD = re.compile(r"\w*(?:nr|nummer|number)|n[°ºo]|num[eé]ro|n[u�
 #: A view's span over a whole number cell below this score is too unsure to keep its type
 #: (the fusion keeps a span of one view from 0.5): the column's key types it.
 UNSURE_CELL_SCORE = 0.5
-
-
-#: A column's key that holds ages, in the five languages.
-_AGE_KEYS = frozenset({"age", "aged", "age years", "age (years)", "leeftijd", "alter", "âge", "age ans", "edad"})
 
 
 def _age_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:

@@ -167,20 +167,27 @@ def test_build_trains_exports_and_evaluates_a_tiny_router(tmp_path):
     assert router.manifest["rebuild_command"] == "python -m training.router build"
 
 
-def test_check_says_when_the_router_was_trained_on_another_detector(tmp_path, capsys):
-    import json
+@pytest.fixture
+def shipped_router(tmp_path):
+    """A copy of the shipped router that a test may edit (skipped when none is shipped)."""
     import shutil
-
-    from training.router.__main__ import main, router_staleness
-
-    pytest.importorskip("onnxruntime")
     from pathlib import Path
 
+    pytest.importorskip("onnxruntime")
     shipped = Path(__file__).resolve().parents[2] / "models" / "router"
     if not (shipped / "manifest.json").exists():
         pytest.skip("no router is shipped")
     router = tmp_path / "router"
     shutil.copytree(shipped, router)
+    return router
+
+
+def test_check_says_when_the_router_was_trained_on_another_detector(shipped_router, capsys):
+    import json
+
+    from training.router.__main__ import main, router_staleness
+
+    router = shipped_router
     manifest = json.loads((router / "manifest.json").read_text("utf-8"))
     manifest.pop("probe", None)  # without a probe record the fingerprint decides
     manifest["detector"]["fingerprint"] = "0000000000000000"
@@ -200,20 +207,13 @@ def test_check_says_when_the_router_was_trained_on_another_detector(tmp_path, ca
     assert router_staleness(router, detector=Same()) == []
 
 
-def test_check_judges_the_rules_by_the_decisions_they_flip_on_the_probe(tmp_path, capsys):
+def test_check_judges_the_rules_by_the_decisions_they_flip_on_the_probe(shipped_router, tmp_path, capsys):
     import json
-    import shutil
-    from pathlib import Path
 
-    pytest.importorskip("onnxruntime")
     from training.router import probe
     from training.router.__main__ import main, router_staleness
 
-    shipped = Path(__file__).resolve().parents[2] / "models" / "router"
-    if not (shipped / "manifest.json").exists():
-        pytest.skip("no router is shipped")
-    router = tmp_path / "router"
-    shutil.copytree(shipped, router)
+    router = shipped_router
     data = tmp_path / "probe.json"
     texts = [
         "Thanks. Can you check the dose? Sarah Okafor, DOB 03/04/1961, takes 20 mg daily.",

@@ -62,9 +62,11 @@ def route_probe(
     texts: Sequence[tuple[str, str]],
     router: Path | None = None,
     points: Sequence[tuple[float, float]] = POINTS,
+    detector: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """``{id: {"key": text_key, "p": [[p_remote per sentence] per point]}}`` as the
-    program routes each text with the router in ``router`` (default: the shipped one)."""
+    program routes each text with the router in ``router`` (default: the shipped one) and
+    ``detector`` (default: the program's)."""
     from core.analyze import Analyzer
     from core.assembly import default_detector, ner_states
     from core.router.policy import PolicyRouter, reads_states
@@ -72,7 +74,7 @@ def route_probe(
     from core.settings import Settings
 
     settings = Settings()
-    detector = default_detector(settings)
+    detector = detector if detector is not None else default_detector(settings)
     states = ner_states(detector) if reads_states(router) else None
     policy = PolicyRouter(router, states=states)
     analyzer = Analyzer(
@@ -98,7 +100,8 @@ def record(
     from training.router.episodes import detector_fingerprint
 
     t0 = time.perf_counter()
-    routed = route_probe(probe_texts(data, stride), router)
+    detector = default_detector(Settings())
+    routed = route_probe(probe_texts(data, stride), router, detector=detector)
     try:
         where = str(data.resolve().relative_to(ROOT))
     except ValueError:
@@ -109,7 +112,7 @@ def record(
         "data": where,
         "stride": stride,
         "points": [list(p) for p in POINTS],
-        "detector": detector_fingerprint(default_detector(Settings())),
+        "detector": detector_fingerprint(detector),
         "seconds": round(time.perf_counter() - t0, 1),
         "texts": routed,
     }
