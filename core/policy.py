@@ -38,7 +38,7 @@ from functools import cached_property
 
 from core.detect.hosts import site_label
 from core.detect.names import CA_POSTCODE, FLIGHT, JOB_TITLE, ORG_WORDS, UK_POSTCODE, flight_context
-from core.detect.refine import PLATFORM_WORDS, RECORD
+from core.detect.refine import NICKNAME, PLATFORM_WORDS, RECORD
 from core.detect.zones import DEGREES, POSTCODE, STREET
 from core.domain import (
     Profile,
@@ -849,7 +849,7 @@ class TypePolicy:
             return None
         kind = self.lexicon.public_kind(value)
         if span.type is EntityType.PERSON:
-            if _person_context(text, span):
+            if _person_context(text, span) or NICKNAME in span.views:
                 return None
             if kind in allowed:
                 return f"public {kind}"

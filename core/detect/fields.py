@@ -319,7 +319,11 @@ FIELD_LABELS: list[FieldLabel] = [
     ),
     FieldLabel(
         "staff id",
-        rf"(?:employee|staff|student|badge|member|customer|user|patient){_J}id(?:{_J}number)?|(?-i:ID){_NO}?",
+        rf"(?:employee|staff|student|badge|member|customer|user|patient){_J}id(?:{_J}number)?|(?-i:ID){_NO}?"
+        # an employee's number in the other languages: "salarié matricule 7731", "n.º de
+        # empleado 2019-0147", "Personalnummer 4471", "personeelsnummer 20931", "pers.nr".
+        r"|matricule|(?:n\.?[ºo°]|núm(?:ero)?\.?)[ \t]+de[ \t]+(?:empleado|empleada|trabajador|trabajadora)"
+        r"|personal-?(?:nr\.?|nummer)|personeels-?(?:nr\.?|nummer)|pers\.[ \t]?nr\.?",
         EntityType.ID,
     ),
     FieldLabel(
@@ -378,7 +382,7 @@ class Field:
 #: A label that names an identifier by itself ("SSN", "card number", "Policy no.").
 _NAMING_LABEL = re.compile(
     r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?|nhi|ppsn?|pan|reg\.?|registration"
-    r"|nummer|adh[ée]rent|licenci[ée]|socio|socia|abonado)\)?$",
+    r"|nummer|adh[ée]rent|licenci[ée]|socio|socia|abonado|matricule|empleado|empleada|trabajador|trabajadora)\)?$",
     re.IGNORECASE,
 )
 

@@ -88,7 +88,7 @@ from core.detect.zones import (
 from core.entities import EntityType
 from core.language import ENGLISH, message_language
 from core.lexicon import BREED, CLINICAL_SERVICE, COMPONENT_NAME, PET, PET_BEFORE, Lexicon, is_cased
-from core.locales import field_keys
+from core.locales import field_keys, locale
 from core.locales.base import known_given, unaccented
 from core.spans import Span, merge_spans
 
@@ -2514,7 +2514,10 @@ NAME_FIELD_TYPES: dict[str, EntityType] = {
          "customer name", "contact", "contact name", "next of kin", "emergency contact",
          "employee", "employee name", "guardian", "parent", "spouse", "account holder",
          "holder", "cardholder", "card holder", "name on card", "account name",
-         "beneficiary", "payee"),
+         "beneficiary", "payee", "pupil", "pupil name", "student", "student name", "child",
+         "child name", "child's name", "learner", "tenant", "tenant name", "resident",
+         "resident name", "applicant", "applicant name", "guarantor", "candidate",
+         "candidate name", "participant", "attendee", "player", "staff name"),
         EntityType.PERSON,
     ),
     **dict.fromkeys(
@@ -3882,16 +3885,27 @@ _ROLE_KEYS = frozenset(
 )  # fmt: skip
 
 
+#: A form's line of a role ("Job title: Dental hygienist"): the key, then words alone.
+_ROLE_LINE = re.compile(
+    r"(?im)^[ \t]*[-*•]?[ \t]*(?P<key>[a-z][a-z _\-]{1,20}?)[ \t]*:[ \t]*"
+    r"(?P<value>[^\W\d_][^\W\d_'’\-]*(?:[ \t&/][^\W\d_'’\-]+){0,3})[ \t]*$"
+)
+
+
 def _role_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]:
-    """Without the names found in a table's role column ("| Dispenser |" read as a person):
-    a cell of words there is a job's title. A cell with a digit, an "@" or a person's
+    """Without the names found in a table's role column ("| Dispenser |" read as a person)
+    or on a form's line of a role ("Job title: Dental hygienist" read as an organisation):
+    a value of words there is a job's title. A value with a digit, an "@" or a person's
     title ("Dr") is left to the views."""
-    if not tables.cells:
-        return spans
     roles = [
         (a, b) for a, b, key in tables.cells
         if _key_name(key) in _ROLE_KEYS and re.fullmatch(r"[^\W\d_][^\d@]*", text[a:b].strip())
     ]  # fmt: skip
+    if ":" in text:
+        roles += [
+            (m.start("value"), m.end("value")) for m in _ROLE_LINE.finditer(text)
+            if _key_name(m.group("key")) in _ROLE_KEYS
+        ]  # fmt: skip
     if not roles:
         return spans
     return [
@@ -4736,7 +4750,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     out = _with_final_surname(text, _with_final_initial(text, _vehicles(text, out, lexicon)), lexicon)
     out = _without_pets(text, _one_type_per_name(text, [_without_possessive(text, x) for x in out]))
     out = join_house_numbers(text, address_block(text, _with_header_names(text, out, lexicon), lexicon))
-    out = _join_unit_words(text, out)
+    out = _street_and_postcode(text, _join_unit_words(text, out))
     joined = join_legal_forms(
         text,
         join_firms(
@@ -4756,6 +4770,8 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined += _given_before_compound_surname(text, joined, lexicon)
     joined += _names_given_as_names(text, joined, lexicon)
     joined += _listed_with_people(text, joined, lexicon)
+    joined = _at_someones(text, _people_read_as_places(text, joined, lexicon))
+    joined = _signed_as(text, _possessive_premises(text, _nicknames_of_named(text, joined, lexicon), lexicon), lexicon)
     # Nothing joined runs from one cell of a pasted table into the next ("H<TAB>Okoye").
     return cut_at_table_cells(
         text,
@@ -4764,6 +4780,215 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
         ),
         tables,
     )
+
+
+#: The view of a nickname the text tells is someone's (:func:`_nicknames_of_named`): a
+#: person, though the word is a brand's too ("the admiral").
+NICKNAME = "nickname"
+#: Words in brackets after a nickname before the person's own name, in the five languages:
+#: "der Igel (eigentlich Bernd Häberle", "la puce (en vrai elle s'appelle ginette ...",
+#: "Kruimel (echte naam Sharmila ...", "sprout_lord (that's Efua)".
+_REAL_NAME_INTRO = (
+    r"real[ \t]+name(?:[ \t]+is)?|actually|irl|aka|a\.k\.a\.|i\.e\.|that'?s|that’s|born|"
+    r"eigentlich|eigtl\.|richtig(?:er[ \t]+name)?|mit[ \t]+richtigem[ \t]+namen|das[ \t]+ist|"
+    r"en[ \t]+vrai|en[ \t]+fait|de[ \t]+son[ \t]+vrai[ \t]+nom|vrai[ \t]+nom|c'est|c’est|"
+    r"en[ \t]+realidad|de[ \t]+verdad|se[ \t]+llama|nombre[ \t]+real|"
+    r"echte[ \t]+naam|eigenlijk|dat[ \t]+is|die[ \t]+heet"
+)
+#: A nickname, then the person's own name in brackets: a quoted one ("'moose' (dara
+#: kilbride, ...)") or a word before the brackets' words that say it is a nickname.
+_NICKNAME_BEFORE = re.compile(
+    r"(?:(?P<q>['‘\"“«„]) ?(?P<quoted>[^\W\d][\w'’\-]*(?:[ \t][\w'’\-]+){0,2}) ?['’\"”»“]"
+    r"|(?<![\w'’@.\-])(?P<word>[^\W\d][\w'’\-]*[^\W\d_]|[^\W\d]\w*_\w+))"
+    rf"[ \t]*\([ \t]*(?P<intro>(?i:{_REAL_NAME_INTRO})\b[ \t:,]*)?"
+)
+#: Up to three words between those words and the name ("elle s'appelle").
+_INTRO_WORDS = re.compile(r"(?:[^\W\d_][\w'’]*[ \t]+){0,3}")
+#: The writer's handle in brackets after "me": "and me (quietkettle)".
+_MY_HANDLE = re.compile(r"\b(?:me|myself)[ \t]*\([ \t]*(?P<handle>[\w.\-]*[^\W\d_][\w.\-]*)[ \t]*\)")
+#: Someone called by a nickname in quotes: "everyone calls 'the admiral'", "known as
+#: \"Tiny\"", "nicknamed 'Chalky'".
+_CALLED_QUOTED = re.compile(
+    r"\b(?:(?:everyone|everybody|all|we|they|people|friends|mates|lads|family|kids)[ \t]+"
+    r"(?:\w+[ \t]+)?call(?:s|ed)?(?:[ \t]+(?:him|her|them))?|nicknamed|known[ \t]+as|goes[ \t]+by)"
+    r"[ \t]+['‘\"“](?:the[ \t]+)?(?P<nick>[^\W\d][\w'’\-]*(?:[ \t][\w'’\-]+){0,1})['’\"”]"
+)
+
+
+def _nicknames_of_named(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A person's nickname where the text names the person beside it: a nickname in quotes
+    before the person's own name in brackets ("'moose' (dara kilbride, 6ft5)"), a word
+    before brackets that say the name after it is the real one ("der Igel (eigentlich Bernd
+    Häberle", "sprout_lord (that's Efua)"), or a nickname in quotes after "everyone calls".
+    The nickname is often a word ("moose", "Kruimel", "puce"): only the brackets' person
+    say it is a name. A relation or role word before the brackets ("my client (John
+    Smith)") is no nickname, nor is a word of a list's function words."""
+    if "(" not in text and not any(q in text for q in "'\"‘“"):
+        return spans
+    out: list[Span] = []
+    persons = [s for s in spans if s.type is EntityType.PERSON]
+    if "(" in text and persons:
+        for m in _NICKNAME_BEFORE.finditer(text):
+            inner = m.end()
+            if not any(
+                inner <= s.start <= inner + 40 and _INTRO_WORDS.fullmatch(text, inner, s.start)
+                for s in persons
+                if m.group("intro") is not None or s.start == inner
+            ):
+                continue
+            if m.group("quoted") is not None:
+                a, b = m.span("quoted")
+            else:
+                a, b = m.span("word")
+                word = m.group("word")
+                if m.group("intro") is None and "_" not in word:
+                    continue
+                if lexicon is not None and "_" not in word and (
+                    word.casefold() in _NOT_NICKNAMES or lexicon.zipf(word.casefold()) >= _NICKNAME_ZIPF
+                ):
+                    continue
+            if text[a:b].casefold().startswith("the "):
+                a += 4
+            out.append(Span(a, b, EntityType.PERSON, 0.6, {NICKNAME: 0.6}))
+    for m in _CALLED_QUOTED.finditer(text):
+        out.append(Span(*m.span("nick"), EntityType.PERSON, 0.6, {NICKNAME: 0.6}))
+    for m in _MY_HANDLE.finditer(text):
+        handle = m.group("handle")
+        if lexicon is not None and not ("_" in handle or any(c.isdigit() for c in handle)) and (
+            lexicon.is_plain(handle.casefold()) or lexicon.zipf(handle.casefold()) >= _NICKNAME_ZIPF - 2
+        ) and not lexicon.is_given(handle):
+            continue
+        out.append(Span(*m.span("handle"), EntityType.PERSON, 0.6, {NICKNAME: 0.6}))
+    # A model's other reading of the same word yields ("sprout_lord" read as a thing).
+    new = [x for x in out if not any(s.start < x.end and x.start < s.end and s.type is EntityType.PERSON for s in spans)]
+    return [x for x in spans if not any((x.start, x.end) == (n.start, n.end) for n in new)] + new
+
+
+#: A place's one word with a possessive: a business named after its owner ("we're meeting
+#: at mulvanerty's in kilfenora", "Gallagher's"), no town.
+_POSSESSIVE_WORD = re.compile(r"[^\W\d_][\w\-]*[^\W\d_]['’]s")
+
+
+def _possessive_premises(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A place found as one word with a possessive ("mulvanerty's", read as a place and
+    sent at the default level) is a pub's, a shop's or a firm's name: an organisation,
+    unless a list knows it as a place or a public name ("McDonald's")."""
+    if lexicon is None or not any(q in text for q in "'’"):
+        return spans
+    out = []
+    for x in spans:
+        if x.type is EntityType.LOCATION and _POSSESSIVE_WORD.fullmatch(text, x.start, x.end):
+            value = text[x.start : x.end]
+            if lexicon.public_kind(value) is None and lexicon.public_kind(value[:-2]) is None:
+                x = Span(x.start, x.end, EntityType.ORG, x.score, x.views)
+        out.append(x)
+    return out
+
+
+#: "chez" and the name after it: someone's home or business ("le tabac chez dédé", "la
+#: Friterie Chez Calo"), never a town.
+_CHEZ = re.compile(r"\b[Cc]hez[ \t]+(?P<name>[^\W\d_][\w'’\-]*[^\W\d_])(?![\w'’\-])")
+
+
+def _at_someones(text: str, spans: list[Span]) -> list[Span]:
+    """The name after French "chez": a place found there is someone's business ("Friterie
+    Chez Calo", read as a town and sent), an organisation; a word in lower case there
+    that French knows as a given name and hardly writes otherwise is a person ("chez
+    dédé")."""
+    if "hez" not in text or _CHEZ.search(text) is None:
+        return spans
+    fr = locale("fr")
+    if fr is None:
+        return spans
+    out = list(spans)
+    for m in _CHEZ.finditer(text):
+        a, b = m.span("name")
+        over = [k for k, x in enumerate(out) if x.start < b and a < x.end]
+        if over:
+            for k in over:
+                x = out[k]
+                if x.type is EntityType.LOCATION and x.start == a:
+                    out[k] = Span(x.start, x.end, EntityType.ORG, x.score, x.views)
+            continue
+        word = m.group("name")
+        if word.islower() and fr.is_known_name(word) and not fr.is_negative(word) and fr.zipf(word) < 4.0:
+            out.append(Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
+    return sorted(out, key=lambda x: (x.start, x.end))
+
+
+#: The last word of a place's name that a person's never is ("Jackson Heights").
+_PLACE_TAILS = frozenset(
+    "heights falls park hill hills street road lane avenue square green bridge bay beach "
+    "springs valley city town village county island islands point harbour harbor port "
+    "mount lake river wood woods field fields cross gate gardens estate".split()
+)
+
+
+def _people_read_as_places(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """A place of two to four capitalized words that begins with a given name, then words
+    no dictionary and no list of places holds, is a person ("despedir a Wilson Quispe
+    Mamani", read as a place and sent at the default level)."""
+    if lexicon is None:
+        return spans
+    out = []
+    for x in spans:
+        if x.type is EntityType.LOCATION and RECORD not in x.views:
+            words = text[x.start : x.end].split()
+            if (
+                2 <= len(words) <= 4
+                and all(w[:1].isupper() and w.replace("-", "").replace("'", "").isalpha() for w in words)
+                and lexicon.is_given(words[0])
+                and lexicon.public_kind(words[0]) is None
+                and lexicon.public_kind(" ".join(words)) is None
+                and words[-1].casefold() not in _PLACE_TAILS
+                and not any(lexicon.is_plain(w.casefold()) or lexicon.public_kind(w) is not None for w in words[1:])
+            ):
+                x = Span(x.start, x.end, EntityType.PERSON, x.score, x.views)
+        out.append(x)
+    return out
+
+
+#: Who signs the note asked for: "Sign it from Wenna at the yellow house", "sign it as Bea".
+_SIGN_FROM = re.compile(
+    r"\b[Ss]ign(?:ed)?(?:[ \t]+(?:it|this|them|off))?[ \t]+(?:from|as|by)[ \t]+"
+    r"(?P<name>[A-Z][a-z'’\-]+(?:[ \t][A-Z][a-z'’\-]+)?)\b"
+)
+
+
+def _signed_as(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Span]:
+    """The name a note is to be signed with is a person's ("Sign it from Wenna": a model
+    had read a Cornish given name as a place, sent at the default level), unless it is a
+    dictionary's word or a public name ("sign it from Accounts")."""
+    if lexicon is None or _SIGN_FROM.search(text) is None:
+        return spans
+    out = list(spans)
+    for m in _SIGN_FROM.finditer(text):
+        a, b = m.span("name")
+        name = m.group("name")
+        if lexicon.public_kind(name) is not None or lexicon.is_plain(name.split()[0].casefold()):
+            continue
+        over = [x for x in out if x.start < b and a < x.end]
+        if any(x.type is EntityType.PERSON for x in over) or any(x.start < a or x.end > b for x in over):
+            continue
+        out = [x for x in out if x not in over]
+        out.append(Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
+    return sorted(out, key=lambda x: (x.start, x.end))
+
+
+#: Words before brackets with a person's name that are the person's role or relation, no
+#: nickname ("my client (John Smith)", "unser Nachbar (eigentlich ...").
+_NOT_NICKNAMES = frozenset(
+    "client patient customer tenant landlord neighbour neighbor boss manager colleague friend "
+    "son daughter mother father mum mom dad brother sister wife husband partner child baby "
+    "nachbar nachbarin kollege kollegin chef chefin vater mutter sohn tochter mann frau "
+    "voisin voisine collègue patron fils fille mère père mari femme "
+    "vecino vecina jefe jefa hijo hija madre padre marido mujer compañero compañera "
+    "buurman buurvrouw collega baas zoon dochter moeder vader man vrouw "
+    "he she him her who whom which this that er sie il elle él ella hij zij".split()
+)
+#: A word before such brackets this frequent in English is a sentence's word, no nickname
+#: ("it's fine (actually John said ..."): nicknames that are words are rarer ("moose" 3.4).
+_NICKNAME_ZIPF = 5.0
 
 
 #: What stands between the names of a list: "kasia, tobenna, ffion", "Ama and Kofi".
@@ -5544,6 +5769,53 @@ def _join_address_parts(text: str, spans: list[Span]) -> list[Span]:
                 continue
         out.append(span)
     return out
+
+
+#: A street and its house number written before a postcode and its town ("Dorf 27, 6866
+#: Andelsbuch", "Bezegg 4, 6870 Bezau"): the line's words before the comma.
+_STREET_BEFORE_POSTCODE = re.compile(
+    r"(?:^|(?<=[\n,:;]))[ \t]*(?:[a-zà-ÿß]+[ \t]+(?=[A-ZÀ-Ý]))*(?P<street>[^\W\d_][\w'’.\-]*(?:[ \t][\w'’.\-]+){0,3}?[ \t]+\d{1,4}[a-zA-Z]?)"
+    r"(?:[ \t]*/[ \t]*\d{1,3})?[ \t]*,[ \t]*$"
+)
+#: A postcode of four or five digits and its town after a street's line (", 4000 Liège",
+#: a box number between them: "rue du Laveu 112 bte 3, 4000 Liège").
+_POSTCODE_AFTER_STREET = re.compile(
+    r"(?:[ \t]+(?:bte|boîte|boite|bus|box)\.?[ \t]*\w{1,4})?[ \t]*,?[ \t]*\d{4,5}[ \t]+"
+    r"[A-ZÀ-Ý][\w'’]*(?:[ \t-](?:[a-z]{1,3}[ \t-])?[A-ZÀ-Ý][\w'’]*)?"
+)
+#: A place of the addresses joined: the town after the postcode.
+_JOINABLE = frozenset({EntityType.ADDRESS, EntityType.LOCATION})
+
+
+def _street_and_postcode(text: str, spans: list[Span]) -> list[Span]:
+    """A street line and a postcode with its town are one address, whichever a view found:
+    the street before a postcode's address ("Dorf 27, [6866 Andelsbuch]", a street no
+    list knows because it is a word), or the postcode and town after a street's address
+    ("[rue du Laveu 112] bte 3, 4000 Liège", a Belgian postcode of four digits)."""
+    if not any(s.type is EntityType.ADDRESS for s in spans):
+        return spans
+    out = sorted(spans, key=lambda x: x.start)
+    for k, span in enumerate(out):
+        if span.type is not EntityType.ADDRESS:
+            continue
+        start, end = span.start, span.end
+        if re.match(r"\d{4,5}[ \t]", text[start:end]):
+            line = text.rfind("\n", 0, start) + 1
+            m = _STREET_BEFORE_POSTCODE.search(text, line, start)
+            if m is not None and not any(
+                x.type not in _JOINABLE and x.start < start and m.start("street") < x.end for x in out
+            ):
+                start = m.start("street")
+        m = _POSTCODE_AFTER_STREET.match(text, end)
+        if m is not None and re.search(r"\d", text[span.start : span.end]) and not re.match(r"\d{4,5}[ \t]", text[span.start : span.end]):
+            end = m.end()
+        if (start, end) != (span.start, span.end):
+            out[k] = Span(start, end, EntityType.ADDRESS, span.score, span.views)
+    joined = [x for x in out if x.type is EntityType.ADDRESS]
+    return [
+        x for x in out
+        if x.type is EntityType.ADDRESS or not any(j.start <= x.start and x.end <= j.end for j in joined)
+    ]  # fmt: skip
 
 
 def _with_ampersand_names(text: str, spans: list[Span]) -> list[Span]:

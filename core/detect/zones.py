@@ -44,7 +44,7 @@ _UNITS_SPACED = sorted(
     ml/min ml/min/1.73m2 ml/min/1.73m² l/min bpm breaths/min /min mmhg cmh2o kpa hpa psi %
     percent pct bps mm cm km inch inches ft feet foot mi mile miles yd yards m² m2 sqft
     acres hectares ms sec secs second seconds min mins minute minutes hr hrs hour hours day
-    days week weeks wk wks month months mos year years yr yrs night nights decade decades
+    days week weeks wk wks month months mos mth mths mnth mnths year years yr yrs night nights decade decades
     kb mb gb tb kib mib gib tib kbps mbps gbps hz khz mhz ghz kw kwh mwh mah wh kcal cal
     calories kj x times time puff puffs tablet tablets tab tabs capsule capsules caps pill
     pills drop drops spray sprays dose doses injection injections session sessions cycle
@@ -431,7 +431,7 @@ _ANALYTE_WORD = re.compile(_ANALYTES, re.IGNORECASE)
 #: Dutch postcode before its town, whose letters may read as a unit ("1016 KJ Amsterdam").
 _UNIT_RE = re.compile(
     rf"(?<![\w.,])(?!(?-i:[1-9]\d{{3}}[ \t]?[A-Z]{{2}}[ \t]+[A-Z][a-z]))(?<![\w.,]){_SIGNED}(?:\s?(?:-|–|to)\s?{_NUM})?(?:\s?(?:{'|'.join(re.escape(u) for u in _UNITS_SPACED)})"
-    rf"|(?:{'|'.join(_UNITS_ATTACHED)}))(?![\w])(?![- ]olds?\b)",
+    rf"|(?:{'|'.join(_UNITS_ATTACHED)}))(?:[ \t]+(?:max|min|tops)(?![\w']))?(?![\w])(?![- ]olds?\b)",
     re.IGNORECASE,
 )
 

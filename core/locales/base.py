@@ -276,6 +276,10 @@ class Locale:
     #: "lange nieuwstraat 44-bis"): read only in a text without capitals, where the
     #: rules' capitals are missing.
     lower_street: str | None = None
+    #: Which of those lines are streets in a text written with capitals too, typed lower
+    #: ("in der schmiedgasse 9", "au 38 bd de la padouane"): the street's kind is no word
+    #: people write before or after a number otherwise (matched at the line's start).
+    cased_street: str | None = None
     #: Words a town follows as people type them, lower case and unaccented too ("a" for
     #: "à", "de"): in a health message a town there is one the norm protects
     #: (:meth:`core.policy.TypePolicy.sweep`).
@@ -467,6 +471,7 @@ class LocaleView:
             else None
         )
         self._lower_street = re.compile(lc.lower_street) if lc.lower_street else None
+        self._cased_street = re.compile(lc.cased_street) if lc.cased_street else None
         # The same contexts before a name written in lower case ("mon patron m. garnier",
         # "mijn buurman kees van der laan"): see :meth:`lower_names`.
         self._cased_places = (
@@ -900,7 +905,8 @@ class LocaleView:
     def lower_addresses(self, text: str, lexicon: Any, cased: bool) -> list[Span]:
         """A postcode before a town the lexicon knows, in any case ("wir wohnen in 45879
         gelsenkirchen", "3512 pg utrecht"), and in a text without capitals a street line
-        of :attr:`Locale.lower_street` ("on habite au 12 allee des pins")."""
+        of :attr:`Locale.lower_street` ("on habite au 12 allee des pins"); in a text with
+        capitals only those of :attr:`Locale.cased_street`."""
         out: list[Span] = []
         if self._postcode is not None:
             for m in self._postcode.finditer(text):
@@ -929,9 +935,11 @@ class LocaleView:
                         ):
                             end = m.start("town") + words[k].start() + len(word)
                             out.append(Span(m.start(), end, EntityType.ADDRESS, 0.85, {VIEW: 0.85}))
-        if self._lower_street is not None and not cased:
+        if self._lower_street is not None and (not cased or self._cased_street is not None):
             for m in self._lower_street.finditer(text):
                 a, b = m.span(1)
+                if cased and (self._cased_street is None or not self._cased_street.match(text, a, b)):
+                    continue
                 out.append(Span(a, b, EntityType.ADDRESS, 0.85, {VIEW: 0.85}))
         return out
 

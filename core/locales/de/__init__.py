@@ -378,6 +378,8 @@ LOCALE = Locale(
     lower_street=r"(?<![\w-])((?:[a-zäöüß]+-)*[a-zäöüß]{3,}(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|reihe|twiete)[ \t]+\d{1,4}[a-z]?"
     # an adjective, then the street's word ("lange reihe 12", "alte gasse 3")
     r"|[a-zäöüß]{3,}(?:e|er|es|en)[ \t]+(?:reihe|straße|strasse|str\.|allee|gasse|twiete|weg)[ \t]+\d{1,4}[a-z]?)(?![\w])",
+    # (German writes nouns with a capital: a street typed lower is one in any text)
+    cased_street=r".",
     address_unit=r"(?:\d{1,2}\.?[ \t]*(?:OG|Obergeschoss|Stock|Etage)|EG|Erdgeschoss|DG|Dachgeschoss|Souterrain|Hochparterre|(?:Hinter|Vorder|Garten)haus|Seitenflügel|Quergebäude|(?:Whg|Wohnung|App|Appartement)\.?[ \t]*(?:Nr\.?[ \t]*)?\d{1,4}[a-z]?)(?:[ \t]+(?:links|rechts|Mitte|li\.|re\.|l\.|r\.))?",
     describing_endings=("ig", "lich", "isch", "end", "ene", "enen", "ener"),
     town_before=("in", "aus", "bei", "nach"),

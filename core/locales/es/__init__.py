@@ -188,8 +188,9 @@ LOCALE = Locale(
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
-    lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|plaza|pza\.?|paseo|camino|ronda|travesía|travesia|carrer|avinguda|passeig|"
+    lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|pasaje|pje\.?|plaza|pza\.?|paseo|camino|ronda|travesía|travesia|carrer|avinguda|passeig|"
     r"plaça|rúa|rua|carretera|urbanización|urbanizacion|glorieta|callejón|callejon)[ \t]+[a-zà-ÿñ'-]+(?:[ \t]+[a-zà-ÿñ'-]+){0,3}?,?[ \t]+(?:n[ºo°][ \t]*)?\d{1,4}(?:[ \t]*,?[ \t]*\d{1,2}[ºo°][ \t]*[a-z]?\b)?)(?![\w])",
+    cased_street=r"(?:calle|c/|avda\.?|avenida|pasaje|pje\.?|travesía|travesia|carrer|avinguda|rúa|callejón|callejon)\b",
     address_unit=r"(?:(?:piso|planta)[ \t]+\d{1,2}(?:[ºª°])?(?:[ \t]*[A-Z])?|\d{1,2}[ºª°][ \t]*(?:\d{1,2}[ºª°]|[A-Z]|izq(?:uierda|da)?\.?|dcha\.?|derecha)?|(?:puerta|pta\.?)[ \t]+\w{1,3}|(?:escalera|esc\.?)[ \t]+[A-Z0-9]{1,2}|bajo(?:[ \t]+[A-Z])?|ático|atico|entresuelo|principal)(?![\w-])",
     describing_endings=("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "osa", "oso", "ante", "ísimo", "ísima", "ísimos", "ísimas", "isimo", "isima", "isimos", "isimas"),
     town_before=("en", "de", "cerca de"),

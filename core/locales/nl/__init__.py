@@ -201,9 +201,11 @@ LOCALE = Locale(
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{4}[ \t]?[A-Za-z]{2}",
-    lower_street=r"(?<![\w-])((?:(?!de\b|het\b|een\b|aan\b|in\b|op\b|van\b|naar\b)[a-z]+[ \t])?(?!onderweg|halfweg|zijweg)[a-z]{3,}(?:straat|gracht|weg|laan|plein|kade|singel|dijk|steeg|dreef|hof|pad|park|markt|erf|wal)[ \t]+\d{1,5}(?:-?(?:bis|hs|[a-z]\b|\d{1,3}))?"
+    lower_street=r"(?<![\w-])((?:van[ \t]+(?:der|den|de)[ \t]+|(?!de\b|het\b|een\b|aan\b|in\b|op\b|van\b|naar\b)[a-z]+[ \t])?(?!onderweg|halfweg|zijweg)[a-z]{3,}(?:straat|gracht|weg|laan|plein|kade|singel|dijk|steeg|dreef|hof|pad|park|markt|erf|wal)[ \t]+\d{1,5}(?:-?(?:bis|hs|[a-z]\b|\d{1,3}))?"
     # and its postcode after a comma ("merelhof 22, 3646 bd")
     r"(?:,?[ \t]+\d{4}[ \t]?[a-z]{2}(?![\w]))?)(?![\w])",
+    # (not "weg", "hof", "park", "markt": "bij de supermarkt 2 keer")
+    cased_street=r"(?:van[ \t]+(?:der|den|de)[ \t]+|[a-z]+[ \t])?[a-z]{3,}(?:straat|gracht|laan|plein|kade|singel|dijk|steeg|dreef)[ \t]",
     address_unit=r"(?:\d{1,2}(?:e)?[ \t-]*(?:hoog|hg)|(?:\d{1,2}e|eerste|tweede|derde|vierde)[ \t]+(?:verdieping|etage)|(?:bus|app\.?|appartement)[ \t]+\d{1,4}[A-Z]?|(?:huis|hs|boven|beneden|parterre|bel-?etage))(?![\w-])",
     name_particles=frozenset({"der", "den", "ter", "ten", "'t"}),
     describing_endings=("ig", "lijk", "isch", "ende", "eerd", "erde"),

@@ -84,7 +84,7 @@ INTROS = ["mijn naam is", "ik heet", "ik ben", "ze heet", "zij heet", "hij heet"
           # someone named in passing: "een man genaamd kees"
           "genaamd", "noemde zich", "noemt zich",
           # an account's holder ("t.n.v. y. bouzid")
-          "rekeninghouder", "rekeninghouder:", "t.n.v.", "tnv", "ten name van"]
+          "rekeninghouder", "rekeninghouder:", "t.n.v.", "tnv", "ten name van", "op naam van"]
 GREETINGS = ["Beste", "Geachte", "Lieve", "Hallo", "Hoi", "Hey", "Goedemorgen", "Goedemiddag",
              "Goedenavond", "Goedendag", "Dag"]
 CLOSINGS = ["Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
