@@ -336,6 +336,7 @@ class LanguageDetector(Detector):
                         if not (cased and code == "de" and text[s.start].islower() and _after_capital(text, s.start))
                     ),
                     *lv.lower_given_names(text, self.lexicon, cased),
+                    *lv.article_names(text),
                     *lv.lower_places(text, self.lexicon),
                     *lv.inner_names(text, self.lexicon),
                     # (the English zones read "3512 pg" as a quantity: the match is kept whole)

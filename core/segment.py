@@ -190,6 +190,8 @@ def _continues(text: str, prev: Sentence, start: int, block_start: int) -> bool:
     same_line = prev.start >= block_start and text[prev.end : start].strip(" \t") == ""
     return same_line and (
         text[start : start + 1] in (":", ";", ",")
+        # "Door No. 7" | "-3-118": a number cut at its dash or slash, with nothing between.
+        or (start == prev.end and prev.text[-1:].isdigit() and text[start : start + 1] in ("-", "/"))
         # "(416) 555-0187 ext." | "22.", "Apt." | "4B": a number's label, never a sentence's end.
         or (_NUMBER_LABEL_END.search(prev.text) is not None and text[start : start + 1].isdigit())
         # "The manager, Sr." | "Duarte Pinto, was rude.": a person's title before the name.
@@ -198,7 +200,7 @@ def _continues(text: str, prev: Sentence, start: int, block_start: int) -> bool:
 
 
 #: A person's title, abbreviated, at a piece's end: "Sr.", "Mrs.", "Dr.", "Prof.".
-_TITLE_END = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Sra|Srta|Mme|Mlle|Dña|Dhr|Mevr)\.$")
+_TITLE_END = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Sra|Srta|Mme|Mlle|Dña|Dhr|Mevr|Smt|Shri|Sri|Kum|Km)\.$")
 
 
 #: A label of the number after it, abbreviated: "ext.", "no.", "apt.", "tel.", "ref.".

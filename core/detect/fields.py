@@ -309,7 +309,9 @@ FIELD_LABELS: list[FieldLabel] = [
         # A club's or a society's member number in the four languages with rules:
         # "lidnr 2231 en 2319", "Mitgliedsnummer 0815", "n° adhérent 4471", "nº de socio 318".
         r"lid(?:maatschaps)?(?:nr\.?|nummer)|mitglieds-?(?:nr\.?|nummer)"
-        r"|(?:n°|nº|no\.?|num[ée]ro)[ \t]+(?:d'|d’|de[ \t]+)?(?:adh[ée]rent|licenci[ée]|socio|socia|abonado)",
+        r"|(?:n°|nº|no\.?|num[ée]ro)[ \t]+(?:d'|d’|de[ \t]+)?(?:adh[ée]rent|licenci[ée]|socio|socia|abonado)"
+        # a lawyer's bar membership: "Col. ICAM 98.213", "colegiado n.º 4521"
+        r"|col\.[ \t]+(?-i:IC[A-Z]{1,4})|colegiad[oa](?:[ \t]+(?:n\.?[ºo°]|núm\.?))?",
         EntityType.ACCOUNT,
     ),
     FieldLabel(
@@ -382,7 +384,8 @@ class Field:
 #: A label that names an identifier by itself ("SSN", "card number", "Policy no.").
 _NAMING_LABEL = re.compile(
     r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?|nhi|ppsn?|pan|reg\.?|registration"
-    r"|nummer|adh[ée]rent|licenci[ée]|socio|socia|abonado|matricule|empleado|empleada|trabajador|trabajadora)\)?$",
+    r"|nummer|adh[ée]rent|licenci[ée]|socio|socia|abonado|matricule|empleado|empleada|trabajador|trabajadora"
+    r"|(?-i:IC[A-Z]{1,4})|colegiad[oa])\)?$",
     re.IGNORECASE,
 )
 

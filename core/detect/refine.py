@@ -446,8 +446,8 @@ def _without_lower_tail(text: str, span: Span, lexicon: Lexicon | None) -> Span:
     words = list(re.finditer(r"\S+", text[span.start : span.end]))
     if len(words) < 2 or not words[0].group()[:1].isupper():
         return span
-    if span.type is EntityType.PERSON and words[-2].group()[-2:] not in ("'s", "’s"):
-        return span  # a person's name only before a possessive's noun: "Joanne's care"
+    if span.type is EntityType.PERSON and not any(w.group()[-2:] in ("'s", "’s") for w in words[:-1]):
+        return span  # a person's name only before a possessive's nouns: "Kwame's line manager"
     k = len(words)
     while (
         k > 1
@@ -2763,6 +2763,22 @@ MONEY_KEYS = frozenset(
      "rating", "stars")
 )  # fmt: skip
 _AMOUNT = re.compile(r"[-+]?[$£€¥₹]?\d{1,3}(?:[,.\u00a0 ]?\d{3})*(?:[.,]\d{1,2})?")
+#: Words of a key that make it a number's name, not an amount's ("tax id", "total ref").
+_NAMING_KEY_WORDS = frozenset({"id", "no", "number", "nr", "ref", "reference", "code", "account", "iban"})
+
+
+def money_key(name: str) -> bool:
+    """Whether a key (as :func:`_key_name` gives it) names an amount: one of
+    :data:`MONEY_KEYS`, or a key that begins or ends with one and names no number
+    ("amount_gbp", "total due", "account balance")."""
+    if name in MONEY_KEYS:
+        return True
+    words = name.split()
+    return (
+        len(words) > 1
+        and (words[0] in MONEY_KEYS or words[-1] in MONEY_KEYS)
+        and not any(w in _NAMING_KEY_WORDS for w in words)
+    )
 #: The types a field's key may overrule for a number or a code.
 _VALUE_RETYPABLE = frozenset(
     {EntityType.ID, EntityType.PHONE, EntityType.ADDRESS, EntityType.ACCOUNT, EntityType.DATE}
@@ -2797,7 +2813,7 @@ def key_labels(text: str) -> list[tuple[int, int]]:
             name in NAME_FIELD_TYPES
             or name in field_keys()
             or name in VALUE_FIELD_TYPES
-            or name in MONEY_KEYS
+            or money_key(name)
             or all(w in LABEL_WORDS or w in _KEY_WORDS for w in words)
         ):
             out.append((m.start("key"), m.start("key") + len(key)))
@@ -2840,7 +2856,7 @@ def _name_field_types(
             continue
         name = _key_name(key)
         value = text[span.start : span.end]
-        if name in MONEY_KEYS and _AMOUNT.fullmatch(value.strip()):
+        if money_key(name) and _AMOUNT.fullmatch(value.strip()):
             continue
         t = _key_type(key, text)
         if t is not None and span.type in _RETYPABLE:
@@ -4163,7 +4179,7 @@ def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]
     out = list(spans)
     for a, b, key in tables.cells:
         name = _key_name(key)
-        if name in MONEY_KEYS:
+        if money_key(name):
             continue
         vt = VALUE_FIELD_TYPES.get(name)
         last = name.rsplit(" ", 1)[-1]
@@ -4770,7 +4786,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     joined += _given_before_compound_surname(text, joined, lexicon)
     joined += _names_given_as_names(text, joined, lexicon)
     joined += _listed_with_people(text, joined, lexicon)
-    joined = _at_someones(text, _people_read_as_places(text, joined, lexicon))
+    joined = _at_someones(text, _people_read_as_places(text, _address_lines(text, _door_numbers(text, joined)), lexicon))
     joined = _signed_as(text, _possessive_premises(text, _nicknames_of_named(text, joined, lexicon), lexicon), lexicon)
     # Nothing joined runs from one cell of a pasted table into the next ("H<TAB>Okoye").
     return cut_at_table_cells(
@@ -4883,6 +4899,89 @@ def _possessive_premises(text: str, spans: list[Span], lexicon: Lexicon | None) 
                 x = Span(x.start, x.end, EntityType.ORG, x.score, x.views)
         out.append(x)
     return out
+
+
+#: A house's number as India writes it, after its label: "Door No. 7-3-118", "H.No.
+#: 12-2-823/A", "D.No. 45-6-12".
+_DOOR_NUMBER = re.compile(
+    r"\b(?:[Dd]oor|[Hh]ouse|[Ff]lat|[Pp]lot|D|H)\.?[ \t]*[Nn]o\.?[ \t]*:?[ \t]*(?P<number>\d{1,4}(?:[-/][\dA-Za-z]{1,4}){1,4})\b"
+)
+
+
+_RELATION_ABBREVIATION = re.compile(r"[RSDWCrsdwc]/[Oo]\.?|(?:Smt|Shri|Sri|Kum|Km)\.?")
+
+
+def _door_numbers(text: str, spans: list[Span]) -> list[Span]:
+    """A house's number after "Door No." or "H.No." is an address, joined with the
+    address after it ("Door No. 7-3-118, Gandhi Nagar, Kakinada"): a model had read its
+    digits and dashes as two dates, sent at the default level."""
+    if "o." not in text and "o " not in text:
+        return spans
+    # "R/o", "S/o", "D/o", "W/o", "C/o" (resident, son, daughter, wife, care of) are the
+    # words before a person or an address, no organisation.
+    out = [x for x in spans if not _RELATION_ABBREVIATION.fullmatch(text, x.start, x.end)]
+    for m in _DOOR_NUMBER.finditer(text):
+        a, b = m.span("number")
+        # ("Door No" read as a thing: the label stays as written)
+        out = [x for x in out if not (m.start() <= x.start and x.end <= a)]
+        over = [x for x in out if x.start < b and a < x.end]
+        if any(x.type is EntityType.ADDRESS for x in over) or any(
+            x.start < m.start() or x.end > b or x.type not in _VALUE_TYPES for x in over
+        ):
+            continue
+        out = [x for x in out if x not in over]
+        nxt = [x for x in out if x.type is EntityType.ADDRESS and _COMMA_GAP.fullmatch(text, b, x.start)]
+        if nxt:
+            out.remove(nxt[0])
+            b = nxt[0].end
+        out.append(Span(a, b, EntityType.ADDRESS, 0.85, {RECORD: 0.85}))
+    return sorted(out, key=lambda x: (x.start, x.end))
+
+
+#: A form's line of an address: its key, then a value with a digit (a house number, a
+#: postcode) on the rest of the line.
+_ADDRESS_LINE = re.compile(
+    r"(?m)^[ \t]*(?:[-*•][ \t]+)?(?P<key>[^\W\d_][^\W\d_ .\-/]*(?:[ \t.\-/][^\W\d_]+){0,3})[ \t]*:[ \t]*"
+    r"(?P<value>[^\n]{0,100}?\d[^\n]{0,100}?)[ \t]*$"
+)
+#: A key of an address with the word that says which ("Current address", "Billing address");
+#: "Time at address" is no address.
+_QUALIFIED_ADDRESS = re.compile(
+    r"(?:current|home|previous|prior|postal|billing|delivery|shipping|correspondence|residential|"
+    r"permanent|street|full|new|old|patient|client|customer|employee|property|registered|"
+    r"forwarding|contact)(?: address)+"
+)
+#: Keys of addresses no one lives at.
+_NO_DWELLING_KEY = re.compile(r"mail|\bip\b|\bmac\b|web|url|wallet|server|host|ipv", re.IGNORECASE)
+
+
+def _address_lines(text: str, spans: list[Span]) -> list[Span]:
+    """The whole value of a form's address line is the address ("Dirección: pasaje los
+    aromos 1187, villa el sauce": the views had found nothing, or only the number): its
+    key says so, in any of the languages whose keys :func:`_key_type` knows; a value
+    with an "@", a web address or no letter is left to the views."""
+    if ":" not in text:
+        return spans
+    out = list(spans)
+    for m in _ADDRESS_LINE.finditer(text):
+        key = m.group("key")
+        if _NO_DWELLING_KEY.search(key):
+            continue
+        kind = _key_type(key, text)
+        if kind is None and _QUALIFIED_ADDRESS.fullmatch(_key_name(key)):
+            kind = EntityType.ADDRESS
+        value = m.group("value")
+        if kind is not EntityType.ADDRESS or "@" in value or "://" in value or not re.search(r"[^\W\d_]{2}", value):
+            continue
+        a, b = m.span("value")
+        inside = [x for x in out if a <= x.start and x.end <= b]
+        if any(x.start < a < x.end or x.start < b < x.end for x in out):
+            continue
+        if len(inside) == 1 and (inside[0].start, inside[0].end, inside[0].type) == (a, b, EntityType.ADDRESS):
+            continue
+        out = [x for x in out if x not in inside]
+        out.append(Span(a, b, EntityType.ADDRESS, 0.85, {RECORD: 0.85}))
+    return sorted(out, key=lambda x: (x.start, x.end))
 
 
 #: "chez" and the name after it: someone's home or business ("le tabac chez dédé", "la

@@ -128,7 +128,10 @@ _ANALYTES = (
     r"cortisol|testosterone|o?estradiol|lh|fsh|prolactin|b?hcg|amylase|lipase|ck|ldh|qtc|ef|lvef|"
     r"ca[\s-]?(?:19-9|125|15-3)|cea|afp|"
     # clinical scales and scores: "GAD-7 15", "PHQ-9 21", "CURB-65 score 2", "MMSE 24/30"
-    r"phq-?9|gad-?7|epds|mmse|moca|news2?|curb-?65|audit-c"
+    r"phq-?9|gad-?7|epds|mmse|moca|news2?|curb-?65|audit-c|"
+    # and the risk scores a letter gives beside a diagnosis: "CHA2DS2-VASc 5", "HAS-BLED 3"
+    r"cha2?ds2?-?vasc|has-?bled|nihss|gcs|apgar|qsofa|crb-?65|mews|barthel|"
+    r"waterlow|braden|frax|qrisk\d?|abcd2|timi|child-?pugh|meld|ecog"
 )
 
 #: A code of a public medical classification: ICD-10 ("E11.9", "J45.909"), CPT and its
@@ -389,15 +392,37 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("code", r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})(?![\w-])(?=\s*[;,)\"'}]|\s*$)", re.MULTILINE),
     # A Kubernetes pod's generated name: "ledger-api-7d9f8c6b5-x2kq4".
     ("code", r"\b[a-z][a-z0-9\-]*-[a-f0-9]{8,10}-[a-z0-9]{5}\b", 0),
+    # A system's or a tool's name and its version: "ubuntu 22.04", "restic 0.16.4", "Node 20".
+    (
+        "version",
+        r"\b(?i:ubuntu|debian|fedora|centos|rhel|rocky|alma(?:linux)?|alpine|windows|macos|"
+        r"os x|ios|ipados|android|chromeos|node(?:\.?js)?|python|java|jdk|openjdk|postgres(?:ql)?|mysql|"
+        r"mariadb|redis|nginx|apache|php|rails|django|golang|kotlin|kubernetes|k8s|docker|"
+        r"restic|borg|rsync|openssl|openssh|npm|yarn|kernel|linux)"
+        r"[ \t]?v?\d{1,4}(?:\.\d{1,4}){0,3}(?:[-.][a-z]+\d*)?\b(?![.,]\d)",
+        0,
+    ),
     # A product's acronym and its version: "EKS 1.29", "TLS 1.3".
     ("version", r"\b[A-Z]{2,6}\s?v?\d{1,2}\.\d{1,3}(?:\.\d+)?\b(?!\.\d)", 0),
     # Timings in logs: "1841ms", "0.3s".
     ("quantity", r"(?<![\w.])\d+(?:\.\d+)?(?:ms|µs|us|ns)(?![\w])", 0),
+    # A limit asked for: "Max 4 lines please", "min. 300 words" (no age: "Max 5, Lily 3").
+    (
+        "quantity",
+        r"\b(?:[Mm]ax|MAX|[Mm]in|MIN|[Mm]aximum|[Mm]inimum)\.?[ \t]+\d+[ \t]*(?:lines?|words?|characters?|chars|"
+        r"pages?|sentences?|paragraphs?|slides?|bullets?|bullet points?|points?|mins?|minutes?|seconds?|secs?|"
+        r"hours?|hrs?|people|guests|items|emojis?)\b",
+        0,
+    ),
+    # A government form by its code: "his WH-380-F form", "a P45 form", "Form I-9".
+    ("form", r"\b(?:[A-Z]{1,4}-?\d{1,4}(?:-[A-Z0-9]{1,3})?[ \t]+forms?|[Ff]orm[ \t]+[A-Z]{1,3}-?\d{1,4}(?:-[A-Z])?)\b", 0),
     # Laws and their sections: "Texas Property Code section 92.103", "Article 17 GDPR",
     # "the Landlord and Tenant Act 1985", "§ 1983", "Title VII".
     # (a law's name has no digit in its words: "LTB-T-048213-25. Under the ... Act" is a
     # code and the next sentence)
-    ("law", rf"\b(?:[A-Z][A-Za-zÀ-ÿ.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
+    # (a nation's bracketed name inside: "Renting Homes (Wales) Act 2016", "Adults with
+    # Incapacity (Scotland) Act 2000", "Mental Health (Amendment) Act")
+    ("law", rf"\b(?:[A-Z][A-Za-zÀ-ÿ.&'’-]*\s+(?:(?:of|and|for|on|the|&)\s+)?){{0,7}}(?:\([A-Z][A-Za-z ]{{2,30}}\)\s+)?(?:{_LAW_TAIL})\b(?:\s+(?:of\s+)?\d{{4}})?", 0),
     ("law", r"\b(?:[a-z]+\s+(?:and|of|for|&)\s+)?(?:[a-z]+\s+){0,2}[a-z]+\s+(?:act|code|regulations?|directive)\s+(?:of\s+)?\d{4}\b", 0),
     ("law", r"\b(?:schedule|form|annex|appendix|exhibit|part)\s[A-Z]\b", re.IGNORECASE),
     # A possession notice's ground: "a section 8 notice on ground 8", "grounds 10 and 11".

@@ -177,6 +177,9 @@ SURNAME_RARE_ZIPF = 3.0
 #: A given name alone in a lower-case message counts when the language writes it this
 #: rarely as a word ("sandra" 4.0, "nathan" 4.0; not "paz" 5.3, "rose" 4.7, "jan" 5.1).
 LOWER_GIVEN_ZIPF = 4.2
+#: A name in lower case after a spoken article ("a la encarni" 1.6, "vom schorsch" 2.8) is
+#: one the language writes at most this often as a word.
+ARTICLE_NAME_ZIPF = 3.0
 _LOWER_WORD_ALONE = re.compile(rf"(?<![\w'’-]){LOWER_WORD}(?![\w'’-])")
 #: A title this frequent as a word ("me" 6.3, "m" 6.3; "frau" 5.7, "dr" 4.6) needs its dot.
 TITLE_WORD_ZIPF = 6.0
@@ -299,6 +302,9 @@ class Locale:
     #: rubio"): after a relation word and a comma the name may follow one
     #: ("meine kollegin, die jacky,").
     person_articles: Sequence[str] = ()
+    #: A preposition joined with the article a name may follow in speech ("vom schorsch",
+    #: "beim sepp"), beside :attr:`person_articles`.
+    name_contractions: Sequence[str] = ()
     #: People named by their role or kin without a possessive ("kollegin", "enfermera",
     #: "eigenaar", "patron"): with the relation words, before a name set apart by a comma.
     roles: Sequence[str] = ()
@@ -472,6 +478,12 @@ class LocaleView:
         )
         self._lower_street = re.compile(lc.lower_street) if lc.lower_street else None
         self._cased_street = re.compile(lc.cased_street) if lc.cased_street else None
+        articles = [*lc.person_articles, *lc.name_contractions]
+        self._article_name = (
+            re.compile(rf"(?<![\w'’-])(?i:{alternation(articles)})[ \t]+({LOWER_WORD})(?![\w'’-])")
+            if articles
+            else None
+        )
         # The same contexts before a name written in lower case ("mon patron m. garnier",
         # "mijn buurman kees van der laan"): see :meth:`lower_names`.
         self._cased_places = (
@@ -820,13 +832,52 @@ class LocaleView:
                 or not lc.is_known_name(word)
                 or not lexicon.is_given(word)
                 or lc.is_negative(word)
-                or lc.zipf(word) >= LOWER_GIVEN_ZIPF
             ):
                 continue
+            frequent = lc.zipf(word) >= LOWER_GIVEN_ZIPF
+            if frequent and not self._surname_after(text, m.end(), lexicon):
+                # A given name the language writes often ("rafael" 4.6) is one when a
+                # surname follows it: "rafael jiménez de las cuevas".
+                continue
             run = self._lower_run(text, m.start(), lexicon, titled=True)
-            if run is not None:
+            if run is not None and (not frequent or run[1] > m.end()):
                 out.append(Span(*run, EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
         return out
+
+    def article_names(self, text: str) -> list[Span]:
+        """A given name or nickname in lower case after the article people put before one in
+        speech ("hay q decirselo a la encarni", "hinterm hof vom schorsch"): a name the
+        language's list knows and hardly writes as a word (Zipf below
+        :data:`ARTICLE_NAME_ZIPF`), no function or relation word."""
+        lc = self.locale
+        if self._article_name is None:
+            return []
+        out = []
+        for m in self._article_name.finditer(text):
+            word = m.group(1)
+            if (
+                len(word) >= 4
+                and lc.is_known_name(word)
+                and not lc.is_negative(word)
+                and not lc.is_particle(word)
+                and lc.zipf(word) < ARTICLE_NAME_ZIPF
+            ):
+                out.append(Span(*m.span(1), EntityType.PERSON, NAME_SCORE, {VIEW: NAME_SCORE}))
+        return out
+
+    def _surname_after(self, text: str, pos: int, lexicon: Any) -> bool:
+        """A surname right after ``pos`` (a space between): one the lexicon or the
+        language's list knows and the language hardly writes as a word."""
+        m = re.compile(rf"[ \t]+({LOWER_WORD})").match(text, pos)
+        if m is None:
+            return False
+        word = m.group(1)
+        return (
+            known_surname(lexicon, word)
+            and not self.locale.is_negative(word)
+            and not self.locale.is_particle(word)
+            and self.locale.zipf(word) < SURNAME_AFTER_NAME_ZIPF - 0.5
+        )
 
     def lower_places(self, text: str, lexicon: Any) -> list[Span]:
         """A small place of care or business by its kind and its name, typed in lower case

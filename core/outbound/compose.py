@@ -439,6 +439,11 @@ def settle(
                     # In the four other languages, a frequent word of the message's language
                     # in lower case ("in haar tabletten": "her", read again as a town).
                     or (weak and value.islower() and _frequent_words(value, text))
+                    # ... or capitalized, each word a common one of it and no name it knows
+                    # ("100 % Santé", "HR-adviseur"), as the message's first reading judges:
+                    # a model sure of it there is still reading a text its placeholders
+                    # changed, and the first reading, which found nothing, had the context.
+                    or (len(value.split()) <= 2 and _common_words(value, text, policy.lexicon))
                     # In a text written with capitals, lower-case words after a public name
                     # are what it is, not a name ("Redis sidecar").
                     or (extends_public and value.islower() and is_cased(outbound))
@@ -506,6 +511,22 @@ def _frequent_words(value: str, text: str) -> bool:
     lc = locale(message_language(text))
     words = re.findall(r"\w+", value)
     return lc is not None and bool(words) and all(lc.zipf(w) >= 4.5 for w in words)
+
+
+def _common_words(value: str, text: str, lexicon: Any) -> bool:
+    """Whether every word of ``value`` is, in ``text``'s language (one of the four with
+    rules of their own), a word that names no one: one of its never-names, a term of the
+    lexicon, or a word it writes often (Zipf 4.0 or more) that its list of names lacks."""
+    lc = locale(message_language(text))
+    words = re.findall(r"[^\W\d_]+", value)
+    return (
+        lc is not None
+        and bool(words)
+        and all(
+            lc.is_negative(w) or lexicon.is_term(w) or (lc.zipf(w) >= 4.0 and not lc.is_known_name(w))
+            for w in words
+        )
+    )
 
 
 def _plain_words(value: str, lexicon: Any, numbers: bool = False) -> bool:

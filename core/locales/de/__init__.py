@@ -91,6 +91,16 @@ def rare_house_name(value: str) -> bool:
     return zipf_frequency(word.lower(), "de") < 2.5 and word.lower() not in _HOUSE_WORDS
 
 
+def trade_owner_name(value: str) -> bool:
+    """The name after a trade's word is its owner's ("Velo Gubler", "Elektro Huber"): a
+    word German writes rarely (Zipf below 3.0, "Gubler" 2.1), not a noun ("Service",
+    "Reparatur", "Shop")."""
+    from wordfreq import zipf_frequency
+
+    word = value.split()[-1].split("-")[0]
+    return zipf_frequency(word.lower(), "de") < 3.0 and zipf_frequency(word.lower(), "en") < 3.5
+
+
 #: Words after "Haus" that are no house's name however rarely German writes them.
 _HOUSE_WORDS = frozenset("nummer nr hausnummer".split())
 
@@ -237,6 +247,19 @@ RULES = [
         0.85,
         flags=0,
         validate=named_hospital,
+    ),
+    # A shop or a trade by its owner's surname, as German-speaking villages name them:
+    # "Velo Gubler", "Elektro Huber", "Bäckerei Schnitzler", "Sanitär Krämer".
+    Rule(
+        EntityType.ORG,
+        r"(?<![\w-])((?:Bäckerei|Metzgerei|Konditorei|Elektro|Velo|Velos|Fahrrad|Fahrräder|Zweirad|Foto|Optik|"
+        r"Sanitär|Heizung|Malerbetrieb|Maler|Schreinerei|Tischlerei|Zimmerei|Gärtnerei|Blumen|Friseur|"
+        r"Autohaus|Garage|Kfz|Auto|Reifen|Dachdecker|Getränke|Schuhhaus|Modehaus|Möbel|Bau|Transporte|"
+        r"Umzüge|Spedition|Landmaschinen|Brennholz|Hofladen)[ \t]+[A-ZÄÖÜ][a-zäöüß]{2,}(?:-[A-ZÄÖÜ][a-zäöüß]+)?)(?![\w-])",
+        1,
+        0.85,
+        flags=0,
+        validate=trade_owner_name,
     ),
     # A pharmacy or a practice by its own name joined with a hyphen: "die Rosen-Apotheke",
     # "in der rosen-apotheke", "Hirsch-Apotheke" (not a mail-order one).
@@ -388,6 +411,7 @@ LOCALE = Locale(
     place_links=("am", "an der", "im", "zum", "zur", "von", "haus"),
     place_articles=("am", "an der"),
     person_articles=("der", "die"),
+    name_contractions=("vom", "beim"),
     determiners=w.DETERMINERS,
     noun_suffixes=w.NOUN_SUFFIXES,
     presidio=_presidio,

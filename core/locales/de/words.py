@@ -127,7 +127,9 @@ INTROS = ["ich heiße", "ich bin", "sie heißt", "er heißt", "mein Name ist", "
           # an account's holder
           "Kontoinhaber", "Kontoinhaberin", "Kontoinhaber:", "Kontoinhaberin:"]
 GREETINGS = ["Hallo", "Hi", "Liebe", "Lieber", "Sehr geehrte", "Sehr geehrter", "Guten Tag",
-             "Guten Morgen", "Moin", "Servus"]
+             "Guten Morgen", "Moin", "Servus",
+             # Swiss and Austrian greetings ("Grüezi!", "Grüessech", "Griaß di")
+             "Grüezi", "Grüezi mitenand", "Grüessech", "Griaß di", "Grüß Gott", "Hoi", "Sali"]
 CLOSINGS = ["Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße", "Beste Grüße",
             "Liebe Grüße", "Herzliche Grüße", "Gruß", "Grüße", "MfG", "LG", "VG", "Danke",
             "Vielen Dank", "Danke schön", "Dankeschön", "Thx", "Ciao", "Tschüss", "Tschüs",
@@ -157,6 +159,12 @@ NOUN_SUFFIXES = (
     # "Physiotherapeutin", "Kardiologe", "Internistin", "Pflegekraft", "Sozialpädagogin"
     "therapeut", "therapeutin", "ologe", "ologin", "istin", "assistent", "assistentin",
     "pädagoge", "pädagogin", "referent", "referentin", "kraft",
+    # more conditions and their medicine ("Synkope", "Exsikkose", "Innere Medizin",
+    # "Apixaban-Dosis"); drugs by their stems ("Torasemid", "Ramipril", "Bisoprolol")
+    "kope", "kose", "medizin", "dosis", "semid", "pril", "sartan", "olol", "statin", "xaban",
+    "azepam", "prazol", "cillin", "mycin", "floxacin", "formin",
+    # a house's rooms and notices, its caretaker ("Waschküche", "Aushang", "Hauswartin")
+    "küche", "aushang", "wart", "wartin",
 )
 
 DETERMINERS = (

@@ -155,8 +155,10 @@ ZONES = [
     # "artículo 56 del Estatuto de los Trabajadores", "art. 52.c ET", "Ley Orgánica 3/2018".
     r"(?i:artículo|articulo|art\.|arts\.)\s+\d+(?:\.\d+)*(?:\.?[a-z]\))?"
     r"(?:\s+(?:del|de la)\s+(?:Estatuto de los Trabajadores|Código Civil|Código Penal|"
-    r"Constitución(?: Española)?|Ley[^,.;\n]{0,40}|Reglamento[^,.;\n]{0,40}|RGPD|LOPDGDD|LGSS)"
-    r"|\s+(?:ET|CC|CP|LGSS|RGPD|LOPDGDD|CE|LAU))?",
+    r"Constitución(?: Española)?|Ley[^,.;\n]{0,40}|Reglamento[^,.;\n]{0,40}|RGPD|LOPDGDD|LGSS|"
+    # the procedural and other codes by their acronyms: "artículo 404 de la LEC"
+    r"LEC|LECrim|LOPJ|LRJS|LPAC|LRJSP|LAU|LPH|LGT|LSC|LIRPF|LGDCU|TRLGDCU|LETA|LGS)"
+    r"|\s+(?:ET|CC|CP|LGSS|RGPD|LOPDGDD|CE|LAU|LEC|LECrim|LRJS|LPH|LGT))?",
     r"\bEstatuto de los Trabajadores\b",
     # ("Real Decreto-ley 19/2018", "RDL 19/2018", "Real Decreto Legislativo 2/2015")
     r"\b(?:Ley|Real Decreto(?:-[Ll]ey)?|Decreto(?:-[Ll]ey)?|RDL|RD|LO)(?: Orgánica| Legislativo)?\s+\d+/\d{4}",

@@ -35,6 +35,8 @@ NEGATIVES = words(
 
 # medical, legal and everyday acronyms that are terms, not organisations ("un TAC")
 NEGATIVES = NEGATIVES | words("TAC RMN ECG IVA IRPF DNI NIE NIF ERE ERTE PDF RRHH RR HH")
+# the kinds of proceedings a court letter names ("Procedimiento Ordinario 287/2025")
+NEGATIVES = NEGATIVES | words("Procedimiento Ordinario Abreviado Monitorio Verbal Cambiario Juicio Autos Recurso")
 # the verbs a clinical note begins a sentence with ("Ingresó en el Hospital ...")
 NEGATIVES = NEGATIVES | words("Ingresó Ingresa Ingresado Ingresada Acude Acudió Presenta Presentó Refiere Refirió")
 # lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
@@ -81,7 +83,7 @@ RELATIONS = [
     "la madre de", "el padre de", "la mamá de", "el papá de",
 ]
 
-PARTICLES = ["de", "del", "de la", "de los", "y", "i", "da", "van", "von"]
+PARTICLES = ["de", "del", "de la", "de los", "de las", "la", "las", "los", "y", "i", "da", "van", "von"]
 INTROS = ["me llamo", "mi nombre es", "soy", "se llama", "Nombre:", "Paciente:", "Trabajador:",
           "Trabajadora:", "Firmado:", "Fdo.:", "Fdo.", "a nombre de",
           # someone named in passing: "un tal paco", "una chica llamada rosa"

@@ -221,7 +221,8 @@ LOCALE = Locale(
     public_bodies=w.PUBLIC_BODIES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
-    postcode=r"\d{5}",
+    # (Belgium, Switzerland and Luxembourg write four digits: "4000 Liège", "1003 Lausanne")
+    postcode=r"\d{4,5}",
     lower_street=r"(?<![\w-])(\d{1,4}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|allee|allée|avenue|av\.|boulevard|bd|chemin|impasse|place|quai|route|cours|square|venelle|ruelle|"
     r"passage|sentier|lotissement|résidence|residence|cité|cite|faubourg|hameau|clos|voie|traverse)[ \t]+[a-zà-ÿ'’-]+(?:[ \t]+[a-zà-ÿ'’-]+){0,3}?(?=[ \t]*(?:[,.;!?\n]|$|\d{4,5}))"
     # the number after the street, as Belgium writes it ("rue de la station 14")
@@ -229,7 +230,7 @@ LOCALE = Locale(
     r"(?:de[ \t]+la[ \t]+|de[ \t]+l['’]|du[ \t]+|des[ \t]+|de[ \t]+|d['’])?[a-zà-ÿ'’-]+(?:[ \t]+[a-zà-ÿ'’-]+){0,2}?[ \t]+\d{1,4}(?:[ \t]?(?:bis|ter|[a-z]))?(?![\w]))",
     cased_street=r"\d{1,4}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|allée|allee|avenue|av\.|boulevard|bd|impasse|chemin|quai)\b"
     r"|(?:rue|avenue|boulevard|bd|impasse|allée|allee|chemin|quai|chaussée|chaussee|drève|dreve)\b",
-    address_unit=r"(?:\d{1,2}(?:e|è|ème|eme|er|ère)[ \t]+étage|\d{1,2}(?:e|ème|eme)[ \t]+etage|rez-de-chauss[ée]e|RDC|(?:appt?\.?|appart\.?|appartement|apt\.?|logement)[ \t]*(?:n[°o][ \t]*)?[A-Z]?\d{1,4}[A-Z]?|(?:bât\.?|bat\.?|bâtiment|batiment)[ \t]+[A-Z0-9]{1,3}|(?:escalier|esc\.?)[ \t]+[A-Z0-9]{1,2}|porte[ \t]+\d{1,4})(?![\w-])",
+    address_unit=r"(?:\d{1,2}(?:e|è|ème|eme|er|ère)[ \t]+étage|\d{1,2}(?:e|ème|eme)[ \t]+etage|rez-de-chauss[ée]e|RDC|(?:appt?\.?|appart\.?|appartement|apt\.?|logement)[ \t]*(?:n[°o][ \t]*)?[A-Z]?\d{1,4}[A-Z]?|(?:bât\.?|bat\.?|bâtiment|batiment)[ \t]+[A-Z0-9]{1,3}|(?:escalier|esc\.?)[ \t]+[A-Z0-9]{1,2}|porte[ \t]+\d{1,4}|(?:bte|boîte|boite)\.?[ \t]*\d{1,4}[A-Z]?)(?![\w-])",
     describing_endings=("é", "ée", "és", "ées", "if", "ive", "euse", "eux", "ante", "ant", "issime", "issimes"),
     town_before=("à", "a", "de", "d'", "près de", "vers"),
     place_kinds=("sci", "fromagerie", "charcuterie", "poissonnerie", "pâtisserie", "patisserie", "quincaillerie", "librairie", "imprimerie", "scierie", "laiterie", "fromagerie-crèmerie", "conserverie", "biscuiterie", "torréfaction", "hôpital", "hopital", "maison de santé", "maison médicale", "centre médical", "centre de santé", "cabinet médical", "cabinet dentaire", "cabinet", "pharmacie", "clinique", "ehpad", "crèche", "agence", "salon de coiffure", "boulangerie", "garage", "collège", "college", "lycée", "lycee", "école", "ecole", "groupe scolaire", "transports", "société", "societe", "entreprise", "boucherie", "restaurant", "brasserie", "hôtel", "hotel", "menuiserie", "plomberie", "pressing", "auto-école", "auto-ecole", "supérette", "superette", "boulangerie-pâtisserie", "épicerie", "epicerie", "fleuriste", "maternelle", "école maternelle", "école primaire", "camping", "cabinet de kinésithérapie", "cabinet de kiné", "cabinet infirmier", "cabinet d'avocats", "cabinet comptable", "laboratoire", "opticien", "optique", "auto-entreprise", "ssiad", "service de soins à domicile", "service de soins a domicile", "service d'aide à domicile", "foyer", "association", "cabinet de radiologie", "centre de radiologie", "pizzeria", "maison de retraite", "creche", "garderie"),

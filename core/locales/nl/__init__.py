@@ -92,7 +92,7 @@ RULES = [
     Rule(
         EntityType.ORG,
         r"(?<![\w-])([A-Z][a-z]*(?:bedrijf|handel|techniek|bouw|installaties|onderhoud|transport|"
-        r"makelaardij|bakkerij|slagerij|kapsalon|adviesbureau|administratiekantoor|hoveniers)"
+        r"makelaardij|bakkerij|slagerij|kapsalon|adviesbureau|administratiekantoor|hoveniers|isterij|kerij)"
         r"[ \t]+(?:(?:van|de|der|den|Van|De|Der|Den)[ \t]+){0,2}[A-Z][\w'-]+)(?![\w-])",
         1,
         0.85,
@@ -130,6 +130,15 @@ RULES = [
         1,
         0.9,
         flags=0,
+    ),
+    # A day and a month without a year after the word it dates ("Lab 16-02: Na 131",
+    # "opgenomen op 3-11"): a date, which a health message's norm protects.
+    Rule(
+        EntityType.DATE,
+        r"\b(?:lab|labwaarden|bloedafname|op|d\.d\.|datum|sinds|vanaf|per|controle|opgenomen|ontslagen|"
+        r"opname|ontslag|gezien)[ \t:]+((?:0?[1-9]|[12]\d|3[01])-(?:0?[1-9]|1[0-2]))(?![\d\-/.,]|\.\d)",
+        1,
+        0.85,
     ),
     # An age of 90 or more, which identifies ("90 jaar", "94 jaar oud"): HIPAA's Safe Harbor.
     Rule(EntityType.AGE, r"(?<![\d,.])((?:9\d|1[01]\d))[ \t]+jaar\b(?![ \t]+(?:geleden|lang|later))", 1, 0.85),
@@ -200,7 +209,8 @@ LOCALE = Locale(
     public_bodies=w.PUBLIC_BODIES,
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
-    postcode=r"\d{4}[ \t]?[A-Za-z]{2}",
+    # (Belgium writes four digits alone: "9140 Temse")
+    postcode=r"\d{4}(?:[ \t]?[A-Za-z]{2}(?![\w]))?",
     lower_street=r"(?<![\w-])((?:van[ \t]+(?:der|den|de)[ \t]+|(?!de\b|het\b|een\b|aan\b|in\b|op\b|van\b|naar\b)[a-z]+[ \t])?(?!onderweg|halfweg|zijweg)[a-z]{3,}(?:straat|gracht|weg|laan|plein|kade|singel|dijk|steeg|dreef|hof|pad|park|markt|erf|wal)[ \t]+\d{1,5}(?:-?(?:bis|hs|[a-z]\b|\d{1,3}))?"
     # and its postcode after a comma ("merelhof 22, 3646 bd")
     r"(?:,?[ \t]+\d{4}[ \t]?[a-z]{2}(?![\w]))?)(?![\w])",

@@ -36,6 +36,8 @@ NEGATIVES = words(
 
 # medical, legal and everyday acronyms that are terms, not organisations ("een MRI")
 NEGATIVES = NEGATIVES | words("MRI CT ECG AOW WW WIA BTW ZZP CAO PDF")
+# a letter's roles at a line's or a sentence's start ("Contactpersoon is dochter Jantina")
+NEGATIVES = NEGATIVES | words("Contactpersoon Contactpersonen Aanvrager Behandelaar Verwijzer")
 # lab tests written before their result ("Kreatinin 1,9 mg/dl"): no one's name
 NEGATIVES = NEGATIVES | words("Kreatinine Creatinine Hemoglobine Ferritine Kalium Natrium Ureum Cholesterol Triglyceriden Leukocyten Trombocyten Bloedsuiker Glucose Bilirubine Albumine Troponine Lactaat Calcium Magnesium")
 
