@@ -280,6 +280,14 @@ _PUBLIC_ORG = re.compile(
 _PLACE_TECH = re.compile(r"^(.+?)\s+Tech$")
 _OF_PLACE = re.compile(r"\bof\s+(?:the\s+)?([A-Z][\w .'-]+)$")
 #: Where a patient is treated or a child goes to school is never public here.
+#: A name, then "Court": a block of homes or a court of law (:meth:`TypePolicy._building_court`).
+_BUILDING_COURT = re.compile(r"([A-Z][a-z'’]+)[ \t]+Court")
+#: The words before "Court" that make it a court of law.
+_LAW_COURT_WORDS = frozenset(
+    "county crown high supreme family magistrates magistrates' coroner's coroners youth district "
+    "circuit federal appeals appellate superior probate juvenile traffic housing employment civil "
+    "criminal royal sheriff municipal tax land commercial admiralty chancery".split()
+)
 _PRIVATE_ORG = re.compile(
     r"\b(?:hospital|clinic|surgery|medical|health\s*cent(?:re|er)|pharmacy|dental|"
     r"practice|pediatrics|paediatrics|hospice|care home|nursing home|urgent care|"
@@ -816,6 +824,17 @@ class TypePolicy:
             or _gives_contact_or_postcode(text[max(0, span.start - 40) : span.end + 40])
         )
 
+    def _building_court(self, value: str) -> bool:
+        """A block of flats or houses named "Court" ("Flat 9, Larchfield Court"): one word
+        before "Court" that is no place and no kind of court of law ("Crown Court",
+        "Leeds Combined Court" are courts)."""
+        m = _BUILDING_COURT.fullmatch(value.strip())
+        return (
+            m is not None
+            and m.group(1).casefold() not in _LAW_COURT_WORDS
+            and self.lexicon.public_kind(m.group(1)) is None
+        )
+
     def _public_kind(self, text: str, span: Span, value: str) -> str | None:
         site = site_label(value)
         if (
@@ -913,7 +932,7 @@ class TypePolicy:
         if span.type in (EntityType.ORG, EntityType.OTHER) and not _PRIVATE_ORG.search(value):
             # (An institution a model typed OTHER is judged as one: "the Natural History
             # Museum" of a school trip.)
-            if _PUBLIC_ORG.search(value):
+            if _PUBLIC_ORG.search(value) and not self._building_court(value):
                 return "public institution"
             tech = _PLACE_TECH.match(value)
             if tech and self.lexicon.public_kind(tech.group(1)) in _COUNTRY_KINDS | {"place"}:

@@ -298,6 +298,10 @@ FIELD_LABELS: list[FieldLabel] = [
         # The national numbers of the other languages with rules: a value that fails its
         # checksum there ("DNI: 48392017K") is still the person's number.
         r"|(?-i:DNI|NIE|NIF|BSN|NIR)|steuer-?id|burgerservicenummer|personalausweis(?:nummer)?"
+        # Switzerland's and Austria's social security numbers: "AHV-Nr. 756...", "SVNR 4187 ..."
+        r"|(?-i:AHV|AVS)(?:-?(?:Nr\.?|Nummer|No\.?))?|(?-i:SVNR|SV-Nr\.?)|sozialversicherungsnummer"
+        # Belgium's national register number and Québec's health card number
+        r"|(?:n°[ \t]*(?:de[ \t]+)?)?registre[ \t]+national|rijksregister(?:nummer)?|(?-i:NISS|INSZ|NAM|RAMQ)"
         # Other countries' national numbers people paste: Canada's SIN, Australia's TFN and
         # ABN, Ireland's PPS number, New Zealand's NHI, India's Aadhaar and PAN.
         rf"|(?-i:SIN|TFN|ABN|PPSN?|NHI)(?:{_NO})?|pps{_J}number|aadhaa?r(?:{_NO})?"
@@ -325,7 +329,9 @@ FIELD_LABELS: list[FieldLabel] = [
         # an employee's number in the other languages: "salarié matricule 7731", "n.º de
         # empleado 2019-0147", "Personalnummer 4471", "personeelsnummer 20931", "pers.nr".
         r"|matricule|(?:n\.?[ºo°]|núm(?:ero)?\.?)[ \t]+de[ \t]+(?:empleado|empleada|trabajador|trabajadora)"
-        r"|personal-?(?:nr\.?|nummer)|personeels-?(?:nr\.?|nummer)|pers\.[ \t]?nr\.?",
+        r"|personal-?(?:nr\.?|nummer)|personeels-?(?:nr\.?|nummer)|pers\.[ \t]?nr\.?"
+        # a staff file's number in Chile and Argentina: "N° de ficha 0387", "legajo 4412"
+        r"|(?:n\.?[ºo°][ \t]*(?:de[ \t]+)?)?(?:ficha|legajo)",
         EntityType.ID,
     ),
     FieldLabel(
@@ -385,7 +391,7 @@ class Field:
 _NAMING_LABEL = re.compile(
     r"(?:number|num|no\.?|nr\.?|#|id|ssn|cvv2?|cvc2?|mrn|iban|dob|d\.o\.b\.?|nhi|ppsn?|pan|reg\.?|registration"
     r"|nummer|adh[ée]rent|licenci[ée]|socio|socia|abonado|matricule|empleado|empleada|trabajador|trabajadora"
-    r"|(?-i:IC[A-Z]{1,4})|colegiad[oa])\)?$",
+    r"|(?-i:IC[A-Z]{1,4})|colegiad[oa]|ficha|legajo)\)?$",
     re.IGNORECASE,
 )
 

@@ -2615,6 +2615,7 @@ def csv_tables(text: str) -> CsvTables:
     return CsvTables(tuple(headers), tuple(sorted(set(out))))
 
 
+_PIPE_HEADER_CELL = re.compile(r"(?=[^|]*[^\W\d_])[^\W_][\w \-/.#°º()%]{0,30}")
 #: A Markdown table's row ("| Mrs E. Hollings | 04/12 | Diabetes |") and the row of dashes
 #: under its header ("|---|:---:|").
 _PIPE_ROW = re.compile(r"[ \t]*\|(.*)\|[ \t]*")
@@ -2632,7 +2633,9 @@ def _pipe_tables(
         if m is None or not _PIPE_RULE.fullmatch(lines[k + 1][1]):
             continue
         keys = [c.strip() for c in m.group(1).split("|")]
-        if len(keys) < 2 or not all(_CSV_HEADER_CELL.fullmatch(c) for c in keys):
+        # (the row of dashes under it says it is a header: a key may begin with a digit,
+        # "1/6 grati", "2nd contact")
+        if len(keys) < 2 or not all(_PIPE_HEADER_CELL.fullmatch(c) for c in keys):
             continue
         headers.append((head_start, head_start + len(head)))
         for row_start, row in lines[k + 2 :]:
@@ -3658,6 +3661,34 @@ def _home_folders(text: str, spans: list[Span]) -> list[Span]:
     return merge_spans(sorted(out, key=lambda x: x.start))
 
 
+#: An account after its key in a log or a config line: "user=fhansen", "ruser=ndubuisi_o".
+_KEYED_ACCOUNT = re.compile(
+    r"\b(?:user|username|login|logname|ruser|luser|uid|userid|account|owner)=(?P<user>[A-Za-z_][\w.\-]{1,31})(?![\w@])"
+)
+
+
+def _accounts_everywhere(text: str, spans: list[Span]) -> list[Span]:
+    """An account a home folder or a log's key names ("/home/fhansen/...", "user=fhansen")
+    is that account wherever it stands in the text: each other occurrence as a word no
+    span holds is the same identifier (the path went whole, and "user=fhansen" beside it
+    had stayed in clear). A machine's own accounts ("root", "ubuntu") name no one."""
+    if "/" not in text and "\\" not in text and "=" not in text:
+        return spans
+    names = {m.group(1).strip() for m in _HOME.finditer(text)}
+    names |= {m.group("user") for m in _KEYED_ACCOUNT.finditer(text)}
+    names = {n for n in names if len(n) >= 3 and n.casefold() not in _NO_ONE and n not in _SERVICE_USERS and " " not in n}
+    if not names:
+        return spans
+    out = list(spans)
+    for name in sorted(names):
+        for m in re.finditer(rf"(?<![\w.\-/\\@]){re.escape(name)}(?![\w\-@]|\.\w)", text):
+            a, b = m.span()
+            if any(x.start < b and a < x.end for x in out):
+                continue
+            out.append(Span(a, b, EntityType.ID, 0.85, {MARKER: 0.85}))
+    return sorted(out, key=lambda x: x.start)
+
+
 def _outside(text: str, span: Span, a: int, b: int) -> list[Span]:
     """What a span held beside a path: kept when it has a capital or a digit (a name, a
     number), dropped when it is a command's or a label's word ("mkdir '", "path")."""
@@ -4138,6 +4169,8 @@ _CELL_CODE = re.compile(
 _NUMBER_KEY_END = frozenset(("account", "number", "no", "id", "iban", "ref", "reference", "passport"))
 
 
+#: A column's key of codes: a person's code where the table names people in another column.
+_CODE_KEYS = frozenset({"cód", "cod", "código", "codigo", "code", "emp code", "staff code", "code salarié", "kürzel", "code employé"})
 #: A key's last word that numbers its rows in German, Dutch, French or Spanish, alone or
 #: at a compound's end ("nr", "personalnummer", "klantnummer", "numéro", "núm").
 _NUMBER_KEY_WORD = re.compile(r"\w*(?:nr|nummer|number)|n[°ºo]|num[eé]ro|n[uú]m(?:ero)?")
@@ -4177,15 +4210,22 @@ def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]
     if not tables.cells:
         return spans
     out = list(spans)
+    # A column of codes beside a column of people ("| Cód | Apellidos y nombres |"): each
+    # row's code is that person's, however short ("T-01").
+    people = any(_key_type(k, text) is EntityType.PERSON for k in {k for _, _, k in tables.cells})
     for a, b, key in tables.cells:
         name = _key_name(key)
         if money_key(name):
             continue
         vt = VALUE_FIELD_TYPES.get(name)
+        personal_code = people and name.strip(".") in _CODE_KEYS
+        if vt is None and personal_code:
+            vt = EntityType.ID
         last = name.rsplit(" ", 1)[-1]
         # ("Mitgl-Nr", "Personalnummer", "n° adhérent": a number key of the other languages)
         # (or its first: "nº socio", "n° adhérent")
-        numbered = last in _NUMBER_KEY_END or any(_NUMBER_KEY_WORD.fullmatch(w) for w in name.split())
+        # ("Pers.-Nr.": the dots of an abbreviated key go)
+        numbered = last.rstrip(".") in _NUMBER_KEY_END or any(_NUMBER_KEY_WORD.fullmatch(w.strip(".")) for w in name.split())
         if vt is None and numbered:
             vt = EntityType.ACCOUNT
         if vt is None or vt is EntityType.DATE:
@@ -4194,7 +4234,7 @@ def _number_cells(text: str, spans: list[Span], tables: CsvTables) -> list[Span]
         lead = len(value) - len(value.lstrip())
         code = value.strip()
         # (a member's "0417" under its key: four digits are enough where the key says so)
-        if not _CELL_CODE.fullmatch(code) or sum(c.isdigit() for c in code) < (4 if numbered else 5):
+        if not _CELL_CODE.fullmatch(code) or sum(c.isdigit() for c in code) < (2 if personal_code else 4 if numbered else 5):
             continue
         start, end = a + lead, a + lead + len(code)
         over = [x for x in out if x.start < end and start < x.end]
@@ -4375,6 +4415,7 @@ def refine(text: str, spans: Iterable[Span], lexicon: Lexicon | None = None) -> 
     kept = _age_cells(text, _number_cells(text, kept, tables), tables)
     kept = _key_fingerprints(text, kept)
     kept = _log_users(text, _chat_senders(text, _keyed_values(text, _home_folders(text, kept), lexicon)))
+    kept = _accounts_everywhere(text, kept)
     kept = _handles_on_platforms(text, kept, lexicon)
     kept = _record_keys(text, kept, lexicon)
     kept.sort(key=lambda x: x.start)
@@ -4826,8 +4867,11 @@ _MY_HANDLE = re.compile(r"\b(?:me|myself)[ \t]*\([ \t]*(?P<handle>[\w.\-]*[^\W\d
 #: \"Tiny\"", "nicknamed 'Chalky'".
 _CALLED_QUOTED = re.compile(
     r"\b(?:(?:everyone|everybody|all|we|they|people|friends|mates|lads|family|kids)[ \t]+"
-    r"(?:\w+[ \t]+)?call(?:s|ed)?(?:[ \t]+(?:him|her|them))?|nicknamed|known[ \t]+as|goes[ \t]+by)"
-    r"[ \t]+['‘\"“](?:the[ \t]+)?(?P<nick>[^\W\d][\w'’\-]*(?:[ \t][\w'’\-]+){0,1})['’\"”]"
+    r"(?:\w+[ \t]+)?call(?:s|ed)?(?:[ \t]+(?:him|her|them))?|nicknamed|known[ \t]+as|goes[ \t]+by"
+    # and in the other languages: '(dit "loulou")', 'genannt "Mucki"', 'alias "el Flaco"'
+    r"|(?:(?<=\()|(?<=,[ \t]))dite?|alias|genannt|gezegd|apodad[oa]|llamad[oa]|conocid[oa][ \t]+como|surnomm[ée]e?"
+    r"|l['’]appell?e(?:nt)?|noem(?:t|en)[ \t]+(?:hem|haar)|nenn(?:t|en)[ \t]+(?:ihn|sie)|l[eao][ \t]+(?:dicen|llaman))"
+    r"[ \t]+['‘\"“«][ \t]?(?:the[ \t]+|el[ \t]+|la[ \t]+|le[ \t]+)?(?P<nick>[^\W\d][\w'’\-]*(?:[ \t][\w'’\-]+){0,1})[ \t]?['’\"”»]"
 )
 
 
@@ -4839,7 +4883,7 @@ def _nicknames_of_named(text: str, spans: list[Span], lexicon: Lexicon | None) -
     The nickname is often a word ("moose", "Kruimel", "puce"): only the brackets' person
     say it is a name. A relation or role word before the brackets ("my client (John
     Smith)") is no nickname, nor is a word of a list's function words."""
-    if "(" not in text and not any(q in text for q in "'\"‘“"):
+    if "(" not in text and not any(q in text for q in "'\"‘“«") and message_language(text) not in _CALLED_BY:
         return spans
     out: list[Span] = []
     persons = [s for s in spans if s.type is EntityType.PERSON]
@@ -4857,17 +4901,34 @@ def _nicknames_of_named(text: str, spans: list[Span], lexicon: Lexicon | None) -
             else:
                 a, b = m.span("word")
                 word = m.group("word")
-                if m.group("intro") is None and "_" not in word:
+                spoken = _spoken_article_before(text, a)
+                if m.group("intro") is None and "_" not in word and not spoken:
                     continue
                 if lexicon is not None and "_" not in word and (
                     word.casefold() in _NOT_NICKNAMES or lexicon.zipf(word.casefold()) >= _NICKNAME_ZIPF
                 ):
+                    continue
+                # ("de Rosse zoals ze hem hier noemen (eigenlijk ...)": a verb of the
+                # message's language before the brackets, no nickname)
+                other = locale(message_language(text))
+                # (after a spoken article the nickname may be a frequent word: "la Nena")
+                limit = _CALLED_ZIPF + (1.0 if spoken else 0.0)
+                if other is not None and "_" not in word and (other.is_negative(word) or other.zipf(word) >= limit):
                     continue
             if text[a:b].casefold().startswith("the "):
                 a += 4
             out.append(Span(a, b, EntityType.PERSON, 0.6, {NICKNAME: 0.6}))
     for m in _CALLED_QUOTED.finditer(text):
         out.append(Span(*m.span("nick"), EntityType.PERSON, 0.6, {NICKNAME: 0.6}))
+    lang = message_language(text)
+    called = _CALLED_BY.get(lang)
+    lc = locale(lang) if called is not None else None
+    if called is not None and lc is not None:
+        for m in called.finditer(text):
+            group = "w" if m.group("w") is not None else "w2"
+            word = m.group(group)
+            if len(word) >= 3 and not lc.is_negative(word) and not lc.is_particle(word) and lc.zipf(word) < _CALLED_ZIPF:
+                out.append(Span(*m.span(group), EntityType.PERSON, 0.6, {NICKNAME: 0.6}))
     for m in _MY_HANDLE.finditer(text):
         handle = m.group("handle")
         if lexicon is not None and not ("_" in handle or any(c.isdigit() for c in handle)) and (
@@ -5072,6 +5133,43 @@ def _signed_as(text: str, spans: list[Span], lexicon: Lexicon | None) -> list[Sp
         out = [x for x in out if x not in over]
         out.append(Span(a, b, EntityType.PERSON, 0.6, {GIVEN_NAME_VIEW: 0.6}))
     return sorted(out, key=lambda x: (x.start, x.end))
+
+
+#: Someone called by a nickname without quotes, in the four languages with rules: "iedereen
+#: noemt hem kleine moes", "de Rosse zoals ze hem hier noemen", "im dorf heißt er nur der
+#: Igel", "tout le monde l'appelle nana", "le dicen el chato".
+_CALLED_BY = {
+    "nl": re.compile(
+        r"\b(?:noemt|noemen)[ \t]+(?:hem|haar|ze)[ \t]+(?:hier[ \t]+|gewoon[ \t]+|altijd[ \t]+)?"
+        r"(?:de[ \t]+|het[ \t]+)?(?:(?:kleine|grote|dikke|lange|ome|tante|rooie|ouwe)[ \t]+)?(?P<w>[^\W\d_][\w'’\-]+)"
+        r"|\b(?:de[ \t]+|het[ \t]+)?(?P<w2>[A-Z][\w'’\-]+)[ \t]+zoals[ \t]+(?:ze|men|iedereen)[ \t]+(?:hem|haar)[ \t]+(?:hier[ \t]+)?noem(?:t|en)\b"
+    ),
+    "de": re.compile(
+        r"\b(?:heißt|heisst)[ \t]+(?:er|sie)[ \t]+(?:nur|bloß|bloss|bei[ \t]+uns|überall|hier)[ \t]+(?:der|die|das)[ \t]+(?P<w>[^\W\d_][\w'’\-]+)"
+        r"|\b(?:nennen|nennt)[ \t]+(?:ihn|sie)[ \t]+(?:alle[ \t]+|nur[ \t]+)?(?:(?:der|die|den)[ \t]+)?(?P<w2>[^\W\d_][\w'’\-]+)"
+    ),
+    "fr": re.compile(
+        r"\b(?:l['’]appell?e(?:nt)?|on[ \t]+l['’]appell?e|surnomm[ée]e?)[ \t]+(?:[«\"“][ \t]*)?(?:(?:la|le|les)[ \t]+)?(?P<w>[^\W\d_][\w'’\-]+)"
+    ),
+    "es": re.compile(
+        r"\b(?:le|la|lo)[ \t]+(?:dicen|llaman|decimos|llamamos|apodan)[ \t]+(?:(?:el|la)[ \t]+)?(?P<w>[^\W\d_][\w'’\-]+)"
+        r"|\balias[ \t]+(?:(?:el|la)[ \t]+)?(?P<w2>[^\W\d_][\w'’\-]+)"
+    ),
+}
+#: A nickname told so is a word its language writes at most this often ("moes" 3.1,
+#: "Rosse" 3.1, "Igel" 3.6); "een held", "comme ça" are no nicknames.
+_CALLED_ZIPF = 4.0
+
+
+def _spoken_article_before(text: str, pos: int) -> bool:
+    """An article people put before a nickname in speech right before ``pos``, in a
+    language that does so ("la Nena (María Esther Lombardi)", "el cuqui (antonio ...)",
+    "der Igel (Bernd ...)"): the word is what the person is called."""
+    lc = locale(message_language(text))
+    if lc is None or not lc.person_articles:
+        return False
+    m = re.search(r"(?<![\w'’-])(\w+)[ \t]+$", text[max(0, pos - 12) : pos])
+    return m is not None and m.group(1).casefold() in {a.casefold() for a in (*lc.person_articles, *lc.name_contractions)}
 
 
 #: Words before brackets with a person's name that are the person's role or relation, no

@@ -138,6 +138,8 @@ _DAY_MONTH = (
     r"\b(?:on|admitted|discharged|seen|reviewed|dated|born|died|due|until|till|by|dob|"
     r"echo|ecg|ekg|mri|ct|cxr|scan|x-?ray|ultrasound|uss|bloods|labs|biopsy|angiogram|"
     r"endoscopy|colonoscopy|appt|op|surgery|"
+    # a fall, a night, a visit: "Prev fall 18/11", "night 03/12", "since 2/11"
+    r"fall|fell|night|visit|since|prev|previous|started|stopped|inserted|removed|"
     r"d\.o\.b\.?|w/c|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?)"
     r"[:,]?[ \t]+(?:on[ \t]+)?"
     r"((?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])|(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01]))"

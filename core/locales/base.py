@@ -441,6 +441,12 @@ class LocaleView:
             re.compile(
                 rf"(?<![\w-])(?i:{alternation(lc.intros)})\s+(?:{title}\s+)*({name})", cased
             ),
+            # A role set apart by a comma before a name: "volgens de eigenaar, Kees Verhoef:".
+            *(
+                [re.compile(rf"(?<![\w-])(?i:{alternation(lc.roles)})\s*,\s+(?:{title}\s+)*({name})", cased)]
+                if lc.roles
+                else []
+            ),
             # A greeting at the start of a line: "Beste Jan,", "Liebe Frau Schmidt,".
             re.compile(
                 rf"^[ \t]*(?i:{alternation(lc.greetings)})[ \t]+(?:{title}[ \t]+)*({name})", cased
@@ -835,7 +841,13 @@ class LocaleView:
             ):
                 continue
             frequent = lc.zipf(word) >= LOWER_GIVEN_ZIPF
-            if frequent and not self._surname_after(text, m.end(), lexicon):
+            if frequent and not self._surname_after(text, m.end(), lexicon) and not (
+                # a second given name before the surname: "antonio josé fernández-trujillo"
+                (second := re.compile(rf"[ \t]+({LOWER_WORD})").match(text, m.end())) is not None
+                and lc.is_known_name(second.group(1))
+                and lexicon.is_given(second.group(1))
+                and self._surname_after(text, second.end(), lexicon)
+            ):
                 # A given name the language writes often ("rafael" 4.6) is one when a
                 # surname follows it: "rafael jiménez de las cuevas".
                 continue
@@ -872,8 +884,9 @@ class LocaleView:
         if m is None:
             return False
         word = m.group(1)
+        parts = word.split("-")
         return (
-            known_surname(lexicon, word)
+            (known_surname(lexicon, word) or (len(parts) > 1 and all(known_surname(lexicon, p) for p in parts)))
             and not self.locale.is_negative(word)
             and not self.locale.is_particle(word)
             and self.locale.zipf(word) < SURNAME_AFTER_NAME_ZIPF - 0.5

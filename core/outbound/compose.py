@@ -522,6 +522,9 @@ def _common_words(value: str, text: str, lexicon: Any) -> bool:
     return (
         lc is not None
         and bool(words)
+        # (a code's letters are no word: "A26814392", "CHA2DS2")
+        and not any(c.isdigit() for c in value)
+        and all(len(w) >= 3 for w in words)
         and all(
             lc.is_negative(w) or lexicon.is_term(w) or (lc.zipf(w) >= 4.0 and not lc.is_known_name(w))
             for w in words

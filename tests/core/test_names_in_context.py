@@ -588,3 +588,67 @@ def test_the_four_languages_words_of_the_third_round(
     analyzer: Analyzer, text: str, gone: tuple[str, ...], kept: tuple[str, ...]
 ) -> None:
     _sent_without(analyzer, text, gone, kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "gone", "kept"),
+    [
+        # A nickname told by "zoals ze hem noemen" before brackets with the real name; a verb
+        # before the brackets is no nickname; a role set apart by a comma before a cased name.
+        (
+            "Onze hond is gebeten door de hond van de buur, de Snoek zoals ze hem hier noemen (eigenlijk "
+            "Jozef Verlinden). Volgens de eigenaar, Karel Mertens: de hond was los. Kunt u een mail opstellen?",
+            ("snoek", "verlinden", "mertens"),
+            ("zoals ze hem hier noemen",),
+        ),
+        # A nickname after "iedereen noemt hem" and after "l'appelle", quoted or not.
+        (
+            "hoi! kun je me helpen met een berichtje? mn buurjongen, iedereen noemt hem kleine dribbel, echte "
+            "naam yusuf kaya, heeft mn fiets gevonden. hou het luchtig pls",
+            ("dribbel", "kaya"),
+            ("kleine",),
+        ),
+        (
+            "coucou ! tu peux m'aider pour le mot de départ de ma collègue ? elle s'appelle sonia haddad-roux "
+            "mais tout le monde l'appelle \"pupuce\". merci",
+            ("pupuce", "haddad"),
+            ("tout le monde l'appelle",),
+        ),
+        # A nickname after a spoken article before brackets with the real name; a staff file's
+        # number after "N° de ficha".
+        (
+            "Hola, ayudame con el parte: hab 11, la Chiqui (Rosa Elvira Mansilla), caída sin lesiones a "
+            "las 4:15. Mi N° de ficha es 0412, firma la enfermera.",
+            ("chiqui", "mansilla", "0412"),
+            ("caída sin lesiones",),
+        ),
+        # Belgium's national register number, Switzerland's social security number, an age
+        # after a record's comma, an account named by a log's key.
+        (
+            "Bonjour, je suis infirmière à domicile. Voici le compte rendu de sortie, pouvez-vous le "
+            "reformuler pour sa fille ?\n\n« Patiente : Mme Odette Claes, 91 ans, domiciliée à Ellezelles. "
+            "N° registre national : 35.02.11-208.44. Son mari a le numéro AHV-Nr. 756.4411.2233.09 en Suisse. »",
+            ("35.02.11-208.44", "756.4411.2233.09", "91"),
+            ("registre national",),
+        ),
+        (
+            "Moin, das Backup bricht ab:\n2026-12-04 02:15:03 WARN fallback failed (user=kbrandt, "
+            "key=/home/kbrandt/.ssh/id_ed25519)\nWoran liegt's?",
+            ("kbrandt",),
+            ("user=", "key="),
+        ),
+    ],
+)
+def test_the_fourth_round(analyzer: Analyzer, text: str, gone: tuple[str, ...], kept: tuple[str, ...]) -> None:
+    _sent_without(analyzer, text, gone, kept)
+
+
+def test_a_block_of_flats_named_court_is_no_court_of_law() -> None:
+    from core.assembly import default_detector
+    from core.policy import TypePolicy
+    from core.settings import Settings
+
+    policy = TypePolicy(default_detector(Settings()).lexicon)
+    assert policy._building_court("Larchfield Court")
+    assert not policy._building_court("Crown Court")
+    assert not policy._building_court("Leeds Combined Court")

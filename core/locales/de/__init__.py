@@ -93,12 +93,12 @@ def rare_house_name(value: str) -> bool:
 
 def trade_owner_name(value: str) -> bool:
     """The name after a trade's word is its owner's ("Velo Gubler", "Elektro Huber"): a
-    word German writes rarely (Zipf below 3.0, "Gubler" 2.1), not a noun ("Service",
+    word German writes rarely (Zipf below 3.5, "Gubler" 2.1), not a noun ("Service",
     "Reparatur", "Shop")."""
     from wordfreq import zipf_frequency
 
     word = value.split()[-1].split("-")[0]
-    return zipf_frequency(word.lower(), "de") < 3.0 and zipf_frequency(word.lower(), "en") < 3.5
+    return zipf_frequency(word.lower(), "de") < 3.5 and zipf_frequency(word.lower(), "en") < 3.5
 
 
 #: Words after "Haus" that are no house's name however rarely German writes them.
@@ -151,6 +151,10 @@ _HOUSE = r"\d{1,4}(?:\s?[a-zA-Z])?(?:\s?[-/]\s?\d{1,4}[a-zA-Z]?)?"
 RULES = [
     # an age of 90 or more, which Safe Harbor names
     *old_age_rules(r"ist|wird|war|mit|von", r"Jahre(?:[ \t]+alt)?|J\.", r"jährige[nrm]?|Jährige[nrm]?"),
+    # an age of 90 or more after a record's comma: "geb. 12.03.1933, 93 J., SVNR ..."
+    Rule(EntityType.AGE, r"(?<=,)[ \t]*(9\d|1[01]\d)[ \t]*(?:J\.|Jahre(?:[ \t]+alt)?)(?![\w-])", 1, 0.9),
+    # the Swiss social security number (AHV/AVS): "756.3819.2470.64"
+    Rule(EntityType.SSN, r"(?<![\d.])(756\.\d{4}\.\d{4}\.\d{2})(?![\d.])", 1, 0.95),
     # the age someone becomes on their birthday: "oma wird am 14. januar 90"
     Rule(EntityType.AGE, r"\bwird[ \t]+am[ \t]+\d{1,2}\.[ \t]*(?:[a-zäöü]{3,}\.?|\d{1,2}\.)[ \t]+(9\d|1[01]\d)(?![\w.,]\d|[\w])", 1, 0.9),
     # a school named after people, in any case: "die astrid-lindgren-schule",

@@ -60,6 +60,8 @@ NEGATIVES = NEGATIVES | words("MRT CT OP HNO EKG EEG BGB StGB ZPO SGB PKW LKW IC
 NEGATIVES = NEGATIVES | words("Kolleginnen Freunde Freundinnen Mitarbeitende Mitarbeitenden Mitarbeiterinnen Teilnehmende Teilnehmenden Teilnehmer Teilnehmerinnen Leute Alle")
 # rooms and parts of a building before their number ("in Raum 2.14", "Zimmer 12"): no place's name
 NEGATIVES = NEGATIVES | words("Raum Zimmer Saal Etage Flur")
+# a letter's abbreviated labels ("Pat.: ...", "Vers.-Nr."), a ward's department
+NEGATIVES = NEGATIVES | words("Pat Vers Kardiologie Neurologie Chirurgie Geriatrie Innere Dekubitus Grad Stufe Stadium Anpassung")
 # the labels of an account and a phone line in an IT message ("Benutzer j.mueller konnte
 # sich nicht anmelden", "Durchwahl 0711 98765-23"): no one's name
 NEGATIVES = NEGATIVES | words("Benutzer Benutzername Nutzer Nutzername Kennung Durchwahl Passwort Kennwort")
@@ -165,6 +167,8 @@ NOUN_SUFFIXES = (
     "azepam", "prazol", "cillin", "mycin", "floxacin", "formin",
     # a house's rooms and notices, its caretaker ("Waschküche", "Aushang", "Hauswartin")
     "küche", "aushang", "wart", "wartin",
+    # swellings, ulcers, a pet's food ("Knöchelödeme", "Dekubitus", "Nassfutter")
+    "ödem", "ödeme", "bitus", "futter",
 )
 
 DETERMINERS = (

@@ -162,6 +162,8 @@ ZONES = [
     r"\bEstatuto de los Trabajadores\b",
     # ("Real Decreto-ley 19/2018", "RDL 19/2018", "Real Decreto Legislativo 2/2015")
     r"\b(?:Ley|Real Decreto(?:-[Ll]ey)?|Decreto(?:-[Ll]ey)?|RDL|RD|LO)(?: Orgánica| Legislativo)?\s+\d+/\d{4}",
+    # Peru's supreme decrees and laws by their numbers: "Decreto Supremo 001-97-TR".
+    r"\b(?:Decreto[ \t]+Supremo|D\.?[ \t]?S\.?|Decreto[ \t]+Legislativo|D\.?[ \t]?Leg\.?)[ \t]+(?:N\.?[°º][ \t]*)?\d{2,4}-\d{2,4}(?:-[A-Z]{2,5})?",
     # EU law by its number: "Reglamento (CE) n.º 261/2004", "Directiva 2003/88/CE".
     r"\b(?:Reglamento|Directiva)(?:\s+\((?:CE|UE)\))?(?:\s+(?:n\.?\s?º|núm\.|no\.))?\s*\d+/\d{2,4}(?:/(?:CE|UE))?",
     r"\b(?:RGPD|LOPDGDD|SEPE|IRPF|IVA|SMI|ERTE|ERE|DNI|NIE|NIF|CIF)\b",
@@ -190,9 +192,9 @@ LOCALE = Locale(
     abbreviations=w.ABBREVIATIONS,
     names_file=Path(__file__).with_name("names.txt"),
     postcode=r"\d{5}",
-    lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|pasaje|pje\.?|plaza|pza\.?|paseo|camino|ronda|travesía|travesia|carrer|avinguda|passeig|"
+    lower_street=r"(?<![\w-])((?:calle|c/|avda\.?|avenida|pasaje|pje\.?|privada|cerrada|andador|prolongación|prolongacion|circuito|plaza|pza\.?|paseo|camino|ronda|travesía|travesia|carrer|avinguda|passeig|"
     r"plaça|rúa|rua|carretera|urbanización|urbanizacion|glorieta|callejón|callejon)[ \t]+[a-zà-ÿñ'-]+(?:[ \t]+[a-zà-ÿñ'-]+){0,3}?,?[ \t]+(?:n[ºo°][ \t]*)?\d{1,4}(?:[ \t]*,?[ \t]*\d{1,2}[ºo°][ \t]*[a-z]?\b)?)(?![\w])",
-    cased_street=r"(?:calle|c/|avda\.?|avenida|pasaje|pje\.?|travesía|travesia|carrer|avinguda|rúa|callejón|callejon)\b",
+    cased_street=r"(?:calle|c/|avda\.?|avenida|pasaje|pje\.?|privada|cerrada|andador|prolongación|prolongacion|travesía|travesia|carrer|avinguda|rúa|callejón|callejon)\b",
     address_unit=r"(?:(?:piso|planta)[ \t]+\d{1,2}(?:[ºª°])?(?:[ \t]*[A-Z])?|\d{1,2}[ºª°][ \t]*(?:\d{1,2}[ºª°]|[A-Z]|izq(?:uierda|da)?\.?|dcha\.?|derecha)?|(?:puerta|pta\.?)[ \t]+\w{1,3}|(?:escalera|esc\.?)[ \t]+[A-Z0-9]{1,2}|bajo(?:[ \t]+[A-Z])?|ático|atico|entresuelo|principal)(?![\w-])",
     describing_endings=("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "osa", "oso", "ante", "ísimo", "ísima", "ísimos", "ísimas", "isimo", "isima", "isimos", "isimas"),
     town_before=("en", "de", "cerca de"),
@@ -200,5 +202,6 @@ LOCALE = Locale(
     place_links=("de la", "del", "de", "los", "las", "el", "la"),
     place_articles=("los", "las", "el", "la"),
     person_articles=("el", "la"),
+    name_contractions=("del", "al"),
     presidio=_presidio,
 )

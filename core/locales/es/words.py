@@ -106,7 +106,9 @@ ABBREVIATIONS = words(
 #: A form's keys and the kind of value after them ("Nombre: Lucía"), lower case.
 FIELD_KEYS = {
     **dict.fromkeys(("nombre", "apellido", "apellidos", "nombre completo", "primer apellido",
-                     "segundo apellido", "firma", "firmado"), "PERSON"),
+                     "segundo apellido", "firma", "firmado", "apellidos y nombres",
+                     "nombres y apellidos", "apellidos y nombre", "nombre y apellidos", "trabajador",
+                     "trabajadora", "empleado", "empleada", "paciente", "residente"), "PERSON"),
     **dict.fromkeys(("dirección", "direccion", "domicilio", "código postal", "codigo postal"), "ADDRESS"),
     **dict.fromkeys(("ciudad", "localidad", "municipio", "lugar de nacimiento"), "LOCATION"),
     **dict.fromkeys(("empresa", "empleador", "colegio", "escuela"), "ORG"),

@@ -67,6 +67,23 @@ def _carries_a_name(value: str) -> bool:
 RULES = [
     # an age of 90 or more, which Safe Harbor names
     *old_age_rules(r"de|a|avait|âgée?|agée?", r"ans"),
+    # ... and after a record's comma: "mr lucien prigent (dit ...), 94 ans, chute à 3h10"
+    Rule(EntityType.AGE, r"(?<=,)[ \t]*(9\d|1[01]\d)[ \t]*ans\b", 1, 0.9),
+    # Belgium's national register number ("34.04.17-206.26") and Québec's health card
+    # number, four letters and eight digits ("BOUT 3354 1218").
+    Rule(EntityType.SSN, r"(?<![\d.])(\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2})(?![\d.])", 1, 0.95),
+    Rule(EntityType.SSN, r"(?<![\w])([A-Z]{4}[ \t]?\d{4}[ \t]?\d{4})(?![\w])", 1, 0.9, flags=0),
+    # A street with its number after it, with capitals, as Belgium and Switzerland write it:
+    # "à l'avenue de la Jonction 17", "rue du Laveu 112".
+    Rule(
+        EntityType.ADDRESS,
+        r"(?<![\w-])((?i:rue|avenue|boulevard|chemin|quai|allée|impasse|chaussée|drève|route|place)[ \t]+"
+        r"(?:de[ \t]+la[ \t]+|de[ \t]+l['’]|du[ \t]+|des[ \t]+|de[ \t]+|d['’])?"
+        r"[A-ZÀ-Ý][\w'’-]*(?:[ \t-]+[A-ZÀ-Ý][\w'’-]*){0,2}[ \t]+\d{1,4}(?:[ \t]?(?:bis|ter|[a-z]))?)(?![\w,.]\d|[\w])",
+        1,
+        0.85,
+        flags=0,
+    ),
     _LIVES_IN,
     record_after(r"IPP|num[ée]ro\s+(?:de\s+dossier\s+)?patient|dossier\s+m[ée]dical", r"est"),
     lower_company_rule(r"sarl|sasu|eurl"),
@@ -79,6 +96,8 @@ RULES = [
         # ("CH Broussais": a centre hospitalier by its initials, in capitals only)
         r"(?<![\w-])((?i:hôpital|hopital|clinique|CHU|CHRU|centre hospitalier|maternité|EHPAD"
         r"|(?-i:CH)(?=[ \t]+[A-ZÀ-Ý]))"
+        # ("la clinique médicale Les Forges")
+        r"(?:[ \t]+(?i:médicale|medicale|dentaire|vétérinaire|veterinaire|privée|privee))?"
         r"(?:[ \t]+(?:de[ \t]+la|de[ \t]+l['’]|du|des|de|d['’]))?[ \t]*"
         r"[A-ZÀ-Ý][\w'’-]*(?:[ \t-]+[A-ZÀ-Ý][\w'’-]*){0,3})",
         1,

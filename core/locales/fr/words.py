@@ -96,6 +96,9 @@ RELATIONS = [
     # parent ("c'est la maman de soan"). (No "petit frère": a relation's words are never
     # names, and "Petit" is a surname.)
     "son copain", "sa copine", "son frère", "sa sœur", "sa soeur",
+    # a carer or a nurse of a care home's notes: "l'aide-soignante soizic"
+    "l'aide-soignante", "l'aide-soignant", "l’aide-soignante", "l’aide-soignant", "l'infirmière",
+    "l'infirmier", "l'auxiliaire de vie", "l'AS", "l'ASH",
     "la maman de", "le papa de", "la mère de", "le père de",
     # family words said without a possessive, before the name: "mamie blanche", "tonton dédé"
     "mamie", "mamy", "mami", "papi", "papy", "pépé", "mémé", "tonton", "tata", "tatie",
