@@ -406,8 +406,6 @@ _ZONE_SOURCES: list[tuple[str, str, int]] = [
     ("version", r"\b[A-Z]{2,6}\s?v?\d{1,2}\.\d{1,3}(?:\.\d+)?\b(?!\.\d)", 0),
     # Timings in logs: "1841ms", "0.3s".
     ("quantity", r"(?<![\w.])\d+(?:\.\d+)?(?:ms|µs|us|ns)(?![\w])", 0),
-    # Public health lines by their numbers: "Rang NHS 24", "call NHS 111", "Healthline 811".
-    ("public", r"\b(?:NHS[ \t]?(?:24|111|Direct|Inform)|Healthline[ \t]811|Healthdirect)\b", 0),
     # A limit asked for: "Max 4 lines please", "min. 300 words" (no age: "Max 5, Lily 3").
     (
         "quantity",
