@@ -3667,6 +3667,11 @@ _KEYED_ACCOUNT = re.compile(
 )
 
 
+#: A word an account's name may be: letters, digits, dots, dashes and underscores, standing
+#: apart (not inside a path, an address or a longer name).
+_ACCOUNT_WORD = re.compile(r"(?<![\w.\-/\\@])[A-Za-z_][\w.\-]{1,31}(?<!\.)(?![\w\-@]|\.\w)")
+
+
 def _accounts_everywhere(text: str, spans: list[Span]) -> list[Span]:
     """An account a home folder or a log's key names ("/home/fhansen/...", "user=fhansen")
     is that account wherever it stands in the text: each other occurrence as a word no
@@ -3679,14 +3684,20 @@ def _accounts_everywhere(text: str, spans: list[Span]) -> list[Span]:
     names = {n for n in names if len(n) >= 3 and n.casefold() not in _NO_ONE and n not in _SERVICE_USERS and " " not in n}
     if not names:
         return spans
-    out = list(spans)
-    for name in sorted(names):
-        for m in re.finditer(rf"(?<![\w.\-/\\@]){re.escape(name)}(?![\w\-@]|\.\w)", text):
-            a, b = m.span()
-            if any(x.start < b and a < x.end for x in out):
-                continue
-            out.append(Span(a, b, EntityType.ID, 0.85, {MARKER: 0.85}))
-    return sorted(out, key=lambda x: x.start)
+    # One pass over the text's words, each looked up (a log of 10,000 lines may name
+    # thousands of accounts: a search per account would be quadratic).
+    taken = sorted((x.start, x.end) for x in spans)
+    starts = [a for a, _ in taken]
+    added = []
+    for m in _ACCOUNT_WORD.finditer(text):
+        if m.group() not in names:
+            continue
+        a, b = m.span()
+        i = bisect.bisect_right(starts, a) - 1
+        if (i >= 0 and taken[i][1] > a) or (i + 1 < len(taken) and taken[i + 1][0] < b):
+            continue
+        added.append(Span(a, b, EntityType.ID, 0.85, {MARKER: 0.85}))
+    return sorted([*spans, *added], key=lambda x: x.start) if added else spans
 
 
 def _outside(text: str, span: Span, a: int, b: int) -> list[Span]:
