@@ -100,8 +100,9 @@ def main() -> int:
     args = p.parse_args()
 
     from core.detect.base import Detector
+    from core.detect.refine import csv_tables
     from core.detect.rules import RulesView
-    from core.detect.tokens import atoms, cuts_token
+    from core.detect.tokens import atoms, cut_at_cells, cuts_token
 
     if args.detector == "shipped":
         from core.assembly import default_detector
@@ -118,7 +119,9 @@ def main() -> int:
             t0 = time.perf_counter()
             spans = detector.analyze(text)
             seconds = time.perf_counter() - t0
-            table = atoms(text)
+            # A token as the product reads one: a pasted table's cells are tokens of their
+            # own (core.detect.refine cuts every span at them).
+            table = cut_at_cells(atoms(text), [(a, b) for a, b, _ in csv_tables(text).cells])
             cuts = sum(1 for s in spans if cuts_token(text, s.start, s.end, table))
             kb = len(text.encode("utf-8")) / 1024
             print(
