@@ -544,6 +544,12 @@ class RulesView:
                 if r.score <= 0 or r.end <= r.start:
                     continue
                 t = canonical_type(r.entity_type)
+                if t is EntityType.PHONE and (
+                    (r.start > 0 and text[r.start - 1].isalpha()) or (r.end < len(text) and text[r.end].isalpha())
+                ):
+                    # The digits inside a word ("Person1908", "v2024a"): no phone number, and a
+                    # span there would cut the word.
+                    continue
                 if t is EntityType.CREDIT_CARD and not card_grouping(text[r.start : r.end]):
                     # "order 204-5583921-7741023": a number that passes Luhn by chance,
                     # grouped as no card is, is an identifier.
