@@ -6019,10 +6019,16 @@ def _street_and_postcode(text: str, spans: list[Span]) -> list[Span]:
             end = m.end()
         if (start, end) != (span.start, span.end):
             out[k] = Span(start, end, EntityType.ADDRESS, span.score, span.views)
-    joined = [x for x in out if x.type is EntityType.ADDRESS]
+    # What an address holds goes; each span looks only at the furthest end of the addresses
+    # that start before it (a long form has thousands: a scan of all would be quadratic).
+    joined = sorted((x.start, x.end) for x in out if x.type is EntityType.ADDRESS)
+    starts = [a for a, _ in joined]
+    reach = list(itertools.accumulate((b for _, b in joined), max))
     return [
         x for x in out
-        if x.type is EntityType.ADDRESS or not any(j.start <= x.start and x.end <= j.end for j in joined)
+        if x.type is EntityType.ADDRESS
+        or (i := bisect.bisect_right(starts, x.start) - 1) < 0
+        or reach[i] < x.end
     ]  # fmt: skip
 
 
